@@ -1,0 +1,66 @@
+import type { ZodType } from 'zod';
+
+/** One problem found while resolving catalog references at build time. */
+export interface CatalogProblem {
+  readonly catalog: string;
+  readonly entryId: string;
+  readonly field: string;
+  readonly value: unknown;
+  readonly message: string;
+}
+
+/** What a catalog's resolver can see at build time to check its references. */
+export interface CatalogResolutionContext {
+  readonly moduleIds: ReadonlySet<string>;
+  /** Capability keys by module id. */
+  readonly capabilities: ReadonlyMap<string, ReadonlySet<string>>;
+  /** The contributed entries of another catalog, by catalog id (empty when none). */
+  entries(catalogId: string): readonly unknown[];
+}
+
+/** A narrowed list route under a catalog: `/engine/cell-traffic-automations/providers/{providerId}`. */
+export interface CatalogNarrowing<T = unknown> {
+  /** Path segments after the catalog path, before the parameter (`providers`, `runtime/reporters`). */
+  readonly segment: string;
+  /** Name of the route parameter, used in OpenAPI (`providerId`). */
+  readonly parameter: string;
+  readonly description?: string;
+  select(entry: T, value: string): boolean;
+}
+
+/**
+ * A catalog registered with the engine. Hosts serve every registered catalog generically: a list route at
+ * `path`, a by-id route when `idField` is set (404 for an unknown id), each narrowing, and the catalog under
+ * `snapshotField` in `/engine/snapshot`.
+ */
+export interface CatalogDefinition<T = unknown> {
+  /** Stable id, the last path segment by convention (`execution-graphs`). */
+  readonly id: string;
+  readonly displayName: string;
+  readonly description?: string;
+  /** Route path under /engine (`/engine/execution-graphs`). */
+  readonly path: string;
+  /** Field name in /engine/snapshot, camelCase of the spec's name (`executionGraphs`). */
+  readonly snapshotField: string;
+  /** Field that identifies an entry for the by-id route; omit for catalogs with no by-id route. */
+  readonly idField?: string;
+  /** Schema of one entry, used to validate contributions and to document the routes. */
+  readonly entrySchema: ZodType<T>;
+  readonly narrowings?: readonly CatalogNarrowing<T>[];
+  /**
+   * Live entries for catalogs whose content is runtime state supplied by a pack. Catalogs without `list`
+   * publish the entries contributed through the builder (validated and resolved at build).
+   */
+  list?(): readonly T[];
+  /** Checks references of contributed entries at build time; any problem fails the build. */
+  resolve?(entries: readonly T[], context: CatalogResolutionContext): readonly CatalogProblem[];
+  /** Optional transformation applied to each contributed entry at build (e.g. stamping metadata). */
+  publish?(entry: T, contribution: { readonly sourceModuleId: string | null }): T;
+}
+
+/** A runtime view over one registered catalog, as the engine publishes it. */
+export interface CatalogView {
+  readonly definition: CatalogDefinition<unknown>;
+  entries(): readonly unknown[];
+  find(id: string): unknown | undefined;
+}

@@ -1,0 +1,147 @@
+import type { CatalogView } from './catalogs';
+import type { ConfigurationReader } from './configuration';
+import type { DependencyHealthEntry, FailureContext, HealthReport, RuntimeState, HealthStatus } from './health';
+import type { EventIdRange } from './event-ids';
+
+/** One entry of the runtime story, the ordered lifecycle narrative. */
+export interface RuntimeStoryEntry {
+  /** Monotonic sequence number; gaps mean older entries were dropped by the bound. */
+  readonly sequence: number;
+  readonly atUtc: string;
+  readonly kind: 'runtime' | 'module' | 'package' | 'restart' | 'failure' | 'execution-graph' | 'hosted-execution' | 'hosted-service';
+  /** Id of what changed (module id, package id, graph id...), null for the runtime itself. */
+  readonly subjectId: string | null;
+  /** What happened: `loaded`, `initialized`, `started`, `stopped`, `failed`, `active`, `deactivated`... */
+  readonly transition: string;
+  readonly message: string;
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export interface ModuleLifecycle {
+  readonly moduleId: string;
+  readonly version: string;
+  readonly state: string;
+  readonly loadedAtUtc: string | null;
+  readonly initializedAtUtc: string | null;
+  readonly startedAtUtc: string | null;
+  readonly stoppedAtUtc: string | null;
+}
+
+export interface ExecutionLifecycle {
+  readonly id: string;
+  readonly kind: 'execution-graph' | 'hosted-execution';
+  readonly state: string;
+  readonly loadedAtUtc: string | null;
+  readonly activeAtUtc: string | null;
+  readonly deactivatedAtUtc: string | null;
+}
+
+export interface RuntimeStoryDocument {
+  readonly status: RuntimeState;
+  readonly restartCount: number;
+  readonly lastFailure: FailureContext | null;
+  readonly packages: readonly PackageRecord[];
+  readonly modules: readonly ModuleLifecycle[];
+  readonly executions: readonly ExecutionLifecycle[];
+  readonly timeline: readonly RuntimeStoryEntry[];
+  readonly maxEntries: number;
+  readonly droppedEntries: number;
+}
+
+export interface ManifestDocument {
+  readonly engine: { readonly name: string; readonly version: string };
+  readonly modules: ReadonlyArray<{
+    readonly id: string;
+    readonly version: string;
+    readonly displayName: string;
+    readonly capabilities: readonly string[];
+    readonly origin: 'code' | 'package';
+  }>;
+}
+
+export interface DiagnosticsDocument {
+  readonly meterName: string;
+  readonly activitySourceName: string;
+  readonly counters: Readonly<Record<string, string>>;
+  readonly conventions: Readonly<Record<string, string>>;
+  readonly eventIds: readonly EventIdRange[];
+  readonly liveness: HealthReport;
+  readonly readiness: HealthReport;
+  readonly dependencies: readonly DependencyHealthEntry[];
+  readonly healthRoutes: readonly string[];
+}
+
+export interface StatusDocument {
+  readonly state: RuntimeState;
+  readonly liveness: HealthStatus;
+  readonly readiness: HealthStatus;
+  readonly startedAtUtc: string | null;
+  readonly restartCount: number;
+  readonly lastFailure: FailureContext | null;
+  readonly restartAvailableAtUtc: string | null;
+  readonly activeWindow: string | null;
+  readonly activeWindowEndsAtUtc: string | null;
+}
+
+/** A module package discovered out of tree (spec 1, issue "out-of-tree module packages"). */
+export interface PackageRecord {
+  readonly id: string;
+  readonly version: string;
+  readonly directory: string;
+  readonly outcome: 'loaded' | 'denied' | 'rejected' | 'failed';
+  readonly reasons: readonly string[];
+  readonly [field: string]: unknown;
+}
+
+/** An entry of `/engine/technology-surfaces` (2.5). */
+export interface TechnologySurface {
+  readonly id: string;
+  readonly kind: string;
+  readonly displayName: string;
+  readonly sourcePackage: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
+
+/** A runtime event pushed to live transports (SSE, WebSocket). */
+export type RuntimeEvent =
+  | { readonly type: 'health-changed'; readonly probe: 'liveness' | 'readiness'; readonly status: HealthStatus; readonly previous: HealthStatus; readonly atUtc: string }
+  | { readonly type: 'dependency-changed'; readonly dependencyId: string; readonly status: HealthStatus; readonly previous: HealthStatus | null; readonly atUtc: string }
+  | { readonly type: 'runtime-story'; readonly entry: RuntimeStoryEntry };
+
+/**
+ * The built engine as hosts see it: lifecycle control plus every read surface. Reads never run a
+ * dependency check; they answer from cached state.
+ */
+export interface Engine {
+  readonly configuration: ConfigurationReader;
+  readonly state: RuntimeState;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Refused with code ENGINE_RESTART_BACKOFF before restartAvailableAtUtc. */
+  restart(): Promise<void>;
+  /**
+   * Enters the shutdown phase without stopping yet: readiness turns Unhealthy at once and the liveness
+   * grace period starts. Hosts call it on SIGTERM before draining requests, then call stop().
+   */
+  beginShutdown(): void;
+  health(): HealthReport;
+  liveness(): HealthReport;
+  readiness(): HealthReport;
+  /** Report with dependency details stripped, for hosts that hide details. */
+  dependencies(): readonly DependencyHealthEntry[];
+  status(): StatusDocument;
+  diagnostics(healthRoutes?: readonly string[]): DiagnosticsDocument;
+  runtimeStory(): RuntimeStoryDocument;
+  manifest(): ManifestDocument;
+  snapshot(): Record<string, unknown>;
+  catalogs(): readonly CatalogView[];
+  catalog(id: string): CatalogView | undefined;
+  packages(): readonly PackageRecord[];
+  packagePolicy(): Record<string, unknown>;
+  trustPolicy(): Record<string, unknown>;
+  technologySurfaces(): readonly TechnologySurface[];
+  /** Subscribes to runtime events; returns the unsubscribe function. */
+  subscribe(listener: (event: RuntimeEvent) => void): () => void;
+  /** Host extensions registered by packs (route contributions and the like), by key. */
+  extension<T>(key: string): T | undefined;
+}

@@ -1,0 +1,31 @@
+export * from './health';
+export type { DependencyHealthContributor } from './dependency-health';
+export type { LogLevel, LogRecord, Logger } from './logging';
+export { CoreError, errorCode } from './errors';
+export { secretString, isSecretSchema, isPlaceholder } from './secrets';
+export { eventIdRanges, engineEventIds, observabilityEventIds, probeEventIds } from './event-ids';
+export type { EventIdRange } from './event-ids';
+export type { ModuleContext, ModuleDefinition, HostedService } from './module';
+export type { ConfigurationReader } from './configuration';
+export type {
+  CatalogDefinition,
+  CatalogNarrowing,
+  CatalogProblem,
+  CatalogResolutionContext,
+  CatalogView,
+} from './catalogs';
+export * from './descriptors';
+export type { EngineBuilder } from './engine-builder';
+export type {
+  Engine,
+  RuntimeStoryEntry,
+  RuntimeStoryDocument,
+  ModuleLifecycle,
+  ExecutionLifecycle,
+  ManifestDocument,
+  DiagnosticsDocument,
+  StatusDocument,
+  PackageRecord,
+  TechnologySurface,
+  RuntimeEvent,
+} from './engine';

@@ -1,0 +1,35 @@
+import type { Logger } from './logging';
+import type { ConfigurationReader } from './configuration';
+
+/** What a module's lifecycle hooks receive. */
+export interface ModuleContext {
+  readonly moduleId: string;
+  readonly configuration: ConfigurationReader;
+  readonly logger: Logger;
+  /** Aborted when the engine stops or the start is abandoned. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A Core module: an id, a version, the capabilities it offers, and optional lifecycle hooks run in
+ * registration order on start (initialize, then start) and in reverse order on stop.
+ */
+export interface ModuleDefinition {
+  readonly id: string;
+  /** Semantic version reported by the manifest. */
+  readonly version: string;
+  readonly displayName?: string;
+  readonly description?: string;
+  /** Capability keys other catalogs may reference (execution graph nodes, for example). */
+  readonly capabilities?: readonly string[];
+  initialize?(context: ModuleContext): void | Promise<void>;
+  start?(context: ModuleContext): void | Promise<void>;
+  stop?(context: ModuleContext): void | Promise<void>;
+}
+
+/** A long-running background service the engine starts after modules and stops before them. */
+export interface HostedService {
+  readonly id: string;
+  start(signal: AbortSignal): void | Promise<void>;
+  stop(): void | Promise<void>;
+}

@@ -1,0 +1,28 @@
+// The one jest preset: TypeScript through @swc/jest, workspace packages resolved to their sources so a
+// change in one package is seen by the tests of another without a rebuild.
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+
+/** @param {string} packageDirectory */
+module.exports = function jestPreset(packageDirectory, overrides = {}) {
+  return {
+    rootDir: packageDirectory,
+    testEnvironment: 'node',
+    testMatch: ['<rootDir>/src/**/*.test.ts'],
+    transform: {
+      '^.+\\.(t|j)sx?$': [
+        '@swc/jest',
+        {
+          jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+          module: { type: 'commonjs' },
+        },
+      ],
+    },
+    moduleNameMapper: {
+      '^@corekit/([a-z0-9-]+)$': path.join(root, 'packages/$1/src/index.ts'),
+    },
+    testTimeout: 30000,
+    ...overrides,
+  };
+};

@@ -1,0 +1,16 @@
+// The one tsup preset every package builds with. Switching bundlers means changing this file only.
+import { defineConfig, type Options } from 'tsup';
+
+export function packageBuild(overrides: Options = {}) {
+  return defineConfig({
+    entry: ['src/index.ts'],
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: 'node20',
+    splitting: false,
+    treeshake: true,
+    ...overrides,
+  });
+}
