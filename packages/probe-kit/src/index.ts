@@ -1,0 +1,28 @@
+export {
+  dependencyEntryCommonShape,
+  probeSectionBaseShape,
+  positiveIntegerField,
+  nonNegativeIntegerField,
+  portField,
+  booleanField,
+  stringListField,
+  integerListField,
+  textField,
+} from './probe-section-schema';
+export { defineProbe, probeSectionPath, probeSectionSchema } from './define-probe';
+export type { ProbeContext, ProbeDefinition, ProbeOptions, ProbeEntry, ProbeDependencyOptions } from './define-probe';
+export { mergeProbeOptions } from './merge-probe-options';
+export { healthy, degraded, unhealthy } from './probe-results';
+export { abortable, abortError } from './abortable';
+export { connectTcp, formatHostPort } from './connect-tcp';
+export type { ConnectTcpOptions, ProbeTlsOptions } from './connect-tcp';
+export { createLineReader, createByteReader, readBytes } from './socket-reader';
+export type { LineReader, ByteReader } from './socket-reader';
+export { httpRequest } from './http-request';
+export type { HttpRequestOptions, HttpResponse } from './http-request';
+export { parseEndpoint, resolveHttpEndpoint } from './parse-endpoint';
+export type { ParsedEndpoint } from './parse-endpoint';
+export { authorizationHeaders, basicAuthorization, bearerAuthorization, apiKeyAuthorization } from './authorization-headers';
+export type { HttpCredentials } from './authorization-headers';
+export { describeError } from './describe-error';
+export { redactText, redactValue, secretsInConnectionString, stripUrlCredentials } from './secret-redaction';
