@@ -25,7 +25,12 @@ export interface EngineBuilder {
   addTechnologySurfaces(source: () => readonly TechnologySurface[]): this;
   /** Registers a value that must never appear in any output (set automatically for bound secret fields). */
   addSecret(value: string): this;
-  /** True when a registration with this key was made (lets `add*` calls be idempotent). */
+  /**
+   * Makes a value available to hosts as `engine.extension(key)`: how a pack hands its implementation of an
+   * /engine surface contract to the web host without the host depending on the pack.
+   */
+  setExtension(key: string, value: unknown): this;
+  /** True when a registration with this key was made (lets `add*` calls refuse or skip a second call). */
   hasRegistration(key: string): boolean;
   markRegistration(key: string): void;
 }

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { durationSchema } from './duration';
+
+/** `Engine:FailurePolicy` (spec 2.2). Durations accept `00:00:30`, `30s` or `PT30S`; values are milliseconds. */
+export const failurePolicySchema = z.object({
+  /** Keeps readiness Unhealthy for this long after startup succeeds. Default: no delay. */
+  StartupReadinessDelay: durationSchema().default(0 as never),
+  /** Keeps liveness Healthy while shutdown drains; liveness turns Unhealthy if the drain outlasts it. Default 30s. */
+  ShutdownLivenessGracePeriod: durationSchema().default(30_000 as never),
+  /** Earliest time after a restartable startup failure at which an explicit restart is allowed. Default 10s. */
+  ManualRestartBackoff: durationSchema().default(10_000 as never),
+});
+export type FailurePolicy = { StartupReadinessDelay: number; ShutdownLivenessGracePeriod: number; ManualRestartBackoff: number };
+
+/** `Engine:RuntimeStory`: the bound of the ordered timeline. */
+export const runtimeStoryOptionsSchema = z.object({
+  /** Most entries kept; older entries are dropped and counted. Default 1000. */
+  MaxEntries: z.number().int().positive().max(1_000_000).default(1000),
+});
+
+/** `Engine:Observability:DependencyHealth`: defaults applied to contributors that do not set their own. */
+export const dependencyHealthDefaultsSchema = z.object({
+  /** Refresh interval in seconds for contributors that set none. Default 30. */
+  RefreshIntervalSeconds: z.number().int().positive().default(30),
+  /** Timeout in seconds for contributors that set none. Default 5. */
+  TimeoutSeconds: z.number().positive().default(5),
+  /** A result older than this many refresh intervals is stale and never Healthy. Default 3. */
+  StaleAfterIntervals: z.number().positive().default(3),
+});

@@ -1,0 +1,11 @@
+export { createEngineBuilder, CoreEngineBuilder } from './engine-builder';
+export type { EngineBuilderOptions } from './engine-builder';
+export { CoreEngine, engineVersion } from './engine';
+export { ConfigurationStore, bindValue } from './configuration-store';
+export { parseDuration, formatDuration, durationSchema } from './duration';
+export { manualClock, systemClock } from './clock';
+export type { Clock, ManualClock } from './clock';
+export { createJsonLogger, createMemoryLogger, RedactingLogger } from './logger';
+export { failurePolicySchema, runtimeStoryOptionsSchema, dependencyHealthDefaultsSchema } from './engine-options';
+export { meterName, activitySourceName, counterNames } from './diagnostics';
+export { DependencyHealthScheduler } from './dependency-health-scheduler';
