@@ -29,3 +29,26 @@ export type {
   TechnologySurface,
   RuntimeEvent,
 } from './engine';
+export {
+  healthSummarySchema,
+  statusDocumentSchema,
+  dependenciesDocumentSchema,
+  eventIdRangeSchema,
+  diagnosticsDocumentSchema,
+  packageRecordSchema,
+  packagesDocumentSchema,
+  policyDocumentSchema,
+  runtimeStoryEntrySchema,
+  moduleLifecycleSchema,
+  executionLifecycleSchema,
+  runtimeStoryDocumentSchema,
+  manifestDocumentSchema,
+  technologySurfaceSchema,
+  technologySurfacesDocumentSchema,
+  snapshotDocumentSchema,
+  engineLinkSchema,
+  engineIndexDocumentSchema,
+  runtimeEventSchema,
+  problemDetailsSchema,
+} from './documents';
+export type { HealthSummary, ProblemDetails } from './documents';
