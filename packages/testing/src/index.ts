@@ -1,0 +1,15 @@
+// Probe conformance suite and shared test helpers
+export { describeProbeConformance } from './probe-conformance';
+export type { ProbeConformanceOptions, HealthyUpstream } from './probe-conformance';
+export { blackHoleServer, refusedPort, isPortOpen } from './network-helpers';
+export type { BlackHoleServer } from './network-helpers';
+export { captureLogger } from './capture-logger';
+export type { CaptureLogger } from './capture-logger';
+export { startHttpFakeServer, basicCredentialsOf } from './http-fake-server';
+export type { FakeHttpServer, FakeHttpHandler, FakeHttpResponse, RecordedHttpRequest } from './http-fake-server';
+export { countActiveResources, resourcesAbove, waitForResourcesAtMost } from './active-resources';
+export { requireService } from './require-service';
+
+// Fake servers: one line per fake, in alphabetical order (other helpers add theirs here)
+export * from './fakes/kafka';
+export * from './fakes/neo4j';
