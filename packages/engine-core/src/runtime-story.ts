@@ -17,8 +17,9 @@ export class RuntimeStory {
     const complete: RuntimeStoryEntry = { sequence: ++this.sequence, atUtc: isoAt(this.clock.now()), ...entry };
     this.entries.push(complete);
     if (this.entries.length > this.maxEntries) {
-      this.entries.splice(0, this.entries.length - this.maxEntries);
-      this.dropped++;
+      const excess = this.entries.length - this.maxEntries;
+      this.entries.splice(0, excess);
+      this.dropped += excess;
     }
     this.onEntry(complete);
     return complete;

@@ -1,0 +1,140 @@
+import { metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
+import { testBuilder, failingModule } from './testing-support/engine-fixtures';
+
+describe('runtime story', () => {
+  it('records module and runtime transitions in order with timestamps', async () => {
+    const { builder, clock } = testBuilder();
+    builder.addModule({ id: 'orders', version: '1.2.0', capabilities: ['orders.read'] });
+    builder.addModule({ id: 'billing', version: '0.3.0' });
+    const engine = builder.build();
+    clock.advance(1000);
+    await engine.start();
+    clock.advance(1000);
+    await engine.stop();
+
+    const story = engine.runtimeStory();
+    const timeline = story.timeline.map((entry) => `${entry.kind}:${entry.subjectId ?? '-'}:${entry.transition}`);
+    expect(timeline).toEqual([
+      'module:orders:loaded',
+      'module:billing:loaded',
+      'runtime:-:starting',
+      'module:orders:initialized',
+      'module:billing:initialized',
+      'module:orders:started',
+      'module:billing:started',
+      'runtime:-:started',
+      'runtime:-:stopping',
+      'module:billing:stopped',
+      'module:orders:stopped',
+      'runtime:-:stopped',
+    ]);
+    const sequences = story.timeline.map((entry) => entry.sequence);
+    expect(sequences).toEqual([...sequences].sort((a, b) => a - b));
+    const orders = story.modules.find((module) => module.moduleId === 'orders')!;
+    expect(orders).toMatchObject({ version: '1.2.0', state: 'stopped' });
+    expect(Date.parse(orders.loadedAtUtc!)).toBeLessThan(Date.parse(orders.startedAtUtc!));
+    expect(Date.parse(orders.startedAtUtc!)).toBeLessThan(Date.parse(orders.stoppedAtUtc!));
+  });
+
+  it('records failures and restart attempts with their context', async () => {
+    const { builder, clock } = testBuilder({ configuration: { Engine: { FailurePolicy: { ManualRestartBackoff: '1s' } } } });
+    builder.addModule(failingModule('broken', 'cannot open file'));
+    const engine = builder.build();
+    await engine.start().catch(() => undefined);
+    clock.advance(1000);
+    await engine.restart().catch(() => undefined);
+    const kinds = engine.runtimeStory().timeline.map((entry) => `${entry.kind}:${entry.transition}`);
+    expect(kinds.filter((kind) => kind.startsWith('failure') || kind.startsWith('restart'))).toEqual([
+      'failure:failed',
+      'restart:requested',
+      'failure:failed',
+    ]);
+    const failure = engine.runtimeStory().timeline.find((entry) => entry.kind === 'failure')!;
+    expect(failure.message).toContain('cannot open file');
+    expect(engine.runtimeStory()).toMatchObject({ status: 'Failed', restartCount: 1, lastFailure: { moduleId: 'broken' } });
+  });
+
+  it('is bounded by Engine:RuntimeStory:MaxEntries, dropping the oldest entries', async () => {
+    const { builder } = testBuilder({ configuration: { Engine: { RuntimeStory: { MaxEntries: 5 } } } });
+    for (let index = 0; index < 4; index++) builder.addModule({ id: `m${index}`, version: '1.0.0' });
+    const engine = builder.build();
+    await engine.start();
+    const story = engine.runtimeStory();
+    expect(story.timeline).toHaveLength(5);
+    expect(story.maxEntries).toBe(5);
+    expect(story.droppedEntries).toBeGreaterThan(0);
+    expect(story.timeline[story.timeline.length - 1]).toMatchObject({ kind: 'runtime', transition: 'started' });
+    await engine.stop();
+  });
+
+  it('publishes each entry to subscribers as it happens', async () => {
+    const { builder } = testBuilder();
+    const engine = builder.build();
+    const seen: string[] = [];
+    const unsubscribe = engine.subscribe((event) => {
+      if (event.type === 'runtime-story') seen.push(event.entry.transition);
+    });
+    await engine.start();
+    unsubscribe();
+    await engine.stop();
+    expect(seen).toEqual(['starting', 'started']);
+  });
+});
+
+describe('diagnostics', () => {
+  const recorded: Array<{ name: string; attributes: Record<string, unknown> }> = [];
+  beforeAll(() => {
+    const meter = {
+      createCounter: (name: string) => ({ add: (_value: number, attributes: Record<string, unknown> = {}) => recorded.push({ name, attributes }) }),
+    } as unknown as Meter;
+    const provider: MeterProvider = { getMeter: () => meter };
+    metrics.setGlobalMeterProvider(provider);
+  });
+  afterAll(() => metrics.disable());
+
+  it('records runtime, module, failure and restart counters through @opentelemetry/api', async () => {
+    const { builder, clock } = testBuilder({ configuration: { Engine: { FailurePolicy: { ManualRestartBackoff: '1s' } } } });
+    builder.addModule(failingModule('broken'));
+    const engine = builder.build();
+    await engine.start().catch(() => undefined);
+    clock.advance(1000);
+    await engine.restart().catch(() => undefined);
+    const names = new Set(recorded.map((entry) => entry.name));
+    for (const name of [
+      'corekit.engine.runtime.transitions',
+      'corekit.engine.module.transitions',
+      'corekit.engine.failures',
+      'corekit.engine.restarts',
+    ]) {
+      expect(names).toContain(name);
+    }
+  });
+
+  it('publishes meter, activity source, counters, the full event-id catalog and health', async () => {
+    const { builder } = testBuilder();
+    const engine = builder.build();
+    await engine.start();
+    const document = engine.diagnostics(['/health', '/health/live', '/health/ready']);
+    expect(document.meterName).toBe('corekit.engine');
+    expect(document.activitySourceName).toBe('corekit.engine');
+    expect(Object.values(document.counters)).toEqual(
+      expect.arrayContaining(['corekit.engine.execution_graph.transitions', 'corekit.engine.hosted_execution.transitions']),
+    );
+    const components = document.eventIds.map((range) => range.component);
+    expect(components).toEqual(expect.arrayContaining(['Engine core', 'Observability core', 'Probe: columnar analytics database']));
+    expect(document.eventIds).toHaveLength(29);
+    expect(document.healthRoutes).toEqual(['/health', '/health/live', '/health/ready']);
+    expect(document.readiness.status).toBe('Healthy');
+    await engine.stop();
+  });
+
+  it('carries an event id on every structured log record', async () => {
+    const { builder, logger } = testBuilder();
+    builder.addModule(failingModule('broken'));
+    const engine = builder.build();
+    await engine.start().catch(() => undefined);
+    expect(logger.records.length).toBeGreaterThan(0);
+    expect(logger.records.every((record) => Number.isInteger(record.eventId))).toBe(true);
+    expect(logger.records.map((record) => record.eventId)).toEqual([2000, 2002]);
+  });
+});
