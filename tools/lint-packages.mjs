@@ -1,0 +1,60 @@
+// Checks what every package under packages/ must have (STYLE.md): README, src/index.ts, the exports map with
+// types/import/require, files, engines, repository.directory, the add*/create* export its kind calls for, a
+// built dist that publint accepts. Exits 1 listing every problem.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { publint } from 'publint';
+
+const root = path.resolve(import.meta.dirname, '..');
+const packagesDirectory = path.join(root, 'packages');
+
+/** The registration export each kind of package must offer, by folder prefix or name. */
+function expectedExport(folder) {
+  const pascal = (text) => text.replace(/(^|-)([a-z0-9])/g, (_, __, letter) => letter.toUpperCase());
+  if (folder === 'engine-core') return /export\s*\{[^}]*\bcreateEngineBuilder\b/;
+  if (folder === 'web-host') return /export\s*\{[^}]*\bcreateWebHost\b/;
+  if (folder === 'worker-host') return /export\s*\{[^}]*\bcreateWorkerHost\b/;
+  if (folder.startsWith('probe-') && folder !== 'probe-kit') return new RegExp(`\\badd\\w*Health\\b`);
+  if (folder.startsWith('sender-')) return /\badd\w*InvitationDelivery\b/;
+  if (folder.startsWith('callback-')) return /\bmap\w*StatusCallbacks\b/;
+  if (folder.startsWith('transport-')) return /\badd\w*Transport\b/;
+  void pascal;
+  return null;
+}
+
+const problems = [];
+const folders = readdirSync(packagesDirectory).filter((name) => existsSync(path.join(packagesDirectory, name, 'package.json')));
+for (const folder of folders) {
+  const directory = path.join(packagesDirectory, folder);
+  const pkg = JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8'));
+  const report = (message) => problems.push(`packages/${folder}: ${message}`);
+  if (pkg.name !== `@corekit/${folder}`) report(`name must be @corekit/${folder}, is ${pkg.name}`);
+  if (!existsSync(path.join(directory, 'README.md'))) report('README.md is missing');
+  const indexFile = path.join(directory, 'src/index.ts');
+  if (!existsSync(indexFile)) report('src/index.ts is missing');
+  if (pkg.private) continue;
+  const dot = pkg.exports?.['.'];
+  if (!dot?.import?.types || !dot?.import?.default || !dot?.require?.types || !dot?.require?.default) {
+    report('exports["."] must map import and require, each with types and default');
+  }
+  if (!Array.isArray(pkg.files) || !pkg.files.includes('dist')) report('files must include dist');
+  if (!pkg.engines?.node) report('engines.node is missing');
+  if (pkg.repository?.directory !== `packages/${folder}`) report(`repository.directory must be packages/${folder}`);
+  if (pkg.sideEffects !== false) report('sideEffects must be false (nothing registers itself on import)');
+  const pattern = expectedExport(folder);
+  if (pattern && existsSync(indexFile) && !pattern.test(readFileSync(indexFile, 'utf8'))) {
+    report(`src/index.ts must export the registration function (${pattern})`);
+  }
+  if (!existsSync(path.join(directory, 'dist'))) {
+    report('dist/ is missing: run pnpm build first');
+    continue;
+  }
+  const { messages } = await publint({ pkgDir: directory, level: 'warning', strict: true });
+  for (const message of messages) report(`publint ${message.type} ${message.code} ${JSON.stringify(message.args ?? {})}`);
+}
+
+if (problems.length > 0) {
+  console.error(`Package checks failed:\n- ${problems.join('\n- ')}`);
+  process.exit(1);
+}
+console.log(`Package checks passed for ${folders.length} packages.`);
