@@ -47,12 +47,22 @@ export function mergeProbeOptions(
   const section = canonicalizeKeys(configured, sectionKeys);
   const overrides = canonicalizeKeys(code, sectionKeys);
   const dependencies = asList(section.Dependencies).map((entry) => (isPlain(entry) ? canonicalizeKeys(entry, entryKeys) : entry));
+  const configuredCount = dependencies.length;
+  const overridden = new Set<number>();
   for (const codeEntry of asList(overrides.Dependencies)) {
     const entry = isPlain(codeEntry) ? canonicalizeKeys(codeEntry, entryKeys) : codeEntry;
     const id = isPlain(entry) ? entry.Id : undefined;
-    const index = id === undefined ? -1 : dependencies.findIndex((existing) => isPlain(existing) && existing.Id === id);
-    if (index >= 0 && isPlain(entry)) dependencies[index] = { ...(dependencies[index] as Plain), ...entry };
-    else dependencies.push(entry);
+    // Only configured entries are overridden, each once: two code entries with one Id stay two (and fail as duplicates).
+    const index =
+      id === undefined
+        ? -1
+        : dependencies.findIndex((existing, position) => position < configuredCount && !overridden.has(position) && isPlain(existing) && existing.Id === id);
+    if (index >= 0 && isPlain(entry)) {
+      overridden.add(index);
+      dependencies[index] = { ...(dependencies[index] as Plain), ...entry };
+    } else {
+      dependencies.push(entry);
+    }
   }
   const merged: Plain = { ...section, ...overrides };
   if (dependencies.length > 0 || merged.Dependencies !== undefined) merged.Dependencies = dependencies;
