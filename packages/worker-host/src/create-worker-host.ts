@@ -1,0 +1,195 @@
+import { engineEventIds, errorCode, type Engine, type Logger } from '@corekit/abstractions';
+import { resolveEngineSource, type EngineSource } from './engine-source';
+
+/** The signals a host turns into a graceful shutdown. */
+export const shutdownSignals = ['SIGTERM', 'SIGINT'] as const;
+export type ShutdownSignal = (typeof shutdownSignals)[number];
+
+/**
+ * Something that takes work while the engine runs and must let it finish before the engine stops (the web
+ * host's HTTP server is one). Participants are drained in registration order after `engine.beginShutdown()`.
+ */
+export interface ShutdownParticipant {
+  /** Shown in logs. */
+  readonly name: string;
+  /**
+   * Stop taking new work and resolve once in-flight work has finished. `signal` aborts when the drain must end
+   * now (a second shutdown signal, or the participant's own deadline): cut what is left and resolve.
+   */
+  drain(signal: AbortSignal): Promise<void>;
+  /** Called after `engine.stop()`: release what is still open. */
+  close?(): Promise<void>;
+}
+
+/** Options of createWorkerHost. */
+export interface WorkerHostOptions {
+  /**
+   * Turn SIGTERM and SIGINT into a graceful shutdown while the host runs. Default true. A second signal during
+   * the drain cuts the remaining in-flight work.
+   */
+  readonly handleSignals?: boolean;
+  /**
+   * End the process when the host ends: exit code 0 after a clean stop, 1 when stopping failed or (with
+   * `exitOnStartFailure`) when the engine failed to start. Default: the value of `handleSignals`.
+   */
+  readonly exitProcess?: boolean;
+  /** With `exitProcess`, a failed engine start ends the process with exit code 1. Default true. */
+  readonly exitOnStartFailure?: boolean;
+  /** Where host records go. Default: the builder's (or engine's) logger, so secrets are redacted. */
+  readonly logger?: Logger;
+  /** Replaces `process.exit` (tests). */
+  readonly exit?: (code: number) => void;
+}
+
+/** A headless host: the engine, signal handling and exit codes, no HTTP. */
+export interface WorkerHost {
+  readonly engine: Engine;
+  readonly logger: Logger;
+  /** Starts the engine and installs the signal handlers. Rejects with the engine's error when start fails. */
+  start(): Promise<void>;
+  /**
+   * Starts the engine and resolves with the exit code once the host has stopped (0 clean, 1 failed). Keeps
+   * the process alive until then, even when nothing else holds the event loop.
+   */
+  run(): Promise<number>;
+  /**
+   * Graceful shutdown: `engine.beginShutdown()` (readiness Unhealthy at once), drain every participant,
+   * `engine.stop()`, close participants. Idempotent; resolves with the exit code.
+   */
+  stop(reason?: string): Promise<number>;
+  /** Registers work that must drain before the engine stops; returns the function that removes it. */
+  addShutdownParticipant(participant: ShutdownParticipant): () => void;
+  /** Resolves with the exit code once the host has stopped (never rejects). */
+  readonly stopped: Promise<number>;
+}
+
+/**
+ * Creates a worker host. Typical use:
+ * `const builder = createEngineBuilder(); addMyModule(builder); await createWorkerHost(builder).run();`
+ */
+export function createWorkerHost(source: EngineSource, options: WorkerHostOptions = {}): WorkerHost {
+  const { engine, logger } = resolveEngineSource(source, options.logger);
+  const handleSignals = options.handleSignals ?? true;
+  const exitProcess = options.exitProcess ?? handleSignals;
+  const exitOnStartFailure = options.exitOnStartFailure ?? true;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const participants: ShutdownParticipant[] = [];
+  const forceDrain = new AbortController();
+  let stopping: Promise<number> | undefined;
+  let resolveStopped!: (code: number) => void;
+  const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
+  let keepAlive: NodeJS.Timeout | undefined;
+
+  const log = (level: 'info' | 'warn' | 'error', eventId: number, message: string, fields: Record<string, unknown> = {}) =>
+    logger.log({ level, eventId, category: 'worker-host', message, ...fields });
+
+  const onSignal = (signal: ShutdownSignal) => {
+    if (stopping) {
+      log('warn', engineEventIds.runtimeStopping, `${signal} received again: cutting the remaining in-flight work`, { signal });
+      forceDrain.abort();
+      return;
+    }
+    log('info', engineEventIds.runtimeStopping, `${signal} received: shutting down gracefully`, { signal });
+    void stop(signal).then((code) => {
+      if (exitProcess) exit(code);
+    });
+  };
+  const signalHandlers = new Map<ShutdownSignal, () => void>();
+
+  function installSignals(): void {
+    if (!handleSignals || signalHandlers.size > 0) return;
+    for (const signal of shutdownSignals) {
+      const handler = () => onSignal(signal);
+      signalHandlers.set(signal, handler);
+      process.on(signal, handler);
+    }
+  }
+
+  function removeSignals(): void {
+    for (const [signal, handler] of signalHandlers) process.off(signal, handler);
+    signalHandlers.clear();
+  }
+
+  async function start(): Promise<void> {
+    installSignals();
+    try {
+      await engine.start();
+    } catch (error) {
+      log('error', engineEventIds.runtimeStartFailed, `The engine failed to start: ${(error as Error)?.message ?? error}`, {
+        errorCode: errorCode(error),
+      });
+      if (exitProcess && exitOnStartFailure) {
+        finish(1);
+        exit(1);
+      }
+      throw error;
+    }
+  }
+
+  function finish(code: number): void {
+    removeSignals();
+    if (keepAlive) clearInterval(keepAlive);
+    keepAlive = undefined;
+    resolveStopped(code);
+  }
+
+  function stop(reason = 'stop requested'): Promise<number> {
+    stopping ??= (async () => {
+      let code = 0;
+      engine.beginShutdown();
+      for (const participant of [...participants]) {
+        try {
+          await participant.drain(forceDrain.signal);
+        } catch (error) {
+          log('error', engineEventIds.runtimeStopping, `${participant.name} failed to drain: ${(error as Error)?.message ?? error}`);
+        }
+      }
+      try {
+        await engine.stop();
+      } catch (error) {
+        code = 1;
+        log('error', engineEventIds.runtimeStopped, `The engine failed to stop: ${(error as Error)?.message ?? error}`, {
+          errorCode: errorCode(error),
+        });
+      }
+      for (const participant of [...participants].reverse()) {
+        try {
+          await participant.close?.();
+        } catch (error) {
+          log('error', engineEventIds.runtimeStopped, `${participant.name} failed to close: ${(error as Error)?.message ?? error}`);
+        }
+      }
+      log('info', engineEventIds.runtimeStopped, `Host stopped (${reason}), exit code ${code}`, { reason, exitCode: code });
+      finish(code);
+      return code;
+    })();
+    return stopping;
+  }
+
+  async function run(): Promise<number> {
+    if (handleSignals) keepAlive ??= setInterval(() => undefined, 1 << 30);
+    try {
+      await start();
+    } catch {
+      finish(1);
+      return stopped;
+    }
+    return stopped;
+  }
+
+  return {
+    engine,
+    logger,
+    start,
+    run,
+    stop,
+    stopped,
+    addShutdownParticipant(participant) {
+      participants.push(participant);
+      return () => {
+        const index = participants.indexOf(participant);
+        if (index >= 0) participants.splice(index, 1);
+      };
+    },
+  };
+}

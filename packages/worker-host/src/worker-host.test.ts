@@ -1,0 +1,102 @@
+import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
+import { createWorkerHost } from './index';
+
+function builderWith(start?: () => void) {
+  const logger = createMemoryLogger();
+  const builder = createEngineBuilder({ environment: {}, logger, contentRoot: __dirname });
+  const events: string[] = [];
+  builder.addModule({
+    id: 'sample',
+    version: '1.0.0',
+    start: () => {
+      start?.();
+      events.push('module started');
+    },
+    stop: () => void events.push('module stopped'),
+  });
+  return { builder, logger, events };
+}
+
+describe('createWorkerHost', () => {
+  it('builds the engine from a builder and starts it', async () => {
+    const { builder } = builderWith();
+    const host = createWorkerHost(builder, { handleSignals: false });
+    await host.start();
+    expect(host.engine.state).toBe('Started');
+    expect(await host.stop()).toBe(0);
+    expect(host.engine.state).toBe('Stopped');
+  });
+
+  it('drains participants after readiness turned Unhealthy and before the engine stops, then closes them', async () => {
+    const { builder, events } = builderWith();
+    const host = createWorkerHost(builder, { handleSignals: false });
+    host.addShutdownParticipant({
+      name: 'http',
+      drain: async () => {
+        events.push(`drain: readiness ${host.engine.readiness().status}, state ${host.engine.state}`);
+      },
+      close: async () => void events.push(`close: state ${host.engine.state}`),
+    });
+    await host.start();
+    await host.stop();
+    expect(events).toEqual([
+      'module started',
+      'drain: readiness Unhealthy, state Stopping',
+      'module stopped',
+      'close: state Stopped',
+    ]);
+  });
+
+  it('stop is idempotent and `stopped` resolves with the exit code', async () => {
+    const { builder } = builderWith();
+    const host = createWorkerHost(builder, { handleSignals: false });
+    await host.start();
+    const [first, second] = await Promise.all([host.stop('first'), host.stop('second')]);
+    expect([first, second, await host.stopped]).toEqual([0, 0, 0]);
+  });
+
+  it('run() resolves 1 and exit(1) is called when the engine fails to start', async () => {
+    const { builder, logger } = builderWith(() => {
+      throw new Error('boom');
+    });
+    const exits: number[] = [];
+    const host = createWorkerHost(builder, { handleSignals: false, exitProcess: true, exit: (code) => void exits.push(code) });
+    expect(await host.run()).toBe(1);
+    expect(exits).toEqual([1]);
+    expect(host.engine.state).toBe('Failed');
+    expect(logger.records.some((record) => record.category === 'worker-host' && record.eventId === 2002)).toBe(true);
+  });
+
+  it('start() rejects with the engine error when the engine fails and the process is not managed', async () => {
+    const { builder } = builderWith(() => {
+      throw new Error('boom');
+    });
+    const host = createWorkerHost(builder, { handleSignals: false });
+    await expect(host.start()).rejects.toMatchObject({ code: 'ENGINE_START_FAILED' });
+  });
+
+  it('accepts an engine that is already built', async () => {
+    const { builder } = builderWith();
+    const engine = builder.build();
+    const host = createWorkerHost(engine, { handleSignals: false });
+    expect(host.engine).toBe(engine);
+    await host.start();
+    await host.stop();
+  });
+
+  it('refuses something that is neither a builder nor an engine, naming what to pass', () => {
+    expect(() => createWorkerHost({} as never)).toThrow(/createEngineBuilder/);
+  });
+
+  it('installs SIGTERM and SIGINT handlers while running and removes them when stopped', async () => {
+    const { builder } = builderWith();
+    const before = { term: process.listenerCount('SIGTERM'), int: process.listenerCount('SIGINT') };
+    const host = createWorkerHost(builder, { exitProcess: false });
+    await host.start();
+    expect(process.listenerCount('SIGTERM')).toBe(before.term + 1);
+    expect(process.listenerCount('SIGINT')).toBe(before.int + 1);
+    await host.stop();
+    expect(process.listenerCount('SIGTERM')).toBe(before.term);
+    expect(process.listenerCount('SIGINT')).toBe(before.int);
+  });
+});
