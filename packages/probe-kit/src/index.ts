@@ -26,5 +26,6 @@ export { authorizationHeaders, basicAuthorization, bearerAuthorization, apiKeyAu
 export type { HttpCredentials } from './authorization-headers';
 export { describeError } from './describe-error';
 export { redactText, redactValue, secretsInConnectionString, stripUrlCredentials } from './secret-redaction';
+export { httpFailure, bodySnippet, parseJsonBody } from './http-status-result';
 export { parseConnectionString, connectionStringSetting, normalizeConnectionStringKey } from './connection-string';
 export type { ParsedConnectionString } from './connection-string';

@@ -11,5 +11,6 @@ export { countActiveResources, resourcesAbove, waitForResourcesAtMost } from './
 export { requireService } from './require-service';
 
 // Fake servers: one line per fake, in alphabetical order (other helpers add theirs here)
+export * from './fakes/consul';
 export * from './fakes/kafka';
 export * from './fakes/neo4j';
