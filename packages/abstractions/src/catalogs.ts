@@ -54,6 +54,8 @@ export interface CatalogDefinition<T = unknown> {
   list?(): readonly T[];
   /** Checks references of contributed entries at build time; any problem fails the build. */
   resolve?(entries: readonly T[], context: CatalogResolutionContext): readonly CatalogProblem[];
+  /** Presents a published entry at read time, adding live state (materialization, counters...). */
+  present?(entry: T): unknown;
   /** Optional transformation applied to each contributed entry at build (e.g. stamping metadata). */
   publish?(entry: T, contribution: { readonly sourceModuleId: string | null }): T;
 }

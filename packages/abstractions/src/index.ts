@@ -52,3 +52,4 @@ export {
   problemDetailsSchema,
 } from './documents';
 export type { HealthSummary, ProblemDetails } from './documents';
+export * from './cell-descriptors';

@@ -143,6 +143,11 @@ export class CatalogRegistry {
     this.published = validated;
   }
 
+  /** Published entries of one catalog as contributed (without read-time presentation). */
+  publishedEntries(catalogId: string): readonly unknown[] {
+    return this.published.get(catalogId) ?? [];
+  }
+
   views(): CatalogView[] {
     return [...this.definitions.values()].map((definition) => this.viewOf(definition));
   }
@@ -153,11 +158,17 @@ export class CatalogRegistry {
   }
 
   private viewOf(definition: CatalogDefinition<unknown>): CatalogView {
-    const entries = () => (definition.list ? definition.list() : (this.published.get(definition.id) ?? []));
+    const raw = () => (definition.list ? definition.list() : (this.published.get(definition.id) ?? []));
+    const present = definition.present;
+    const entries = present ? () => raw().map((entry) => present(entry)) : raw;
     return {
       definition,
       entries,
-      find: (id) => (definition.idField ? entries().find((entry) => idOf(definition, entry) === id) : undefined),
+      find: (id) => {
+        if (!definition.idField) return undefined;
+        const entry = raw().find((candidate) => idOf(definition, candidate) === id);
+        return entry === undefined || !present ? entry : present(entry);
+      },
     };
   }
 }

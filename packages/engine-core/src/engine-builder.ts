@@ -4,6 +4,8 @@ import {
   type CatalogDefinition,
   type DependencyHealthContributor,
   type EngineBuilder,
+  type ExecutionGraphDescriptor,
+  type HostedExecutionDescriptor,
   type HostedService,
   type Logger,
   type ModuleDefinition,
@@ -16,6 +18,8 @@ import { DependencyHealthScheduler } from './dependency-health-scheduler';
 import { CoreEngine } from './engine';
 import { dependencyHealthDefaultsSchema, failurePolicySchema, runtimeStoryOptionsSchema, type FailurePolicy } from './engine-options';
 import { createJsonLogger, RedactingLogger } from './logger';
+import { ExecutionLifecycleTracker } from './execution-lifecycle';
+import { builtinCatalogs } from './catalogs/builtin-catalogs';
 
 /** Options of createEngineBuilder. Everything is optional; the defaults suit a production process. */
 export interface EngineBuilderOptions {
@@ -58,6 +62,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       environment: options.environment ?? process.env,
       code: options.configuration,
     });
+    builtinCatalogs(this, this.catalogs, this.clock);
   }
 
   addModule(module: ModuleDefinition): this {
@@ -154,12 +159,17 @@ export class CoreEngineBuilder implements EngineBuilder {
     this.built = true;
 
     const contributors = [...this.contributors];
+    const graphs = this.catalogs.publishedEntries('execution-graphs') as ExecutionGraphDescriptor[];
+    const executions = this.catalogs.publishedEntries('hosted-executions') as HostedExecutionDescriptor[];
+    const runnerIds = ExecutionLifecycleTracker.runnerIds(executions);
+    const runners = new Map(this.hostedServices.filter((service) => runnerIds.has(service.id)).map((service) => [service.id, service]));
     return new CoreEngine({
       configuration: this.configuration,
       clock: this.clock,
       logger: this.logger,
       modules: [...this.modules],
-      hostedServices: [...this.hostedServices],
+      hostedServices: this.hostedServices.filter((service) => !runnerIds.has(service.id)),
+      executions: (hooks) => new ExecutionLifecycleTracker(this.clock, graphs, executions, runners, hooks),
       scheduler: (hooks) =>
         new DependencyHealthScheduler(
           contributors,

@@ -33,6 +33,7 @@ import type { FailurePolicy } from './engine-options';
 import { livenessVerdict, readinessVerdict, toReport, type LifecycleFacts } from './health-aggregator';
 import type { RedactingLogger } from './logger';
 import { RuntimeStory } from './runtime-story';
+import type { ExecutionLifecycleHooks, ExecutionLifecycleTracker } from './execution-lifecycle';
 
 export const engineVersion: string = packageJson.version;
 
@@ -49,6 +50,8 @@ export interface EngineParts {
   readonly storyMaxEntries: number;
   readonly technologySurfaces: ReadonlyArray<() => readonly TechnologySurface[]>;
   readonly extensions: ReadonlyMap<string, unknown>;
+  /** Tracks execution graphs and hosted executions; runners are the hosted services sharing an execution's id. */
+  readonly executions: (hooks: ExecutionLifecycleHooks) => ExecutionLifecycleTracker;
   readonly packagePolicy: Record<string, unknown>;
   readonly trustPolicy: Record<string, unknown>;
 }
@@ -75,6 +78,7 @@ export class CoreEngine implements Engine {
   private readonly instruments = new EngineInstruments();
   private readonly listeners = new Set<(event: RuntimeEvent) => void>();
   private readonly moduleStates: ModuleState[];
+  private readonly executions: ExecutionLifecycleTracker;
   private readonly startedHostedServices: HostedService[] = [];
   private lifecycleAbort = new AbortController();
   private lastPublished: { liveness: HealthStatus | null; readiness: HealthStatus | null } = { liveness: null, readiness: null };
@@ -109,6 +113,10 @@ export class CoreEngine implements Engine {
       });
       this.instruments.count('moduleTransitions', { transition: 'loaded', subject_id: module.definition.id });
     }
+    this.executions = parts.executions({
+      record: (entry) => this.story.record(entry),
+      count: (key, attributes) => this.instruments.count(key, attributes),
+    });
   }
 
   get configuration() {
@@ -245,7 +253,7 @@ export class CoreEngine implements Engine {
         startedAtUtc: module.startedAt === null ? null : isoAt(module.startedAt),
         stoppedAtUtc: module.stoppedAt === null ? null : isoAt(module.stoppedAt),
       })),
-      executions: [],
+      executions: this.executions.lifecycles(),
       timeline: this.story.timeline(),
       maxEntries: this.story.maxEntries,
       droppedEntries: this.story.droppedEntries,
@@ -345,6 +353,8 @@ export class CoreEngine implements Engine {
         this.startedHostedServices.push(service);
         this.story.record({ kind: 'hosted-service', subjectId: service.id, transition: 'started', message: `Hosted service ${service.id} started` });
       }
+      phase = 'hosted-execution-start';
+      await this.executions.activate(this.lifecycleAbort.signal);
       phase = 'dependency-health';
       await dependenciesChecked;
       this.startedAt = this.parts.clock.now();
@@ -402,6 +412,7 @@ export class CoreEngine implements Engine {
   private async teardown(): Promise<void> {
     this.lifecycleAbort.abort();
     this.scheduler.stop();
+    await this.executions.deactivate((id, error) => this.recordStopError('hosted-service', id, error));
     for (const service of this.startedHostedServices.splice(0).reverse()) {
       try {
         await service.stop();

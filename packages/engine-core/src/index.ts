@@ -9,3 +9,5 @@ export { createJsonLogger, createMemoryLogger, RedactingLogger } from './logger'
 export { failurePolicySchema, runtimeStoryOptionsSchema, dependencyHealthDefaultsSchema } from './engine-options';
 export { meterName, activitySourceName, counterNames } from './diagnostics';
 export { DependencyHealthScheduler } from './dependency-health-scheduler';
+export { cellMaterializationExtensionKey, foldPosture, postureOrder } from './catalogs/cell-materialization';
+export type { CellMaterializationReporter } from './catalogs/cell-materialization';
