@@ -24,6 +24,8 @@ const tlsCodes = new Set([
   'EPROTO',
 ]);
 
+const systemCodeInText = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EPIPE|EHOSTUNREACH|ENETUNREACH)\b(?:\s+(\[[0-9a-f:]+\]:\d+|[\w.-]+:\d+|[\w.-]+))?/i;
+
 function firstCoded(error: ErrorLike): ErrorLike {
   if (typeof error.code === 'string') return error;
   if (Array.isArray(error.errors)) {
@@ -61,10 +63,12 @@ export function describeError(error: unknown): { code: string; message: string }
   }
   const outer = error as ErrorLike;
   const inner = firstCoded(outer);
-  const code = typeof inner.code === 'string' ? inner.code : '';
   const rawMessage = typeof outer.message === 'string' && outer.message ? outer.message : typeof inner.message === 'string' ? inner.message : '';
+  // Drivers that wrap socket errors often keep only the text (`connect ECONNREFUSED 127.0.0.1:9200`).
+  const fromText = typeof inner.code === 'string' ? null : systemCodeInText.exec(rawMessage);
+  const code = typeof inner.code === 'string' ? inner.code : fromText ? fromText[1] : '';
   const original = stripUrlCredentials(rawMessage);
-  const where = target(inner);
+  const where = fromText?.[2] ? fromText[2] : target(inner);
   const status = httpStatus(outer) ?? httpStatus(inner);
 
   if (code === 'ABORTED' || code === 'ABORT_ERR' || outer.name === 'AbortError' || outer.name === 'TimeoutError') {

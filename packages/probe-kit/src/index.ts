@@ -29,3 +29,7 @@ export { redactText, redactValue, secretsInConnectionString, stripUrlCredentials
 export { httpFailure, bodySnippet, parseJsonBody } from './http-status-result';
 export { parseConnectionString, connectionStringSetting, normalizeConnectionStringKey } from './connection-string';
 export type { ParsedConnectionString } from './connection-string';
+export { clusterHealthResult } from './search-cluster-health';
+export type { ClusterHealthBody } from './search-cluster-health';
+export { resolveSearchClusterEndpoint, searchErrorReason } from './search-cluster-endpoint';
+export type { SearchClusterEndpoint } from './search-cluster-endpoint';

@@ -12,8 +12,10 @@ export { requireService } from './require-service';
 
 // Fake servers: one line per fake, in alphabetical order (other helpers add theirs here)
 export * from './fakes/consul';
+export * from './fakes/elasticsearch';
 export * from './fakes/kafka';
 export * from './fakes/neo4j';
+export * from './fakes/opensearch';
 export * from './servers/mosquitto';
 export * from './servers/mqtt-fake-broker';
 export * from './servers/nats-server';

@@ -1,0 +1,28 @@
+import { describeProbeConformance, startElasticsearchFakeServer } from '@corekit/testing';
+import { addElasticsearchHealth } from './add-elasticsearch-health';
+
+// ELASTICSEARCH_URL (with ELASTICSEARCH_API_KEY, or credentials in the URL) runs the suite against a real cluster.
+const realCluster = process.env.ELASTICSEARCH_URL;
+const realApiKey = process.env.ELASTICSEARCH_API_KEY;
+
+describeProbeConformance({
+  kind: 'Elasticsearch',
+  add: addElasticsearchHealth,
+  healthyUpstream: async () => {
+    if (realCluster) {
+      const password = new URL(realCluster).password;
+      return {
+        entry: { Endpoint: realCluster, ...(realApiKey ? { ApiKey: realApiKey } : {}) },
+        secrets: [realApiKey, password ? decodeURIComponent(password) : undefined].filter((value): value is string => Boolean(value)),
+        close: async () => undefined,
+      };
+    }
+    const server = await startElasticsearchFakeServer({ apiKey: 'VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw==' });
+    return {
+      entry: { Endpoint: server.url, ApiKey: 'VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw==' },
+      secrets: ['VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw=='],
+      close: () => server.close(),
+    };
+  },
+  refusedEntry: (port) => ({ Endpoint: `http://127.0.0.1:${port}` }),
+});

@@ -1,0 +1,2 @@
+export { startElasticsearchFakeServer } from './elasticsearch-fake-server';
+export type { ElasticsearchFakeOptions, ElasticsearchFakeServer } from './elasticsearch-fake-server';
