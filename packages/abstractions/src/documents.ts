@@ -159,8 +159,9 @@ export const snapshotDocumentSchema = z.looseObject({
 /** A link of the `/engine` index. */
 export const engineLinkSchema = z.object({
   rel: z.string().describe('stable name of the surface, e.g. "status" or a catalog id'),
-  href: z.string(),
+  href: z.string().describe('the path; a templated link has `{name}` parameters to fill in'),
   method: z.string(),
+  templated: z.boolean(),
   description: z.string(),
 });
 

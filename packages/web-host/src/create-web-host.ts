@@ -1,0 +1,355 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CoreError, type Engine, type Logger } from '@corekit/abstractions';
+import { createWorkerHost, isBuildableBuilder, isEngine, type EngineSource, type WorkerHost } from '@corekit/worker-host';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { catalogRoutes } from './catalog-routes';
+import { engineSurfaceRoutes, healthRoutes, type EngineLink } from './engine-routes';
+import { EventClients } from './event-clients';
+import { createDetailsPolicy, isAuthorized } from './health-exposure';
+import { bySpecificity, matchesPath, toOpenApiPath, type HostRoute } from './host-route';
+import { buildOpenApiDocument, type OpenApiDocument, type UndocumentedRoute } from './openapi-document';
+import { createProblem, HttpProblem, problemErrorHandler, sendProblem, webHostProblemCodes } from './problem-details';
+import { RequestDrain } from './request-drain';
+import { openApiRoute, scalarRoutes } from './scalar-reference';
+import { serverSentEventsRoutes } from './server-sent-events';
+import { readTransportNames, resolveTransports } from './transports';
+import { webHostEventIds } from './web-host-event-ids';
+import { webHostConfigurationSchema, type WebHostConfiguration, type WebHostOptions } from './web-host-options';
+import { rejectUpgrade, WebSocketEvents, webSocketEventsRoute, type UpgradeHandler } from './websocket-events';
+
+/** A running (or ready to run) web host. */
+export interface WebHost {
+  readonly engine: Engine;
+  /** The lifecycle the host runs on (signals, exit codes); shared when the host was composed with one. */
+  readonly workerHost: WorkerHost;
+  /**
+   * The express app that serves every route: add your own with `host.app.get(...)` (listed in OpenAPI without
+   * a description) or, better, with `host.addRoute(...)` (fully documented). Problem details answer for
+   * anything no route handles.
+   */
+  readonly app: Express;
+  /** The complete request listener (routes, drain gate, 404/405 and error handling) for a server of your own. */
+  readonly handler: (request: IncomingMessage, response: ServerResponse) => void;
+  /** The HTTP server once `listen()` was called. */
+  readonly server: Server | undefined;
+  /** `Engine:Web` after defaults. */
+  readonly settings: WebHostConfiguration;
+  /** The live transports served, from `Engine:Transports`. */
+  readonly transports: readonly string[];
+  /** Registers and documents a route. Returns the host for chaining. */
+  addRoute(route: HostRoute): WebHost;
+  /** Every documented route, most specific first. */
+  routes(): readonly HostRoute[];
+  /** Routes HTTP upgrade requests on `path` (exact) to `handler`; other upgrade paths answer 404. */
+  onUpgrade(path: string, handler: UpgradeHandler): WebHost;
+  /** The OpenAPI 3.1 document served at `/openapi/v1.json`. */
+  openApiDocument(): OpenApiDocument;
+  /**
+   * Listens, then starts the engine (so `/health/live` answers during startup). Resolves once the engine start
+   * has settled; a failed start is logged and shown by the health routes (see `exitOnStartFailure`).
+   */
+  listen(): Promise<{ readonly port: number; readonly url: string }>;
+  /** Graceful stop without ending the process: drain, `engine.stop()`, close the server. Idempotent. */
+  close(): Promise<void>;
+}
+
+function isWorkerHost(value: unknown): value is WorkerHost {
+  return typeof value === 'object' && value !== null && 'engine' in value && typeof (value as WorkerHost).addShutdownParticipant === 'function';
+}
+
+function normalize(first: EngineSource | WorkerHost | WebHostOptions, second: WebHostOptions): { options: WebHostOptions; source: EngineSource | WorkerHost } {
+  if (isWorkerHost(first) || isEngine(first) || isBuildableBuilder(first)) return { options: second, source: first };
+  const options = { ...first, ...second };
+  const source = options.workerHost ?? options.engine ?? options.builder;
+  if (!source) {
+    throw new CoreError('HOST_ENGINE_MISSING', 'createWebHost needs an engine: pass the builder from createEngineBuilder(), a built engine, or a worker host');
+  }
+  return { options, source };
+}
+
+function portFrom(environment: Readonly<Record<string, string | undefined>>): number | undefined {
+  const raw = environment.PORT;
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new CoreError('CONFIGURATION_INVALID', `PORT must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
+  }
+  return port;
+}
+
+/**
+ * Creates the web host. Typical use:
+ * `const builder = createEngineBuilder(); addHttpHealth(builder); await createWebHost(builder).listen();`
+ * Also `createWebHost(engine, options)`, `createWebHost(workerHost, options)` or `createWebHost({ builder, port, authorize })`.
+ * Fails at once (CoreError) on invalid `Engine:Web` configuration or an unavailable transport.
+ */
+export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions, second: WebHostOptions = {}): WebHost {
+  const { options, source } = normalize(first, second);
+  const handleSignals = options.handleSignals ?? true;
+  const workerHost = isWorkerHost(source)
+    ? source
+    : createWorkerHost(source, {
+        handleSignals,
+        exitProcess: options.exitProcess ?? handleSignals,
+        exitOnStartFailure: options.exitOnStartFailure ?? false,
+        logger: options.logger,
+        exit: options.exit,
+      });
+  const engine = workerHost.engine;
+  const logger: Logger = options.logger ?? workerHost.logger;
+  const settings = engine.configuration.bind('Engine:Web', webHostConfigurationSchema) as unknown as WebHostConfiguration;
+  if (settings.EngineRoutes.RequireAuthorization && !options.authorize) {
+    throw new CoreError(
+      'CONFIGURATION_INVALID',
+      'Engine:Web:EngineRoutes:RequireAuthorization is true but createWebHost got no authorize hook; pass authorize: (request) => boolean, or set the key to false',
+    );
+  }
+  const transports = resolveTransports(engine, readTransportNames(engine.configuration));
+  const title = options.title ?? 'Core host';
+  const authorize = options.authorize;
+  const isGuarded = (route: HostRoute) =>
+    route.requireAuthorization ?? (settings.EngineRoutes.RequireAuthorization && (route.path === '/engine' || route.path.startsWith('/engine/')));
+
+  const documented: HostRoute[] = [];
+  let router = express.Router();
+  let cachedDocument: { key: string; document: OpenApiDocument } | undefined;
+  const drain = new RequestDrain((request) => documented.some((route) => route.servedWhileDraining && matchesPath(route, request.path)));
+  const eventClients = new EventClients(engine, logger, {
+    maxConnections: settings.Events.MaxConnections,
+    maxBufferedBytes: settings.Events.MaxBufferedBytes,
+  });
+  const upgradeHandlers = new Map<string, UpgradeHandler>();
+  let webSocketEvents: WebSocketEvents | undefined;
+  let server: Server | undefined;
+  let address: { port: number; url: string } | undefined;
+
+  const guard = async (request: Request, _response: Response, next: NextFunction) => {
+    if (await isAuthorized(request, authorize, logger)) return next();
+    throw new HttpProblem(403, webHostProblemCodes.forbidden, 'The host denied this request (authorize hook); this route requires authorization');
+  };
+  const validateBody = (schema: z.ZodType) => (request: Request, _response: Response, next: NextFunction) => {
+    request.body = schema.parse(request.body ?? {});
+    next();
+  };
+
+  function rebuildRouter(): void {
+    const next = express.Router();
+    for (const route of [...documented].sort(bySpecificity)) {
+      const handlers: express.RequestHandler[] = [];
+      if (isGuarded(route)) handlers.push(guard);
+      if (route.requestBody) handlers.push(validateBody(route.requestBody));
+      handlers.push((request, response) => route.handler(request, response) as void);
+      next[route.method](route.path, ...handlers);
+    }
+    router = next;
+    cachedDocument = undefined;
+  }
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(express.json({ limit: settings.MaxRequestBodyBytes }));
+  app.use((request, response, next) => router(request, response, next));
+
+  const outer = express();
+  outer.disable('x-powered-by');
+  outer.use(drain.middleware);
+  outer.use(app);
+  outer.use((request: Request, response: Response) => {
+    const allowed = documented.filter((route) => matchesPath(route, request.path)).map((route) => route.method.toUpperCase());
+    if (allowed.length > 0) {
+      const methods = [...new Set(allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed)];
+      response.setHeader('Allow', methods.join(', '));
+      sendProblem(request, response, createProblem(405, webHostProblemCodes.methodNotAllowed, `${request.method} is not allowed on ${request.path}; allowed: ${methods.join(', ')}`));
+      return;
+    }
+    sendProblem(
+      request,
+      response,
+      createProblem(404, webHostProblemCodes.routeNotFound, `No route ${request.method} ${request.path}; GET /engine lists every surface and ${openApiRoute} documents every route`),
+    );
+  });
+  outer.use(problemErrorHandler(logger));
+
+  function undocumentedRoutes(): UndocumentedRoute[] {
+    const stack = (app as unknown as { router?: { stack?: Array<{ route?: { path: unknown; methods: Record<string, boolean> } }> } }).router?.stack ?? [];
+    return stack.flatMap((layer) =>
+      layer.route && typeof layer.route.path === 'string'
+        ? Object.keys(layer.route.methods)
+            .filter((method) => method !== '_all')
+            .map((method) => ({ method, path: layer.route!.path as string }))
+        : [],
+    );
+  }
+
+  const host: WebHost = {
+    engine,
+    workerHost,
+    app,
+    handler: (request, response) => outer(request, response),
+    get server() {
+      return server;
+    },
+    settings,
+    transports: ['RestApi', ...[...transports.builtIn].filter((name) => name !== 'RestApi'), ...transports.adapters.map((adapter) => adapter.name)],
+    addRoute(route) {
+      if (route.requireAuthorization && !authorize) {
+        throw new CoreError('HOST_ROUTE_INVALID', `${route.method.toUpperCase()} ${route.path} requires authorization but createWebHost got no authorize hook`);
+      }
+      if (documented.some((existing) => existing.method === route.method && existing.path === route.path)) {
+        throw new CoreError('HOST_ROUTE_INVALID', `${route.method.toUpperCase()} ${route.path} is already registered`);
+      }
+      documented.push(route);
+      rebuildRouter();
+      return host;
+    },
+    routes: () => [...documented].sort(bySpecificity),
+    onUpgrade(path, handler) {
+      upgradeHandlers.set(path, handler);
+      return host;
+    },
+    openApiDocument() {
+      const undocumented = undocumentedRoutes();
+      const key = `${documented.length}:${undocumented.length}`;
+      if (cachedDocument?.key !== key) {
+        cachedDocument = {
+          key,
+          document: buildOpenApiDocument({ title, version: engine.manifest().engine.version, routes: host.routes(), undocumented, isGuarded }),
+        };
+      }
+      return cachedDocument.document;
+    },
+    async listen() {
+      if (address) return address;
+      const port = options.port ?? settings.Port ?? portFrom(options.environment ?? process.env) ?? 3000;
+      const bindAddress = options.bindAddress ?? settings.BindAddress;
+      const created = createServer(host.handler);
+      created.on('upgrade', (request: IncomingMessage, socket, head) => dispatchUpgrade(request, socket, head));
+      await new Promise<void>((resolve, reject) => {
+        created.once('error', reject);
+        created.listen(port, bindAddress, () => {
+          created.off('error', reject);
+          resolve();
+        });
+      });
+      server = created;
+      const bound = created.address() as AddressInfo;
+      const shownHost = !bindAddress || bindAddress === '0.0.0.0' || bindAddress === '::' ? 'localhost' : bindAddress;
+      address = { port: bound.port, url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${bound.port}` };
+      logger.log({
+        level: 'info',
+        eventId: webHostEventIds.listening,
+        category: 'web-host',
+        message: `Web host listening on ${address.url} (health: /health/ready, surfaces: /engine, reference: /scalar)`,
+        port: bound.port,
+        transports: host.transports,
+      });
+      try {
+        await workerHost.start();
+      } catch {
+        // Logged by the worker host; the health routes show the failure (liveness 503, restartAvailableAtUtc).
+      }
+      return address;
+    },
+    async close() {
+      await workerHost.stop('host closed');
+    },
+  };
+
+  function dispatchUpgrade(request: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer): void {
+    const path = (request.url ?? '/').split('?')[0];
+    const handler = upgradeHandlers.get(path);
+    if (!handler || drain.isDraining) {
+      const status = drain.isDraining ? 503 : 404;
+      const code = drain.isDraining ? webHostProblemCodes.shuttingDown : webHostProblemCodes.routeNotFound;
+      rejectUpgrade(socket, status, code, drain.isDraining ? 'The host is shutting down' : `No WebSocket endpoint at ${path}`, path);
+      return;
+    }
+    socket.on('error', () => socket.destroy());
+    Promise.resolve(handler(request, socket, head)).catch(() => {
+      rejectUpgrade(socket, 500, webHostProblemCodes.internalError, 'The upgrade failed; the host log has the details', path);
+    });
+  }
+
+  workerHost.addShutdownParticipant({
+    name: 'web-host',
+    async drain(signal) {
+      logger.log({
+        level: 'info',
+        eventId: webHostEventIds.drainStarted,
+        category: 'web-host',
+        message: `Draining: ${drain.inFlightCount} request(s) in flight; only the health routes answer until shutdown completes`,
+      });
+      eventClients.closeAll();
+      server?.closeIdleConnections();
+      const timeout = new AbortController();
+      const timer = setTimeout(() => timeout.abort(), settings.DrainTimeout);
+      const outcome = await drain.drain(AbortSignal.any([signal, timeout.signal]));
+      clearTimeout(timer);
+      if (outcome === 'cut') {
+        logger.log({
+          level: 'warn',
+          eventId: webHostEventIds.drainTimedOut,
+          category: 'web-host',
+          message: `Drain cut with ${drain.inFlightCount} request(s) still in flight (Engine:Web:DrainTimeout or a second signal)`,
+        });
+        server?.closeAllConnections();
+      } else {
+        logger.log({ level: 'info', eventId: webHostEventIds.drainCompleted, category: 'web-host', message: 'Drain completed: no request in flight' });
+      }
+    },
+    async close() {
+      webSocketEvents?.terminateAll();
+      eventClients.closeAll();
+      const closing = server;
+      if (!closing?.listening) return;
+      await new Promise<void>((resolve) => {
+        closing.close(() => resolve());
+        closing.closeAllConnections();
+      });
+    },
+  });
+
+  for (const route of healthRoutes(engine, settings.Health.ShowDetails, createDetailsPolicy(settings.Health.ShowDetails, authorize, logger))) {
+    documented.push(route);
+  }
+  const links = (): EngineLink[] =>
+    host
+      .routes()
+      .filter((route) => route.rel)
+      .map((route) => ({
+        rel: route.rel!,
+        href: toOpenApiPath(route.path),
+        method: route.method.toUpperCase(),
+        templated: route.path.includes(':'),
+        description: route.summary,
+      }));
+  documented.push(...engineSurfaceRoutes(engine, links));
+  for (const view of engine.catalogs()) documented.push(...catalogRoutes(view));
+  if (transports.builtIn.has('ServerSentEvents')) {
+    documented.push(...serverSentEventsRoutes(eventClients, settings.Events.HeartbeatInterval, drain.release));
+  }
+  if (transports.builtIn.has('WebSocket')) {
+    const isAllowed = async (request: IncomingMessage) => !settings.EngineRoutes.RequireAuthorization || isAuthorized(request, authorize, logger);
+    webSocketEvents = new WebSocketEvents(eventClients, isAllowed);
+    documented.push(...webSocketEvents.routes());
+    upgradeHandlers.set(webSocketEventsRoute, webSocketEvents.handleUpgrade);
+  }
+  if (settings.OpenApi.Enabled) {
+    documented.push({
+      method: 'get',
+      path: openApiRoute,
+      rel: 'openapi',
+      summary: 'OpenAPI 3.1 document of every route served',
+      tags: ['Reference'],
+      responses: { 200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
+      handler: (_request, response) => response.json(host.openApiDocument()),
+    });
+    documented.push(...scalarRoutes(title));
+  }
+  rebuildRouter();
+  for (const { adapter } of transports.adapters) adapter.mount(host);
+  return host;
+}

@@ -1,0 +1,165 @@
+import {
+  dependenciesDocumentSchema,
+  diagnosticsDocumentSchema,
+  engineIndexDocumentSchema,
+  healthReportSchema,
+  healthSummarySchema,
+  manifestDocumentSchema,
+  packagesDocumentSchema,
+  policyDocumentSchema,
+  runtimeStoryDocumentSchema,
+  snapshotDocumentSchema,
+  statusDocumentSchema,
+  technologySurfacesDocumentSchema,
+  type Engine,
+  type HealthReport,
+} from '@corekit/abstractions';
+import type { Request, Response } from 'express';
+import { z, type ZodType } from 'zod';
+import { healthStatusCode, summarize } from './health-exposure';
+import type { HostRoute } from './host-route';
+import type { ShowDetails } from './web-host-options';
+
+/** The health routes, in the order the diagnostics document lists them. */
+export const healthRoutePaths = ['/health', '/health/live', '/health/ready'] as const;
+
+function sendJson(response: Response, body: unknown, status = 200): void {
+  response.status(status).setHeader('Cache-Control', 'no-store');
+  response.json(body);
+}
+
+/** `/health`, `/health/live`, `/health/ready`: 200 when Healthy or Degraded, 503 when Unhealthy. */
+export function healthRoutes(
+  engine: Engine,
+  showDetails: ShowDetails,
+  detailsAllowed: (request: Request) => Promise<boolean>,
+): HostRoute[] {
+  const schema: ZodType =
+    showDetails === 'Always' ? healthReportSchema : showDetails === 'Never' ? healthSummarySchema : z.union([healthReportSchema, healthSummarySchema]);
+  const detailNote =
+    showDetails === 'Always'
+      ? 'Every caller sees the details.'
+      : showDetails === 'Never'
+        ? 'Details are never shown (Engine:Web:Health:ShowDetails is Never): the body carries the status only.'
+        : 'Details are shown only to requests the host authorizes (Engine:Web:Health:ShowDetails is WhenAuthorized); other callers get the status only.';
+  const route = (path: string, rel: string, summary: string, description: string, read: () => HealthReport): HostRoute => ({
+    method: 'get',
+    path,
+    rel,
+    summary,
+    description: `${description} ${detailNote}`,
+    tags: ['Health'],
+    servedWhileDraining: true,
+    responses: {
+      200: { description: 'Healthy or Degraded', schema },
+      503: { description: 'Unhealthy', schema },
+    },
+    handler: async (request, response) => {
+      const report = read();
+      const body = (await detailsAllowed(request)) ? report : summarize(report);
+      sendJson(response, body, healthStatusCode(report));
+    },
+  });
+  return [
+    route('/health', 'health', 'Overall health', 'The worse of liveness and readiness, with every reason.', () => engine.health()),
+    route(
+      '/health/live',
+      'health-live',
+      'Liveness',
+      'Healthy while the process is alive, including startup and the shutdown drain (ShutdownLivenessGracePeriod); Unhealthy once the runtime is Failed or Stopped or the drain outlasts the grace period; Degraded when a dependency is not Healthy.',
+      () => engine.liveness(),
+    ),
+    route(
+      '/health/ready',
+      'health-ready',
+      'Readiness',
+      'Healthy only once the runtime has Started and the StartupReadinessDelay window has ended; Unhealthy during startup, shutdown, when stopped or failed, or when a required dependency is Unhealthy; Degraded when only optional dependencies fail or required ones are degraded.',
+      () => engine.readiness(),
+    ),
+  ];
+}
+
+/** A link of the `/engine` index, built from the routes the host serves. */
+export interface EngineLink {
+  readonly rel: string;
+  readonly href: string;
+  readonly method: string;
+  readonly templated: boolean;
+  readonly description: string;
+}
+
+/** Every `/engine` read surface of spec 4.1 plus the index itself. */
+export function engineSurfaceRoutes(engine: Engine, links: () => EngineLink[]): HostRoute[] {
+  const read = (
+    path: string,
+    rel: string,
+    summary: string,
+    schema: ZodType,
+    produce: () => unknown,
+    description?: string,
+  ): HostRoute => ({
+    method: 'get',
+    path,
+    rel,
+    summary,
+    description,
+    tags: ['Engine'],
+    responses: { 200: { description: summary, schema } },
+    handler: (_request, response) => sendJson(response, produce()),
+  });
+  const snapshotSchema = snapshotDocumentSchema.extend(
+    Object.fromEntries(engine.catalogs().map((view) => [view.definition.snapshotField, z.array(view.definition.entrySchema)])),
+  );
+  return [
+    read('/engine', 'engine', 'Index of every surface', engineIndexDocumentSchema, () => ({
+      name: engine.manifest().engine.name,
+      version: engine.manifest().engine.version,
+      state: engine.state,
+      links: links(),
+    })),
+    read('/engine/status', 'status', 'Runtime status', statusDocumentSchema, () => engine.status()),
+    read(
+      '/engine/dependencies',
+      'dependencies',
+      'Dependency health snapshot',
+      dependenciesDocumentSchema,
+      () => engine.dependencies(),
+      'The last result of every registered dependency contributor, read from cache (requests never run a check).',
+    ),
+    read(
+      '/engine/diagnostics',
+      'diagnostics',
+      'Diagnostics conventions and current health',
+      diagnosticsDocumentSchema,
+      () => engine.diagnostics([...healthRoutePaths]),
+      'Meter and activity source names, counter names, the event-id catalog, current liveness and readiness reports, dependency details and the mapped health routes.',
+    ),
+    read(
+      '/engine/runtime-story',
+      'runtime-story',
+      'Runtime story',
+      runtimeStoryDocumentSchema,
+      () => engine.runtimeStory(),
+      'Current status, last failure, loaded packages, per-module and per-execution lifecycle and the ordered timeline.',
+    ),
+    read('/engine/manifest', 'manifest', 'Engine and module manifest', manifestDocumentSchema, () => engine.manifest()),
+    read(
+      '/engine/snapshot',
+      'snapshot',
+      'Merged runtime snapshot',
+      snapshotSchema,
+      () => engine.snapshot(),
+      'Status, manifest, dependencies, packages, policies, technology surfaces and every registered catalog under its snapshot field.',
+    ),
+    read('/engine/packages', 'packages', 'Discovered packages', packagesDocumentSchema, () => engine.packages()),
+    read('/engine/package-policy', 'package-policy', 'Package policy', policyDocumentSchema, () => engine.packagePolicy()),
+    read('/engine/trust-policy', 'trust-policy', 'Trust policy', policyDocumentSchema, () => engine.trustPolicy()),
+    read(
+      '/engine/technology-surfaces',
+      'technology-surfaces',
+      'Active technology surfaces',
+      technologySurfacesDocumentSchema,
+      () => engine.technologySurfaces(),
+    ),
+  ];
+}

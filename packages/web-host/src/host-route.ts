@@ -1,0 +1,80 @@
+import type { Request, Response } from 'express';
+import type { ZodType } from 'zod';
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** One documented response of a route. */
+export interface RouteResponse {
+  readonly description: string;
+  /** Body schema; omit for bodies that are not JSON documents (a stream, an HTML page). */
+  readonly schema?: ZodType;
+  /** Default `application/json` when `schema` is set. */
+  readonly contentType?: string;
+}
+
+/**
+ * A route served and documented by the web host: registered on the express app and described in
+ * `/openapi/v1.json`. Hosts and modules add their own through `host.addRoute(route)`.
+ */
+export interface HostRoute {
+  readonly method: HttpMethod;
+  /** Express path syntax with `:name` parameters (`/api/orders/:orderId`). */
+  readonly path: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags?: readonly string[];
+  /** Stable link name in the `/engine` index; routes without one are not listed there. */
+  readonly rel?: string;
+  /** Descriptions of the path parameters, by name. */
+  readonly parameters?: Readonly<Record<string, string>>;
+  /** Validates the JSON body before the handler runs; an invalid body answers 400 with the zod issues. */
+  readonly requestBody?: ZodType;
+  /** Documented responses by status (problem responses for 4xx/5xx are added automatically). */
+  readonly responses: Readonly<Record<number, RouteResponse>>;
+  /** Guard the route with the `authorize` hook. Default: true for `/engine` routes when configured, else false. */
+  readonly requireAuthorization?: boolean;
+  /** Health routes keep answering while the host drains; every other route answers 503 then. */
+  readonly servedWhileDraining?: boolean;
+  handler(request: Request, response: Response): unknown;
+}
+
+const parameterPattern = /^:([A-Za-z_$][\w$]*)$/;
+
+/** The segments of an express path: literals and `:name` parameters. */
+export function pathSegments(path: string): Array<{ literal: string } | { parameter: string }> {
+  return path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      const match = parameterPattern.exec(segment);
+      return match ? { parameter: match[1] } : { literal: segment };
+    });
+}
+
+/** `/engine/x/:id` → `/engine/x/{id}`. */
+export function toOpenApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_$][\w$]*)/g, '{$1}');
+}
+
+/**
+ * Orders routes so that a literal segment always wins over a parameter at the same position
+ * (`/engine/cdc-captures/runtime` before `/engine/cdc-captures/:cdcCaptureId`); otherwise registration order.
+ */
+export function bySpecificity(a: HostRoute, b: HostRoute): number {
+  const left = pathSegments(a.path);
+  const right = pathSegments(b.path);
+  for (let index = 0; index < Math.min(left.length, right.length); index++) {
+    const leftIsParameter = 'parameter' in left[index];
+    const rightIsParameter = 'parameter' in right[index];
+    if (leftIsParameter !== rightIsParameter) return leftIsParameter ? 1 : -1;
+  }
+  return 0;
+}
+
+/** True when `path` (a request path) matches the route's pattern. */
+export function matchesPath(route: HostRoute, path: string): boolean {
+  const pattern = pathSegments(route.path);
+  const actual = path.split('/').filter(Boolean);
+  if (pattern.length !== actual.length) return false;
+  return pattern.every((segment, index) => 'parameter' in segment || segment.literal === actual[index]);
+}

@@ -1,0 +1,62 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { apiReference } from '@scalar/express-api-reference';
+import type { HostRoute } from './host-route';
+
+/** Where the page loads the Scalar bundle from: served by this host, never a CDN. */
+export const scalarBundleRoute = '/scalar/standalone.js';
+export const openApiRoute = '/openapi/v1.json';
+
+const resolveFromHere = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+
+/**
+ * The standalone browser bundle of `@scalar/api-reference`, an installed registry package. It registers
+ * `window.Scalar`; the page built by `@scalar/express-api-reference` calls `Scalar.createApiReference`.
+ */
+export function scalarBundleFile(): string {
+  const entry = resolveFromHere.resolve('@scalar/api-reference');
+  return path.join(path.dirname(entry), 'browser', 'standalone.js');
+}
+
+/**
+ * `/scalar` (the interactive reference over `/openapi/v1.json`) and the bundle it loads. Everything the page
+ * needs comes from this host: the bundle is local, default web fonts, telemetry and the hosted AI agent are
+ * off, so it works with no internet.
+ */
+export function scalarRoutes(title: string): HostRoute[] {
+  const bundle = scalarBundleFile();
+  const page: (request: unknown, response: unknown, next: () => void) => void = apiReference({
+    url: openApiRoute,
+    cdn: scalarBundleRoute,
+    pageTitle: `${title} API reference`,
+    withDefaultFonts: false,
+    telemetry: false,
+    showDeveloperTools: 'never',
+    agent: { disabled: true },
+  } as Parameters<typeof apiReference>[0]) as never;
+  return [
+    {
+      method: 'get',
+      path: '/scalar',
+      rel: 'scalar',
+      summary: 'Interactive API reference (Scalar)',
+      description: `An interactive reference over ${openApiRoute}; works offline.`,
+      tags: ['Reference'],
+      responses: { 200: { description: 'HTML page', contentType: 'text/html' } },
+      handler: (request, response) => page(request, response, () => undefined),
+    },
+    {
+      method: 'get',
+      path: scalarBundleRoute,
+      summary: 'Scalar API reference bundle',
+      description: 'The standalone browser bundle of @scalar/api-reference, served from the installed package.',
+      tags: ['Reference'],
+      responses: { 200: { description: 'JavaScript', contentType: 'application/javascript' } },
+      handler: (_request, response) =>
+        new Promise<void>((resolve, reject) => {
+          response.type('application/javascript');
+          response.sendFile(bundle, { maxAge: '1h', dotfiles: 'allow' }, (error) => (error ? reject(error) : resolve()));
+        }),
+    },
+  ];
+}

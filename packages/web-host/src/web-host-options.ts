@@ -1,0 +1,110 @@
+import type { Engine, Logger } from '@corekit/abstractions';
+import { durationSchema } from '@corekit/engine-core';
+import type { BuildableEngineBuilder, WorkerHost } from '@corekit/worker-host';
+import type { IncomingMessage } from 'node:http';
+import { z } from 'zod';
+
+/**
+ * Who sees the details of a health answer (`Engine:Web:Health:ShowDetails`). Details are the runtime state,
+ * the last failure, the reasons and every dependency result; the status itself is always answered.
+ * - `Always`: every caller (development, or a health port that only the orchestrator can reach).
+ * - `Never`: no caller.
+ * - `WhenAuthorized` (default): callers the `authorize` hook allows; with no hook, no caller.
+ */
+export const showDetailsSchema = z.enum(['Always', 'Never', 'WhenAuthorized']);
+export type ShowDetails = z.infer<typeof showDetailsSchema>;
+
+/** The `Engine:Web` configuration section. */
+export const webHostConfigurationSchema = z.object({
+  /** TCP port. Precedence: the `port` option, this key, the `PORT` environment variable, then 3000. 0 picks a free port. */
+  Port: z.number().int().min(0).max(65535).optional(),
+  /** Address to bind (`127.0.0.1` for loopback only). Default: every interface. */
+  BindAddress: z.string().min(1).optional(),
+  Health: z
+    .object({
+      /** Default WhenAuthorized: details only for requests the `authorize` hook allows (none without a hook). */
+      ShowDetails: showDetailsSchema.default('WhenAuthorized'),
+    })
+    .prefault({}),
+  EngineRoutes: z
+    .object({
+      /**
+       * Requires the `authorize` hook to allow every `/engine` request (including the event streams). Default
+       * false. true without an `authorize` hook is a startup error.
+       */
+      RequireAuthorization: z.boolean().default(false),
+    })
+    .prefault({}),
+  OpenApi: z
+    .object({
+      /** Serves `/openapi/v1.json` and the `/scalar` reference. Default true. */
+      Enabled: z.boolean().default(true),
+    })
+    .prefault({}),
+  /** Longest wait for in-flight requests after a shutdown signal before they are cut. Default 30s. */
+  DrainTimeout: durationSchema().default(30_000 as never),
+  /** Largest accepted JSON request body in bytes; larger bodies answer 413. Default 102400 (100 KiB). */
+  MaxRequestBodyBytes: z.number().int().positive().default(102_400),
+  Events: z
+    .object({
+      /** Interval of the keep-alive comment on server-sent event streams. Default 15s. */
+      HeartbeatInterval: durationSchema().default(15_000 as never),
+      /** Most concurrent event-stream clients (server-sent events and WebSocket together); more answer 503. Default 100. */
+      MaxConnections: z.number().int().positive().default(100),
+      /** A client whose unsent backlog exceeds this many bytes is disconnected. Default 1048576 (1 MiB). */
+      MaxBufferedBytes: z.number().int().positive().default(1_048_576),
+    })
+    .prefault({}),
+});
+
+/** `Engine:Web` after defaults; durations are milliseconds. */
+export interface WebHostConfiguration {
+  readonly Port?: number;
+  readonly BindAddress?: string;
+  readonly Health: { readonly ShowDetails: ShowDetails };
+  readonly EngineRoutes: { readonly RequireAuthorization: boolean };
+  readonly OpenApi: { readonly Enabled: boolean };
+  readonly DrainTimeout: number;
+  readonly MaxRequestBodyBytes: number;
+  readonly Events: { readonly HeartbeatInterval: number; readonly MaxConnections: number; readonly MaxBufferedBytes: number };
+}
+
+/**
+ * Decides whether a request may see health details and, with `Engine:Web:EngineRoutes:RequireAuthorization`,
+ * reach `/engine`. Called per request, also for WebSocket upgrades (which is why it receives the plain
+ * IncomingMessage: read `request.headers`); keep it cheap. Only `true` allows; a throw counts as denied and is
+ * logged.
+ */
+export type AuthorizeRequest = (request: IncomingMessage) => boolean | Promise<boolean>;
+
+/** Options of createWebHost. Everything else comes from the `Engine:Web` configuration section. */
+export interface WebHostOptions {
+  /** The engine to serve; or pass `builder` (the host builds it) or `workerHost`. */
+  readonly engine?: Engine;
+  readonly builder?: BuildableEngineBuilder;
+  /** Compose with an existing worker host: its signal handling and exit codes then apply. */
+  readonly workerHost?: WorkerHost;
+  /** Wins over `Engine:Web:Port` and `PORT`. Tests pass 0. */
+  readonly port?: number;
+  /** Wins over `Engine:Web:BindAddress`. */
+  readonly bindAddress?: string;
+  readonly authorize?: AuthorizeRequest;
+  /** Title of the OpenAPI document and the Scalar page. Default "Core host". */
+  readonly title?: string;
+  /** Turn SIGTERM and SIGINT into a graceful shutdown (ignored with `workerHost`). Default true. */
+  readonly handleSignals?: boolean;
+  /** End the process after a signal-driven shutdown (ignored with `workerHost`). Default: `handleSignals`. */
+  readonly exitProcess?: boolean;
+  /**
+   * End the process with exit code 1 when the engine fails to start (ignored with `workerHost`). Default false:
+   * the host keeps serving so `/health` and `/engine/status` show the failure and `restartAvailableAtUtc`, and
+   * `/health/live` answers 503 so an orchestrator restarts the process.
+   */
+  readonly exitOnStartFailure?: boolean;
+  /** Where host records go. Default: the builder's or engine's logger. */
+  readonly logger?: Logger;
+  /** Environment read for `PORT`. Default process.env. */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** Replaces process.exit (tests). */
+  readonly exit?: (code: number) => void;
+}
