@@ -90,6 +90,15 @@ export interface PackageRecord {
   readonly directory: string;
   readonly outcome: 'loaded' | 'denied' | 'rejected' | 'failed';
   readonly reasons: readonly string[];
+  /** Id of the module the package provides, once imported; null when it was never imported. */
+  readonly moduleId?: string | null;
+  /**
+   * How the signature was judged: `trusted-certificate-chain`, `trusted-public-key`, `untrusted-signer`,
+   * `invalid`, `unsigned`, or `not-evaluated` when the package policy denied it first.
+   */
+  readonly verification?: string;
+  /** SHA-256 of the signing certificate's DER encoding, uppercase hex; null when signed without a certificate. */
+  readonly certificateThumbprint?: string | null;
   readonly [field: string]: unknown;
 }
 

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   CoreError,
   type CatalogDefinition,
@@ -18,6 +17,8 @@ import { DependencyHealthScheduler } from './dependency-health-scheduler';
 import { CoreEngine } from './engine';
 import { dependencyHealthDefaultsSchema, failurePolicySchema, runtimeStoryOptionsSchema, type FailurePolicy } from './engine-options';
 import { createJsonLogger, RedactingLogger } from './logger';
+import { moduleRoutesExtensionKey } from './packages/module-routes';
+import { ModulePackages } from './packages/module-packages';
 import { ExecutionLifecycleTracker } from './execution-lifecycle';
 import { builtinCatalogs } from './catalogs/builtin-catalogs';
 
@@ -44,6 +45,7 @@ export class CoreEngineBuilder implements EngineBuilder {
   readonly configuration: ConfigurationStore;
   readonly logger: RedactingLogger;
   private readonly clock: Clock;
+  private readonly contentRoot: string;
   private readonly modules: ModuleDefinition[] = [];
   private readonly contributors: DependencyHealthContributor[] = [];
   private readonly hostedServices: HostedService[] = [];
@@ -55,9 +57,10 @@ export class CoreEngineBuilder implements EngineBuilder {
 
   constructor(options: EngineBuilderOptions = {}) {
     this.clock = options.clock ?? systemClock;
+    this.contentRoot = options.contentRoot ?? process.cwd();
     this.logger = new RedactingLogger(options.logger ?? createJsonLogger());
     this.configuration = new ConfigurationStore({
-      contentRoot: options.contentRoot ?? process.cwd(),
+      contentRoot: this.contentRoot,
       environmentName: options.environmentName ?? process.env.NODE_ENV,
       environment: options.environment ?? process.env,
       code: options.configuration,
@@ -129,8 +132,14 @@ export class CoreEngineBuilder implements EngineBuilder {
     const failurePolicy = this.configuration.bind('Engine:FailurePolicy', failurePolicySchema) as unknown as FailurePolicy;
     const story = this.configuration.bind('Engine:RuntimeStory', runtimeStoryOptionsSchema);
     const healthDefaults = this.configuration.bind('Engine:Observability:DependencyHealth', dependencyHealthDefaultsSchema.passthrough());
-    const packagePolicy = this.configuration.bind('Engine:PackagePolicy', z.record(z.string(), z.unknown()));
-    const trustPolicy = this.configuration.bind('Engine:Trust', z.record(z.string(), z.unknown()));
+    const packages = new ModulePackages({
+      configuration: this.configuration,
+      contentRoot: this.contentRoot,
+      clock: this.clock,
+      logger: this.logger,
+      codeModules: this.modules,
+    });
+    if (!this.extensions.has(moduleRoutesExtensionKey)) this.extensions.set(moduleRoutesExtensionKey, packages.routeRegistry);
 
     const problems: string[] = [];
     checkIds('module', this.modules.map((module) => module.id), problems);
@@ -187,8 +196,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       storyMaxEntries: story.MaxEntries,
       technologySurfaces: [...this.surfaces],
       extensions: new Map(this.extensions),
-      packagePolicy,
-      trustPolicy,
+      packages,
     });
   }
 

@@ -34,6 +34,7 @@ import { livenessVerdict, readinessVerdict, toReport, type LifecycleFacts } from
 import type { RedactingLogger } from './logger';
 import { RuntimeStory } from './runtime-story';
 import type { ExecutionLifecycleHooks, ExecutionLifecycleTracker } from './execution-lifecycle';
+import type { ModulePackages } from './packages/module-packages';
 
 export const engineVersion: string = packageJson.version;
 
@@ -52,12 +53,13 @@ export interface EngineParts {
   readonly extensions: ReadonlyMap<string, unknown>;
   /** Tracks execution graphs and hosted executions; runners are the hosted services sharing an execution's id. */
   readonly executions: (hooks: ExecutionLifecycleHooks) => ExecutionLifecycleTracker;
-  readonly packagePolicy: Record<string, unknown>;
-  readonly trustPolicy: Record<string, unknown>;
+  /** Out-of-tree module packages: discovered, checked and imported on the first start. */
+  readonly packages: ModulePackages;
 }
 
 interface ModuleState {
   definition: ModuleDefinition;
+  origin: 'code' | 'package';
   state: string;
   loadedAt: number | null;
   initializedAt: number | null;
@@ -95,24 +97,8 @@ export class CoreEngine implements Engine {
       onRun: (contributor, outcome) =>
         this.instruments.count('dependencyChecks', { kind: contributor.kind, outcome }),
     });
-    this.moduleStates = parts.modules.map((definition) => ({
-      definition,
-      state: 'loaded',
-      loadedAt: parts.clock.now(),
-      initializedAt: null,
-      startedAt: null,
-      stoppedAt: null,
-    }));
-    for (const module of this.moduleStates) {
-      this.story.record({
-        kind: 'module',
-        subjectId: module.definition.id,
-        transition: 'loaded',
-        message: `Module ${module.definition.id} ${module.definition.version} loaded`,
-        details: { version: module.definition.version },
-      });
-      this.instruments.count('moduleTransitions', { transition: 'loaded', subject_id: module.definition.id });
-    }
+    this.moduleStates = [];
+    for (const definition of parts.modules) this.addModule(definition, 'code');
     this.executions = parts.executions({
       record: (entry) => this.story.record(entry),
       count: (key, attributes) => this.instruments.count(key, attributes),
@@ -263,12 +249,12 @@ export class CoreEngine implements Engine {
   manifest(): ManifestDocument {
     return {
       engine: { name: '@corekit/engine-core', version: engineVersion },
-      modules: this.parts.modules.map((module) => ({
+      modules: this.moduleStates.map(({ definition: module, origin }) => ({
         id: module.id,
         version: module.version,
         displayName: module.displayName ?? module.id,
         capabilities: [...(module.capabilities ?? [])],
-        origin: 'code' as const,
+        origin,
       })),
     };
   }
@@ -297,15 +283,15 @@ export class CoreEngine implements Engine {
   }
 
   packages(): readonly PackageRecord[] {
-    return [];
+    return this.parts.packages.records();
   }
 
   packagePolicy(): Record<string, unknown> {
-    return this.parts.packagePolicy;
+    return this.parts.packages.packagePolicyDocument();
   }
 
   trustPolicy(): Record<string, unknown> {
-    return this.parts.trustPolicy;
+    return this.parts.packages.trustPolicyDocument();
   }
 
   technologySurfaces(): readonly TechnologySurface[] {
@@ -331,9 +317,13 @@ export class CoreEngine implements Engine {
     this.startedAt = null;
     this.setState('Starting', 'startup begins');
     this.log('info', engineEventIds.runtimeStarting, `Runtime starting (${this.parts.modules.length} modules)`);
-    let phase = 'module-initialize';
+    let phase = 'package-discovery';
     let current: ModuleState | null = null;
     try {
+      for (const loaded of await this.parts.packages.load((entry) => this.story.record(entry))) {
+        if (!this.moduleStates.some((module) => module.definition === loaded.definition)) this.addModule(loaded.definition, 'package', loaded.packageId);
+      }
+      phase = 'module-initialize';
       const dependenciesChecked = this.scheduler.start();
       for (const module of this.moduleStates) {
         current = module;
@@ -436,6 +426,19 @@ export class CoreEngine implements Engine {
     const message = this.parts.logger.redact(String((error as Error)?.message ?? error));
     this.story.record({ kind, subjectId: id, transition: 'stop-failed', message: `${id} failed to stop: ${message}` });
     this.log('error', engineEventIds.runtimeStopping, `${id} failed to stop: ${message}`);
+  }
+
+  private addModule(definition: ModuleDefinition, origin: 'code' | 'package', packageId?: string): void {
+    const module: ModuleState = { definition, origin, state: 'loaded', loadedAt: this.parts.clock.now(), initializedAt: null, startedAt: null, stoppedAt: null };
+    this.moduleStates.push(module);
+    this.story.record({
+      kind: 'module',
+      subjectId: definition.id,
+      transition: 'loaded',
+      message: `Module ${definition.id} ${definition.version} loaded${packageId ? ` from package ${packageId}` : ''}`,
+      details: { version: definition.version, origin, ...(packageId ? { packageId } : {}) },
+    });
+    this.instruments.count('moduleTransitions', { transition: 'loaded', subject_id: definition.id });
   }
 
   private moduleTransition(module: ModuleState, transition: 'initialized' | 'started' | 'stopped'): void {

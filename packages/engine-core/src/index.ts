@@ -11,3 +11,4 @@ export { meterName, activitySourceName, counterNames } from './diagnostics';
 export { DependencyHealthScheduler } from './dependency-health-scheduler';
 export { cellMaterializationExtensionKey, foldPosture, postureOrder } from './catalogs/cell-materialization';
 export type { CellMaterializationReporter } from './catalogs/cell-materialization';
+export * from './packages';
