@@ -22,3 +22,5 @@ export * from './servers/nats-server';
 export * from './servers/server-process';
 export * from './servers/tcp-proxy';
 export * from './servers/tls-test-server';
+export * from './servers/memcached-server';
+export * from './servers/redis-server';
