@@ -14,6 +14,7 @@ export { requireService } from './require-service';
 export * from './fakes/consul';
 export * from './fakes/elasticsearch';
 export * from './fakes/kafka';
+export * from './fakes/mssql';
 export * from './fakes/neo4j';
 export * from './fakes/opensearch';
 export * from './servers/mosquitto';
