@@ -2,7 +2,9 @@
 # Starts the Debian package's ClickHouse server as a daemon on 127.0.0.1 (HTTP 8123, native 9000) for the
 # ClickHouse probe tests, with the package's default config (user `default`, no password). Runs as root
 # (or through sudo); the server itself runs as the `clickhouse` user that owns /var/lib/clickhouse.
-# Idempotent: does nothing when the server already answers. Exits non-zero when it does not answer
+# It also adds the password user the probe tests authenticate with (`corekit_probe`, password
+# `corekit-probe-password`, loopback only) in users.d; the server reloads users without a restart.
+# Idempotent: starts nothing when the server already answers. Exits non-zero when it does not answer
 # `SELECT 1` within 60 seconds.
 set -euo pipefail
 
@@ -13,6 +15,28 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 answers() {
   [ "$(curl -fsS --max-time 2 'http://127.0.0.1:8123/?query=SELECT%201' 2>/dev/null)" = "1" ]
 }
+
+ensure_test_user() {
+  as_root mkdir -p /etc/clickhouse-server/users.d
+  as_root tee /etc/clickhouse-server/users.d/corekit-probe.xml >/dev/null <<'XML'
+<?xml version="1.0"?>
+<yandex>
+    <users>
+        <corekit_probe>
+            <password>corekit-probe-password</password>
+            <networks>
+                <ip>::1</ip>
+                <ip>127.0.0.1</ip>
+            </networks>
+            <profile>default</profile>
+            <quota>default</quota>
+        </corekit_probe>
+    </users>
+</yandex>
+XML
+}
+
+if [ -d /etc/clickhouse-server ]; then ensure_test_user; fi
 
 if answers; then
   echo "clickhouse: already answering on 127.0.0.1:8123"
