@@ -2,12 +2,16 @@ import { requireService } from '@corekit/testing';
 
 /**
  * The real ClickHouse server the tests use: CLICKHOUSE_URL (default http://127.0.0.1:8123, started by
- * tools/ci/clickhouse.sh) and the password user CLICKHOUSE_USER / CLICKHOUSE_PASSWORD (default
- * corekit_probe / corekit-probe-password, created by the same script).
+ * tools/ci/clickhouse.sh). Tests that need a user with a password take the credentials in that URL
+ * (`http://user:password@host:8123`), else corekit_probe / corekit-probe-password, which the script creates.
  */
-export const clickHouseUrl = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
-export const clickHouseUser = process.env.CLICKHOUSE_USER ?? 'corekit_probe';
-export const clickHousePassword = process.env.CLICKHOUSE_PASSWORD ?? 'corekit-probe-password';
+const configured = new URL(process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123');
+export const clickHouseUser = configured.username ? decodeURIComponent(configured.username) : 'corekit_probe';
+export const clickHousePassword = configured.password ? decodeURIComponent(configured.password) : 'corekit-probe-password';
+configured.username = '';
+configured.password = '';
+/** The server address without credentials. */
+export const clickHouseUrl = configured.toString().replace(/\/$/, '');
 
 /** Throws (the test fails, in CI and elsewhere) when the server does not accept connections. */
 export async function ensureClickHouse(): Promise<void> {

@@ -1,15 +1,17 @@
 import { describeProbeConformance, startConsulFakeServer } from '@corekit/testing';
 import { addConsulHealth } from './add-consul-health';
 
+// CONSUL_URL runs the suite against a real agent; with ACLs on, pass the token as `?token=` in the URL
+// (Consul accepts it there; the probe treats it as a secret).
 const realConsul = process.env.CONSUL_URL;
-const realToken = process.env.CONSUL_ACL_TOKEN;
 
 describeProbeConformance({
   kind: 'Consul',
   add: addConsulHealth,
   healthyUpstream: async () => {
     if (realConsul) {
-      return { entry: { Endpoint: realConsul, ...(realToken ? { AclToken: realToken } : {}) }, secrets: realToken ? [realToken] : [], close: async () => undefined };
+      const token = new URL(realConsul).searchParams.get('token');
+      return { entry: { Endpoint: realConsul }, secrets: token ? [token] : [], close: async () => undefined };
     }
     const server = await startConsulFakeServer({ aclToken: 'consul-acl-token-0001' });
     return { entry: { Endpoint: server.url, AclToken: 'consul-acl-token-0001' }, secrets: ['consul-acl-token-0001'], close: () => server.close() };

@@ -1,9 +1,8 @@
 import { describeProbeConformance, startElasticsearchFakeServer } from '@corekit/testing';
 import { addElasticsearchHealth } from './add-elasticsearch-health';
 
-// ELASTICSEARCH_URL (with ELASTICSEARCH_API_KEY, or credentials in the URL) runs the suite against a real cluster.
+// ELASTICSEARCH_URL (credentials in the URL: https://elastic:password@host:9200) runs the suite against a real cluster.
 const realCluster = process.env.ELASTICSEARCH_URL;
-const realApiKey = process.env.ELASTICSEARCH_API_KEY;
 
 describeProbeConformance({
   kind: 'Elasticsearch',
@@ -12,8 +11,8 @@ describeProbeConformance({
     if (realCluster) {
       const password = new URL(realCluster).password;
       return {
-        entry: { Endpoint: realCluster, ...(realApiKey ? { ApiKey: realApiKey } : {}) },
-        secrets: [realApiKey, password ? decodeURIComponent(password) : undefined].filter((value): value is string => Boolean(value)),
+        entry: { Endpoint: realCluster },
+        secrets: password ? [decodeURIComponent(password)] : [],
         close: async () => undefined,
       };
     }
