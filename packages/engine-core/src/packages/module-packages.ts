@@ -39,6 +39,9 @@ export interface ModulePackagesOptions {
   readonly importer?: ModuleImporter;
 }
 
+/** Last reason of a package rejected for want of a trusted signature. */
+export const requiredReason = 'a trusted signature is required (Engine:Trust:RequireSignatureVerification is true)';
+
 type Recorder = (entry: Omit<RuntimeStoryEntry, 'sequence' | 'atUtc'>) => void;
 
 /**
@@ -215,7 +218,7 @@ export class ModulePackages {
     if (verdict.verification === 'invalid') return { record: { ...checked, outcome: 'rejected', reasons: [...verdict.reasons] } };
     if (verdict.verification === 'unsigned' || verdict.verification === 'untrusted-signer') {
       if (this.trust.requireSignatureVerification) {
-        return { record: { ...checked, outcome: 'rejected', reasons: [...verdict.reasons, 'Engine:Trust:RequireSignatureVerification is true'] } };
+        return { record: { ...checked, outcome: 'rejected', reasons: [...verdict.reasons, requiredReason] } };
       }
       if (verdict.verification === 'unsigned' && !this.policy.AllowUnsignedPackages) {
         return { record: { ...checked, outcome: 'denied', reasons: ['the package is unsigned and Engine:PackagePolicy:AllowUnsignedPackages is false'] } };
