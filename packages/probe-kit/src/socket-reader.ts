@@ -89,6 +89,8 @@ function createSocketReader(socket: Duplex, signal: AbortSignal): LineReader & B
   socket.on('error', onError);
   socket.on('end', onClose);
   socket.on('close', onClose);
+  // a previous reader's close() paused the socket; a 'data' listener alone does not restart the flow
+  socket.resume();
   if (signal.aborted) onAbort();
   else signal.addEventListener('abort', onAbort, { once: true });
 
