@@ -9,6 +9,8 @@ export interface NatsServerOptions {
   readonly token?: string;
   /** Also start the HTTP monitoring endpoint (`/connz`...) on a spare port. */
   readonly monitoring?: boolean;
+  /** Require TLS (`--tls`) with this PEM certificate and key (files); the INFO line then says tls_required. */
+  readonly tls?: { readonly certificateFile: string; readonly keyFile: string };
 }
 
 /** A private nats-server process on a spare loopback port. */
@@ -30,6 +32,7 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   if (options.user !== undefined) args.push('--user', options.user, '--pass', options.password ?? '');
   if (options.token !== undefined) args.push('--auth', options.token);
   if (monitoringPort !== undefined) args.push('-m', String(monitoringPort));
+  if (options.tls) args.push('--tls', '--tlscert', options.tls.certificateFile, '--tlskey', options.tls.keyFile);
   const server = await startServerProcess({ name: 'nats-server', command: process.env.NATS_SERVER_BIN ?? 'nats-server', args, port });
   return Object.assign(server, { url: `nats://127.0.0.1:${port}`, ...(monitoringPort !== undefined ? { monitoringPort } : {}) });
 }
