@@ -1,12 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing';
 import { addClickHouseHealth } from './add-clickhouse-health';
 import { resolveClickHouseTarget } from './clickhouse-health-options';
 
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-clickhouse-options-'));
 const prefix = 'Engine:Observability:DependencyHealth:ClickHouse:Dependencies:0';
 
 describe('ClickHouse probe options', () => {
@@ -27,15 +22,14 @@ describe('ClickHouse probe options', () => {
     [{ Id: 'x', Host: 'ch', Port: 70000 }, `${prefix}:Port must be a port number`],
     [{ Id: 'x', Host: 'ch', TimeoutSeconds: 0 }, `${prefix}:TimeoutSeconds must be a positive integer`],
   ])('fails at registration for %j with the key path', (entry, message) => {
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+    const builder = createTestEngineBuilder().builder;
     expect(() => addClickHouseHealth(builder, { Dependencies: [entry as never] })).toThrow(
       expect.objectContaining({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining(message) }),
     );
   });
 
   it('registers the connection string password as a secret, so a log record naming it is redacted', () => {
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+    const { builder, logger } = createTestEngineBuilder();
     addClickHouseHealth(builder, { Dependencies: [{ Id: 'x', ConnectionString: 'Host=ch;Password=kv-secret-value' }] });
     builder.logger.log({ level: 'info', eventId: 3152, message: 'connecting with kv-secret-value' });
     expect(logger.text()).not.toContain('kv-secret-value');

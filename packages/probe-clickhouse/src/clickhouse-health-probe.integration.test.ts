@@ -1,20 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing';
 import { addClickHouseHealth } from './add-clickhouse-health';
 import type { ClickHouseHealthOptions } from './clickhouse-health-options';
 import { clickHousePassword, clickHouseUrl, clickHouseUser, ensureClickHouse } from './clickhouse-test-server';
 
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-clickhouse-'));
 const server = new URL(clickHouseUrl);
 const host = server.hostname;
 const port = Number(server.port || 8123);
 
 async function probeOnce(options: ClickHouseHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+  const { builder, logger } = createTestEngineBuilder();
   addClickHouseHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();
@@ -65,8 +59,7 @@ describe('addClickHouseHealth against a real ClickHouse server', () => {
   });
 
   it('logs the columnar analytics event ids (3152 healthy, 3153 unhealthy)', async () => {
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+    const { builder, logger } = createTestEngineBuilder();
     addClickHouseHealth(builder, { Dependencies: [{ Id: 'up', Host: host, Port: port }, { Id: 'down', Host: host, Port: port, Database: 'no_such_database_42' }] });
     await builder.build().refreshDependencies();
     expect(logger.records.filter((record) => record.eventId === 3152 || record.eventId === 3153).map((record) => [record.dependencyId, record.eventId]).sort()).toEqual([

@@ -1,18 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger, startConsulFakeServer, type ConsulFakeServer } from '@corekit/testing';
+import { createTestEngineBuilder, startConsulFakeServer, type ConsulFakeServer } from '@corekit/testing';
 import { addConsulHealth } from './add-consul-health';
 import type { ConsulHealthOptions } from './consul-health-options';
 
 // These behaviour tests steer the fake (empty leader, ACL answers); the conformance suite in
 // consul-health-conformance.test.ts runs against a real agent when CONSUL_URL is set.
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-consul-'));
 
 async function probeOnce(options: ConsulHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+  const { builder, logger } = createTestEngineBuilder();
   addConsulHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();
@@ -66,7 +60,7 @@ describe('addConsulHealth', () => {
   });
 
   it('fails at registration with the key path when Endpoint is missing or the token is a placeholder', () => {
-    const builder = () => createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+    const builder = () => createTestEngineBuilder().builder;
     expect(() => addConsulHealth(builder(), { Dependencies: [{ Id: 'consul' }] })).toThrow(
       expect.objectContaining({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('Engine:Observability:DependencyHealth:Consul:Dependencies:0:Endpoint is required') }),
     );
@@ -76,8 +70,7 @@ describe('addConsulHealth', () => {
   });
 
   it('logs the service-discovery event ids (3142 healthy, 3143 unhealthy)', async () => {
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+    const { builder, logger } = createTestEngineBuilder();
     addConsulHealth(builder, { Dependencies: [{ Id: 'consul', Endpoint: consul.url, AclToken: 'acl-token-secret-42' }] });
     const engine = builder.build();
     await engine.refreshDependencies();

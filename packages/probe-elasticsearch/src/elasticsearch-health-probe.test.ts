@@ -1,18 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { basicCredentialsOf, captureLogger, startElasticsearchFakeServer, type ElasticsearchFakeServer } from '@corekit/testing';
+import { basicCredentialsOf, createTestEngineBuilder, startElasticsearchFakeServer, type ElasticsearchFakeServer } from '@corekit/testing';
 import { addElasticsearchHealth } from './add-elasticsearch-health';
 import type { ElasticsearchHealthOptions } from './elasticsearch-health-options';
 
 // These tests steer the fake (colours, timed_out, credentials). The conformance suite runs against a real
 // cluster when ELASTICSEARCH_URL is set.
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-elasticsearch-'));
 
 async function probeOnce(options: ElasticsearchHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+  const { builder, logger } = createTestEngineBuilder();
   addElasticsearchHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();
@@ -92,7 +86,7 @@ describe('addElasticsearchHealth', () => {
   });
 
   it('fails at registration with the key path for a missing endpoint or two kinds of credentials', () => {
-    const builder = () => createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+    const builder = () => createTestEngineBuilder().builder;
     const prefix = 'Engine:Observability:DependencyHealth:Elasticsearch:Dependencies:0';
     expect(() => addElasticsearchHealth(builder(), { Dependencies: [{ Id: 'search' }] })).toThrow(expect.objectContaining({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining(`${prefix}:Endpoint is required`) }));
     expect(() => addElasticsearchHealth(builder(), { Dependencies: [{ Id: 'search', Endpoint: 'http://es:9200', ApiKey: 'k-value', BearerToken: 't-value' }] })).toThrow(
@@ -104,8 +98,7 @@ describe('addElasticsearchHealth', () => {
   });
 
   it('logs the search cluster A event ids (3138 healthy, 3139 unhealthy)', async () => {
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+    const { builder, logger } = createTestEngineBuilder();
     addElasticsearchHealth(builder, { Dependencies: [{ Id: 'search', Endpoint: cluster.url }] });
     const engine = builder.build();
     await engine.refreshDependencies();

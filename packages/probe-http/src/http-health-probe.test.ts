@@ -1,16 +1,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { basicCredentialsOf, captureLogger, startHttpFakeServer, type FakeHttpServer } from '@corekit/testing';
+import { basicCredentialsOf, createTestEngineBuilder, startHttpFakeServer, type FakeHttpServer, type TestEngineBuilderOptions } from '@corekit/testing';
 import { addHttpHealth } from './add-http-health';
 import type { HttpHealthOptions } from './http-health-options';
 
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-http-'));
-
-async function probeOnce(options: HttpHealthOptions, builderOptions: Parameters<typeof createEngineBuilder>[0] = {}) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger, ...builderOptions });
+async function probeOnce(options: HttpHealthOptions, builderOptions: TestEngineBuilderOptions = {}) {
+  const { builder, logger } = createTestEngineBuilder(builderOptions);
   addHttpHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();
@@ -119,22 +115,21 @@ describe('addHttpHealth', () => {
     [{ Id: 'x', Endpoint: 'http://orders/health', ExpectedStatusCodes: [200, 999] }, 'Engine:Observability:DependencyHealth:Http:Dependencies:0:ExpectedStatusCodes:1 must be an HTTP status code'],
     [{ Id: 'x', Endpoint: 'http://orders/health', Method: 'DELETE' }, 'Engine:Observability:DependencyHealth:Http:Dependencies:0:Method'],
   ])('fails at registration with CONFIGURATION_INVALID and the key path for %j', (entry, expected) => {
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+    const builder = createTestEngineBuilder().builder;
     expect(() => addHttpHealth(builder, { Dependencies: [entry as never] })).toThrow(
       expect.objectContaining({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining(expected) }),
     );
   });
 
   it('fails at registration when two dependencies share an Id', () => {
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+    const builder = createTestEngineBuilder().builder;
     expect(() =>
       addHttpHealth(builder, { Dependencies: [{ Id: 'same', Endpoint: 'http://a/' }, { Id: 'same', Endpoint: 'http://b/' }] }),
     ).toThrow(expect.objectContaining({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining('Engine:Observability:DependencyHealth:Http:Dependencies:1:Id duplicates the Id "same"') }));
   });
 
   it('logs the generic HTTP event ids (3100 healthy, 3101 unhealthy) on status changes', async () => {
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+    const { builder, logger } = createTestEngineBuilder();
     addHttpHealth(builder, { Dependencies: [{ Id: 'orders', Endpoint: server.url }] });
     const engine = builder.build();
     await engine.refreshDependencies();

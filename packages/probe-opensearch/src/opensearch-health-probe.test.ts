@@ -1,18 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { basicCredentialsOf, captureLogger, startOpenSearchFakeServer, type OpenSearchFakeServer } from '@corekit/testing';
+import { basicCredentialsOf, createTestEngineBuilder, startOpenSearchFakeServer, type OpenSearchFakeServer } from '@corekit/testing';
 import { addOpenSearchHealth } from './add-opensearch-health';
 import type { OpenSearchHealthOptions } from './opensearch-health-options';
 
 // These tests steer the fake (colours, timed_out, missing cluster manager, credentials). The conformance
 // suite runs against a real cluster when OPENSEARCH_URL is set.
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-opensearch-'));
 
 async function probeOnce(options: OpenSearchHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+  const { builder, logger } = createTestEngineBuilder();
   addOpenSearchHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();
@@ -89,7 +83,7 @@ describe('addOpenSearchHealth', () => {
   });
 
   it('fails at registration with the key path for a missing endpoint or a password without a user', () => {
-    const builder = () => createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+    const builder = () => createTestEngineBuilder().builder;
     const prefix = 'Engine:Observability:DependencyHealth:OpenSearch:Dependencies:0';
     expect(() => addOpenSearchHealth(builder(), { Dependencies: [{ Id: 'search', Index: 'orders' }] })).toThrow(
       expect.objectContaining({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining(`${prefix}:Endpoint is required`) }),
@@ -100,8 +94,7 @@ describe('addOpenSearchHealth', () => {
   });
 
   it('logs the search cluster B event ids (3150 healthy, 3151 unhealthy)', async () => {
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+    const { builder, logger } = createTestEngineBuilder();
     addOpenSearchHealth(builder, { Dependencies: [{ Id: 'search', Endpoint: cluster.url }] });
     const engine = builder.build();
     await engine.refreshDependencies();

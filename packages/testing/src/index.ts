@@ -9,6 +9,8 @@ export { startHttpFakeServer, basicCredentialsOf } from './http-fake-server';
 export type { FakeHttpServer, FakeHttpHandler, FakeHttpResponse, RecordedHttpRequest } from './http-fake-server';
 export { countActiveResources, resourcesAbove, waitForResourcesAtMost } from './active-resources';
 export { requireService } from './require-service';
+export { createTestEngineBuilder, emptyContentDirectory } from './test-engine-builder';
+export type { TestEngineBuilderOptions } from './test-engine-builder';
 
 // Fake servers: one line per fake, in alphabetical order (other helpers add theirs here)
 export * from './fakes/consul';
@@ -17,11 +19,11 @@ export * from './fakes/kafka';
 export * from './fakes/mssql';
 export * from './fakes/neo4j';
 export * from './fakes/opensearch';
+export * from './servers/memcached-server';
 export * from './servers/mosquitto';
 export * from './servers/mqtt-fake-broker';
 export * from './servers/nats-server';
+export * from './servers/redis-server';
 export * from './servers/server-process';
 export * from './servers/tcp-proxy';
 export * from './servers/tls-test-server';
-export * from './servers/memcached-server';
-export * from './servers/redis-server';

@@ -1,10 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { DependencyCheckResult, DependencyHealthContributor, DependencyHealthEntry, EngineBuilder } from '@corekit/abstractions';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger, type CaptureLogger } from './capture-logger';
+import type { CaptureLogger } from './capture-logger';
+import { createTestEngineBuilder } from './test-engine-builder';
 import { blackHoleServer, refusedPort } from './network-helpers';
 import { countActiveResources, waitForResourcesAtMost } from './active-resources';
 
@@ -20,8 +17,11 @@ export interface HealthyUpstream {
 export interface ProbeConformanceOptions {
   /** Section key of the kind (`Http`, `Consul`). */
   readonly kind: string;
-  /** The package's `add<Kind>Health`. */
-  readonly add: (builder: EngineBuilder, options: { Dependencies: Array<Record<string, unknown>> }) => unknown;
+  /**
+   * The package's `add<Kind>Health`; the suite calls it with an engine builder and `{ Dependencies: [entry] }`.
+   * Typed with `never` parameters so that every probe's own option type fits.
+   */
+  readonly add: (builder: never, options: never) => unknown;
   /** Starts (or connects to) an upstream that is healthy. Throw when it is unavailable: the tests fail. */
   readonly healthyUpstream: () => Promise<HealthyUpstream>;
   /** Entry fields pointing at a refused loopback port. Default `{ Host: '127.0.0.1', Port: port }`. */
@@ -33,7 +33,7 @@ export interface ProbeConformanceOptions {
 }
 
 interface Harness {
-  readonly engine: ReturnType<ReturnType<typeof createEngineBuilder>['build']>;
+  readonly engine: ReturnType<ReturnType<typeof createTestEngineBuilder>['builder']['build']>;
   readonly logger: CaptureLogger;
   readonly contributors: DependencyHealthContributor[];
   entry(): DependencyHealthEntry;
@@ -41,9 +41,8 @@ interface Harness {
 
 const timeoutMarginMs = 1500;
 
-function harness(options: ProbeConformanceOptions, contentRoot: string, entry: Record<string, unknown>): Harness {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+function harness(options: ProbeConformanceOptions, entry: Record<string, unknown>): Harness {
+  const { builder, logger } = createTestEngineBuilder();
   const contributors: DependencyHealthContributor[] = [];
   // Records the contributors the probe registers (to call them directly) while the real builder gets them too.
   const recording: EngineBuilder = new Proxy(builder, {
@@ -59,7 +58,8 @@ function harness(options: ProbeConformanceOptions, contentRoot: string, entry: R
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  options.add(recording, { Dependencies: [{ Id: 'conformance', ...entry }] });
+  const add = options.add as (builder: EngineBuilder, options: { Dependencies: Array<Record<string, unknown>> }) => unknown;
+  add(recording, { Dependencies: [{ Id: 'conformance', ...entry }] });
   const engine = builder.build();
   return {
     engine,
@@ -101,16 +101,11 @@ export function describeProbeConformance(options: ProbeConformanceOptions): void
   const refusedEntry = options.refusedEntry ?? ((port: number) => ({ Host: '127.0.0.1', Port: port }));
   const blackHoleEntry = options.blackHoleEntry ?? refusedEntry;
   const runs = options.runs ?? 200;
-  let contentRoot = '';
 
   describe(`${options.kind} probe conformance`, () => {
-    beforeAll(() => {
-      contentRoot = mkdtempSync(path.join(os.tmpdir(), 'corekit-conformance-'));
-    });
-
     it('reports a healthy upstream as Healthy and readiness as Healthy', async () => {
       const upstream = await options.healthyUpstream();
-      const run = harness(options, contentRoot, { TimeoutSeconds: 5, ...upstream.entry });
+      const run = harness(options, { TimeoutSeconds: 5, ...upstream.entry });
       try {
         await run.engine.start();
         const entry = run.entry();
@@ -125,7 +120,7 @@ export function describeProbeConformance(options: ProbeConformanceOptions): void
 
     it('reports a refused connection as Unhealthy with an error a user can act on', async () => {
       const port = await refusedPort();
-      const run = harness(options, contentRoot, { TimeoutSeconds: 5, ...refusedEntry(port) });
+      const run = harness(options, { TimeoutSeconds: 5, ...refusedEntry(port) });
       try {
         await run.engine.start();
         const entry = run.entry();
@@ -141,7 +136,7 @@ export function describeProbeConformance(options: ProbeConformanceOptions): void
 
     it('reports an upstream that accepts and never answers as Unhealthy (timed out) within TimeoutSeconds plus a margin, and closes the connection', async () => {
       const hole = await blackHoleServer();
-      const run = harness(options, contentRoot, { TimeoutSeconds: 1, ...blackHoleEntry(hole.port) });
+      const run = harness(options, { TimeoutSeconds: 1, ...blackHoleEntry(hole.port) });
       try {
         const startedAt = performance.now();
         await run.engine.refreshDependencies();
@@ -165,7 +160,7 @@ export function describeProbeConformance(options: ProbeConformanceOptions): void
       [false, 'Degraded'],
     ])('with Required %s, a failing dependency makes readiness %s', async (required, expected) => {
       const port = await refusedPort();
-      const run = harness(options, contentRoot, { TimeoutSeconds: 5, Required: required, ...refusedEntry(port) });
+      const run = harness(options, { TimeoutSeconds: 5, Required: required, ...refusedEntry(port) });
       try {
         await run.engine.start();
         expect(run.entry().status).toBe('Unhealthy');
@@ -181,8 +176,8 @@ export function describeProbeConformance(options: ProbeConformanceOptions): void
       const port = await refusedPort();
       try {
         const before = countActiveResources();
-        const healthy = harness(options, contentRoot, { TimeoutSeconds: 5, ...upstream.entry });
-        const refused = harness(options, contentRoot, { TimeoutSeconds: 5, ...refusedEntry(port) });
+        const healthy = harness(options, { TimeoutSeconds: 5, ...upstream.entry });
+        const refused = harness(options, { TimeoutSeconds: 5, ...refusedEntry(port) });
         await healthy.engine.start();
         await refused.engine.start();
         for (let index = 0; index < runs; index++) {
@@ -202,8 +197,8 @@ export function describeProbeConformance(options: ProbeConformanceOptions): void
     it('keeps the configured secrets out of every result, report, document and log record', async () => {
       const upstream = await options.healthyUpstream();
       const port = await refusedPort();
-      const healthy = harness(options, contentRoot, { TimeoutSeconds: 5, ...upstream.entry });
-      const failing = harness(options, contentRoot, { TimeoutSeconds: 5, ...upstream.entry, ...refusedEntry(port) });
+      const healthy = harness(options, { TimeoutSeconds: 5, ...upstream.entry });
+      const failing = harness(options, { TimeoutSeconds: 5, ...upstream.entry, ...refusedEntry(port) });
       try {
         await healthy.engine.start();
         await failing.engine.start();
