@@ -1,0 +1,70 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+/** A TypeScript fixture running in a child node process (through tsx), with its stdout split into lines. */
+export interface FixtureProcess {
+  readonly child: ChildProcess;
+  readonly lines: string[];
+  /** Resolves with the first line containing `text` (already seen or still to come); rejects after `timeoutMs`. */
+  waitForLine(text: string, timeoutMs?: number): Promise<string>;
+  /** Resolves with the exit code (null when killed by a signal). */
+  readonly exited: Promise<number | null>;
+}
+
+const packageDirectory = path.resolve(__dirname, '../..');
+
+/** Starts `src/test-fixtures/<fixture>` with the @corekit packages mapped to their sources. */
+export function startFixture(fixture: string, environment: Record<string, string> = {}): FixtureProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src/test-fixtures', fixture)], {
+    cwd: packageDirectory,
+    env: { ...process.env, ...environment, TSX_TSCONFIG_PATH: 'src/test-fixtures/tsconfig.json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const waiters: Array<{ text: string; resolve: (line: string) => void }> = [];
+  let buffered = '';
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    buffered += chunk;
+    const parts = buffered.split('\n');
+    buffered = parts.pop() ?? '';
+    for (const line of parts) {
+      lines.push(line);
+      for (const waiter of [...waiters]) {
+        if (line.includes(waiter.text)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(line);
+        }
+      }
+    }
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return {
+    child,
+    lines,
+    exited,
+    waitForLine(text, timeoutMs = 20_000) {
+      const seen = lines.find((line) => line.includes(text));
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          reject(new Error(`no line containing ${JSON.stringify(text)} within ${timeoutMs} ms; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`));
+        }, timeoutMs);
+        const settle = (line: string) => {
+          clearTimeout(timer);
+          resolve(line);
+        };
+        waiters.push({ text, resolve: settle });
+        void exited.then(() => {
+          if (waiters.some((waiter) => waiter.resolve === settle)) {
+            clearTimeout(timer);
+            reject(new Error(`the fixture exited before printing ${JSON.stringify(text)}; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`));
+          }
+        });
+      });
+    },
+  };
+}

@@ -1,0 +1,195 @@
+import { runtimeEventSchema } from '@corekit/abstractions';
+import WebSocket from 'ws';
+import { closeTestHosts, controlledDependency, startTestHost, type ControlledDependency, type TestHost } from './test-support/test-host';
+
+afterEach(closeTestHosts);
+
+interface ServerSentEvent {
+  id?: string;
+  event?: string;
+  data?: string;
+}
+
+/** Reads server-sent events from a fetch response until `until` returns true. */
+async function readEvents(response: Response, until: (events: ServerSentEvent[]) => boolean): Promise<ServerSentEvent[]> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const events: ServerSentEvent[] = [];
+  let buffer = '';
+  while (!until(events)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event: ServerSentEvent = {};
+      for (const line of frame.split('\n')) {
+        const [field, ...rest] = line.split(': ');
+        if (field === 'id' || field === 'event' || field === 'data') event[field] = rest.join(': ');
+      }
+      if (event.event) events.push(event);
+    }
+  }
+  await reader.cancel();
+  return events;
+}
+
+async function hostWithTransports(transports: unknown, extra: Record<string, unknown> = {}) {
+  const dependency = controlledDependency('ledger-db', true);
+  const test = await startTestHost({
+    configuration: { Engine: { Transports: transports, Web: extra } },
+    setup: (builder) => builder.addDependencyHealthContributor(dependency),
+  });
+  return { test, dependency };
+}
+
+/** Runs every dependency contributor now (engine-core's refreshDependencies, not part of the Engine contract). */
+function refresh(test: TestHost): Promise<void> {
+  return (test.host.engine as unknown as { refreshDependencies(): Promise<void> }).refreshDependencies();
+}
+
+async function flip(test: TestHost, dependency: ControlledDependency) {
+  dependency.result = { status: 'Unhealthy', error: { code: 'REFUSED', message: 'connection refused' } };
+  await refresh(test);
+}
+
+describe('Engine:Transports ServerSentEvents', () => {
+  it('streams runtime events as text/event-stream: a dependency change and the readiness change it causes', async () => {
+    const { test, dependency } = await hostWithTransports(['RestApi', 'ServerSentEvents']);
+    const response = await fetch(`${test.base}/engine/events`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const readinessChanged = (event: ServerSentEvent) => event.event === 'health-changed' && JSON.parse(event.data!).probe === 'readiness';
+    const reading = readEvents(response, (events) => events.some(readinessChanged));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await flip(test, dependency);
+    dependency.result = { status: 'Healthy' };
+    await refresh(test);
+    const events = await reading;
+    const dependencyChanged = events.find((event) => event.event === 'dependency-changed')!;
+    expect(JSON.parse(dependencyChanged.data!)).toMatchObject({ type: 'dependency-changed', dependencyId: 'ledger-db', status: 'Unhealthy', previous: 'Healthy' });
+    const healthChanged = JSON.parse(events.find(readinessChanged)!.data!);
+    expect(healthChanged).toMatchObject({ probe: 'readiness', status: 'Healthy', previous: 'Unhealthy' });
+    for (const event of events) expect(runtimeEventSchema.safeParse(JSON.parse(event.data!)).success).toBe(true);
+    const ids = events.map((event) => Number(event.id));
+    expect([...ids].sort((a, b) => a - b)).toEqual(ids);
+  });
+
+  it('ends every stream with a shutdown event when the host shuts down', async () => {
+    const { test } = await hostWithTransports(['ServerSentEvents']);
+    const response = await fetch(`${test.base}/engine/events`);
+    const reading = readEvents(response, (events) => events.some((event) => event.event === 'shutdown'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await test.host.close();
+    expect((await reading).map((event) => event.event)).toContain('shutdown');
+  });
+
+  it('accepts a comma list (as an environment variable would carry it) and refuses clients over MaxConnections with 503', async () => {
+    const { test } = await hostWithTransports('RestApi, ServerSentEvents', { Events: { MaxConnections: 1 } });
+    const first = await fetch(`${test.base}/engine/events`);
+    expect(first.status).toBe(200);
+    const second = await test.request('/engine/events');
+    expect([second.status, second.body.code]).toEqual([503, 'TOO_MANY_CONNECTIONS']);
+    await first.body!.cancel();
+  });
+
+  it('is not served unless configured (RestApi is the default)', async () => {
+    const test = await startTestHost();
+    expect(test.host.transports).toEqual(['RestApi']);
+    expect((await test.request('/engine/events')).status).toBe(404);
+    expect((await test.request('/engine/events/ws')).status).toBe(404);
+  });
+});
+
+describe('Engine:Transports WebSocket', () => {
+  function connect(url: string, headers: Record<string, string> = {}): Promise<WebSocket> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url, { headers });
+      socket.once('open', () => resolve(socket));
+      socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+      socket.once('error', reject);
+    });
+  }
+
+  it('pushes the same runtime events as JSON messages', async () => {
+    const { test, dependency } = await hostWithTransports(['RestApi', 'WebSocket']);
+    const socket = await connect(`${test.base.replace('http', 'ws')}/engine/events/ws`);
+    const messages: any[] = [];
+    const received = new Promise<void>((resolve) =>
+      socket.on('message', (data) => {
+        messages.push(JSON.parse(String(data)));
+        if (messages.some((message) => message.type === 'dependency-changed')) resolve();
+      }),
+    );
+    await flip(test, dependency);
+    await received;
+    const message = messages.find((candidate) => candidate.type === 'dependency-changed');
+    expect(message).toMatchObject({ type: 'dependency-changed', dependencyId: 'ledger-db', status: 'Unhealthy', id: expect.any(Number) });
+    const { id: _id, ...event } = message;
+    expect(runtimeEventSchema.safeParse(event).success).toBe(true);
+    const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
+    await test.host.close();
+    expect(await closed).toBe(1001);
+  });
+
+  it('answers 426 problem details to a plain GET, 404 to an upgrade on another path', async () => {
+    const { test } = await hostWithTransports(['WebSocket']);
+    const plain = await test.request('/engine/events/ws');
+    expect([plain.status, plain.body.code, plain.headers.get('upgrade')]).toEqual([426, 'UPGRADE_REQUIRED', 'websocket']);
+    await expect(connect(`${test.base.replace('http', 'ws')}/engine/elsewhere`)).rejects.toThrow('HTTP 404');
+  });
+
+  it('refuses the upgrade with 403 when /engine routes require authorization and the hook denies', async () => {
+    const test = await startTestHost({
+      configuration: { Engine: { Transports: ['WebSocket'], Web: { EngineRoutes: { RequireAuthorization: true } } } },
+      host: { authorize: (request) => request.headers['x-operator'] === 'yes' },
+    });
+    const url = `${test.base.replace('http', 'ws')}/engine/events/ws`;
+    await expect(connect(url)).rejects.toThrow('HTTP 403');
+    const socket = await connect(url, { 'x-operator': 'yes' });
+    socket.close();
+  });
+});
+
+describe('unavailable transports fail startup', () => {
+  it('an unknown name names the full key and the accepted values', async () => {
+    await expect(startTestHost({ configuration: { Engine: { Transports: ['RestApi', 'CarrierPigeon'] } } })).rejects.toMatchObject({
+      code: 'TRANSPORT_UNAVAILABLE',
+      message: expect.stringMatching(/Engine:Transports:1 is "CarrierPigeon".*RestApi, ServerSentEvents, WebSocket, GraphQL, Grpc, JsonRpc/),
+    });
+  });
+
+  it.each([
+    ['GraphQL', '@corekit/transport-graphql', 'addGraphQlTransport'],
+    ['Grpc', '@corekit/transport-grpc', 'addGrpcTransport'],
+    ['JsonRpc', '@corekit/transport-jsonrpc', 'addJsonRpcTransport'],
+  ])('%s without its adapter package names the package to install', async (name, packageName, registration) => {
+    const failure = startTestHost({ configuration: { Engine: { Transports: ['RestApi', name] } } });
+    await expect(failure).rejects.toMatchObject({ code: 'TRANSPORT_UNAVAILABLE' });
+    await expect(failure).rejects.toThrow(`install it (pnpm add ${packageName}) and call ${registration}(builder)`);
+  });
+
+  it('an adapter registered under its extension key is mounted and its routes are served and documented', async () => {
+    const test = await startTestHost({
+      configuration: { Engine: { Transports: ['RestApi', 'graphql'] } },
+      setup: (builder) =>
+        (builder as unknown as { setExtension(key: string, value: unknown): void }).setExtension('web-host:transport:GraphQL', {
+          mount(host: import('./index').WebHost) {
+            host.addRoute({
+              method: 'post',
+              path: '/graphql',
+              summary: 'GraphQL endpoint',
+              tags: ['Transports'],
+              responses: { 200: { description: 'GraphQL result' } },
+              handler: (_request, response) => response.json({ data: { status: host.engine.status().state } }),
+            });
+          },
+        }),
+    });
+    expect(test.host.transports).toEqual(['RestApi', 'GraphQL']);
+    expect((await test.request('/graphql', { method: 'POST' })).body).toEqual({ data: { status: 'Started' } });
+    expect((await test.request('/openapi/v1.json')).body.paths['/graphql'].post).toBeDefined();
+  });
+});

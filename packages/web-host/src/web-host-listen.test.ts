@@ -1,0 +1,88 @@
+import { createServer } from 'node:net';
+import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
+import { createWorkerHost } from '@corekit/worker-host';
+import { createWebHost, type WebHost } from './index';
+
+const hosts: WebHost[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((host) => host.close()));
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function builder(configuration: Record<string, unknown> = {}) {
+  return createEngineBuilder({ configuration, environment: {}, logger: createMemoryLogger(), contentRoot: __dirname });
+}
+
+function host(...args: Parameters<typeof createWebHost>): WebHost {
+  const created = createWebHost(...args);
+  hosts.push(created);
+  return created;
+}
+
+describe('port and composition', () => {
+  it('takes the port from the port option, then Engine:Web:Port, then PORT', async () => {
+    const [option, configured, environment] = [await freePort(), await freePort(), await freePort()];
+    const fromOption = await host(builder({ Engine: { Web: { Port: configured } } }), { port: option, handleSignals: false, environment: { PORT: String(environment) } }).listen();
+    expect(fromOption.port).toBe(option);
+    const fromConfiguration = await host(builder({ Engine: { Web: { Port: configured } } }), { handleSignals: false, environment: { PORT: String(environment) } }).listen();
+    expect(fromConfiguration.port).toBe(configured);
+    const fromEnvironment = await host(builder(), { handleSignals: false, environment: { PORT: String(environment) } }).listen();
+    expect(fromEnvironment).toEqual({ port: environment, url: `http://localhost:${environment}` });
+    expect((await fetch(`http://127.0.0.1:${environment}/health/live`)).status).toBe(200);
+  });
+
+  it('an invalid Engine:Web:Port or PORT fails with the key named', async () => {
+    expect(() => host(builder({ Engine: { Web: { Port: 70000 } } }), { handleSignals: false })).toThrow(/Engine:Web:Port/);
+    await expect(host(builder(), { handleSignals: false, environment: { PORT: 'eighty' } }).listen()).rejects.toThrow(/PORT must be an integer/);
+  });
+
+  it('binds the configured address', async () => {
+    const created = host(builder({ Engine: { Web: { BindAddress: '127.0.0.1' } } }), { port: 0, handleSignals: false });
+    const { url } = await created.listen();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((created.server!.address() as { address: string }).address).toBe('127.0.0.1');
+  });
+
+  it('accepts the options form: createWebHost({ builder, port })', async () => {
+    const { port } = await host({ builder: builder(), port: 0, handleSignals: false }).listen();
+    expect((await fetch(`http://127.0.0.1:${port}/health/ready`)).status).toBe(200);
+  });
+
+  it('composes with a worker host: stopping the worker drains and closes the web host', async () => {
+    const worker = createWorkerHost(builder(), { handleSignals: false });
+    const web = createWebHost(worker, { port: 0 });
+    const { port } = await web.listen();
+    expect(worker.engine.state).toBe('Started');
+    expect((await fetch(`http://127.0.0.1:${port}/health/ready`)).status).toBe(200);
+    expect(await worker.stop()).toBe(0);
+    expect(web.server!.listening).toBe(false);
+    await expect(fetch(`http://127.0.0.1:${port}/health/live`)).rejects.toThrow();
+  });
+
+  it('keeps serving after a failed engine start so the failure is visible (exit is opt-in)', async () => {
+    const failing = builder();
+    failing.addModule({
+      id: 'broken',
+      version: '1.0.0',
+      start: () => {
+        throw new Error('no license');
+      },
+    });
+    const { port } = await host(failing, { port: 0, handleSignals: false }).listen();
+    const status = (await (await fetch(`http://127.0.0.1:${port}/engine/status`)).json()) as { state: string; lastFailure: { message: string } };
+    expect([status.state, status.lastFailure.message]).toEqual(['Failed', 'no license']);
+    const exits: number[] = [];
+    const strict = builder();
+    strict.addModule({ id: 'broken', version: '1.0.0', start: () => Promise.reject(new Error('no license')) });
+    await host(strict, { port: 0, handleSignals: false, exitProcess: true, exitOnStartFailure: true, exit: (code) => void exits.push(code) }).listen();
+    expect(exits).toEqual([1]);
+  });
+});
