@@ -24,6 +24,14 @@ const tlsCodes = new Set([
   'EPROTO',
 ]);
 
+/**
+ * True for the codes of a failed TLS handshake or certificate check: Node's certificate verification codes
+ * (`DEPTH_ZERO_SELF_SIGNED_CERT`, `CERT_HAS_EXPIRED`...), `ERR_TLS_*` and OpenSSL's `ERR_SSL_*`.
+ */
+export function isTlsErrorCode(code: unknown): boolean {
+  return typeof code === 'string' && (tlsCodes.has(code) || code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || /CERT/.test(code));
+}
+
 const systemCodeInText = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|ECONNRESET|EPIPE|EHOSTUNREACH|ENETUNREACH)\b(?:\s+(\[[0-9a-f:]+\]:\d+|[\w.-]+:\d+|[\w.-]+))?/i;
 
 function firstCoded(error: ErrorLike): ErrorLike {
@@ -91,7 +99,7 @@ export function describeError(error: unknown): { code: string; message: string }
     default:
       break;
   }
-  if (tlsCodes.has(code)) {
+  if (isTlsErrorCode(code)) {
     return { code, message: `TLS handshake with ${where} failed (${code}): ${original}. Check the TLS setting, the server certificate and the trusted CA.` };
   }
   if (status === 401 || status === 403 || code === 'AUTHENTICATION_FAILED' || /authenticat|unauthori[sz]ed|access denied|password/i.test(original)) {

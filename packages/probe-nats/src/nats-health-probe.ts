@@ -7,6 +7,7 @@ import {
   createLineReader,
   formatHostPort,
   healthy,
+  tlsHandshakeFailure,
   unhealthy,
   type ProbeContext,
   type ProbeEntry,
@@ -82,15 +83,6 @@ function serverError(line: string, entry: NatsEntry, context: ProbeContext, info
   return unhealthy('SERVER_ERROR', `The NATS server answered -ERR '${reason}' instead of PONG.`);
 }
 
-function tlsFailure(error: unknown, where: string, entry: NatsEntry, context: ProbeContext) {
-  const code = (error as { code?: unknown }).code;
-  const detail = error instanceof Error ? error.message : String(error);
-  return unhealthy(
-    typeof code === 'string' ? code : 'TLS_FAILED',
-    `The TLS handshake with ${where} failed (${detail}). Check ${context.entryPath}:TlsServerName${entry.TlsServerName ? '' : ' (default: Host)'} against the server certificate, and that its issuing CA is trusted (NODE_EXTRA_CA_CERTS).`,
-  );
-}
-
 /**
  * The NATS probe, speaking the client protocol itself: read the server's INFO line, upgrade to TLS when
  * configured or required, send CONNECT (verbose and pedantic off, name, credentials) and PING, and
@@ -120,7 +112,7 @@ export const natsHealthProbe: ProbeDefinition<typeof natsHealthEntryShape> = {
           socket = await upgradeToTls(plain, host, entry.TlsServerName ?? (net.isIP(host) ? undefined : host), signal);
         } catch (error) {
           if ((error as { code?: unknown }).code === 'ABORTED') throw error;
-          return tlsFailure(error, where, entry, context);
+          return tlsHandshakeFailure(error, where, `${context.entryPath}:TlsServerName`);
         }
       }
       const reader = createLineReader(socket, signal);
