@@ -6,6 +6,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { z } from 'zod';
 import { catalogRoutes } from './catalog-routes';
 import { engineSurfaceRoutes, healthRoutes, type EngineLink } from './engine-routes';
+import { createModuleRouteSync } from './module-routes';
 import { EventClients } from './event-clients';
 import { createDetailsPolicy, isAuthorized } from './health-exposure';
 import { bySpecificity, matchesPath, toOpenApiPath, type HostRoute } from './host-route';
@@ -251,6 +252,7 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
       } catch {
         // Logged by the worker host; the health routes show the failure (liveness 503, restartAvailableAtUtc).
       }
+      syncModuleRoutes();
       return address;
     },
     async close() {
@@ -350,6 +352,13 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
     documented.push(...scalarRoutes(title));
   }
   rebuildRouter();
+  const syncModuleRoutes = createModuleRouteSync(
+    engine,
+    logger,
+    (method, path) => documented.some((route) => route.method === method && route.path === path),
+    (route) => host.addRoute(route),
+  );
+  syncModuleRoutes();
   for (const { adapter } of transports.adapters) adapter.mount(host);
   return host;
 }
