@@ -15,12 +15,12 @@ import { redactValue, secretsInConnectionString } from './secret-redaction';
 type CommonShape = typeof dependencyEntryCommonShape;
 
 /** The common fields of a validated dependency entry (DisplayName already defaulted to Id). */
-export interface ProbeEntryCommon {
+export type ProbeEntryCommon = {
   readonly Id: string;
   readonly DisplayName: string;
   readonly Required: boolean;
   readonly TimeoutSeconds: number;
-}
+};
 
 /** One validated dependency entry of a kind: the common fields plus the kind's. */
 export type ProbeEntry<TShape extends z.ZodRawShape> = ProbeEntryCommon & z.output<z.ZodObject<TShape>>;
