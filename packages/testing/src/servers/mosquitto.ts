@@ -31,7 +31,7 @@ export function mosquittoPasswordLine(user: string, password: string): string {
 }
 
 /**
- * Starts `mosquitto` (from PATH, or `MOSQUITTO_BIN`) on 127.0.0.1 with connection logging to stdout, so a
+ * Starts `mosquitto` (from PATH, or `MOSQUITTO_BIN`) on 127.0.0.1 with connection logging to stderr (unbuffered), so a
  * test can read what clients sent (`New client connected ... as <client id> (p2, c1, k30, u'user')`).
  */
 export async function startMosquitto(options: MosquittoOptions = {}): Promise<MosquittoProcess> {
@@ -40,7 +40,7 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
   const lines = [
     `listener ${port} 127.0.0.1`,
     'persistence false',
-    'log_dest stdout',
+    'log_dest stderr',
     'log_type all',
     'connection_messages true',
     // as root, mosquitto would switch to the "mosquitto" user and could no longer read the password file
