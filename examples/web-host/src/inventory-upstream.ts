@@ -1,0 +1,49 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** Health answers of the two fake upstream services; the demo routes flip them. */
+export interface UpstreamState {
+  inventory: 'up' | 'down';
+  pricing: 'up' | 'slow' | 'down';
+}
+
+/**
+ * A small HTTP server the sample serves itself, so its dependency contributors have something real to probe on
+ * a fresh machine: `GET /inventory/healthz` and `GET /pricing/healthz` (200 when up, 503 when down; pricing can
+ * also answer 200 with `{"status":"degraded"}`).
+ */
+export class InventoryUpstream {
+  readonly state: UpstreamState = { inventory: 'up', pricing: 'up' };
+  private server: Server | undefined;
+
+  async listen(port = 0): Promise<string> {
+    const server = createServer((request, response) => {
+      const path = (request.url ?? '/').split('?')[0];
+      const reply = (status: number, body: unknown) => {
+        response.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+        response.end(JSON.stringify(body));
+      };
+      if (path === '/inventory/healthz') {
+        return this.state.inventory === 'up' ? reply(200, { status: 'ok', items: 1284 }) : reply(503, { status: 'down' });
+      }
+      if (path === '/pricing/healthz') {
+        if (this.state.pricing === 'down') return reply(503, { status: 'down' });
+        return reply(200, { status: this.state.pricing === 'slow' ? 'degraded' : 'ok' });
+      }
+      return reply(404, { status: 'unknown path' });
+    });
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+    this.server = server;
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+}

@@ -1,0 +1,88 @@
+import { createMemoryLogger } from '@corekit/engine-core';
+import type { WebHost } from '@corekit/web-host';
+import { createSampleHost } from './sample-host';
+
+let host: WebHost | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+
+async function start(environment: Record<string, string> = {}, configuration?: Record<string, unknown>) {
+  const logger = createMemoryLogger();
+  const sample = await createSampleHost({ port: 0, handleSignals: false, environment, logger, configuration });
+  host = sample.host;
+  const { port } = await sample.host.listen();
+  const base = `http://127.0.0.1:${port}`;
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${base}${path}`, { headers });
+    const text = await response.text();
+    return { status: response.status, text, body: /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined };
+  };
+  return { ...sample, base, get, logger };
+}
+
+describe('the sample web host', () => {
+  it('/health/ready is 200 Healthy with both self-served upstream dependencies probed', async () => {
+    const { get } = await start();
+    const { status, body } = await get('/health/ready');
+    expect([status, body.status]).toEqual([200, 'Healthy']);
+    expect(body.dependencies.map((entry: { id: string; status: string }) => `${entry.id}:${entry.status}`)).toEqual([
+      'inventory-api:Healthy',
+      'pricing-api:Healthy',
+    ]);
+  });
+
+  it('/engine, /engine/snapshot, /openapi/v1.json and /scalar answer with the sample module in them', async () => {
+    const { get } = await start();
+    const index = await get('/engine');
+    expect(index.body.links.length).toBeGreaterThan(20);
+    const snapshot = (await get('/engine/snapshot')).body;
+    expect(snapshot.manifest.modules.map((module: { id: string }) => module.id)).toEqual(['orders']);
+    expect(snapshot.executionGraphs[0]).toMatchObject({ id: 'order-fulfilment', entryNodeId: 'place' });
+    expect(snapshot.hostedExecutions[0].id).toBe('order-expiry-sweeper');
+    expect(snapshot.dataProducts[0].id).toBe('orders-daily');
+    expect(snapshot.authorizationPolicies[0].metadata.sourceModuleId).toBe('orders');
+    expect(snapshot.technologySurfaces.some((surface: { id: string }) => surface.id === 'orders-rest-api')).toBe(true);
+    const openApi = (await get('/openapi/v1.json')).body;
+    expect(Object.keys(openApi.paths)).toEqual(expect.arrayContaining(['/api/orders', '/api/operations/status', '/engine/execution-graphs']));
+    const scalar = await get('/scalar');
+    expect([scalar.status, scalar.text.includes('/scalar/standalone.js')]).toEqual([200, true]);
+  });
+
+  it('places orders through the module route', async () => {
+    const { base, get } = await start();
+    const placed = await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sku: 'LAMP-7', quantity: 2 }) });
+    expect(placed.status).toBe(201);
+    expect((await get('/api/orders')).body[0]).toMatchObject({ sku: 'LAMP-7', quantity: 2 });
+    const invalid = await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sku": ""}' });
+    expect(invalid.status).toBe(400);
+  });
+
+  it('readiness turns 503 when the required upstream goes down, and Degraded when the optional one slows', async () => {
+    const { base, get, host: sampleHost } = await start();
+    const refresh = () => (sampleHost.engine as unknown as { refreshDependencies(): Promise<void> }).refreshDependencies();
+    await fetch(`${base}/api/demo/upstreams/pricing/slow`, { method: 'POST' });
+    await refresh();
+    const degraded = await get('/health/ready');
+    expect([degraded.status, degraded.body.status]).toEqual([200, 'Degraded']);
+    await fetch(`${base}/api/demo/upstreams/inventory/down`, { method: 'POST' });
+    await refresh();
+    const down = await get('/health/ready');
+    expect([down.status, down.body.status]).toEqual([503, 'Unhealthy']);
+    expect(down.body.dependencies[0].error.code).toBe('UNEXPECTED_STATUS');
+  });
+
+  it('the production setting (engine.production.json) guards details and /engine with SAMPLE_OPERATOR_TOKEN, never logging it', async () => {
+    const production = { Engine: { Web: { Health: { ShowDetails: 'WhenAuthorized' }, EngineRoutes: { RequireAuthorization: true } } } };
+    const { get, logger } = await start({ SAMPLE_OPERATOR_TOKEN: 'operator-token-123' }, production);
+    const operator = { authorization: 'Bearer operator-token-123' };
+    const anonymous = await get('/health/ready');
+    expect([anonymous.status, Object.keys(anonymous.body).sort()]).toEqual([200, ['checkedAtUtc', 'duration', 'durationMs', 'status']]);
+    expect((await get('/health/ready', operator)).body.dependencies).toHaveLength(2);
+    expect((await get('/engine/status')).status).toBe(403);
+    expect((await get('/engine/status', { authorization: 'Bearer operator-token-12' })).status).toBe(403);
+    expect((await get('/engine/status', operator)).status).toBe(200);
+    expect(JSON.stringify(logger.records)).not.toContain('operator-token-123');
+  });
+});

@@ -1,0 +1,70 @@
+import { timingSafeEqual } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '@corekit/abstractions';
+import { createEngineBuilder } from '@corekit/engine-core';
+import { createWebHost, type WebHost } from '@corekit/web-host';
+import { z } from 'zod';
+import { httpDependency } from './http-dependency';
+import { InventoryUpstream } from './inventory-upstream';
+import { addOrdersModule } from './orders-module';
+
+/** The example directory: engine.json and engine.<NODE_ENV>.json live there. */
+export const sampleRoot = path.resolve(typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface SampleHostOptions {
+  readonly port?: number;
+  readonly logger?: Logger;
+  readonly handleSignals?: boolean;
+  /** Default process.env: `PORT`, `SAMPLE_OPERATOR_TOKEN` and `Engine__...` overrides. */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  readonly configuration?: Record<string, unknown>;
+}
+
+/**
+ * The sample host: an engine with the orders module, two dependency contributors probing an HTTP upstream the
+ * sample serves itself (inventory required, pricing optional), and the web host over it. With
+ * `SAMPLE_OPERATOR_TOKEN` set, requests carrying `Authorization: Bearer <token>` are authorized (health details,
+ * and /engine when engine.production.json requires it).
+ */
+export async function createSampleHost(options: SampleHostOptions = {}): Promise<{ host: WebHost; upstream: InventoryUpstream }> {
+  const environment = options.environment ?? process.env;
+  const builder = createEngineBuilder({
+    contentRoot: sampleRoot,
+    environment,
+    logger: options.logger,
+    configuration: options.configuration,
+  });
+  const upstreamSettings = builder.configuration.bind(
+    'Engine:Sample:Upstream',
+    z.object({
+      /** Port of the in-process upstream; 0 picks a free one. */
+      Port: z.number().int().min(0).max(65535).default(0),
+    }),
+  );
+  const upstream = new InventoryUpstream();
+  const upstreamUrl = await upstream.listen(upstreamSettings.Port);
+  builder.addDependencyHealthContributor(
+    httpDependency({ id: 'inventory-api', displayName: 'Inventory API', required: true, url: () => `${upstreamUrl}/inventory/healthz` }),
+  );
+  builder.addDependencyHealthContributor(
+    httpDependency({ id: 'pricing-api', displayName: 'Pricing API', required: false, url: () => `${upstreamUrl}/pricing/healthz` }),
+  );
+  addOrdersModule(builder, upstream);
+
+  const token = environment.SAMPLE_OPERATOR_TOKEN;
+  if (token) builder.addSecret(token);
+  const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
+  const host = createWebHost(builder, {
+    title: 'Core sample host',
+    port: options.port,
+    environment,
+    handleSignals: options.handleSignals,
+    authorize: (request) => {
+      const given = Buffer.from(request.headers.authorization ?? '');
+      return expected !== undefined && given.length === expected.length && timingSafeEqual(given, expected);
+    },
+  });
+  host.workerHost.addShutdownParticipant({ name: 'inventory-upstream', drain: async () => undefined, close: () => upstream.close() });
+  return { host, upstream };
+}
