@@ -53,3 +53,49 @@ export {
 } from './documents';
 export type { HealthSummary, ProblemDetails } from './documents';
 export * from './cell-descriptors';
+export { defineBehavior, BehaviorError, behaviorErrorCodes, behaviorRuntimeExtensionKey } from './behaviors';
+export type {
+  BehaviorContext,
+  BehaviorDefinition,
+  BehaviorErrorKind,
+  BehaviorInvocation,
+  BehaviorRuntime,
+  RegisteredBehavior,
+} from './behaviors';
+export {
+  restAuthoringStyles,
+  restMethods,
+  multiplePublishedCandidatesAnswers,
+  restShorthandProfiles,
+  restResourceActions,
+  routeGroup,
+  endpoint,
+  restResource,
+  restProfile,
+  restGet,
+  restPost,
+  restPut,
+  restPatch,
+  restDelete,
+  restPublicationExtensionKey,
+} from './rest-publication';
+export type {
+  RestAuthoringStyle,
+  RestMethod,
+  MultiplePublishedCandidatesAnswer,
+  RestAuthoringPolicyDeclaration,
+  RestEndpointOptions,
+  RestPublicationOptions,
+  RestRouteGroupOptions,
+  RestEndpointDeclaration,
+  RestRouteGroupDeclaration,
+  RestInlineRouteDeclaration,
+  RestShorthandProfile,
+  RestResourceAction,
+  RestProfileShorthandOptions,
+  RestProfileShorthandDeclaration,
+  RestDeclaration,
+  PublishedRestEndpoint,
+  RestPublicationRuntime,
+} from './rest-publication';
+export * from './rest-endpoint-descriptors';

@@ -1,5 +1,7 @@
 import type { Logger } from './logging';
 import type { ConfigurationReader } from './configuration';
+import type { BehaviorDefinition } from './behaviors';
+import type { RestDeclaration } from './rest-publication';
 
 /** What a module's lifecycle hooks receive. */
 export interface ModuleContext {
@@ -22,6 +24,13 @@ export interface ModuleDefinition {
   readonly description?: string;
   /** Capability keys other catalogs may reference (execution graph nodes, for example). */
   readonly capabilities?: readonly string[];
+  /** Transport-neutral operations the module offers (`defineBehavior`); ids are unique across the engine. */
+  readonly behaviors?: readonly BehaviorDefinition[];
+  /**
+   * How the module publishes its behaviors over REST: `routeGroup(...)` (explicit DSL), `restProfile(...)`
+   * (generated shorthand) and `restGet/restPost/...` (inline helpers). Targets must be the module's own behaviors.
+   */
+  readonly rest?: readonly RestDeclaration[];
   initialize?(context: ModuleContext): void | Promise<void>;
   start?(context: ModuleContext): void | Promise<void>;
   stop?(context: ModuleContext): void | Promise<void>;

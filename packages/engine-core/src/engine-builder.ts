@@ -21,6 +21,7 @@ import { moduleRoutesExtensionKey } from './packages/module-routes';
 import { ModulePackages } from './packages/module-packages';
 import { ExecutionLifecycleTracker } from './execution-lifecycle';
 import { builtinCatalogs } from './catalogs/builtin-catalogs';
+import type { RestPublicationRegistration } from './rest/register-rest-publication';
 
 /** Options of createEngineBuilder. Everything is optional; the defaults suit a production process. */
 export interface EngineBuilderOptions {
@@ -53,6 +54,7 @@ export class CoreEngineBuilder implements EngineBuilder {
   private readonly surfaces: Array<() => readonly TechnologySurface[]> = [];
   private readonly extensions = new Map<string, unknown>();
   private readonly registrations = new Set<string>();
+  private readonly restPublication: RestPublicationRegistration;
   private built = false;
 
   constructor(options: EngineBuilderOptions = {}) {
@@ -65,7 +67,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       environment: options.environment ?? process.env,
       code: options.configuration,
     });
-    builtinCatalogs(this, this.catalogs, this.clock);
+    this.restPublication = builtinCatalogs(this, this.catalogs, this.clock);
   }
 
   addModule(module: ModuleDefinition): this {
@@ -164,6 +166,7 @@ export class CoreEngineBuilder implements EngineBuilder {
 
     const moduleIds = new Set(this.modules.map((module) => module.id));
     const capabilities = new Map(this.modules.map((module) => [module.id, new Set(module.capabilities ?? [])]));
+    this.restPublication.resolve(this.modules);
     this.catalogs.resolve(moduleIds, capabilities);
     this.built = true;
 
@@ -172,7 +175,7 @@ export class CoreEngineBuilder implements EngineBuilder {
     const executions = this.catalogs.publishedEntries('hosted-executions') as HostedExecutionDescriptor[];
     const runnerIds = ExecutionLifecycleTracker.runnerIds(executions);
     const runners = new Map(this.hostedServices.filter((service) => runnerIds.has(service.id)).map((service) => [service.id, service]));
-    return new CoreEngine({
+    const engine = new CoreEngine({
       configuration: this.configuration,
       clock: this.clock,
       logger: this.logger,
@@ -198,6 +201,8 @@ export class CoreEngineBuilder implements EngineBuilder {
       extensions: new Map(this.extensions),
       packages,
     });
+    this.restPublication.attach(engine);
+    return engine;
   }
 
   private assertOpen(): void {

@@ -13,13 +13,15 @@ import {
 } from './data-catalogs';
 import { executionGraphCatalog, hostedExecutionCatalog } from './execution-catalogs';
 import type { CellTrafficAutomationDescriptor } from '@corekit/abstractions';
+import { registerRestPublication, type RestPublicationRegistration } from '../rest/register-rest-publication';
 
 /**
  * Registers the catalogs every engine has (spec 4.2-4.4): execution graphs, hosted executions, data products,
  * projections, outboxes, inboxes, CDC captures, authorization policies and the four cell catalogs, plus the
- * cell technology surfaces and the materialization reporter extension (`corekit.cells.materialization`).
+ * cell technology surfaces and the materialization reporter extension (`corekit.cells.materialization`), and the
+ * six REST publication catalogs; returns the REST publication handle the builder resolves at build.
  */
-export function builtinCatalogs(builder: EngineBuilder, registry: CatalogRegistry, clock: Clock): void {
+export function builtinCatalogs(builder: EngineBuilder, registry: CatalogRegistry, clock: Clock): RestPublicationRegistration {
   const store = new CellMaterializationStore(
     clock,
     () => registry.publishedEntries('cell-traffic-automations') as CellTrafficAutomationDescriptor[],
@@ -38,4 +40,5 @@ export function builtinCatalogs(builder: EngineBuilder, registry: CatalogRegistr
   for (const definition of definitions) builder.addCatalog(definition);
   builder.setExtension(cellMaterializationExtensionKey, store);
   builder.addTechnologySurfaces(() => cellTechnologySurfaces((catalogId) => registry.view(catalogId)?.entries() ?? []));
+  return registerRestPublication(builder);
 }
