@@ -1,2 +1,2 @@
-export { startFakeKafka } from './fake-kafka-broker';
-export type { FakeKafka, FakeKafkaOptions, KafkaRequestRecord } from './fake-kafka-broker';
+export { startKafkaFakeServer } from './kafka-fake-server';
+export type { KafkaFakeServer, KafkaFakeServerOptions, KafkaRequestRecord } from './kafka-fake-server';

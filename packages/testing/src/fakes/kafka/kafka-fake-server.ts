@@ -34,7 +34,7 @@ const supportedVersions: ReadonlyArray<readonly [apiKey: number, min: number, ma
   [apiKeys.saslAuthenticate, 0, 1],
 ];
 
-export interface FakeKafkaOptions {
+export interface KafkaFakeServerOptions {
   /** Topics that exist on the broker, each with one partition led by this broker. Default none. */
   topics?: readonly string[];
   /** The broker's auto.create.topics.enable. Default false. */
@@ -65,7 +65,7 @@ export interface KafkaRequestRecord {
   username?: string;
 }
 
-export interface FakeKafka {
+export interface KafkaFakeServer {
   readonly host: string;
   readonly port: number;
   /** `host:port`, ready for a bootstrap server list. */
@@ -96,7 +96,7 @@ interface RequestHeader {
 }
 
 /** Starts the fake broker on 127.0.0.1 and an ephemeral port. */
-export async function startFakeKafka(options: FakeKafkaOptions = {}): Promise<FakeKafka> {
+export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {}): Promise<KafkaFakeServer> {
   const host = '127.0.0.1';
   const nodeId = options.nodeId ?? 1;
   const clusterId = options.clusterId ?? 'fake-kafka-cluster';
@@ -303,8 +303,10 @@ export async function startFakeKafka(options: FakeKafkaOptions = {}): Promise<Fa
       return sockets.size;
     },
     async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Stop listening first so no connection slips in while the open ones are destroyed.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await Promise.all([...sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve).destroy())));
+      await closed;
     },
   };
 }

@@ -1,9 +1,9 @@
 import net from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
-import { startFakeKafka, type FakeKafka } from './fake-kafka-broker';
+import { startKafkaFakeServer, type KafkaFakeServer } from './kafka-fake-server';
 import { KafkaReader, KafkaWriter } from './kafka-wire';
 
-function client(fake: FakeKafka, sasl?: { username: string; password: string }) {
+function client(fake: KafkaFakeServer, sasl?: { username: string; password: string }) {
   return new Kafka({
     clientId: 'fake-test',
     brokers: [fake.bootstrapServers],
@@ -14,7 +14,7 @@ function client(fake: FakeKafka, sasl?: { username: string; password: string }) 
 }
 
 /** Sends one raw request (header v1) and resolves with the response body. */
-async function rawRequest(fake: FakeKafka, apiKey: number, apiVersion: number, body: Buffer): Promise<Buffer> {
+async function rawRequest(fake: KafkaFakeServer, apiKey: number, apiVersion: number, body: Buffer): Promise<Buffer> {
   const header = new KafkaWriter().int16(apiKey).int16(apiVersion).int32(7).nullableString('raw').toBuffer();
   const socket = net.connect(fake.port, fake.host);
   try {
@@ -34,14 +34,14 @@ async function rawRequest(fake: FakeKafka, apiKey: number, apiVersion: number, b
 }
 
 describe('fake Kafka broker with the kafkajs driver', () => {
-  let fake: FakeKafka | undefined;
+  let fake: KafkaFakeServer | undefined;
   afterEach(async () => {
     await fake?.close();
     fake = undefined;
   });
 
   it('answers ApiVersions and Metadata so the admin client describes the cluster and its topics', async () => {
-    fake = await startFakeKafka({ topics: ['orders', 'payments'], clusterId: 'cluster-x' });
+    fake = await startKafkaFakeServer({ topics: ['orders', 'payments'], clusterId: 'cluster-x' });
     const admin = client(fake).admin();
     await admin.connect();
     try {
@@ -67,7 +67,7 @@ describe('fake Kafka broker with the kafkajs driver', () => {
   });
 
   it('answers UNKNOWN_TOPIC_OR_PARTITION for a topic that does not exist', async () => {
-    fake = await startFakeKafka({ topics: ['orders'] });
+    fake = await startKafkaFakeServer({ topics: ['orders'] });
     const admin = client(fake).admin();
     await admin.connect();
     try {
@@ -81,7 +81,7 @@ describe('fake Kafka broker with the kafkajs driver', () => {
   });
 
   it('authenticates SASL PLAIN through SaslHandshake and SaslAuthenticate', async () => {
-    fake = await startFakeKafka({ sasl: { users: { probe: 'right-password' } } });
+    fake = await startKafkaFakeServer({ sasl: { users: { probe: 'right-password' } } });
     const admin = client(fake, { username: 'probe', password: 'right-password' }).admin();
     await admin.connect();
     try {
@@ -97,7 +97,7 @@ describe('fake Kafka broker with the kafkajs driver', () => {
   });
 
   it('refuses wrong SASL PLAIN credentials with error 58 and the broker message', async () => {
-    fake = await startFakeKafka({ sasl: { users: { probe: 'right-password' } } });
+    fake = await startKafkaFakeServer({ sasl: { users: { probe: 'right-password' } } });
     const admin = client(fake, { username: 'probe', password: 'wrong-password' }).admin();
     try {
       await expect(admin.connect()).rejects.toMatchObject({
@@ -111,7 +111,7 @@ describe('fake Kafka broker with the kafkajs driver', () => {
   });
 
   it('answers a too-new ApiVersions in the v0 layout with UNSUPPORTED_VERSION', async () => {
-    fake = await startFakeKafka();
+    fake = await startKafkaFakeServer();
     const body = new KafkaReader(await rawRequest(fake, 18, 3, Buffer.alloc(0)));
     expect(body.int16()).toBe(35);
     const versions = body.nullableArray((reader) => [reader.int16(), reader.int16(), reader.int16()]);
@@ -119,7 +119,7 @@ describe('fake Kafka broker with the kafkajs driver', () => {
   });
 
   it('auto-creates a missing topic only when the broker allows it and the request asks for it', async () => {
-    fake = await startFakeKafka({ autoCreateTopics: true });
+    fake = await startKafkaFakeServer({ autoCreateTopics: true });
     // Metadata v1 always allows auto-creation.
     const request = new KafkaWriter().array(['fresh'], (writer, topic) => writer.string(topic)).toBuffer();
     const body = new KafkaReader(await rawRequest(fake, 3, 1, request));
@@ -131,7 +131,7 @@ describe('fake Kafka broker with the kafkajs driver', () => {
   });
 
   it('destroys every open socket on close', async () => {
-    fake = await startFakeKafka();
+    fake = await startKafkaFakeServer();
     const socket = net.connect(fake.port, fake.host);
     await new Promise((resolve) => socket.once('connect', resolve));
     const closed = new Promise((resolve) => socket.once('close', resolve));
