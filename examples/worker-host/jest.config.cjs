@@ -1,0 +1,3 @@
+module.exports = require('../../tools/jest-preset.cjs')(__dirname, {
+  transformIgnorePatterns: ['/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?@scalar/(express-api-reference|client-side-rendering)/)'],
+});
