@@ -143,7 +143,10 @@ export function defineProbe<TShape extends z.ZodRawShape>(definition: ProbeDefin
       builder.markRegistration(registrationKey);
       const secrets = secretsOf(definition, entry);
       for (const secret of secrets) builder.addSecret(secret);
-      const target = definition.describeTarget ? redactValue(definition.describeTarget(entry), secrets) : undefined;
+      // Like the engine's log redaction, values under 3 characters are not scrubbed from results: replacing
+      // every "a" would garble the text and protect nothing.
+      const scrubbed = secrets.filter((secret) => secret.length >= 3);
+      const target = definition.describeTarget ? redactValue(definition.describeTarget(entry), scrubbed) : undefined;
       const entryPath = `${sectionPath}:Dependencies:${index}`;
       const timeoutMs = entry.TimeoutSeconds * 1000;
       const contributor: DependencyHealthContributor = {
@@ -163,7 +166,7 @@ export function defineProbe<TShape extends z.ZodRawShape>(definition: ProbeDefin
             result = unhealthy(described.code, described.message);
           }
           if (target !== undefined) result = { ...result, data: { target, ...result.data } };
-          return redactValue(result, secrets);
+          return redactValue(result, scrubbed);
         },
       };
       builder.addDependencyHealthContributor(contributor);
