@@ -177,7 +177,7 @@ function checkPublishedRoutes(endpoints: readonly RestEndpointDescriptor[], cand
       continue;
     }
     conflicts.push(
-      `${key} is claimed by candidate "${first.candidateId}" (${sourceOf(first.candidateId)}${overridden(first)}) and by candidate "${endpoint.candidateId}" (${sourceOf(endpoint.candidateId)}${overridden(endpoint)}); change one path, suppress one (Engine:Rest:Governance:Suppressions) or give the behavior an authoring policy`,
+      `candidate "${first.candidateId}" (${sourceOf(first.candidateId)}${overridden(first)}) publishes ${first.method} ${first.path} and candidate "${endpoint.candidateId}" (${sourceOf(endpoint.candidateId)}${overridden(endpoint)}) publishes ${endpoint.method} ${endpoint.path}: the same method and path; change one path, suppress one (Engine:Rest:Governance:Suppressions) or give the behavior an authoring policy`,
     );
   }
   if (conflicts.length > 0) fail(restPublicationErrorCodes.conflict, 'The engine cannot be built; two published REST endpoints claim the same method and path', conflicts);
