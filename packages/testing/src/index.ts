@@ -13,9 +13,11 @@ export { createTestEngineBuilder, emptyContentDirectory } from './test-engine-bu
 export type { TestEngineBuilderOptions } from './test-engine-builder';
 
 // Fake servers: one line per fake, in alphabetical order (other helpers add theirs here)
+export * from './fakes/cassandra';
 export * from './fakes/consul';
 export * from './fakes/elasticsearch';
 export * from './fakes/kafka';
+export * from './fakes/mongodb';
 export * from './fakes/mssql';
 export * from './fakes/neo4j';
 export * from './fakes/opensearch';
