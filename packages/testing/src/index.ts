@@ -29,3 +29,4 @@ export * from './servers/redis-server';
 export * from './servers/server-process';
 export * from './servers/tcp-proxy';
 export * from './servers/tls-test-server';
+export * from './servers/rabbitmqctl';
