@@ -10,9 +10,18 @@ import { createModuleRouteSync } from './module-routes';
 import { EventClients } from './event-clients';
 import { createDetailsPolicy, isAuthorized } from './health-exposure';
 import { bySpecificity, matchesPath, toOpenApiPath, type HostRoute } from './host-route';
-import { buildOpenApiDocument, type OpenApiDocument, type UndocumentedRoute } from './openapi-document';
-import { createProblem, HttpProblem, problemErrorHandler, sendProblem, webHostProblemCodes } from './problem-details';
+import { buildOpenApiDocument, isSelectedRoute, type OpenApiDocument, type OpenApiSelection, type UndocumentedRoute } from './openapi-document';
+import {
+  createProblem,
+  HttpProblem,
+  problemContentType,
+  problemErrorHandler,
+  problemFromError,
+  sendProblem,
+  webHostProblemCodes,
+} from './problem-details';
 import { RequestDrain } from './request-drain';
+import { restEndpointRoutes } from './rest-endpoint-routes';
 import { openApiRoute, scalarRoutes } from './scalar-reference';
 import { serverSentEventsRoutes } from './server-sent-events';
 import { readTransportNames, resolveTransports } from './transports';
@@ -45,8 +54,11 @@ export interface WebHost {
   routes(): readonly HostRoute[];
   /** Routes HTTP upgrade requests on `path` (exact) to `handler`; other upgrade paths answer 404. */
   onUpgrade(path: string, handler: UpgradeHandler): WebHost;
-  /** The OpenAPI 3.1 document served at `/openapi/v1.json`. */
-  openApiDocument(): OpenApiDocument;
+  /**
+   * An OpenAPI 3.1 document. Default `{ majorVersion: 1 }`: `/openapi/v1.json`, every host route plus the module
+   * endpoints of API major version 1; `{ majorVersion, documentName }` is `/openapi/{documentName}/v{major}.json`.
+   */
+  openApiDocument(selection?: OpenApiSelection): OpenApiDocument;
   /**
    * Listens, then starts the engine (so `/health/live` answers during startup). Resolves once the engine start
    * has settled; a failed start is logged and shown by the health routes (see `exitOnStartFailure`).
@@ -115,7 +127,7 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
 
   const documented: HostRoute[] = [];
   let router = express.Router();
-  let cachedDocument: { key: string; document: OpenApiDocument } | undefined;
+  const cachedDocuments = new Map<string, OpenApiDocument>();
   const drain = new RequestDrain((request) => documented.some((route) => route.servedWhileDraining && matchesPath(route, request.path)));
   const eventClients = new EventClients(engine, logger, {
     maxConnections: settings.Events.MaxConnections,
@@ -135,7 +147,15 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
     next();
   };
 
+  /** GET routes served before express (the health routes): exact path → answer. */
+  let fastAnswers = new Map<string, NonNullable<HostRoute['answer']>>();
+
   function rebuildRouter(): void {
+    fastAnswers = new Map(
+      documented
+        .filter((route) => route.answer && route.method === 'get' && !route.path.includes(':') && !isGuarded(route))
+        .map((route) => [route.path, route.answer!]),
+    );
     const next = express.Router();
     for (const route of [...documented].sort(bySpecificity)) {
       const handlers: express.RequestHandler[] = [];
@@ -145,7 +165,7 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
       next[route.method](route.path, ...handlers);
     }
     router = next;
-    cachedDocument = undefined;
+    cachedDocuments.clear();
   }
 
   const app = express();
@@ -189,7 +209,9 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
     engine,
     workerHost,
     app,
-    handler: (request, response) => outer(request, response),
+    handler: (request, response) => {
+      if (!serveFast(request, response)) outer(request, response);
+    },
     get server() {
       return server;
     },
@@ -211,16 +233,17 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
       upgradeHandlers.set(path, handler);
       return host;
     },
-    openApiDocument() {
-      const undocumented = undocumentedRoutes();
-      const key = `${documented.length}:${undocumented.length}`;
-      if (cachedDocument?.key !== key) {
-        cachedDocument = {
-          key,
-          document: buildOpenApiDocument({ title, version: engine.manifest().engine.version, routes: host.routes(), undocumented, isGuarded }),
-        };
+    openApiDocument(selection = { majorVersion: 1 }) {
+      const undocumented = selection.documentName === undefined ? undocumentedRoutes() : [];
+      const key = `${documented.length}:${undocumented.length}:${selection.majorVersion}:${selection.documentName ?? ''}`;
+      let document = cachedDocuments.get(key);
+      if (!document) {
+        const routes = host.routes().filter((route) => isSelectedRoute(route, selection));
+        const documentTitle = selection.documentName === undefined ? title : `${title}: ${selection.documentName} (API v${selection.majorVersion})`;
+        document = buildOpenApiDocument({ title: documentTitle, version: engine.manifest().engine.version, routes, undocumented, isGuarded });
+        cachedDocuments.set(key, document);
       }
-      return cachedDocument.document;
+      return document;
     },
     async listen() {
       if (address) return address;
@@ -259,6 +282,44 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
       await workerHost.stop('host closed');
     },
   };
+
+  /** Serves the health routes without express: the cheapest path for what orchestrators poll most. */
+  function serveFast(request: IncomingMessage, response: ServerResponse): boolean {
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD') return false;
+    const url = request.url ?? '/';
+    const query = url.indexOf('?');
+    const answer = fastAnswers.get(query < 0 ? url : url.slice(0, query));
+    if (!answer) return false;
+    const write = (status: number, contentType: string, body: unknown) => {
+      const payload = JSON.stringify(body);
+      response.statusCode = status;
+      response.setHeader('Content-Type', `${contentType}; charset=utf-8`);
+      response.setHeader('Content-Length', Buffer.byteLength(payload));
+      response.setHeader('Cache-Control', 'no-store');
+      if (drain.isDraining) response.setHeader('Connection', 'close');
+      response.end(method === 'HEAD' ? undefined : payload);
+    };
+    const fail = (error: unknown) => {
+      const problem = problemFromError(error);
+      logger.log({
+        level: 'error',
+        eventId: webHostEventIds.requestFailed,
+        category: 'web-host',
+        message: `${method} ${url} failed: ${(error as Error)?.message ?? error}`,
+        errorCode: problem.code,
+      });
+      write(problem.status, problemContentType, { ...problem, instance: url.split('?')[0] });
+    };
+    try {
+      const result = answer(request);
+      if (result instanceof Promise) result.then((value) => write(value.status, 'application/json', value.body), fail);
+      else write(result.status, 'application/json', result.body);
+    } catch (error) {
+      fail(error);
+    }
+    return true;
+  }
 
   function dispatchUpgrade(request: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer): void {
     const path = (request.url ?? '/').split('?')[0];
@@ -330,6 +391,7 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
       }));
   documented.push(...engineSurfaceRoutes(engine, links));
   for (const view of engine.catalogs()) documented.push(...catalogRoutes(view));
+  documented.push(...restEndpointRoutes(engine, settings.OpenApi.Enabled ? (selection) => host.openApiDocument(selection) : undefined));
   if (transports.builtIn.has('ServerSentEvents')) {
     documented.push(...serverSentEventsRoutes(eventClients, settings.Events.HeartbeatInterval, drain.release));
   }

@@ -1,7 +1,14 @@
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import type { ZodType } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A JSON answer computed without express: the status and the body to serialize. */
+export interface JsonAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
 
 /** One documented response of a route. */
 export interface RouteResponse {
@@ -35,7 +42,26 @@ export interface HostRoute {
   readonly requireAuthorization?: boolean;
   /** Health routes keep answering while the host drains; every other route answers 503 then. */
   readonly servedWhileDraining?: boolean;
+  /** OpenAPI operationId. Default: derived from the method and path; a duplicate falls back to that default. */
+  readonly operationId?: string;
+  /**
+   * API major version of a published module endpoint: the route appears in `/openapi/v{major}.json` only.
+   * Routes without one (the host's own) are version-neutral and appear in every host document.
+   */
+  readonly apiMajorVersion?: number;
+  /** OpenAPI document names (`/openapi/{documentName}/v{major}.json`) the route belongs to. */
+  readonly openApiDocumentNames?: readonly string[];
+  /**
+   * Input the handler validates itself (documented, never validated by the host): `query` is an object schema
+   * whose properties become query parameters, `body` the JSON request body.
+   */
+  readonly documentedInput?: { readonly query?: ZodType; readonly body?: ZodType };
   handler(request: Request, response: Response): unknown;
+  /**
+   * The same answer as `handler`, from the bare request, for unguarded GET routes without parameters that must
+   * be cheap (the health routes): the host may serve them before express sees the request.
+   */
+  readonly answer?: (request: IncomingMessage) => JsonAnswer | Promise<JsonAnswer>;
 }
 
 const parameterPattern = /^:([A-Za-z_$][\w$]*)$/;

@@ -109,6 +109,40 @@ class SchemaComponents {
   }
 }
 
+/**
+ * Which document to build: `{ majorVersion }` is a host document (every version-neutral route plus the module
+ * endpoints of that API major version); with `documentName`, only the module endpoints of that document and version.
+ */
+export interface OpenApiSelection {
+  readonly majorVersion: number;
+  readonly documentName?: string;
+}
+
+/** True when `route` belongs to the selected document. */
+export function isSelectedRoute(route: HostRoute, selection: OpenApiSelection): boolean {
+  if (selection.documentName !== undefined) {
+    return route.apiMajorVersion === selection.majorVersion && (route.openApiDocumentNames ?? []).includes(selection.documentName);
+  }
+  return route.apiMajorVersion === undefined || route.apiMajorVersion === selection.majorVersion;
+}
+
+function inputJsonSchema(schema: ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  return rest;
+}
+
+/** The properties of an object schema as OpenAPI query parameters. */
+function queryParameters(schema: ZodType): unknown[] {
+  const json = inputJsonSchema(schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: 'query',
+    required: (json.required ?? []).includes(name),
+    schema: property,
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+  }));
+}
+
 /** Builds the OpenAPI 3.1 document of every route the host serves. */
 export function buildOpenApiDocument(input: {
   readonly title: string;
@@ -122,8 +156,11 @@ export function buildOpenApiDocument(input: {
   const tags: string[] = [];
   const problem = { [problemContentType]: { schema: components.reference(problemDetailsSchema, 'ProblemDetails') } };
 
+  const operationIds = new Set<string>();
   for (const route of input.routes) {
-    const operationId = operationIdOf(route.method, route.path);
+    const derived = operationIdOf(route.method, route.path);
+    const operationId = route.operationId && !operationIds.has(route.operationId) ? route.operationId : derived;
+    operationIds.add(operationId);
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(route.responses)) {
       const isProblem = Number(status) >= 400 && !response.schema;
@@ -140,7 +177,7 @@ export function buildOpenApiDocument(input: {
     const guarded = input.isGuarded(route);
     if (guarded) responses['403'] = { description: 'The authorize hook denied the request (problem code FORBIDDEN)', content: problem };
     responses.default = { description: 'Problem details (RFC 9457)', content: problem };
-    const parameters = pathSegments(route.path)
+    const parameters: unknown[] = pathSegments(route.path)
       .filter((segment): segment is { parameter: string } => 'parameter' in segment)
       .map(({ parameter }) => ({
         name: parameter,
@@ -149,6 +186,8 @@ export function buildOpenApiDocument(input: {
         schema: { type: 'string' },
         ...(route.parameters?.[parameter] ? { description: route.parameters[parameter] } : {}),
       }));
+    if (route.documentedInput?.query) parameters.push(...queryParameters(route.documentedInput.query));
+    const documentedBody = route.documentedInput?.body;
     for (const tag of route.tags ?? []) if (!tags.includes(tag)) tags.push(tag);
     const description = [route.description, guarded ? 'Requires authorization by the host (`authorize` hook).' : undefined]
       .filter(Boolean)
@@ -166,7 +205,9 @@ export function buildOpenApiDocument(input: {
               content: { 'application/json': { schema: components.reference(route.requestBody, `${operationId}Request`) } },
             },
           }
-        : {}),
+        : documentedBody
+          ? { requestBody: { required: true, content: { 'application/json': { schema: inputJsonSchema(documentedBody) } } } }
+          : {}),
       responses,
     };
   }
