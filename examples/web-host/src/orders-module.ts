@@ -1,19 +1,25 @@
-import type { EngineBuilder } from '@corekit/abstractions';
+import {
+  BehaviorError,
+  defineBehavior,
+  restGet,
+  restProfile,
+  restResource,
+  routeGroup,
+  type EngineBuilder,
+} from '@corekit/abstractions';
 import type { ModuleRouteDefinition, RoutedModuleDefinition } from '@corekit/engine-core';
+import { z } from 'zod';
 import type { InventoryUpstream, UpstreamState } from './inventory-upstream';
 
 /** An order as the sample keeps it (in memory, the newest `maxOrders` only). */
-export interface Order {
-  readonly orderId: string;
-  readonly sku: string;
-  readonly quantity: number;
-  readonly placedAtUtc: string;
-}
+export const orderSchema = z.object({ orderId: z.string(), sku: z.string(), quantity: z.number().int(), placedAtUtc: z.string() });
+export type Order = z.infer<typeof orderSchema>;
 
 const maxOrders = 100;
 
 /**
- * The sample's own module: it places orders (REST routes declared on the module), describes its fulfilment flow
+ * The sample's own module: it places orders (behaviors published over REST in each authoring style; the fourth,
+ * a profile mapping, is in engine.json under Engine:Rest:Profiles), serves two plain module routes, describes its fulfilment flow
  * in the execution-graph catalog, and contributes a data product, an authorization policy and a technology
  * surface so every /engine surface has something to show.
  */
@@ -29,32 +35,6 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
         body: { module: 'orders', runtime: engine.state, readiness: engine.readiness().status, orders: orders.length, upstreams: { ...upstream.state } },
       }),
     },
-    { method: 'GET', path: '/api/orders', summary: 'The newest orders', handle: () => ({ body: [...orders].reverse() }) },
-    {
-      method: 'POST',
-      path: '/api/orders',
-      summary: 'Place an order: { "sku": string, "quantity": positive integer }',
-      handle: ({ body }) => {
-        const { sku, quantity } = (body ?? {}) as { sku?: unknown; quantity?: unknown };
-        if (typeof sku !== 'string' || sku.length === 0 || !Number.isInteger(quantity) || (quantity as number) <= 0) {
-          return {
-            status: 400,
-            headers: { 'content-type': 'application/problem+json' },
-            body: {
-              type: 'urn:corekit:problem:request-body-invalid',
-              title: 'Bad Request',
-              status: 400,
-              code: 'REQUEST_BODY_INVALID',
-              detail: 'Send { "sku": a non-empty string, "quantity": a positive integer }',
-            },
-          };
-        }
-        const order: Order = { orderId: `ord-${++sequence}`, sku, quantity: quantity as number, placedAtUtc: new Date().toISOString() };
-        orders.push(order);
-        if (orders.length > maxOrders) orders.splice(0, orders.length - maxOrders);
-        return { status: 201, body: order };
-      },
-    },
     {
       method: 'POST',
       path: '/api/demo/upstreams/:upstream/:state',
@@ -69,6 +49,48 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
       },
     },
   ];
+  const behaviors = [
+    defineBehavior({
+      id: 'orders.list',
+      description: 'The newest orders',
+      input: z.object({ sku: z.string().optional() }),
+      output: z.array(orderSchema),
+      handler: ({ sku }) => [...orders].reverse().filter((order) => sku === undefined || order.sku === sku),
+    }),
+    defineBehavior({
+      id: 'orders.get',
+      description: 'One order',
+      input: z.object({ orderId: z.string() }),
+      output: orderSchema,
+      handler: ({ orderId }) => {
+        const order = orders.find((candidate) => candidate.orderId === orderId);
+        if (!order) throw new BehaviorError('not-found', 'ORDER_NOT_FOUND', `No order "${orderId}" (the sample keeps the newest ${maxOrders})`, { orderId });
+        return order;
+      },
+    }),
+    defineBehavior({
+      id: 'orders.place',
+      description: 'Place an order',
+      input: z.object({ sku: z.string().min(1), quantity: z.number().int().positive() }),
+      output: orderSchema,
+      handler: ({ sku, quantity }) => {
+        const order: Order = { orderId: `ord-${++sequence}`, sku, quantity, placedAtUtc: new Date().toISOString() };
+        orders.push(order);
+        if (orders.length > maxOrders) orders.splice(0, orders.length - maxOrders);
+        return order;
+      },
+    }),
+    defineBehavior({
+      id: 'orders.summary',
+      description: 'Order count and units per SKU',
+      input: z.object({}),
+      output: z.object({ orders: z.number().int(), unitsBySku: z.record(z.string(), z.number().int()) }),
+      handler: () => ({
+        orders: orders.length,
+        unitsBySku: orders.reduce<Record<string, number>>((units, order) => ({ ...units, [order.sku]: (units[order.sku] ?? 0) + order.quantity }), {}),
+      }),
+    }),
+  ];
   const module: RoutedModuleDefinition = {
     id: 'orders',
     version: '1.4.0',
@@ -76,6 +98,17 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
     description: 'Places and ships orders; the sample module of the Core web host',
     capabilities: ['orders.place', 'orders.reserve-stock', 'orders.ship'],
     routes,
+    behaviors,
+    rest: [
+      // Explicit module DSL: a route group opted into host governance (scope public-api), a CRUD resource in it.
+      routeGroup('/api', { scopes: ['public-api'], tags: ['Orders'], documents: ['public'] }, [
+        restResource('orders', { list: 'orders.list', get: 'orders.get', create: 'orders.place' }, { idParameter: 'orderId' }),
+      ]),
+      // Generated profile shorthand: the read-only profile of `orders` as API major version 2.
+      restProfile('read-only', 'orders', { prefix: '/v2/orders', version: 2, idParameter: 'orderId' }),
+      // Inline helper: one route in one line.
+      restGet('/api/orders-summary', 'orders.summary'),
+    ],
   };
   builder.addModule(module);
   builder.addCatalogEntries('execution-graphs', 'orders', [
@@ -126,7 +159,7 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
       kind: 'rest-api',
       displayName: 'Orders REST API',
       sourcePackage: '@corekit/example-web-host',
-      metadata: { routes: routes.map((route) => `${route.method} ${route.path}`), ordersInMemory: orders.length, maxOrders },
+      metadata: { routes: routes.map((route) => `${route.method} ${route.path}`), behaviors: behaviors.map((behavior) => behavior.id), ordersInMemory: orders.length, maxOrders },
     },
   ]);
 }
