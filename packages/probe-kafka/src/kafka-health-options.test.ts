@@ -1,0 +1,68 @@
+import { probeEventIds } from '@corekit/abstractions';
+import { createTestEngineBuilder } from '@corekit/testing';
+import { addKafkaHealth } from './add-kafka-health';
+
+const entryPath = 'Engine:Observability:DependencyHealth:Kafka:Dependencies:0';
+
+function register(entry: Record<string, unknown> | null, environment?: Record<string, string>) {
+  const { builder } = createTestEngineBuilder(environment ? { environment } : {});
+  const added: Array<{ id: string; timeoutSeconds?: number; eventIds?: unknown; kind: string }> = [];
+  const original = builder.addDependencyHealthContributor.bind(builder);
+  builder.addDependencyHealthContributor = (contributor) => {
+    added.push(contributor);
+    return original(contributor);
+  };
+  addKafkaHealth(builder, entry ? { Dependencies: [{ Id: 'kafka', ...entry } as never] } : undefined);
+  return added;
+}
+
+function configurationError(entry: Record<string, unknown>): { code?: string; message: string } {
+  try {
+    register(entry);
+  } catch (error) {
+    return error as { code?: string; message: string };
+  }
+  throw new Error('registration did not fail');
+}
+
+describe('Kafka probe configuration', () => {
+  it('registers one contributor with the Kafka event ids, BootstrapServers as a comma list', () => {
+    const added = register({ BootstrapServers: 'kafka-1:9092, kafka-2', TimeoutSeconds: 3 });
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ id: 'kafka', kind: 'Kafka', timeoutSeconds: 3, eventIds: probeEventIds.Kafka });
+  });
+
+  it('reads the section from environment variables', () => {
+    const added = register(null, {
+      Engine__Observability__DependencyHealth__Kafka__Dependencies__0__Id: 'from-env',
+      Engine__Observability__DependencyHealth__Kafka__Dependencies__0__BootstrapServers: 'kafka:9092',
+      Engine__Observability__DependencyHealth__Kafka__Dependencies__0__SecurityProtocol: 'sasl_ssl',
+      Engine__Observability__DependencyHealth__Kafka__Dependencies__0__Username: 'probe',
+      Engine__Observability__DependencyHealth__Kafka__Dependencies__0__Password: 'from-the-environment',
+    });
+    expect(added.map((contributor) => contributor.id)).toEqual(['from-env']);
+  });
+
+  it.each([
+    [{}, 'BootstrapServers', /is required/],
+    [{ BootstrapServers: 'http://kafka:9092' }, 'BootstrapServers:0', /host:port/],
+    [{ BootstrapServers: 'kafka:9092', SecurityProtocol: 'TLS' }, 'SecurityProtocol', /PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL/],
+    [{ BootstrapServers: 'kafka:9092', SecurityProtocol: 'SASL_SSL', Password: 'p4ss-word' }, 'Username', /required with SecurityProtocol SASL_SSL/],
+    [{ BootstrapServers: 'kafka:9092', SecurityProtocol: 'SASL_PLAINTEXT', Username: 'probe' }, 'Password', /required/],
+    [{ BootstrapServers: 'kafka:9092', Username: 'probe', Password: 'p4ss-word' }, 'SecurityProtocol', /SASL_PLAINTEXT or SASL_SSL/],
+    [{ BootstrapServers: 'kafka:9092', SecurityProtocol: 'SASL_SSL', SaslMechanism: 'GSSAPI', Username: 'probe', Password: 'p4ss-word' }, 'SaslMechanism', /PLAIN, SCRAM-SHA-256, SCRAM-SHA-512/],
+    [{ BootstrapServers: 'kafka:9092', TimeoutSeconds: -1 }, 'TimeoutSeconds', /positive integer/],
+  ])('refuses %j at the full key path of %s', (entry, field, expected) => {
+    const error = configurationError(entry);
+    expect(error.code).toBe('CONFIGURATION_INVALID');
+    expect(error.message).toContain(`${entryPath}:${field}`);
+    expect(error.message).toMatch(expected);
+    expect(error.message).not.toContain('p4ss-word');
+  });
+
+  it('refuses a password left as a placeholder', () => {
+    const error = configurationError({ BootstrapServers: 'kafka:9092', SecurityProtocol: 'SASL_SSL', Username: 'probe', Password: '<SECRET>' });
+    expect(error.code).toBe('CONFIGURATION_INVALID');
+    expect(error.message).toContain(`${entryPath}:Password`);
+  });
+});
