@@ -14,10 +14,11 @@ import {
   type Engine,
   type HealthReport,
 } from '@corekit/abstractions';
-import type { Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Response } from 'express';
 import { z, type ZodType } from 'zod';
 import { healthStatusCode, summarize } from './health-exposure';
-import type { HostRoute } from './host-route';
+import type { HostRoute, JsonAnswer } from './host-route';
 import type { ShowDetails } from './web-host-options';
 
 /** The health routes, in the order the diagnostics document lists them. */
@@ -28,11 +29,27 @@ function sendJson(response: Response, body: unknown, status = 200): void {
   response.json(body);
 }
 
+/**
+ * Reads a report once per turn of the event loop: requests arriving together (orchestrators, load balancers and
+ * benchmarks send them in bursts) share one computation, and the next turn computes afresh, so an answer is never
+ * older than the I/O callbacks it arrived with.
+ */
+function oncePerTurn<T>(compute: () => T): () => T {
+  let cached: { readonly value: T } | undefined;
+  return () => {
+    if (cached) return cached.value;
+    const value = compute();
+    cached = { value };
+    setImmediate(() => (cached = undefined));
+    return value;
+  };
+}
+
 /** `/health`, `/health/live`, `/health/ready`: 200 when Healthy or Degraded, 503 when Unhealthy. */
 export function healthRoutes(
   engine: Engine,
   showDetails: ShowDetails,
-  detailsAllowed: (request: Request) => Promise<boolean>,
+  detailsAllowed: (request: IncomingMessage) => boolean | Promise<boolean>,
 ): HostRoute[] {
   const schema: ZodType =
     showDetails === 'Always' ? healthReportSchema : showDetails === 'Never' ? healthSummarySchema : z.union([healthReportSchema, healthSummarySchema]);
@@ -42,24 +59,33 @@ export function healthRoutes(
       : showDetails === 'Never'
         ? 'Details are never shown (Engine:Web:Health:ShowDetails is Never): the body carries the status only.'
         : 'Details are shown only to requests the host authorizes (Engine:Web:Health:ShowDetails is WhenAuthorized); other callers get the status only.';
-  const route = (path: string, rel: string, summary: string, description: string, read: () => HealthReport): HostRoute => ({
-    method: 'get',
-    path,
-    rel,
-    summary,
-    description: `${description} ${detailNote}`,
-    tags: ['Health'],
-    servedWhileDraining: true,
-    responses: {
-      200: { description: 'Healthy or Degraded', schema },
-      503: { description: 'Unhealthy', schema },
-    },
-    handler: async (request, response) => {
+  const route = (path: string, rel: string, summary: string, description: string, compute: () => HealthReport): HostRoute => {
+    const read = oncePerTurn(compute);
+    const answer = (request: IncomingMessage): JsonAnswer | Promise<JsonAnswer> => {
       const report = read();
-      const body = (await detailsAllowed(request)) ? report : summarize(report);
-      sendJson(response, body, healthStatusCode(report));
-    },
-  });
+      const shape = (show: boolean): JsonAnswer => ({ status: healthStatusCode(report), body: show ? report : summarize(report) });
+      const allowed = detailsAllowed(request);
+      return typeof allowed === 'boolean' ? shape(allowed) : allowed.then(shape);
+    };
+    return {
+      method: 'get',
+      path,
+      rel,
+      summary,
+      description: `${description} ${detailNote}`,
+      tags: ['Health'],
+      servedWhileDraining: true,
+      responses: {
+        200: { description: 'Healthy or Degraded', schema },
+        503: { description: 'Unhealthy', schema },
+      },
+      answer,
+      handler: async (request, response) => {
+        const { status, body } = await answer(request);
+        sendJson(response, body, status);
+      },
+    };
+  };
   return [
     route('/health', 'health', 'Overall health', 'The worse of liveness and readiness, with every reason.', () => engine.health()),
     route(

@@ -24,9 +24,9 @@ export function createDetailsPolicy(
   mode: ShowDetails,
   authorize: AuthorizeRequest | undefined,
   logger: Logger,
-): (request: IncomingMessage) => Promise<boolean> {
-  if (mode === 'Always') return async () => true;
-  if (mode === 'Never') return async () => false;
+): (request: IncomingMessage) => boolean | Promise<boolean> {
+  if (mode === 'Always') return () => true;
+  if (mode === 'Never') return () => false;
   return (request) => isAuthorized(request, authorize, logger);
 }
 
