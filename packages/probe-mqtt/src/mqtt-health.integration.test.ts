@@ -17,6 +17,11 @@ import type { MqttHealthOptions } from './mqtt-health-options';
 // and mosquitto processes this file starts itself (password file, TLS listener, stop and restart).
 const mqttUrl = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-mqtt-it-'));
+/** The address requireService probes (it reads host and port from an http URL). */
+const mqttAddress = (() => {
+  const url = new URL(mqttUrl);
+  return `http://${url.host.replace(/:\d+$/, '')}:${url.port || 1883}`;
+})();
 
 /** Entry fields for the broker at MQTT_URL (`mqtt://user:pass@host:port` when it needs credentials). */
 function sharedEntry(): { entry: Record<string, unknown>; secrets: string[] } {
@@ -41,7 +46,7 @@ describeProbeConformance({
   kind: 'Mqtt',
   add: addMqttHealth,
   healthyUpstream: async () => {
-    if (await requireService('MQTT broker', mqttUrl, 'MQTT_URL')) return { ...sharedEntry(), close: async () => undefined };
+    if (await requireService('MQTT broker', mqttAddress, 'MQTT_URL')) return { ...sharedEntry(), close: async () => undefined };
     const broker = await startMosquitto();
     return { entry: { Host: broker.host, Port: broker.port }, close: () => broker.close() };
   },
@@ -49,7 +54,7 @@ describeProbeConformance({
 
 describe('addMqttHealth against the broker at MQTT_URL', () => {
   it('is Healthy', async () => {
-    if (!(await requireService('MQTT broker', mqttUrl, 'MQTT_URL'))) return;
+    if (!(await requireService('MQTT broker', mqttAddress, 'MQTT_URL'))) return;
     const { entry } = await probeOnce({ Dependencies: [{ Id: 'broker', ...sharedEntry().entry }] });
     expect(entry).toMatchObject({ status: 'Healthy', data: { tls: false } });
   });

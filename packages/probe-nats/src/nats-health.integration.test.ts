@@ -17,6 +17,11 @@ import type { NatsHealthOptions } from './nats-health-options';
 // and nats-server processes this file starts itself (authentication, monitoring, TLS, stop and restart).
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-nats-it-'));
+/** The address requireService probes (it reads host and port from an http URL). */
+const natsAddress = (() => {
+  const url = new URL(natsUrl);
+  return `http://${url.host.replace(/:\d+$/, '')}:${url.port || 4222}`;
+})();
 
 /** Entry fields for the server at NATS_URL: `nats://user:pass@host:port`, or `nats://token@host:port`. */
 function sharedEntry(): { entry: Record<string, unknown>; secrets: string[] } {
@@ -42,7 +47,7 @@ describeProbeConformance({
   kind: 'Nats',
   add: addNatsHealth,
   healthyUpstream: async () => {
-    if (await requireService('NATS', natsUrl, 'NATS_URL')) return { ...sharedEntry(), close: async () => undefined };
+    if (await requireService('NATS', natsAddress, 'NATS_URL')) return { ...sharedEntry(), close: async () => undefined };
     const server = await startNatsServer();
     return { entry: { Host: server.host, Port: server.port }, close: () => server.stop() };
   },
@@ -50,14 +55,14 @@ describeProbeConformance({
 
 describe('addNatsHealth against the NATS server at NATS_URL', () => {
   it('is Healthy and reports the server version and name', async () => {
-    if (!(await requireService('NATS', natsUrl, 'NATS_URL'))) return;
+    if (!(await requireService('NATS', natsAddress, 'NATS_URL'))) return;
     const { entry } = await probeOnce({ Dependencies: [{ Id: 'bus', ...sharedEntry().entry }] });
     expect(entry.status).toBe('Healthy');
     expect(entry.data).toMatchObject({ serverVersion: expect.stringMatching(/^\d+\.\d+\.\d+/), serverName: expect.any(String), tls: false });
   });
 
   it('is Unhealthy with TLS_NOT_OFFERED when UseTls is set and the server has no TLS', async () => {
-    if (!(await requireService('NATS', natsUrl, 'NATS_URL'))) return;
+    if (!(await requireService('NATS', natsAddress, 'NATS_URL'))) return;
     const { entry } = await probeOnce({ Dependencies: [{ Id: 'bus', ...sharedEntry().entry, UseTls: true }] });
     expect(entry.error?.code).toBe('TLS_NOT_OFFERED');
   });

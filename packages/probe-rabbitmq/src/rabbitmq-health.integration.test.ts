@@ -22,7 +22,9 @@ import type { RabbitMqHealthOptions } from './rabbitmq-health-options';
 const rabbitUrl = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
 const broker = new URL(rabbitUrl);
 const brokerHost = broker.hostname.replace(/^\[(.*)\]$/, '$1');
-const brokerPort = Number(broker.port || 5672);
+const brokerPort = Number(broker.port || (broker.protocol === 'amqps:' ? 5671 : 5672));
+/** The address requireService probes (it reads host and port from an http URL). */
+const brokerAddress = `http://${broker.host.replace(/:\d+$/, '')}:${brokerPort}`;
 const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-rabbitmq-it-'));
 
 async function probeOnce(options: RabbitMqHealthOptions) {
@@ -38,7 +40,7 @@ describeProbeConformance({
   kind: 'RabbitMq',
   add: addRabbitMqHealth,
   healthyUpstream: async () => {
-    if (!(await requireService('RabbitMQ', rabbitUrl.replace(/^amqps?:/, 'http:'), 'RABBITMQ_URL'))) {
+    if (!(await requireService('RabbitMQ', brokerAddress, 'RABBITMQ_URL'))) {
       throw new Error('RabbitMQ is not reachable; the conformance suite needs a real broker (set RABBITMQ_URL)');
     }
     return { entry: { ConnectionString: rabbitUrl }, secrets: broker.password ? [decodeURIComponent(broker.password)] : [], close: async () => undefined };
@@ -55,7 +57,7 @@ describe('addRabbitMqHealth against the real broker', () => {
   let ready = false;
 
   beforeAll(async () => {
-    if (!(await requireService('RabbitMQ', rabbitUrl.replace(/^amqps?:/, 'http:'), 'RABBITMQ_URL'))) return;
+    if (!(await requireService('RabbitMQ', brokerAddress, 'RABBITMQ_URL'))) return;
     if (!(await isRabbitMqCtlAvailable())) {
       const message = 'rabbitmqctl is not available (it needs the broker administrator rights): the tests that create a user and a virtual host cannot run';
       if (process.env.CI === 'true') throw new Error(`${message}; CI=true, so they fail instead of skipping`);
@@ -112,7 +114,7 @@ describe('addRabbitMqHealth against the real broker', () => {
   });
 
   it('is Unhealthy with VIRTUAL_HOST_REFUSED for a virtual host that does not exist', async () => {
-    if (!(await requireService('RabbitMQ', rabbitUrl.replace(/^amqps?:/, 'http:'), 'RABBITMQ_URL'))) return;
+    if (!(await requireService('RabbitMQ', brokerAddress, 'RABBITMQ_URL'))) return;
     const { entry: result } = await probeOnce({ Dependencies: [{ Id: 'broker', ConnectionString: rabbitUrl, VirtualHost: `no-such-vhost-${suffix}` }] });
     expect(result.status).toBe('Unhealthy');
     expect(result.error?.code).toBe('VIRTUAL_HOST_REFUSED');
@@ -127,7 +129,7 @@ describe('addRabbitMqHealth against the real broker', () => {
   });
 
   it('turns Unhealthy on the next refresh when the broker goes away (proxy stopped), and Healthy again when it is back', async () => {
-    if (!(await requireService('RabbitMQ', rabbitUrl.replace(/^amqps?:/, 'http:'), 'RABBITMQ_URL'))) return;
+    if (!(await requireService('RabbitMQ', brokerAddress, 'RABBITMQ_URL'))) return;
     const proxy = await startTcpProxy({ host: brokerHost, port: brokerPort });
     const logger = captureLogger();
     const builder = createEngineBuilder({ contentRoot, environment: {}, logger });

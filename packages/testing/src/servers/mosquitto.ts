@@ -31,7 +31,7 @@ export function mosquittoPasswordLine(user: string, password: string): string {
 }
 
 /**
- * Starts `mosquitto` (from PATH, or `MOSQUITTO_BIN`) on 127.0.0.1 with connection logging to stderr (unbuffered), so a
+ * Starts `mosquitto` (from PATH) on 127.0.0.1 with connection logging to stderr (unbuffered), so a
  * test can read what clients sent (`New client connected ... as <client id> (p2, c1, k30, u'user')`).
  */
 export async function startMosquitto(options: MosquittoOptions = {}): Promise<MosquittoProcess> {
@@ -59,7 +59,7 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
   try {
     const server = await startServerProcess({
       name: 'mosquitto',
-      command: process.env.MOSQUITTO_BIN ?? 'mosquitto',
+      command: 'mosquitto',
       args: ['-c', configurationFile],
       port,
     });

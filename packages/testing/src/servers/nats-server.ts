@@ -22,7 +22,7 @@ export interface NatsServerProcess extends ServerProcess {
 }
 
 /**
- * Starts `nats-server` (from PATH, or `NATS_SERVER_BIN`) on 127.0.0.1 with the given authentication, for
+ * Starts `nats-server` (from PATH) on 127.0.0.1 with the given authentication, for
  * tests that need credentials or must stop and restart the server. Stop it in `afterAll`.
  */
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsServerProcess> {
@@ -33,6 +33,6 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   if (options.token !== undefined) args.push('--auth', options.token);
   if (monitoringPort !== undefined) args.push('-m', String(monitoringPort));
   if (options.tls) args.push('--tls', '--tlscert', options.tls.certificateFile, '--tlskey', options.tls.keyFile);
-  const server = await startServerProcess({ name: 'nats-server', command: process.env.NATS_SERVER_BIN ?? 'nats-server', args, port });
+  const server = await startServerProcess({ name: 'nats-server', command: 'nats-server', args, port });
   return Object.assign(server, { url: `nats://127.0.0.1:${port}`, ...(monitoringPort !== undefined ? { monitoringPort } : {}) });
 }
