@@ -132,7 +132,18 @@ describe('addNatsHealth against a fake NATS server', () => {
     const server = await fakeNats(info(), (line) => (line === 'PING' ? "-ERR 'Maximum Connections Exceeded'\r\n" : undefined));
     try {
       const { entry } = await probeOnce({ Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: server.port }] });
-      expect(entry.error).toEqual({ code: 'SERVER_ERROR', message: "The NATS server answered -ERR 'Maximum Connections Exceeded' instead of PONG." });
+      expect(entry.error).toEqual({ code: 'SERVER_ERROR', message: `The NATS server at 127.0.0.1:${server.port} answered -ERR 'Maximum Connections Exceeded'.` });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reports an -ERR sent instead of INFO with its reason', async () => {
+    const server = await fakeNats("-ERR 'maximum connections exceeded'\r\n", pongOnPing);
+    try {
+      const { entry } = await probeOnce({ Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: server.port }] });
+      expect(entry.error).toEqual({ code: 'SERVER_ERROR', message: `The NATS server at 127.0.0.1:${server.port} answered -ERR 'maximum connections exceeded'.` });
+      expect(server.lines).toEqual([]);
     } finally {
       await server.close();
     }

@@ -71,16 +71,16 @@ function errorReason(line: string): string {
   return text.replace(/^'(.*)'$/, '$1') || 'no reason given';
 }
 
-function serverError(line: string, entry: NatsEntry, context: ProbeContext, info: ServerInfo) {
+function serverError(line: string, where: string, entry: NatsEntry, context: ProbeContext, info: ServerInfo) {
   const reason = errorReason(line);
   if (/authori[sz]ation|authentication|user|password|token/i.test(reason)) {
     const configured = entry.Token ? `${context.entryPath}:Token` : entry.Username ? `${context.entryPath}:Username and :Password` : null;
     const hint = configured
       ? `Check ${configured}.`
       : `The server requires authentication${info.auth_required ? ' (its INFO says auth_required)' : ''}: set ${context.entryPath}:Token or :Username and :Password.`;
-    return unhealthy('AUTHENTICATION_FAILED', `The NATS server refused the connection: '${reason}'. ${hint}`);
+    return unhealthy('AUTHENTICATION_FAILED', `The NATS server at ${where} refused the connection: '${reason}'. ${hint}`);
   }
-  return unhealthy('SERVER_ERROR', `The NATS server answered -ERR '${reason}' instead of PONG.`);
+  return unhealthy('SERVER_ERROR', `The NATS server at ${where} answered -ERR '${reason}'.`);
 }
 
 /**
@@ -101,7 +101,10 @@ export const natsHealthProbe: ProbeDefinition<typeof natsHealthEntryShape> = {
     let socket: net.Socket = plain;
     try {
       const greeting = createLineReader(plain, signal);
-      const info = parseInfo(await greeting.readLine(), where);
+      const firstLine = await greeting.readLine();
+      // a server at its connection limit may refuse with -ERR before (or instead of) INFO
+      if (firstLine.startsWith('-ERR')) return serverError(firstLine, where, entry, context, {});
+      const info = parseInfo(firstLine, where);
       greeting.close();
       if (entry.UseTls && !info.tls_required && !info.tls_available) {
         return unhealthy('TLS_NOT_OFFERED', `${context.entryPath}:UseTls is true, but the NATS server at ${where} offers no TLS (its INFO has neither tls_required nor tls_available). Enable TLS on the server or set UseTls to false.`);
@@ -133,7 +136,7 @@ export const natsHealthProbe: ProbeDefinition<typeof natsHealthEntryShape> = {
           const data = { serverName: info.server_name ?? null, serverVersion: info.version ?? null, tls: useTls };
           return healthy(`NATS${info.version ? ` ${info.version}` : ''} at ${where} answered PONG${useTls ? ' over TLS' : ''}`, data);
         }
-        if (line.startsWith('-ERR')) return serverError(line, entry, context, info);
+        if (line.startsWith('-ERR')) return serverError(line, where, entry, context, info);
         if (line === 'PING') socket.write('PONG\r\n');
         else if (line !== '+OK' && !line.startsWith('INFO ')) {
           throw new CoreError('PROTOCOL_ERROR', `${where} answered PING with an unexpected line instead of PONG; check that Host and Port point at a NATS server.`);
