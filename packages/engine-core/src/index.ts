@@ -12,3 +12,12 @@ export { DependencyHealthScheduler } from './dependency-health-scheduler';
 export { cellMaterializationExtensionKey, foldPosture, postureOrder } from './catalogs/cell-materialization';
 export type { CellMaterializationReporter } from './catalogs/cell-materialization';
 export * from './packages';
+export { restPublicationErrorCodes } from './rest/rest-publication-pipeline';
+export {
+  restProfileOptionsSchema,
+  restProfileRouteOptionsSchema,
+  restGovernanceOptionsSchema,
+  restSuppressionOptionsSchema,
+  restOverrideOptionsSchema,
+  restRuleMatchOptionsSchema,
+} from './rest/rest-publication-options';
