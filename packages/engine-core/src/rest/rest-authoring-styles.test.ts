@@ -72,13 +72,13 @@ describe('each authoring style produces its candidate', () => {
   });
 
   it('explicit module DSL: endpoint() binds one behavior with its own name, and a group without scopes is not opted in', () => {
-    const engine = buildWithRest([ordersModule([routeGroup('/internal', [endpoint('GET', '/orders/:orderId', 'orders.get', { name: 'fetchOrder' })])])]);
+    const engine = buildWithRest([ordersModule([routeGroup('/internal', [endpoint('GET', '/orders/:id', 'orders.get', { name: 'fetchOrder' })])])]);
     expect(candidate(engine, 'orders:internal:fetchOrder')).toMatchObject({
       sourceShape: 'route-group-endpoint',
-      source: 'module "orders" routeGroup("/internal").endpoint("GET", "/orders/:orderId", "orders.get")',
+      source: 'module "orders" routeGroup("/internal").endpoint("GET", "/orders/:id", "orders.get")',
       hostGovernanceScopes: [],
       hostGovernance: 'not-opted-in',
-      originalMetadata: { path: '/internal/orders/:orderId', endpointName: 'fetchOrder', openApiDocumentNames: ['default'], apiMajorVersion: 1 },
+      originalMetadata: { path: '/internal/orders/:id', endpointName: 'fetchOrder', openApiDocumentNames: ['default'], apiMajorVersion: 1 },
     });
   });
 
@@ -100,14 +100,14 @@ describe('each authoring style produces its candidate', () => {
   });
 
   it('generated profile shorthand: restProfile("crud") generates the five conventional routes, without explicit target bindings', () => {
-    const engine = buildWithRest([ordersModule([restProfile('crud', 'orders', { prefix: '/v2/orders', version: 2, idParameter: 'orderId' })])]);
+    const engine = buildWithRest([ordersModule([restProfile('crud', 'orders', { prefix: '/v2/orders', version: 2 })])]);
     const candidates = entriesOf<RestEndpointCandidateDescriptor>(engine, 'rest-endpoint-candidates');
     expect(candidates.map((entry) => [entry.candidateId, entry.behaviorId, entry.originalMetadata.method, entry.originalMetadata.path])).toEqual([
       ['orders:crud:orders:orders.list', 'orders.list', 'GET', '/v2/orders'],
-      ['orders:crud:orders:orders.get', 'orders.get', 'GET', '/v2/orders/:orderId'],
+      ['orders:crud:orders:orders.get', 'orders.get', 'GET', '/v2/orders/:id'],
       ['orders:crud:orders:orders.create', 'orders.create', 'POST', '/v2/orders'],
-      ['orders:crud:orders:orders.update', 'orders.update', 'PUT', '/v2/orders/:orderId'],
-      ['orders:crud:orders:orders.remove', 'orders.remove', 'DELETE', '/v2/orders/:orderId'],
+      ['orders:crud:orders:orders.update', 'orders.update', 'PUT', '/v2/orders/:id'],
+      ['orders:crud:orders:orders.remove', 'orders.remove', 'DELETE', '/v2/orders/:id'],
     ]);
     expect(candidates[0]).toMatchObject({
       authoringStyle: 'generated-profile-shorthand',

@@ -1,8 +1,14 @@
 import { defineBehavior, endpoint, restGet, restProfile, restResource, routeGroup, type ModuleDefinition } from '@corekit/abstractions';
 import { z } from 'zod';
-import { buildWithRest, entriesOf, ordersModule, thrown } from './rest-test-fixtures';
+import { buildWithRest, entriesOf, orderBehaviors, ordersModule, pingBehavior, thrown } from './rest-test-fixtures';
 
-const partnerProfile = (path: string) => ({ Profiles: { partner: { Routes: [{ Behavior: 'orders.get', Method: 'GET', Path: path }] } } });
+const partnerProfile = (path: string) => ({ Profiles: { partner: { Routes: [{ Behavior: 'orders.lookup', Method: 'GET', Path: path }] } } });
+
+/** The orders module plus `orders.lookup`, whose input names the order `orderId` (orders.get calls it `id`). */
+function ordersWithLookup(rest: Parameters<typeof ordersModule>[0]): ModuleDefinition {
+  const lookup = defineBehavior({ id: 'orders.lookup', input: z.object({ orderId: z.string() }), output: z.object({}), handler: () => ({}) });
+  return ordersModule(rest, [...orderBehaviors(), pingBehavior(), lookup]);
+}
 
 function statusModule(id: string, path: string): ModuleDefinition {
   return {
@@ -16,11 +22,11 @@ function statusModule(id: string, path: string): ModuleDefinition {
 describe('conflicting published candidates fail the build', () => {
   it('two styles claiming the same method and path (parameter names aside) name both candidates and both sources', () => {
     const error = thrown(() =>
-      buildWithRest([ordersModule([routeGroup('/api', [restResource('orders', { get: 'orders.get' })])])], partnerProfile('/api/orders/:orderId')),
+      buildWithRest([ordersWithLookup([routeGroup('/api', [restResource('orders', { get: 'orders.get' })])])], partnerProfile('/api/orders/:orderId')),
     );
     expect(error.code).toBe('REST_ENDPOINT_CONFLICT');
     expect(error.message).toContain(
-      'candidate "orders:api:orders.get" (module "orders" routeGroup("/api").restResource("orders").get) publishes GET /api/orders/:id and candidate "profile:partner:orders.get" (Engine:Rest:Profiles:partner:Routes:0) publishes GET /api/orders/:orderId: the same method and path',
+      'candidate "orders:api:orders.get" (module "orders" routeGroup("/api").restResource("orders").get) publishes GET /api/orders/:id and candidate "profile:partner:orders.lookup" (Engine:Rest:Profiles:partner:Routes:0) publishes GET /api/orders/:orderId: the same method and path',
     );
   });
 
@@ -42,13 +48,27 @@ describe('conflicting published candidates fail the build', () => {
   });
 
   it('only published candidates conflict: suppressing one of the two, or a different method, builds', () => {
-    const engine = buildWithRest([ordersModule([routeGroup('/api', { scopes: ['public-api'] }, [restResource('orders', { get: 'orders.get' })])])], {
+    const engine = buildWithRest([ordersWithLookup([routeGroup('/api', { scopes: ['public-api'] }, [restResource('orders', { get: 'orders.get' })])])], {
       ...partnerProfile('/api/orders/:orderId'),
       Governance: { Suppressions: [{ Id: 'module-wins', Match: { RouteGroups: ['profile:partner'] } }] },
     });
     expect(entriesOf(engine, 'rest-endpoints').map((entry) => entry.id)).toEqual(['orders:api:orders.get']);
     const methods = buildWithRest([ordersModule([routeGroup('/api', [restResource('orders', { list: 'orders.list', create: 'orders.create' })])])]);
     expect(entriesOf(methods, 'rest-endpoints').map((entry) => `${entry.method} ${entry.path}`)).toEqual(['GET /api/orders', 'POST /api/orders']);
+  });
+
+  it('a path parameter the behavior input does not have is refused, also when an override introduces it', () => {
+    const declared = thrown(() => buildWithRest([ordersModule([routeGroup('/api', [endpoint('GET', '/orders/:orderId', 'orders.get')])])]));
+    expect(declared.code).toBe('REST_PUBLICATION_INVALID');
+    expect(declared.message).toContain(
+      'module "orders" routeGroup("/api").endpoint("GET", "/orders/:orderId", "orders.get") publishes GET /api/orders/:orderId, but the input of behavior "orders.get" has no field "orderId" (its fields: id)',
+    );
+    const overridden = thrown(() =>
+      buildWithRest([ordersModule([restProfile('read-only', 'orders')])], {
+        Governance: { Overrides: [{ Id: 'rename-id', Match: { Behaviors: ['orders.get'] }, Set: { Path: '/orders/:orderId' } }] },
+      }),
+    );
+    expect(overridden.message).toContain('publishes GET /orders/:orderId after override "rename-id", but the input of behavior "orders.get" has no field "orderId"');
   });
 
   it('a path under a route the host serves itself (/engine, /health, /openapi, /scalar) is refused', () => {

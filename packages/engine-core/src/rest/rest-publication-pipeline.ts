@@ -14,7 +14,7 @@ import { collectCandidates, duplicateCandidateProblems, type RestCandidateDraft 
 import { applyGovernance, overrideProblems } from './rest-governance';
 import { publicationGroups } from './rest-publication-groups';
 import type { RestPublicationOptions } from './rest-publication-options';
-import { reservedPrefixOf, routeKey } from './rest-route-paths';
+import { reservedPrefixOf, routeKey, routeParameters } from './rest-route-paths';
 
 /** The six REST catalogs, as computed once when the engine is built. */
 export interface RestPublicationResult {
@@ -93,7 +93,7 @@ export function runRestPublication(modules: readonly ModuleDefinition[], behavio
   });
 
   const endpoints = candidates.filter((candidate) => candidate.outcome === 'published').map(toEndpoint);
-  checkPublishedRoutes(endpoints, candidates);
+  checkPublishedRoutes(endpoints, candidates, behaviors);
 
   return {
     candidates,
@@ -155,17 +155,35 @@ function toEndpoint(candidate: RestEndpointCandidateDescriptor): RestEndpointDes
   };
 }
 
-/** Reserved host prefixes, then method-and-path conflicts between published candidates (both sources named). */
-function checkPublishedRoutes(endpoints: readonly RestEndpointDescriptor[], candidates: readonly RestEndpointCandidateDescriptor[]): void {
+/** Fields of an object input schema; undefined for other schemas (nothing to check). */
+function inputFields(behaviors: BehaviorRegistry, behaviorId: string): string[] | undefined {
+  const shape = (behaviors.find(behaviorId)?.behavior.input as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape && typeof shape === 'object' ? Object.keys(shape) : undefined;
+}
+
+/**
+ * Reserved host prefixes and path parameters the behavior input does not have (every request would be refused),
+ * then method-and-path conflicts between published candidates (both sources named).
+ */
+function checkPublishedRoutes(endpoints: readonly RestEndpointDescriptor[], candidates: readonly RestEndpointCandidateDescriptor[], behaviors: BehaviorRegistry): void {
   const sourceOf = (candidateId: string) => candidates.find((candidate) => candidate.candidateId === candidateId)!.source;
   const overridden = (endpoint: RestEndpointDescriptor) => (endpoint.appliedOverrideId ? ` after override "${endpoint.appliedOverrideId}"` : '');
-  const reserved = endpoints.flatMap((endpoint) => {
+  const invalid = endpoints.flatMap((endpoint) => {
+    const problems: string[] = [];
     const prefix = reservedPrefixOf(endpoint.path);
-    return prefix
-      ? [`${sourceOf(endpoint.candidateId)} publishes ${endpoint.method} ${endpoint.path}${overridden(endpoint)}, under ${prefix}, which the host serves itself; choose another path`]
-      : [];
+    if (prefix) {
+      problems.push(`${sourceOf(endpoint.candidateId)} publishes ${endpoint.method} ${endpoint.path}${overridden(endpoint)}, under ${prefix}, which the host serves itself; choose another path`);
+    }
+    const fields = inputFields(behaviors, endpoint.behaviorId);
+    const missing = fields ? routeParameters(endpoint.path).filter((parameter) => !fields.includes(parameter)) : [];
+    if (missing.length > 0) {
+      problems.push(
+        `${sourceOf(endpoint.candidateId)} publishes ${endpoint.method} ${endpoint.path}${overridden(endpoint)}, but the input of behavior "${endpoint.behaviorId}" has no field ${missing.map((name) => `"${name}"`).join(', ')} (its fields: ${fields!.join(', ') || 'none'}); name the path parameter after an input field (restResource and restProfile take idParameter)`,
+      );
+    }
+    return problems;
   });
-  if (reserved.length > 0) fail(restPublicationErrorCodes.invalid, 'The engine cannot be built; REST publication problems', reserved);
+  if (invalid.length > 0) fail(restPublicationErrorCodes.invalid, 'The engine cannot be built; REST publication problems', invalid);
 
   const claimed = new Map<string, RestEndpointDescriptor>();
   const conflicts: string[] = [];
