@@ -7,6 +7,7 @@ import {
   createSelfSignedCertificate,
   describeProbeConformance,
   requireService,
+  runJestTrustingCertificate,
   startMosquitto,
   type MosquittoProcess,
 } from '@corekit/testing';
@@ -128,6 +129,30 @@ describe('addMqttHealth against mosquitto processes started by the test', () => 
       await broker.close();
     }
   });
+
+  it('is Healthy over TLS against a mosquitto TLS listener whose certificate is trusted (run in a child process that trusts it)', async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'probe-mqtt-tls-'));
+    const certificate = createSelfSignedCertificate('mqtt.test');
+    writeFileSync(path.join(directory, 'cert.pem'), certificate.cert);
+    writeFileSync(path.join(directory, 'key.pem'), certificate.key);
+    const broker = await startMosquitto({
+      users: { probe: 'tls-pass-8' },
+      extraConfiguration: [`certfile ${path.join(directory, 'cert.pem')}`, `keyfile ${path.join(directory, 'key.pem')}`],
+    });
+    try {
+      const run = await runJestTrustingCertificate({
+        packageDirectory: path.resolve(__dirname, '..'),
+        testFile: 'src/mqtt-trusted-tls.child.ts',
+        certificate: certificate.cert,
+        environment: { COREKIT_TLS_MQTT_PORT: String(broker.port) },
+      });
+      expect(run.output).toMatch(/Tests:\s+3 passed, 3 total/);
+      expect(run.exitCode).toBe(0);
+    } finally {
+      await broker.close();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }, 120000);
 
   it('starts TLS from the first byte against a mosquitto TLS listener and verifies its certificate', async () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), 'probe-mqtt-tls-'));

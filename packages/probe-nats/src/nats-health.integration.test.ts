@@ -7,6 +7,7 @@ import {
   createSelfSignedCertificate,
   describeProbeConformance,
   requireService,
+  runJestTrustingCertificate,
   startNatsServer,
   type NatsServerProcess,
 } from '@corekit/testing';
@@ -147,6 +148,27 @@ describe('addNatsHealth against nats-server processes started by the test', () =
       await server.stop();
     }
   });
+
+  it('is Healthy over TLS against a TLS nats-server whose certificate is trusted (run in a child process that trusts it)', async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'probe-nats-tls-'));
+    const certificate = createSelfSignedCertificate('nats.test');
+    writeFileSync(path.join(directory, 'cert.pem'), certificate.cert);
+    writeFileSync(path.join(directory, 'key.pem'), certificate.key);
+    const server = await startNatsServer({ user: 'probe', password: 'tls-pass-8', tls: { certificateFile: path.join(directory, 'cert.pem'), keyFile: path.join(directory, 'key.pem') } });
+    try {
+      const run = await runJestTrustingCertificate({
+        packageDirectory: path.resolve(__dirname, '..'),
+        testFile: 'src/nats-trusted-tls.child.ts',
+        certificate: certificate.cert,
+        environment: { COREKIT_TLS_NATS_PORT: String(server.port) },
+      });
+      expect(run.output).toMatch(/Tests:\s+3 passed, 3 total/);
+      expect(run.exitCode).toBe(0);
+    } finally {
+      await server.stop();
+      rmSync(directory, { recursive: true, force: true });
+    }
+  }, 120000);
 
   it('upgrades to TLS when the INFO of a TLS nats-server says tls_required, and verifies its certificate', async () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), 'probe-nats-tls-'));

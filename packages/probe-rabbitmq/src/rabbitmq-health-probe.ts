@@ -1,4 +1,4 @@
-import net from 'node:net';
+import type { Socket } from 'node:net';
 import { connect, type ChannelModel } from 'amqplib';
 import {
   abortable,
@@ -13,8 +13,8 @@ import {
 import { rabbitMqHealthEntryShape, resolveRabbitMqTarget, validateRabbitMqHealthEntry, type RabbitMqTarget } from './rabbitmq-health-options';
 
 /** The socket amqplib keeps on its connection (not in its types). */
-function streamOf(model: ChannelModel): net.Socket | undefined {
-  return (model.connection as unknown as { stream?: net.Socket }).stream;
+function streamOf(model: ChannelModel): Socket | undefined {
+  return (model.connection as unknown as { stream?: Socket }).stream;
 }
 
 /** Maps what amqplib throws while opening a connection to a result; undefined leaves it to describeError. */
@@ -82,7 +82,7 @@ export const rabbitMqHealthProbe: ProbeDefinition<typeof rabbitMqHealthEntryShap
         // net/tls.connect destroy the socket when the engine aborts the run, during the handshake too
         signal,
         noDelay: true,
-        ...(target.useTls ? { servername: net.isIP(target.host) ? undefined : target.host, rejectUnauthorized: true } : {}),
+        // with TLS, amqplib sends the host as SNI and Node verifies the certificate against it (always on)
         clientProperties: { connection_name: `corekit-probe-${entry.Id}` },
       },
     ).then((model) => {

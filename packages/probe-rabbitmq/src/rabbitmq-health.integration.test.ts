@@ -10,6 +10,7 @@ import {
   isRabbitMqCtlAvailable,
   rabbitMqCtl,
   requireService,
+  runJestTrustingCertificate,
   startTcpProxy,
   startTlsTestServer,
 } from '@corekit/testing';
@@ -155,6 +156,41 @@ describe('addRabbitMqHealth against the real broker', () => {
       await proxy.close();
     }
   });
+});
+
+describe('addRabbitMqHealth over TLS to the real broker', () => {
+  it('is Healthy through a TLS proxy whose certificate is trusted (run in a child process that trusts it)', async () => {
+    if (!(await requireService('RabbitMQ', brokerAddress, 'RABBITMQ_URL'))) return;
+    // terminates TLS with a self-signed certificate for localhost and forwards the bytes to the broker
+    const proxy = await startTlsTestServer({
+      commonName: 'localhost',
+      onSecureConnection: (secure) => {
+        const upstream = net.connect({ host: brokerHost, port: brokerPort });
+        upstream.on('error', () => secure.destroy());
+        secure.on('close', () => upstream.destroy());
+        upstream.on('close', () => secure.destroy());
+        secure.pipe(upstream).pipe(secure);
+      },
+    });
+    try {
+      const run = await runJestTrustingCertificate({
+        packageDirectory: path.resolve(__dirname, '..'),
+        testFile: 'src/rabbitmq-trusted-tls.child.ts',
+        certificate: proxy.certificate.cert,
+        environment: {
+          COREKIT_TLS_AMQP_PORT: String(proxy.port),
+          COREKIT_TLS_AMQP_USERNAME: decodeURIComponent(broker.username || 'guest'),
+          COREKIT_TLS_AMQP_PASSWORD: decodeURIComponent(broker.password || 'guest'),
+        },
+      });
+      expect(run.output).toMatch(/Tests:\s+3 passed, 3 total/);
+      expect(run.exitCode).toBe(0);
+      // amqplib sends the host as SNI even when it is an IP address (Node warns about it, DEP0123)
+      expect(proxy.serverNames).toEqual(['localhost', 'localhost', '127.0.0.1']);
+    } finally {
+      await proxy.close();
+    }
+  }, 120000);
 });
 
 describe('addRabbitMqHealth on the wire without a broker', () => {

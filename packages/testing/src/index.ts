@@ -30,3 +30,4 @@ export * from './servers/server-process';
 export * from './servers/tcp-proxy';
 export * from './servers/tls-test-server';
 export * from './servers/rabbitmqctl';
+export * from './servers/trusted-certificate-jest';
