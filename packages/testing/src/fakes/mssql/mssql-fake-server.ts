@@ -150,6 +150,7 @@ export async function startMssqlFakeServer(options: MssqlFakeServerOptions = {})
   const server = net.createServer((socket) => {
     received.connections++;
     sockets.add(socket);
+    socket.setNoDelay(true);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     const reader = new TdsMessageReader();

@@ -277,6 +277,7 @@ export async function startNeo4jFakeServer(options: Neo4jFakeServerOptions = {})
   const server = net.createServer((socket) => {
     received.connections++;
     sockets.add(socket);
+    socket.setNoDelay(true);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     handle(socket, `bolt-${connectionCounter++}`);
