@@ -1,19 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger, refusedPort, startMqttFakeBroker, startTlsTestServer } from '@corekit/testing';
+import { createTestEngineBuilder, refusedPort, startMqttFakeBroker, startTlsTestServer } from '@corekit/testing';
 import { addMqttHealth } from './add-mqtt-health';
 import type { MqttHealthOptions } from './mqtt-health-options';
 
 // Behaviour pinned against fakes that speak the MQTT 3.1.1 wire protocol (the exact CONNECT, every CONNACK
 // return code, a broker that never answers PINGREQ, TLS SNI); mqtt-health.integration.test.ts runs the
 // probe against real mosquitto brokers.
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-mqtt-'));
 
 async function probeOnce(options: MqttHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+  const { builder, logger } = createTestEngineBuilder();
   addMqttHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();
@@ -162,7 +156,7 @@ describe('addMqttHealth TLS on the wire (local TLS server, self-signed certifica
 });
 
 describe('addMqttHealth configuration', () => {
-  const builder = () => createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+  const builder = () => createTestEngineBuilder().builder;
 
   it.each([
     [{ Id: 'broker' }, 'Dependencies:0:Host is required'],

@@ -1,15 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
 import {
-  captureLogger,
   createSelfSignedCertificate,
+  createTestEngineBuilder,
   describeProbeConformance,
+  type MosquittoProcess,
   requireService,
   runJestTrustingCertificate,
   startMosquitto,
-  type MosquittoProcess,
 } from '@corekit/testing';
 import { addMqttHealth } from './add-mqtt-health';
 import type { MqttHealthOptions } from './mqtt-health-options';
@@ -17,7 +16,6 @@ import type { MqttHealthOptions } from './mqtt-health-options';
 // Real brokers: the machine's broker at MQTT_URL (default mqtt://127.0.0.1:1883) for the conformance suite,
 // and mosquitto processes this file starts itself (password file, TLS listener, stop and restart).
 const mqttUrl = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-mqtt-it-'));
 /** The address requireService probes (it reads host and port from an http URL). */
 const mqttAddress = (() => {
   const url = new URL(mqttUrl);
@@ -35,8 +33,7 @@ function sharedEntry(): { entry: Record<string, unknown>; secrets: string[] } {
 }
 
 async function probeOnce(options: MqttHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+  const { builder, logger } = createTestEngineBuilder();
   addMqttHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();
@@ -108,8 +105,7 @@ describe('addMqttHealth against mosquitto processes started by the test', () => 
 
   it('turns Unhealthy on the next refresh when the broker stops, and Healthy again after it restarts', async () => {
     const broker = await startMosquitto();
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+    const { builder, logger } = createTestEngineBuilder();
     addMqttHealth(builder, { Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: broker.port }] });
     const engine = builder.build();
     try {

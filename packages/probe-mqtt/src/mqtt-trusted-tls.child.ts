@@ -1,18 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing';
 import { addMqttHealth } from './add-mqtt-health';
 import type { MqttHealthOptions } from './mqtt-health-options';
 
 // Run only by mqtt-health.integration.test.ts, through runJestTrustingCertificate: this process trusts the
 // self-signed certificate of the mosquitto TLS listener on COREKIT_TLS_MQTT_PORT, issued for mqtt.test.
 const port = Number(process.env.COREKIT_TLS_MQTT_PORT);
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-mqtt-trusted-'));
 
 async function probeOnce(options: MqttHealthOptions) {
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+  const { builder } = createTestEngineBuilder();
   addMqttHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();

@@ -1,19 +1,13 @@
-import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger, refusedPort, startTlsTestServer } from '@corekit/testing';
+import { createTestEngineBuilder, refusedPort, startTlsTestServer } from '@corekit/testing';
 import { addNatsHealth } from './add-nats-health';
 import type { NatsHealthOptions } from './nats-health-options';
 
 // Behaviour pinned against fakes that speak the NATS wire protocol (what the probe sends, each kind of
 // answer, TLS SNI); nats-health.integration.test.ts runs the probe against real nats-server processes.
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-nats-'));
 
 async function probeOnce(options: NatsHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+  const { builder, logger } = createTestEngineBuilder();
   addNatsHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();
@@ -218,7 +212,7 @@ describe('addNatsHealth TLS on the wire (local TLS server, self-signed certifica
 });
 
 describe('addNatsHealth configuration', () => {
-  const builder = () => createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+  const builder = () => createTestEngineBuilder().builder;
 
   it.each([
     [{ Id: 'bus' }, 'Dependencies:0:Host is required'],
@@ -235,9 +229,7 @@ describe('addNatsHealth configuration', () => {
 
   it('reads entries from configuration, environment spelling included', async () => {
     const port = await refusedPort();
-    const configured = createEngineBuilder({
-      contentRoot,
-      logger: captureLogger(),
+    const { builder: configured } = createTestEngineBuilder({
       environment: {
         Engine__Observability__DependencyHealth__Nats__Dependencies__0__Id: 'bus',
         Engine__Observability__DependencyHealth__Nats__Dependencies__0__Host: '127.0.0.1',

@@ -1,15 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
 import {
-  captureLogger,
   createSelfSignedCertificate,
+  createTestEngineBuilder,
   describeProbeConformance,
+  type NatsServerProcess,
   requireService,
   runJestTrustingCertificate,
   startNatsServer,
-  type NatsServerProcess,
 } from '@corekit/testing';
 import { addNatsHealth } from './add-nats-health';
 import type { NatsHealthOptions } from './nats-health-options';
@@ -17,7 +16,6 @@ import type { NatsHealthOptions } from './nats-health-options';
 // Real servers: the machine's NATS at NATS_URL (default nats://127.0.0.1:4222) for the conformance suite,
 // and nats-server processes this file starts itself (authentication, monitoring, TLS, stop and restart).
 const natsUrl = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-nats-it-'));
 /** The address requireService probes (it reads host and port from an http URL). */
 const natsAddress = (() => {
   const url = new URL(natsUrl);
@@ -36,8 +34,7 @@ function sharedEntry(): { entry: Record<string, unknown>; secrets: string[] } {
 }
 
 async function probeOnce(options: NatsHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+  const { builder, logger } = createTestEngineBuilder();
   addNatsHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();
@@ -127,8 +124,7 @@ describe('addNatsHealth against nats-server processes started by the test', () =
 
   it('turns Unhealthy on the next refresh when the server stops, and Healthy again after it restarts', async () => {
     const server = await startNatsServer();
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+    const { builder, logger } = createTestEngineBuilder();
     addNatsHealth(builder, { Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: server.port }] });
     const engine = builder.build();
     try {

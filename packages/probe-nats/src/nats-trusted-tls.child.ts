@@ -1,18 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing';
 import { addNatsHealth } from './add-nats-health';
 import type { NatsHealthOptions } from './nats-health-options';
 
 // Run only by nats-health.integration.test.ts, through runJestTrustingCertificate: this process trusts the
 // self-signed certificate of the TLS nats-server on COREKIT_TLS_NATS_PORT, issued for nats.test.
 const port = Number(process.env.COREKIT_TLS_NATS_PORT);
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-nats-trusted-'));
 
 async function probeOnce(options: NatsHealthOptions) {
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+  const { builder } = createTestEngineBuilder();
   addNatsHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();

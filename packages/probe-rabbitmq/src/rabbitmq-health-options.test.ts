@@ -1,8 +1,4 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing';
 import { addRabbitMqHealth } from './add-rabbitmq-health';
 import { resolveRabbitMqTarget } from './rabbitmq-health-options';
 
@@ -37,8 +33,7 @@ describe('resolveRabbitMqTarget', () => {
 });
 
 describe('addRabbitMqHealth configuration', () => {
-  const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-rabbitmq-'));
-  const builder = () => createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+  const builder = () => createTestEngineBuilder().builder;
 
   it.each([
     [{ Id: 'broker' }, 'Dependencies:0:Host is required when ConnectionString is not set'],

@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
 import {
-  captureLogger,
+  createTestEngineBuilder,
   describeProbeConformance,
   isRabbitMqCtlAvailable,
   rabbitMqCtl,
@@ -26,11 +23,9 @@ const brokerHost = broker.hostname.replace(/^\[(.*)\]$/, '$1');
 const brokerPort = Number(broker.port || (broker.protocol === 'amqps:' ? 5671 : 5672));
 /** The address requireService probes (it reads host and port from an http URL). */
 const brokerAddress = `http://${broker.host.replace(/:\d+$/, '')}:${brokerPort}`;
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-rabbitmq-it-'));
 
 async function probeOnce(options: RabbitMqHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+  const { builder, logger } = createTestEngineBuilder();
   addRabbitMqHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();
@@ -132,8 +127,7 @@ describe('addRabbitMqHealth against the real broker', () => {
   it('turns Unhealthy on the next refresh when the broker goes away (proxy stopped), and Healthy again when it is back', async () => {
     if (!(await requireService('RabbitMQ', brokerAddress, 'RABBITMQ_URL'))) return;
     const proxy = await startTcpProxy({ host: brokerHost, port: brokerPort });
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+    const { builder, logger } = createTestEngineBuilder();
     const credentials = { Username: decodeURIComponent(broker.username || 'guest'), Password: decodeURIComponent(broker.password || 'guest') };
     addRabbitMqHealth(builder, { Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: proxy.port, ...credentials }] });
     const engine = builder.build();

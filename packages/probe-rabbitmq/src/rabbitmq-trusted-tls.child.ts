@@ -1,8 +1,4 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing';
 import { addRabbitMqHealth } from './add-rabbitmq-health';
 import type { RabbitMqHealthOptions } from './rabbitmq-health-options';
 
@@ -12,10 +8,9 @@ import type { RabbitMqHealthOptions } from './rabbitmq-health-options';
 const port = Number(process.env.COREKIT_TLS_AMQP_PORT);
 const Username = process.env.COREKIT_TLS_AMQP_USERNAME ?? '';
 const Password = process.env.COREKIT_TLS_AMQP_PASSWORD ?? '';
-const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-rabbitmq-trusted-'));
 
 async function probeOnce(options: RabbitMqHealthOptions) {
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+  const { builder } = createTestEngineBuilder();
   addRabbitMqHealth(builder, options);
   const engine = builder.build();
   await engine.refreshDependencies();
