@@ -1,25 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CoreError, type Engine, type Logger } from '@corekit/abstractions';
-import { createWorkerHost, isBuildableBuilder, isEngine, type EngineSource, type WorkerHost } from '@corekit/worker-host';
+import { createWorkerHost, type EngineSource, type WorkerHost } from '@corekit/worker-host';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { catalogRoutes } from './catalog-routes';
 import { engineSurfaceRoutes, healthRoutes, type EngineLink } from './engine-routes';
 import { createModuleRouteSync } from './module-routes';
 import { EventClients } from './event-clients';
+import { fastAnswersOf, serveFastAnswer, type FastAnswer } from './fast-answers';
 import { createDetailsPolicy, isAuthorized } from './health-exposure';
 import { bySpecificity, matchesPath, toOpenApiPath, type HostRoute } from './host-route';
 import { buildOpenApiDocument, isSelectedRoute, type OpenApiDocument, type OpenApiSelection, type UndocumentedRoute } from './openapi-document';
-import {
-  createProblem,
-  HttpProblem,
-  problemContentType,
-  problemErrorHandler,
-  problemFromError,
-  sendProblem,
-  webHostProblemCodes,
-} from './problem-details';
+import { HttpProblem, problemErrorHandler, routeNotFoundHandler, webHostProblemCodes } from './problem-details';
+import { httpShutdownParticipant, upgradeDispatcher } from './http-shutdown';
 import { RequestDrain } from './request-drain';
 import { restEndpointRoutes } from './rest-endpoint-routes';
 import { openApiRoute, scalarRoutes } from './scalar-reference';
@@ -27,7 +21,8 @@ import { serverSentEventsRoutes } from './server-sent-events';
 import { readTransportNames, resolveTransports } from './transports';
 import { webHostEventIds } from './web-host-event-ids';
 import { webHostConfigurationSchema, type WebHostConfiguration, type WebHostOptions } from './web-host-options';
-import { rejectUpgrade, WebSocketEvents, webSocketEventsRoute, type UpgradeHandler } from './websocket-events';
+import { isWorkerHost, portFromEnvironment, webHostArguments } from './web-host-source';
+import { WebSocketEvents, webSocketEventsRoute, type UpgradeHandler } from './websocket-events';
 
 /** A running (or ready to run) web host. */
 export interface WebHost {
@@ -68,30 +63,6 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-function isWorkerHost(value: unknown): value is WorkerHost {
-  return typeof value === 'object' && value !== null && 'engine' in value && typeof (value as WorkerHost).addShutdownParticipant === 'function';
-}
-
-function normalize(first: EngineSource | WorkerHost | WebHostOptions, second: WebHostOptions): { options: WebHostOptions; source: EngineSource | WorkerHost } {
-  if (isWorkerHost(first) || isEngine(first) || isBuildableBuilder(first)) return { options: second, source: first };
-  const options = { ...first, ...second };
-  const source = options.workerHost ?? options.engine ?? options.builder;
-  if (!source) {
-    throw new CoreError('HOST_ENGINE_MISSING', 'createWebHost needs an engine: pass the builder from createEngineBuilder(), a built engine, or a worker host');
-  }
-  return { options, source };
-}
-
-function portFrom(environment: Readonly<Record<string, string | undefined>>): number | undefined {
-  const raw = environment.PORT;
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new CoreError('CONFIGURATION_INVALID', `PORT must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
-  }
-  return port;
-}
-
 /**
  * Creates the web host. Typical use:
  * `const builder = createEngineBuilder(); addHttpHealth(builder); await createWebHost(builder).listen();`
@@ -99,7 +70,7 @@ function portFrom(environment: Readonly<Record<string, string | undefined>>): nu
  * Fails at once (CoreError) on invalid `Engine:Web` configuration or an unavailable transport.
  */
 export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions, second: WebHostOptions = {}): WebHost {
-  const { options, source } = normalize(first, second);
+  const { options, source } = webHostArguments(first, second);
   const handleSignals = options.handleSignals ?? true;
   const workerHost = isWorkerHost(source)
     ? source
@@ -148,14 +119,10 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
   };
 
   /** GET routes served before express (the health routes): exact path → answer. */
-  let fastAnswers = new Map<string, NonNullable<HostRoute['answer']>>();
+  let fastAnswers = new Map<string, FastAnswer>();
 
   function rebuildRouter(): void {
-    fastAnswers = new Map(
-      documented
-        .filter((route) => route.answer && route.method === 'get' && !route.path.includes(':') && !isGuarded(route))
-        .map((route) => [route.path, route.answer!]),
-    );
+    fastAnswers = fastAnswersOf(documented, isGuarded);
     const next = express.Router();
     for (const route of [...documented].sort(bySpecificity)) {
       const handlers: express.RequestHandler[] = [];
@@ -178,20 +145,9 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
   outer.disable('x-powered-by');
   outer.use(drain.middleware);
   outer.use(app);
-  outer.use((request: Request, response: Response) => {
-    const allowed = documented.filter((route) => matchesPath(route, request.path)).map((route) => route.method.toUpperCase());
-    if (allowed.length > 0) {
-      const methods = [...new Set(allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed)];
-      response.setHeader('Allow', methods.join(', '));
-      sendProblem(request, response, createProblem(405, webHostProblemCodes.methodNotAllowed, `${request.method} is not allowed on ${request.path}; allowed: ${methods.join(', ')}`));
-      return;
-    }
-    sendProblem(
-      request,
-      response,
-      createProblem(404, webHostProblemCodes.routeNotFound, `No route ${request.method} ${request.path}; GET /engine lists every surface and ${openApiRoute} documents every route`),
-    );
-  });
+  outer.use(
+    routeNotFoundHandler((path) => documented.filter((route) => matchesPath(route, path)).map((route) => route.method.toUpperCase())),
+  );
   outer.use(problemErrorHandler(logger));
 
   function undocumentedRoutes(): UndocumentedRoute[] {
@@ -210,7 +166,7 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
     workerHost,
     app,
     handler: (request, response) => {
-      if (!serveFast(request, response)) outer(request, response);
+      if (!serveFastAnswer(fastAnswers, request, response, { draining: drain.isDraining, logger })) outer(request, response);
     },
     get server() {
       return server;
@@ -247,10 +203,10 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
     },
     async listen() {
       if (address) return address;
-      const port = options.port ?? settings.Port ?? portFrom(options.environment ?? process.env) ?? 3000;
+      const port = options.port ?? settings.Port ?? portFromEnvironment(options.environment ?? process.env) ?? 3000;
       const bindAddress = options.bindAddress ?? settings.BindAddress;
       const created = createServer(host.handler);
-      created.on('upgrade', (request: IncomingMessage, socket, head) => dispatchUpgrade(request, socket, head));
+      created.on('upgrade', upgradeDispatcher(upgradeHandlers, () => drain.isDraining));
       await new Promise<void>((resolve, reject) => {
         created.once('error', reject);
         created.listen(port, bindAddress, () => {
@@ -283,97 +239,16 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
     },
   };
 
-  /** Serves the health routes without express: the cheapest path for what orchestrators poll most. */
-  function serveFast(request: IncomingMessage, response: ServerResponse): boolean {
-    const method = request.method;
-    if (method !== 'GET' && method !== 'HEAD') return false;
-    const url = request.url ?? '/';
-    const query = url.indexOf('?');
-    const answer = fastAnswers.get(query < 0 ? url : url.slice(0, query));
-    if (!answer) return false;
-    const write = (status: number, contentType: string, body: unknown) => {
-      const payload = JSON.stringify(body);
-      response.statusCode = status;
-      response.setHeader('Content-Type', `${contentType}; charset=utf-8`);
-      response.setHeader('Content-Length', Buffer.byteLength(payload));
-      response.setHeader('Cache-Control', 'no-store');
-      if (drain.isDraining) response.setHeader('Connection', 'close');
-      response.end(method === 'HEAD' ? undefined : payload);
-    };
-    const fail = (error: unknown) => {
-      const problem = problemFromError(error);
-      logger.log({
-        level: 'error',
-        eventId: webHostEventIds.requestFailed,
-        category: 'web-host',
-        message: `${method} ${url} failed: ${(error as Error)?.message ?? error}`,
-        errorCode: problem.code,
-      });
-      write(problem.status, problemContentType, { ...problem, instance: url.split('?')[0] });
-    };
-    try {
-      const result = answer(request);
-      if (result instanceof Promise) result.then((value) => write(value.status, 'application/json', value.body), fail);
-      else write(result.status, 'application/json', result.body);
-    } catch (error) {
-      fail(error);
-    }
-    return true;
-  }
-
-  function dispatchUpgrade(request: IncomingMessage, socket: import('node:stream').Duplex, head: Buffer): void {
-    const path = (request.url ?? '/').split('?')[0];
-    const handler = upgradeHandlers.get(path);
-    if (!handler || drain.isDraining) {
-      const status = drain.isDraining ? 503 : 404;
-      const code = drain.isDraining ? webHostProblemCodes.shuttingDown : webHostProblemCodes.routeNotFound;
-      rejectUpgrade(socket, status, code, drain.isDraining ? 'The host is shutting down' : `No WebSocket endpoint at ${path}`, path);
-      return;
-    }
-    socket.on('error', () => socket.destroy());
-    Promise.resolve(handler(request, socket, head)).catch(() => {
-      rejectUpgrade(socket, 500, webHostProblemCodes.internalError, 'The upgrade failed; the host log has the details', path);
-    });
-  }
-
-  workerHost.addShutdownParticipant({
-    name: 'web-host',
-    async drain(signal) {
-      logger.log({
-        level: 'info',
-        eventId: webHostEventIds.drainStarted,
-        category: 'web-host',
-        message: `Draining: ${drain.inFlightCount} request(s) in flight; only the health routes answer until shutdown completes`,
-      });
-      eventClients.closeAll();
-      server?.closeIdleConnections();
-      const timeout = new AbortController();
-      const timer = setTimeout(() => timeout.abort(), settings.DrainTimeout);
-      const outcome = await drain.drain(AbortSignal.any([signal, timeout.signal]));
-      clearTimeout(timer);
-      if (outcome === 'cut') {
-        logger.log({
-          level: 'warn',
-          eventId: webHostEventIds.drainTimedOut,
-          category: 'web-host',
-          message: `Drain cut with ${drain.inFlightCount} request(s) still in flight (Engine:Web:DrainTimeout or a second signal)`,
-        });
-        server?.closeAllConnections();
-      } else {
-        logger.log({ level: 'info', eventId: webHostEventIds.drainCompleted, category: 'web-host', message: 'Drain completed: no request in flight' });
-      }
-    },
-    async close() {
-      webSocketEvents?.terminateAll();
-      eventClients.closeAll();
-      const closing = server;
-      if (!closing?.listening) return;
-      await new Promise<void>((resolve) => {
-        closing.close(() => resolve());
-        closing.closeAllConnections();
-      });
-    },
-  });
+  workerHost.addShutdownParticipant(
+    httpShutdownParticipant({
+      drain,
+      eventClients,
+      server: () => server,
+      webSocketEvents: () => webSocketEvents,
+      drainTimeoutMs: settings.DrainTimeout,
+      logger,
+    }),
+  );
 
   for (const route of healthRoutes(engine, settings.Health.ShowDetails, createDetailsPolicy(settings.Health.ShowDetails, authorize, logger))) {
     documented.push(route);

@@ -148,3 +148,32 @@ export function problemErrorHandler(logger: Logger) {
     sendProblem(request, response, problem);
   };
 }
+
+/**
+ * The handler after every route: 405 with `Allow` when the path exists for other methods (`allowedMethods`),
+ * else 404 ROUTE_NOT_FOUND.
+ */
+export function routeNotFoundHandler(allowedMethods: (path: string) => string[]) {
+  return (request: Request, response: Response): void => {
+    const allowed = allowedMethods(request.path);
+    if (allowed.length > 0) {
+      const methods = [...new Set(allowed.includes('GET') ? [...allowed, 'HEAD'] : allowed)];
+      response.setHeader('Allow', methods.join(', '));
+      sendProblem(
+        request,
+        response,
+        createProblem(405, webHostProblemCodes.methodNotAllowed, `${request.method} is not allowed on ${request.path}; allowed: ${methods.join(', ')}`),
+      );
+      return;
+    }
+    sendProblem(
+      request,
+      response,
+      createProblem(
+        404,
+        webHostProblemCodes.routeNotFound,
+        `No route ${request.method} ${request.path}; GET /engine lists every surface and /openapi/v1.json documents every route`,
+      ),
+    );
+  };
+}
