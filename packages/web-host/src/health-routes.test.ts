@@ -20,6 +20,14 @@ describe('health routes (spec 3.1)', () => {
     }
   });
 
+  it('answers HEAD with the status code and no body, and ignores a query string', async () => {
+    const test = await startTestHost({ configuration: showAll });
+    const head = await fetch(`${test.base}/health/ready`, { method: 'HEAD' });
+    expect([head.status, await head.text(), Number(head.headers.get('content-length')) > 0]).toEqual([200, '', true]);
+    const withQuery = await test.request('/health/live?probe=kubelet');
+    expect([withQuery.status, withQuery.body.status]).toEqual([200, 'Healthy']);
+  });
+
   it('during startup, liveness is 200 Healthy and readiness 503 Unhealthy', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));

@@ -95,6 +95,16 @@ describe('Engine:Transports ServerSentEvents', () => {
     await first.body!.cancel();
   });
 
+  it('sends a keep-alive comment every Engine:Web:Events:HeartbeatInterval', async () => {
+    const { test } = await hostWithTransports(['ServerSentEvents'], { Events: { HeartbeatInterval: '50ms' } });
+    const response = await fetch(`${test.base}/engine/events`);
+    const reader = response.body!.getReader();
+    let text = '';
+    while (!text.includes(': keep-alive')) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(text).toContain('retry: 5000');
+  });
+
   it('is not served unless configured (RestApi is the default)', async () => {
     const test = await startTestHost();
     expect(test.host.transports).toEqual(['RestApi']);
