@@ -113,6 +113,21 @@ describe('configuration validation', () => {
     expect(error.message).not.toContain('12345678');
   });
 
+  it('never echoes a rejected value that may carry credentials', () => {
+    const store = new ConfigurationStore({
+      contentRoot: tmpdir(),
+      environment: {},
+      code: { Engine: { Probe: { Url: 'amqp://user:hunter2@host:5672', ConnectionString: 7, Other: 'Host=x;Password=hunter3' } } },
+    });
+    const error = thrown(() =>
+      store.bind('Engine:Probe', z.object({ Url: z.string().url().max(5), ConnectionString: z.string(), Other: z.number() })),
+    );
+    expect(error.message).toContain('Engine:Probe:Url');
+    expect(error.message).toContain('Engine:Probe:ConnectionString');
+    expect(error.message).toContain('Engine:Probe:Other');
+    expect(error.message).not.toMatch(/hunter2|hunter3|got 7/);
+  });
+
   it('accepts the three duration forms for the failure policy, from the environment', async () => {
     for (const value of ['00:00:30', '30s', 'PT30S']) {
       const clock = manualClock();

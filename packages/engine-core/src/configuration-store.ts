@@ -107,7 +107,8 @@ export function bindValue<T>(keyPath: string, schema: ZodType<T>, raw: unknown):
       const fullPath = [keyPath, ...issue.path.map(String)].filter(Boolean).join(separator);
       const value = valueAt(normalized, issue.path);
       const secret = isSecretSchema(schemaAt(schema, issue.path));
-      const got = value === undefined ? 'nothing' : secret ? 'a secret value (not shown)' : JSON.stringify(value);
+      const field = String(issue.path[issue.path.length - 1] ?? keyPath.split(separator).pop() ?? '');
+      const got = value === undefined ? 'nothing' : secret || mayHoldSecret(field, value) ? 'a value that may hold a secret (not shown)' : JSON.stringify(value);
       problems.push(`${fullPath} ${issue.message.replace(/^Invalid input: /, '').replace(/^expected/, 'must be')}, got ${got}`);
     }
   }
@@ -118,6 +119,19 @@ export function bindValue<T>(keyPath: string, schema: ZodType<T>, raw: unknown):
     });
   }
   return (parsed as { data: T }).data;
+}
+
+const secretFieldName = /password|passwd|secret|token|apikey|api_key|credential|connectionstring|privatekey/i;
+const embeddedSecret = /\/\/[^/\s:@]*:[^/\s@]+@|(?:password|pwd|secret|token)\s*=/i;
+
+/**
+ * True when a rejected value must not be echoed in an error: the field's name says it holds a secret, or the
+ * value carries one inline (URL user-info, `Password=` in a connection string). Such values are not shown.
+ */
+export function mayHoldSecret(field: string, value: unknown): boolean {
+  if (secretFieldName.test(field)) return true;
+  const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
+  return embeddedSecret.test(text);
 }
 
 function insert(tree: Record<string, unknown>, segments: string[], value: unknown): void {
