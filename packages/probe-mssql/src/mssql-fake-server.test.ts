@@ -22,7 +22,7 @@ async function runBatch(server: MssqlFakeServer, sql: string, password = credent
     return await new Promise((resolve, reject) => {
       const rows: Record<string, unknown>[] = [];
       const request = new Request(sql, (error) => (error ? reject(error) : resolve(rows)));
-      request.on('row', (columns) => rows.push(Object.fromEntries(columns.map((column) => [column.metadata.colName, column.value]))));
+      request.on('row', (columns: { metadata: { colName: string }; value: unknown }[]) => rows.push(Object.fromEntries(columns.map((column) => [column.metadata.colName, column.value]))));
       connection.execSqlBatch(request);
     });
   } finally {
