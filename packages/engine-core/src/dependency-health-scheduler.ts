@@ -21,6 +21,8 @@ interface Completed {
   readonly result: DependencyCheckResult;
   readonly timedOut: boolean;
   readonly checkedAt: number;
+  /** Formatted once when the run completes, not on every read. */
+  readonly checkedAtUtc: string;
   readonly durationMs: number;
 }
 
@@ -198,7 +200,8 @@ export class DependencyHealthScheduler {
           };
     }
 
-    slot.last = { result: this.hooks.redact(result), timedOut, checkedAt: this.clock.now(), durationMs };
+    const checkedAt = this.clock.now();
+    slot.last = { result: this.hooks.redact(result), timedOut, checkedAt, checkedAtUtc: isoAt(checkedAt), durationMs };
     slot.consecutiveFailures = result.status === 'Healthy' ? 0 : slot.consecutiveFailures + 1;
     this.hooks.onRun(contributor, timedOut ? 'timed-out' : result.status === 'Unhealthy' ? 'failed' : 'completed');
     this.publishIfChanged(slot);
@@ -224,19 +227,14 @@ export class DependencyHealthScheduler {
   }
 
   private entryOf(slot: Slot): DependencyHealthEntry {
+    // Written out field by field (no object spreads): this runs for every dependency on every health read.
     const { contributor, last } = slot;
-    const base = {
-      id: contributor.id,
-      displayName: contributor.displayName,
-      kind: contributor.kind,
-      required: contributor.required,
-      refreshIntervalSeconds: slot.intervalMs / 1000,
-      timeoutSeconds: slot.timeoutMs / 1000,
-      consecutiveFailures: slot.consecutiveFailures,
-    };
     if (!last) {
       return {
-        ...base,
+        id: contributor.id,
+        displayName: contributor.displayName,
+        kind: contributor.kind,
+        required: contributor.required,
         status: 'Unhealthy',
         description: 'not checked yet',
         error: null,
@@ -245,22 +243,32 @@ export class DependencyHealthScheduler {
         durationMs: null,
         timedOut: false,
         stale: false,
+        refreshIntervalSeconds: slot.intervalMs / 1000,
+        timeoutSeconds: slot.timeoutMs / 1000,
+        consecutiveFailures: slot.consecutiveFailures,
       };
     }
     const age = this.clock.now() - last.checkedAt;
     const stale = age > this.defaults.staleAfterIntervals * slot.intervalMs;
     return {
-      ...base,
+      id: contributor.id,
+      displayName: contributor.displayName,
+      kind: contributor.kind,
+      required: contributor.required,
       status: stale ? 'Unhealthy' : last.result.status,
       description: stale
         ? `last result is stale: checked ${Math.round(age / 1000)} s ago, more than ${this.defaults.staleAfterIntervals} refresh intervals`
         : (last.result.description ?? null),
       error: last.result.error ?? null,
       data: last.result.data ?? {},
-      checkedAtUtc: isoAt(last.checkedAt),
+      checkedAtUtc: last.checkedAtUtc,
       durationMs: last.durationMs,
       timedOut: last.timedOut,
       stale,
+      refreshIntervalSeconds: slot.intervalMs / 1000,
+      timeoutSeconds: slot.timeoutMs / 1000,
+      consecutiveFailures: slot.consecutiveFailures,
     };
   }
+
 }

@@ -299,6 +299,10 @@ export class CoreEngine implements Engine {
   }
 
   subscribe(listener: (event: RuntimeEvent) => void): () => void {
+    if (this.listeners.size === 0) {
+      // Baseline for health-changed events: the first change after the first subscriber joins is published.
+      this.lastPublished = { liveness: this.liveness().status, readiness: this.readiness().status };
+    }
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);
   }

@@ -138,3 +138,19 @@ describe('diagnostics', () => {
     expect(logger.records.map((record) => record.eventId)).toEqual([2000, 2002]);
   });
 });
+
+describe('runtime events', () => {
+  it('publishes the first health change after a subscriber joins', async () => {
+    const { builder } = testBuilder();
+    const engine = builder.build();
+    await engine.start();
+    const changes: string[] = [];
+    engine.subscribe((event) => {
+      if (event.type === 'health-changed') changes.push(`${event.probe}:${event.previous}->${event.status}`);
+    });
+    engine.beginShutdown();
+    expect(changes).toEqual(['readiness:Healthy->Unhealthy']);
+    await engine.stop();
+    expect(changes).toEqual(['readiness:Healthy->Unhealthy', 'liveness:Healthy->Unhealthy']);
+  });
+});

@@ -74,7 +74,7 @@ export function pingBehavior(restAuthoring?: Parameters<typeof defineBehavior>[0
 }
 
 /** A module `orders` with the order behaviors (plus `ping`) and the given REST declarations. */
-export function ordersModule(rest: readonly RestDeclaration[], behaviors = [...orderBehaviors(), pingBehavior()]): ModuleDefinition {
+export function ordersModule(rest: readonly RestDeclaration[], behaviors: NonNullable<ModuleDefinition["behaviors"]> = [...orderBehaviors(), pingBehavior()]): ModuleDefinition {
   return { id: 'orders', version: '1.0.0', behaviors, rest };
 }
 
