@@ -31,3 +31,4 @@ export * from './servers/tcp-proxy';
 export * from './servers/tls-test-server';
 export * from './servers/rabbitmqctl';
 export * from './servers/trusted-certificate-jest';
+export * from './fakes/oracle';
