@@ -142,7 +142,7 @@ export class ModulePackages {
     const seen = new Map<string, string>();
     for (const candidate of candidates) {
       const result = await this.evaluate(candidate, seen);
-      this.packageRecords.push(result.record);
+      this.packageRecords.push(inReadingOrder(result.record));
       this.report(result.record, record);
       if (result.module) loaded.push({ packageId: result.record.id, definition: result.module });
     }
@@ -280,4 +280,14 @@ export class ModulePackages {
   private log(level: 'info' | 'warn', message: string, fields: Record<string, unknown> = {}): void {
     this.options.logger.log({ level, eventId: engineEventIds.runtimeStarting, category: 'engine.packages', message, ...fields });
   }
+}
+
+const fieldOrder = ['id', 'version', 'outcome', 'reasons', 'directory', 'packageDirectory', 'moduleId', 'moduleEntry', 'verification', 'signed'];
+
+/** The same record with the fields a reader looks for first (id, version, outcome, reasons) at the top. */
+function inReadingOrder(record: PackageRecord): PackageRecord {
+  const ordered: Record<string, unknown> = {};
+  for (const field of fieldOrder) if (field in record) ordered[field] = record[field];
+  for (const [field, value] of Object.entries(record)) if (!(field in ordered)) ordered[field] = value;
+  return ordered as PackageRecord;
 }

@@ -1,0 +1,60 @@
+// Builds the example module, packs it into a staging directory, signs it and verifies the signature: the
+// out-of-tree package flow end to end, with the corekit-package command-line tool.
+//
+//   node scripts/stage.mjs [--out staged] [--keys .keys] [--key <private.pem> --certificate <cert.pem> [--chain <intermediates.pem>]]
+//
+// Without --key, an Ed25519 key pair is generated once into <keys>/example.{private,public}.pem (git-ignored).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string', default: 'staged' },
+    keys: { type: 'string', default: '.keys' },
+    key: { type: 'string' },
+    certificate: { type: 'string' },
+    chain: { type: 'string' },
+  },
+});
+const out = path.resolve(root, values.out);
+const keys = path.resolve(root, values.keys);
+const packageId = '@corekit/example-operations-status';
+const staged = path.join(out, ...packageId.split('/'));
+
+function run(tool, args) {
+  const bin = path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${tool}.cmd` : tool);
+  console.log(`$ ${tool} ${args.join(' ')}`);
+  const result = spawnSync(bin, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (result.status !== 0) {
+    console.error(`${tool} failed (exit ${result.status ?? result.signal}); is the workspace built? pnpm turbo run build --filter=${packageId}...`);
+    process.exit(1);
+  }
+}
+
+run('tsup', ['src/module.ts', '--format', 'esm', '--target', 'node20', '--out-dir', 'dist', '--clean', '--silent']);
+let privateKey = values.key && path.resolve(values.key);
+const publicKey = path.join(keys, 'example.public.pem');
+if (!privateKey) {
+  privateKey = path.join(keys, 'example.private.pem');
+  if (!existsSync(privateKey)) run('corekit-package', ['keygen', '--out', keys, '--name', 'example']);
+}
+run('corekit-package', ['pack', '.', '--out', out]);
+const signArgs = ['sign', staged, '--key', privateKey];
+if (values.certificate) signArgs.push('--certificate', path.resolve(values.certificate));
+if (values.chain) signArgs.push('--chain', path.resolve(values.chain));
+run('corekit-package', signArgs);
+if (!values.certificate) run('corekit-package', ['verify', staged, '--public-key', publicKey]);
+
+const trust = values.certificate
+  ? 'Engine__Trust__TrustedSignatureCertificateAuthorities__0="$(cat <the authority that issued the certificate>.pem)"'
+  : `Engine__Trust__TrustedSignaturePublicKeys__0="$(cat ${publicKey})"`;
+console.log(`
+Staged and signed: ${staged}
+Any host whose engine is configured like this discovers and loads it at startup:
+  Engine__Discovery__PackageDirectories__0=${out}
+  ${trust}
+Try it with the example host: pnpm host`);
