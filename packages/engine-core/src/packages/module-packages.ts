@@ -88,9 +88,16 @@ export class ModulePackages {
     }
   }
 
-  /** Discovers, checks and imports packages, once; later calls return the first result. */
+  /**
+   * Discovers, checks and imports packages, once; later calls return the first result. If discovery itself
+   * throws (an unreadable package directory), the next start tries again from scratch.
+   */
   load(record: Recorder): Promise<LoadedPackageModule[]> {
-    this.loading ??= this.loadNow(record);
+    this.loading ??= this.loadNow(record).catch((error: unknown) => {
+      this.loading = null;
+      this.packageRecords.length = 0;
+      throw error;
+    });
     return this.loading;
   }
 
