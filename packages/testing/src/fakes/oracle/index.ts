@@ -1,2 +1,2 @@
 export { startOracleFakeServer } from './oracle-fake-server';
-export type { OracleFakeServer, OracleFakeServerOptions, OracleFakeServerRecord } from './oracle-fake-server';
+export type { OracleFakeServer, OracleFakeServerOptions, OracleFakeServerRecord, OracleResult } from './oracle-fake-server';

@@ -84,3 +84,44 @@ export function descriptorValue(descriptor: string, key: string): string | undef
   const match = new RegExp(`\\(\\s*${key}\\s*=\\s*([^()]*?)\\s*\\)`, 'i').exec(descriptor);
   return match?.[1];
 }
+
+/** NS accept flag: no Advanced Networking Option services, so the client skips the ANO exchange. */
+const NO_NETWORK_SERVICES = 0x08;
+
+/**
+ * ACCEPT for TNS version 319 with large SDU (so every later packet carries a 4-byte length), no ANO, no
+ * out-of-band breaks, no fast authentication and no end-of-request markers.
+ */
+export function acceptPacket(sdu = 8192): Buffer {
+  const body = Buffer.alloc(37);
+  body.writeUInt16BE(319, 0); // version
+  body.writeUInt16BE(0, 2); // service options
+  body.writeUInt16BE(sdu, 4);
+  body.writeUInt16BE(0xffff, 6); // TDU
+  body.writeUInt16BE(0x0100, 8); // "1" in this server's byte order
+  body.writeUInt16BE(0, 10); // accept data length
+  body.writeUInt16BE(45, 12); // accept data offset
+  body[14] = 0; // flags 0
+  body[15] = NO_NETWORK_SERVICES; // flags 1
+  body.writeUInt32BE(sdu, 24); // large SDU
+  body.writeUInt32BE(2097152, 28); // large TDU
+  body[32] = 0; // no compression
+  body.writeUInt32BE(0, 33); // flags 2
+  return tnsPacket(TnsPacketType.Accept, body);
+}
+
+/** Data flag: the sender closes the session after this packet. */
+export const DATA_FLAG_END_OF_FILE = 0x40;
+
+/** A DATA packet in the large-SDU form (4-byte length), data flags 0, carrying `payload`. */
+export function dataPacket(payload: Buffer): Buffer {
+  const header = Buffer.alloc(10);
+  header.writeUInt32BE(10 + payload.length, 0);
+  header[4] = TnsPacketType.Data;
+  return Buffer.concat([header, payload]);
+}
+
+/** The 2-byte data flags of a DATA packet. */
+export function dataFlags(packet: TnsPacket): number {
+  return packet.bytes.readUInt16BE(8);
+}
