@@ -11,14 +11,24 @@ describeProbeConformance({
   healthyUpstream: async () => {
     const real = realSqlServer();
     if (real) {
-      return { entry: { ConnectionString: real.connectionString }, secrets: real.password ? [real.password] : [], close: async () => undefined };
+      return {
+        entry: { ConnectionString: real.connectionString },
+        secrets: real.password ? [real.password] : [],
+        close: async () => undefined,
+      };
     }
-    const server = await startMssqlFakeServer({ credentials: { userName: 'health', password: fakePassword } });
+    const server = await startMssqlFakeServer({
+      credentials: { userName: 'health', password: fakePassword },
+    });
     return {
-      entry: { ConnectionString: `Server=${server.host},${server.port};User Id=health;Password=${fakePassword};Encrypt=false` },
+      entry: {
+        ConnectionString: `Server=${server.host},${server.port};User Id=health;Password=${fakePassword};Encrypt=false`,
+      },
       secrets: [fakePassword],
       close: () => server.close(),
     };
   },
-  refusedEntry: (port) => ({ ConnectionString: `Server=127.0.0.1,${port};User Id=health;Password=${fakePassword};Encrypt=false` }),
+  refusedEntry: (port) => ({
+    ConnectionString: `Server=127.0.0.1,${port};User Id=health;Password=${fakePassword};Encrypt=false`,
+  }),
 });

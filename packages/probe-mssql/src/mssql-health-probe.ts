@@ -1,6 +1,14 @@
 import { Connection, Request, type ConnectionConfiguration } from 'tedious';
 import type { DependencyCheckResult } from '@corekit/abstractions';
-import { abortable, describeError, formatHostPort, healthy, unhealthy, type ProbeDefinition, type ProbeEntry } from '@corekit/probe-kit';
+import {
+  abortable,
+  describeError,
+  formatHostPort,
+  healthy,
+  unhealthy,
+  type ProbeDefinition,
+  type ProbeEntry,
+} from '@corekit/probe-kit';
 import { mssqlHealthEntryShape, validateMssqlHealthEntry } from './mssql-health-options';
 import { readSqlServerConnectionString } from './sql-server-connection-string';
 
@@ -37,7 +45,9 @@ function resolveTarget(entry: MssqlHealthEntry): ResolvedTarget {
 
 function describeMssqlTarget(entry: MssqlHealthEntry): string {
   const target = resolveTarget(entry);
-  const place = target.instanceName ? `${target.host}\\${target.instanceName}` : formatHostPort(target.host, target.port);
+  const place = target.instanceName
+    ? `${target.host}\\${target.instanceName}`
+    : formatHostPort(target.host, target.port);
   return `${place}${target.database ? `/${target.database}` : ''}`;
 }
 
@@ -58,13 +68,23 @@ function runBatch(connection: Connection, sql: string): Promise<number> {
   });
 }
 
-const tediousCodes = new Set(['ESOCKET', 'ETIMEOUT', 'EINSTLOOKUP', 'ELOGIN', 'EREQUEST', 'ECANCEL', 'ECLOSE', 'EINVALIDSTATE']);
+const tediousCodes = new Set([
+  'ESOCKET',
+  'ETIMEOUT',
+  'EINSTLOOKUP',
+  'ELOGIN',
+  'EREQUEST',
+  'ECANCEL',
+  'ECLOSE',
+  'EINVALIDSTATE',
+]);
 
 /** The first Node system error (ECONNREFUSED, ENOTFOUND...) inside an error's `cause` / `errors` chain. */
 function systemError(error: unknown, depth = 0): { code: string } | undefined {
   if (!error || typeof error !== 'object' || depth > 4) return undefined;
   const { code, cause, errors } = error as { code?: unknown; cause?: unknown; errors?: unknown };
-  if (typeof code === 'string' && /^E[A-Z_]+$/.test(code) && !tediousCodes.has(code)) return error as { code: string };
+  if (typeof code === 'string' && /^E[A-Z_]+$/.test(code) && !tediousCodes.has(code))
+    return error as { code: string };
   for (const inner of [...(Array.isArray(errors) ? errors : []), cause]) {
     const found = systemError(inner, depth + 1);
     if (found) return found;
@@ -72,24 +92,40 @@ function systemError(error: unknown, depth = 0): { code: string } | undefined {
   return undefined;
 }
 
-function failure(error: unknown, messages: readonly ServerMessage[], target: ResolvedTarget, entry: MssqlHealthEntry, entryPath: string): DependencyCheckResult {
+function failure(
+  error: unknown,
+  messages: readonly ServerMessage[],
+  target: ResolvedTarget,
+  entry: MssqlHealthEntry,
+  entryPath: string,
+): DependencyCheckResult {
   const { code, number, message } = (error ?? {}) as { code?: unknown; number?: unknown; message?: unknown };
   const text = typeof message === 'string' ? message : String(error);
   const source = entry.ConnectionString ? `${entryPath}:ConnectionString` : undefined;
-  const keys = (...fields: string[]) => source ?? fields.map((field) => `${entryPath}:${field}`).join(' and ');
+  const keys = (...fields: string[]) =>
+    source ?? fields.map((field) => `${entryPath}:${field}`).join(' and ');
   const reasons = messages.map((item) => `error ${item.number}: ${item.message}`).join('; ');
   if (code === 'ELOGIN') {
     if (messages.some((item) => item.number === 4060)) {
-      return unhealthy('DATABASE_UNAVAILABLE', `SQL Server could not open database "${target.database ?? ''}" for login "${target.username}" (${reasons}). Check ${keys('Database')} and the login's access to it.`);
+      return unhealthy(
+        'DATABASE_UNAVAILABLE',
+        `SQL Server could not open database "${target.database ?? ''}" for login "${target.username}" (${reasons}). Check ${keys('Database')} and the login's access to it.`,
+      );
     }
     if (messages.some((item) => item.number === 18456) || messages.length === 0) {
-      return unhealthy('AUTHENTICATION_FAILED', `SQL Server refused the login "${target.username}" (${reasons || text}). Check ${keys('Username', 'Password')}.`);
+      return unhealthy(
+        'AUTHENTICATION_FAILED',
+        `SQL Server refused the login "${target.username}" (${reasons || text}). Check ${keys('Username', 'Password')}.`,
+      );
     }
     return unhealthy('LOGIN_FAILED', `SQL Server refused the login "${target.username}" (${reasons}).`);
   }
   if (code === 'EREQUEST') {
     const detail = typeof number === 'number' ? `error ${number}: ${text}` : text;
-    return unhealthy('QUERY_FAILED', `SQL Server rejected the health query (${detail}). Check ${entryPath}:HealthQuery.`);
+    return unhealthy(
+      'QUERY_FAILED',
+      `SQL Server rejected the health query (${detail}). Check ${entryPath}:HealthQuery.`,
+    );
   }
   if (code === 'ESOCKET' || code === 'ETIMEOUT' || code === 'EINSTLOOKUP') {
     // tedious wraps the socket error: ConnectionError ESOCKET, cause AggregateError, errors [ECONNREFUSED...].
@@ -98,7 +134,10 @@ function failure(error: unknown, messages: readonly ServerMessage[], target: Res
       const described = describeError(socketError);
       return unhealthy(described.code, described.message);
     }
-    return unhealthy('UNAVAILABLE', `SQL Server could not be reached (${text}). Check ${keys('Host', 'Port')}, Encrypt and TrustServerCertificate, and that the server is running.`);
+    return unhealthy(
+      'UNAVAILABLE',
+      `SQL Server could not be reached (${text}). Check ${keys('Host', 'Port')}, Encrypt and TrustServerCertificate, and that the server is running.`,
+    );
   }
   const described = describeError(error);
   return unhealthy(described.code, described.message);

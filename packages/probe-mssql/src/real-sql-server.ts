@@ -1,4 +1,7 @@
-import { readSqlServerConnectionString, type SqlServerConnectionSettings } from './sql-server-connection-string';
+import {
+  readSqlServerConnectionString,
+  type SqlServerConnectionSettings,
+} from './sql-server-connection-string';
 
 /**
  * The real SQL Server the tests use instead of the fake when MSSQL_CONNECTION_STRING is set (the variable

@@ -2,7 +2,11 @@ import { readSqlServerConnectionString } from './sql-server-connection-string';
 
 describe('readSqlServerConnectionString', () => {
   it('reads the ADO.NET keys and their synonyms in any case and spacing', () => {
-    expect(readSqlServerConnectionString('Server=tcp:db.internal,1444;Database=orders;User Id=health;Password=p;Encrypt=True;TrustServerCertificate=False')).toEqual({
+    expect(
+      readSqlServerConnectionString(
+        'Server=tcp:db.internal,1444;Database=orders;User Id=health;Password=p;Encrypt=True;TrustServerCertificate=False',
+      ),
+    ).toEqual({
       host: 'db.internal',
       port: 1444,
       database: 'orders',
@@ -11,7 +15,11 @@ describe('readSqlServerConnectionString', () => {
       encrypt: true,
       trustServerCertificate: false,
     });
-    expect(readSqlServerConnectionString('data source=db;initial catalog=sales;uid=u;pwd=x;encrypt=no;Trust Server Certificate=yes')).toEqual({
+    expect(
+      readSqlServerConnectionString(
+        'data source=db;initial catalog=sales;uid=u;pwd=x;encrypt=no;Trust Server Certificate=yes',
+      ),
+    ).toEqual({
       host: 'db',
       database: 'sales',
       username: 'u',
@@ -26,20 +34,26 @@ describe('readSqlServerConnectionString', () => {
   });
 
   it('reads a named instance, the local server spellings and Encrypt=strict (TDS 8)', () => {
-    expect(readSqlServerConnectionString('Server=db\\REPORTING;Encrypt=strict')).toEqual({ host: 'db', instanceName: 'REPORTING', encrypt: 'strict' });
+    expect(readSqlServerConnectionString('Server=db\\REPORTING;Encrypt=strict')).toEqual({
+      host: 'db',
+      instanceName: 'REPORTING',
+      encrypt: 'strict',
+    });
     expect(readSqlServerConnectionString('Server=(local)').host).toBe('localhost');
     expect(readSqlServerConnectionString('Server=.,1500')).toEqual({ host: 'localhost', port: 1500 });
   });
 
   it('reads a sqlserver:// URL', () => {
-    expect(readSqlServerConnectionString('sqlserver://health:s%3Bcret@db:1450/orders?encrypt=false')).toEqual({
-      host: 'db',
-      port: 1450,
-      database: 'orders',
-      username: 'health',
-      password: 's;cret',
-      encrypt: false,
-    });
+    expect(readSqlServerConnectionString('sqlserver://health:s%3Bcret@db:1450/orders?encrypt=false')).toEqual(
+      {
+        host: 'db',
+        port: 1450,
+        database: 'orders',
+        username: 'health',
+        password: 's;cret',
+        encrypt: false,
+      },
+    );
   });
 
   it.each([
@@ -48,6 +62,11 @@ describe('readSqlServerConnectionString', () => {
     ['postgres://db/orders', 'a URL must use the sqlserver:// or mssql:// scheme'],
     ['Server=db;Password="open', 'never closed'],
   ])('rejects %s without repeating it', (text, reason) => {
-    expect(() => readSqlServerConnectionString(text)).toThrow(expect.objectContaining({ code: 'CONNECTION_STRING_INVALID', message: expect.stringContaining(reason) }));
+    expect(() => readSqlServerConnectionString(text)).toThrow(
+      expect.objectContaining({
+        code: 'CONNECTION_STRING_INVALID',
+        message: expect.stringContaining(reason),
+      }),
+    );
   });
 });

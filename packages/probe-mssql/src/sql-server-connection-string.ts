@@ -33,12 +33,17 @@ function readServer(value: string): { host: string; port?: number; instanceName?
   const comma = server.lastIndexOf(',');
   if (comma >= 0) {
     port = Number(server.slice(comma + 1).trim());
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw invalid('the port after the comma in Server must be 1-65535');
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      throw invalid('the port after the comma in Server must be 1-65535');
     server = server.slice(0, comma).trim();
   }
   const [host = '', instanceName] = server.split('\\');
   const resolved = host === '.' || host.toLowerCase() === '(local)' ? 'localhost' : host;
-  return { host: resolved, ...(port !== undefined ? { port } : {}), ...(instanceName ? { instanceName } : {}) };
+  return {
+    host: resolved,
+    ...(port !== undefined ? { port } : {}),
+    ...(instanceName ? { instanceName } : {}),
+  };
 }
 
 /**
@@ -51,7 +56,10 @@ export function readSqlServerConnectionString(text: string): SqlServerConnection
   if (parsed.form === 'url' && parsed.scheme !== 'sqlserver' && parsed.scheme !== 'mssql') {
     throw invalid(`a URL must use the sqlserver:// or mssql:// scheme, got ${parsed.scheme}://`);
   }
-  const server = connectionStringSetting(parsed, parsed.form === 'url' ? ['host'] : ['server', 'data source', 'address', 'addr', 'network address']);
+  const server = connectionStringSetting(
+    parsed,
+    parsed.form === 'url' ? ['host'] : ['server', 'data source', 'address', 'addr', 'network address'],
+  );
   const place = server ? readServer(server) : undefined;
   const urlPort = parsed.form === 'url' ? connectionStringSetting(parsed, ['port']) : undefined;
   const encrypt = connectionStringSetting(parsed, ['encrypt']);
@@ -62,8 +70,19 @@ export function readSqlServerConnectionString(text: string): SqlServerConnection
     ...optional('database', connectionStringSetting(parsed, ['database', 'initial catalog', 'databasename'])),
     ...optional('username', connectionStringSetting(parsed, ['user id', 'uid', 'user', 'username'])),
     ...optional('password', connectionStringSetting(parsed, ['password', 'pwd'])),
-    ...(encrypt !== undefined ? { encrypt: encrypt.trim().toLowerCase() === 'strict' ? ('strict' as const) : flag(encrypt, 'Encrypt')! } : {}),
-    ...optional('trustServerCertificate', flag(connectionStringSetting(parsed, ['trust server certificate', 'trustservercertificate']), 'TrustServerCertificate')),
+    ...(encrypt !== undefined
+      ? {
+          encrypt:
+            encrypt.trim().toLowerCase() === 'strict' ? ('strict' as const) : flag(encrypt, 'Encrypt')!,
+        }
+      : {}),
+    ...optional(
+      'trustServerCertificate',
+      flag(
+        connectionStringSetting(parsed, ['trust server certificate', 'trustservercertificate']),
+        'TrustServerCertificate',
+      ),
+    ),
   };
 }
 

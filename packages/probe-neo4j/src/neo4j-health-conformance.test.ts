@@ -12,13 +12,20 @@ describeProbeConformance({
     const real = realNeo4j();
     if (real) {
       return {
-        entry: { Uri: real.uri, ...(real.password ? { Username: real.username, Password: real.password } : {}) },
+        entry: {
+          Uri: real.uri,
+          ...(real.password ? { Username: real.username, Password: real.password } : {}),
+        },
         secrets: real.password ? [real.password] : [],
         close: async () => undefined,
       };
     }
     const server = await startNeo4jFakeServer({ credentials: { username: 'neo4j', password: fakePassword } });
-    return { entry: { Uri: server.uri, Username: 'neo4j', Password: fakePassword }, secrets: [fakePassword], close: () => server.close() };
+    return {
+      entry: { Uri: server.uri, Username: 'neo4j', Password: fakePassword },
+      secrets: [fakePassword],
+      close: () => server.close(),
+    };
   },
   refusedEntry: (port) => ({ Uri: `bolt://127.0.0.1:${port}` }),
   blackHoleEntry: (port) => ({ Uri: `neo4j://127.0.0.1:${port}` }),

@@ -15,9 +15,17 @@ export const neo4jHealthEntryShape = {
    * Host, Port and Scheme (set one or the other). Query parameters are the routing context of `neo4j`
    * schemes. It must not carry credentials: use Username and Password.
    */
-  Uri: z.string().min(1, 'must be a non-empty URI').optional().describe('driver URI such as neo4j://host:7687; replaces Host, Port and Scheme'),
+  Uri: z
+    .string()
+    .min(1, 'must be a non-empty URI')
+    .optional()
+    .describe('driver URI such as neo4j://host:7687; replaces Host, Port and Scheme'),
   /** Host name or address of a Neo4j server (or of a cluster member for routing schemes), when Uri is not set. */
-  Host: z.string().min(1, 'must be a non-empty host name').optional().describe('Neo4j host, when Uri is not set'),
+  Host: z
+    .string()
+    .min(1, 'must be a non-empty host name')
+    .optional()
+    .describe('Neo4j host, when Uri is not set'),
   /** Bolt port used with Host. Default 7687; ignored when Uri is set (put the port in the URI). */
   Port: portField('Bolt port used with Host').default(neo4jDefaultPort),
   /**
@@ -25,11 +33,22 @@ export const neo4jHealthEntryShape = {
    * runs the query on a reader). `bolt` talks to that one server only. `+s` adds TLS with the system CAs,
    * `+ssc` TLS that trusts any certificate (test setups only).
    */
-  Scheme: z.enum(neo4jSchemes, { error: `must be one of ${neo4jSchemes.join(', ')}` }).default('neo4j').describe('URI scheme used with Host'),
+  Scheme: z
+    .enum(neo4jSchemes, { error: `must be one of ${neo4jSchemes.join(', ')}` })
+    .default('neo4j')
+    .describe('URI scheme used with Host'),
   /** Database the session runs the health query against. Omitted: the user's home (default) database. */
-  Database: z.string().min(1, 'must be a non-empty database name').optional().describe("database of the session; omitted: the server's default database"),
+  Database: z
+    .string()
+    .min(1, 'must be a non-empty database name')
+    .optional()
+    .describe("database of the session; omitted: the server's default database"),
   /** User of basic authentication. Omitted: no authentication (a server with auth disabled). */
-  Username: z.string().min(1, 'must be a non-empty user name').optional().describe('user name for basic authentication'),
+  Username: z
+    .string()
+    .min(1, 'must be a non-empty user name')
+    .optional()
+    .describe('user name for basic authentication'),
   /** Password of Username. Required with Username; supply it from the environment. */
   Password: secretString('password of Username; supply it from the environment').optional(),
   /**
@@ -53,8 +72,10 @@ export function validateNeo4jHealthEntry(
   entry: { Uri?: string; Host?: string; Username?: string; Password?: string },
   issue: (field: string, message: string) => void,
 ): void {
-  if (entry.Uri && entry.Host) issue('Host', 'must not be set together with Uri: use either Uri, or Host with Port and Scheme');
-  if (!entry.Uri && !entry.Host) issue('Uri', 'is required (or Host): the Neo4j address, for example neo4j://graph.internal:7687');
+  if (entry.Uri && entry.Host)
+    issue('Host', 'must not be set together with Uri: use either Uri, or Host with Port and Scheme');
+  if (!entry.Uri && !entry.Host)
+    issue('Uri', 'is required (or Host): the Neo4j address, for example neo4j://graph.internal:7687');
   if (entry.Uri) {
     let url: URL | undefined;
     try {
@@ -64,8 +85,10 @@ export function validateNeo4jHealthEntry(
     }
     if (url) {
       const scheme = url.protocol.replace(/:$/, '');
-      if (!(neo4jSchemes as readonly string[]).includes(scheme)) issue('Uri', `must use one of the schemes ${neo4jSchemes.join(', ')}, got "${scheme}"`);
-      if (url.username || url.password) issue('Uri', 'must not carry credentials: set Username and Password instead');
+      if (!(neo4jSchemes as readonly string[]).includes(scheme))
+        issue('Uri', `must use one of the schemes ${neo4jSchemes.join(', ')}, got "${scheme}"`);
+      if (url.username || url.password)
+        issue('Uri', 'must not carry credentials: set Username and Password instead');
       if (!url.hostname) issue('Uri', 'has no host');
     }
   }
@@ -74,4 +97,7 @@ export function validateNeo4jHealthEntry(
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:Neo4j` section. */
-export const neo4jHealthOptionsSchema = probeSectionSchema({ entryShape: neo4jHealthEntryShape, validateEntry: validateNeo4jHealthEntry });
+export const neo4jHealthOptionsSchema = probeSectionSchema({
+  entryShape: neo4jHealthEntryShape,
+  validateEntry: validateNeo4jHealthEntry,
+});

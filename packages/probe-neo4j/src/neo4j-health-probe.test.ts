@@ -1,4 +1,10 @@
-import { blackHoleServer, createTestEngineBuilder, startNeo4jFakeServer, type Neo4jFakeServer, type Neo4jFakeServerOptions } from '@corekit/testing';
+import {
+  blackHoleServer,
+  createTestEngineBuilder,
+  startNeo4jFakeServer,
+  type Neo4jFakeServer,
+  type Neo4jFakeServerOptions,
+} from '@corekit/testing';
 import { addNeo4jHealth } from './add-neo4j-health';
 import { realNeo4j } from './real-neo4j';
 import type { Neo4jHealthOptions } from './neo4j-health-options';
@@ -27,8 +33,21 @@ async function startUpstream(options: Neo4jFakeServerOptions = {}): Promise<Upst
     const url = new URL(real.uri);
     return { ...real, host: url.hostname, port: Number(url.port || 7687), close: async () => undefined };
   }
-  const fake = await startNeo4jFakeServer({ credentials: { username: 'neo4j', password: fakePassword }, databases: ['neo4j', 'system', 'movies'], ...options });
-  return { fake, uri: fake.uri, host: fake.host, port: fake.port, username: 'neo4j', password: fakePassword, database: 'movies', close: () => fake.close() };
+  const fake = await startNeo4jFakeServer({
+    credentials: { username: 'neo4j', password: fakePassword },
+    databases: ['neo4j', 'system', 'movies'],
+    ...options,
+  });
+  return {
+    fake,
+    uri: fake.uri,
+    host: fake.host,
+    port: fake.port,
+    username: 'neo4j',
+    password: fakePassword,
+    database: 'movies',
+    close: () => fake.close(),
+  };
 }
 
 async function probeOnce(options: Neo4jHealthOptions) {
@@ -47,9 +66,17 @@ describe('addNeo4jHealth', () => {
 
   it('runs HealthQuery in a read-access session and reports the server agent and database', async () => {
     upstream = await startUpstream();
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'graph', Uri: upstream.uri, Username: upstream.username, Password: upstream.password }] });
+    const { entry } = await probeOnce({
+      Dependencies: [
+        { Id: 'graph', Uri: upstream.uri, Username: upstream.username, Password: upstream.password },
+      ],
+    });
     expect(entry).toMatchObject({ status: 'Healthy', kind: 'Neo4j', error: null });
-    expect(entry.data).toMatchObject({ server: expect.stringMatching(/^Neo4j\//), database: expect.any(String), records: 1 });
+    expect(entry.data).toMatchObject({
+      server: expect.stringMatching(/^Neo4j\//),
+      database: expect.any(String),
+      records: 1,
+    });
     if (upstream.fake) {
       expect(upstream.fake.received.runs).toEqual([{ query: 'RETURN 1', database: null, mode: 'r' }]);
       expect(upstream.fake.received.principals).toEqual(['neo4j']);
@@ -58,29 +85,60 @@ describe('addNeo4jHealth', () => {
 
   it('selects the configured Database: it reaches the wire in RUN and the result names it', async () => {
     upstream = await startUpstream();
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'graph', Uri: upstream.uri, Username: upstream.username, Password: upstream.password, Database: upstream.database }] });
+    const { entry } = await probeOnce({
+      Dependencies: [
+        {
+          Id: 'graph',
+          Uri: upstream.uri,
+          Username: upstream.username,
+          Password: upstream.password,
+          Database: upstream.database,
+        },
+      ],
+    });
     expect(entry.status).toBe('Healthy');
-    expect(entry.data).toMatchObject({ database: upstream.database, target: expect.stringContaining(`/${upstream.database}`) });
-    if (upstream.fake) expect(upstream.fake.received.runs.map((run) => run.database)).toEqual([upstream.database]);
+    expect(entry.data).toMatchObject({
+      database: upstream.database,
+      target: expect.stringContaining(`/${upstream.database}`),
+    });
+    if (upstream.fake)
+      expect(upstream.fake.received.runs.map((run) => run.database)).toEqual([upstream.database]);
   });
 
   it('builds neo4j://Host:Port from the fields and asks the routing table for the Database before running the query', async () => {
     upstream = await startUpstream();
     const { entry } = await probeOnce({
-      Dependencies: [{ Id: 'graph', Host: upstream.host, Port: upstream.port, Scheme: 'neo4j', Username: upstream.username, Password: upstream.password, Database: upstream.database }],
+      Dependencies: [
+        {
+          Id: 'graph',
+          Host: upstream.host,
+          Port: upstream.port,
+          Scheme: 'neo4j',
+          Username: upstream.username,
+          Password: upstream.password,
+          Database: upstream.database,
+        },
+      ],
     });
     expect(entry.status).toBe('Healthy');
-    expect(entry.data).toMatchObject({ target: `neo4j://${upstream.host}:${upstream.port}/${upstream.database}`, database: upstream.database });
+    expect(entry.data).toMatchObject({
+      target: `neo4j://${upstream.host}:${upstream.port}/${upstream.database}`,
+      database: upstream.database,
+    });
     if (upstream.fake) {
       expect(upstream.fake.received.routes).toEqual([{ database: upstream.database }]);
-      expect(upstream.fake.received.runs).toEqual([{ query: 'RETURN 1', database: upstream.database, mode: 'r' }]);
+      expect(upstream.fake.received.runs).toEqual([
+        { query: 'RETURN 1', database: upstream.database, mode: 'r' },
+      ]);
     }
   });
 
   it('is Unhealthy with AUTHENTICATION_FAILED and the server reason when the credentials are refused, never showing the password', async () => {
     upstream = await startUpstream();
     const wrong = 'definitely-not-the-password-93';
-    const { entry, engine, logger } = await probeOnce({ Dependencies: [{ Id: 'graph', Uri: upstream.uri, Username: upstream.username, Password: wrong }] });
+    const { entry, engine, logger } = await probeOnce({
+      Dependencies: [{ Id: 'graph', Uri: upstream.uri, Username: upstream.username, Password: wrong }],
+    });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
     expect(entry.error?.message).toContain('Neo.ClientError.Security.Unauthorized');
@@ -90,19 +148,46 @@ describe('addNeo4jHealth', () => {
 
   it('is Unhealthy with DATABASE_NOT_FOUND naming the Database key for a database the server does not have', async () => {
     upstream = await startUpstream();
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'graph', Uri: upstream.uri, Username: upstream.username, Password: upstream.password, Database: 'nosuchgraph' }] });
-    expect(entry.error).toEqual({ code: 'DATABASE_NOT_FOUND', message: expect.stringContaining(`${entryPath}:Database`) });
+    const { entry } = await probeOnce({
+      Dependencies: [
+        {
+          Id: 'graph',
+          Uri: upstream.uri,
+          Username: upstream.username,
+          Password: upstream.password,
+          Database: 'nosuchgraph',
+        },
+      ],
+    });
+    expect(entry.error).toEqual({
+      code: 'DATABASE_NOT_FOUND',
+      message: expect.stringContaining(`${entryPath}:Database`),
+    });
     expect(entry.error?.message).toContain('Neo.ClientError.Database.DatabaseNotFound');
   });
 
   it('is Unhealthy with QUERY_FAILED when the server rejects HealthQuery', async () => {
-    upstream = await startUpstream({ queryFailure: { code: 'Neo.ClientError.Statement.SyntaxError', message: "Invalid input 'RETRUN'" } });
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'graph', Uri: upstream.uri, Username: upstream.username, Password: upstream.password, HealthQuery: 'RETRUN 1' }] });
-    expect(entry.error).toEqual({ code: 'QUERY_FAILED', message: expect.stringContaining('Neo.ClientError.Statement.SyntaxError') });
+    upstream = await startUpstream({
+      queryFailure: { code: 'Neo.ClientError.Statement.SyntaxError', message: "Invalid input 'RETRUN'" },
+    });
+    const { entry } = await probeOnce({
+      Dependencies: [
+        {
+          Id: 'graph',
+          Uri: upstream.uri,
+          Username: upstream.username,
+          Password: upstream.password,
+          HealthQuery: 'RETRUN 1',
+        },
+      ],
+    });
+    expect(entry.error).toEqual({
+      code: 'QUERY_FAILED',
+      message: expect.stringContaining('Neo.ClientError.Statement.SyntaxError'),
+    });
     expect(entry.error?.message).toContain(`${entryPath}:HealthQuery`);
     if (upstream.fake) expect(upstream.fake.received.runs.map((run) => run.query)).toEqual(['RETRUN 1']);
   });
-
 });
 
 describe('addNeo4jHealth against local servers', () => {
@@ -114,7 +199,11 @@ describe('addNeo4jHealth against local servers', () => {
     await engine.refreshDependencies();
     await fake.close();
     await engine.refreshDependencies();
-    expect(logger.records.filter((record) => record.eventId === 3148 || record.eventId === 3149).map((record) => record.eventId)).toEqual([3148, 3149]);
+    expect(
+      logger.records
+        .filter((record) => record.eventId === 3148 || record.eventId === 3149)
+        .map((record) => record.eventId),
+    ).toEqual([3148, 3149]);
   });
   it('logs on with the Bolt none scheme when Username is not set', async () => {
     const fake = await startNeo4jFakeServer();
@@ -130,7 +219,9 @@ describe('addNeo4jHealth against local servers', () => {
   it('is Unhealthy when a +s scheme meets a server that does not speak TLS', async () => {
     const fake = await startNeo4jFakeServer();
     try {
-      const { entry } = await probeOnce({ Dependencies: [{ Id: 'graph', Uri: `bolt+ssc://127.0.0.1:${fake.port}`, TimeoutSeconds: 2 }] });
+      const { entry } = await probeOnce({
+        Dependencies: [{ Id: 'graph', Uri: `bolt+ssc://127.0.0.1:${fake.port}`, TimeoutSeconds: 2 }],
+      });
       expect(entry.status).toBe('Unhealthy');
       expect(entry.timedOut).toBe(false);
       expect(fake.received.messages).toEqual([]);
@@ -142,10 +233,13 @@ describe('addNeo4jHealth against local servers', () => {
   it('destroys a connection still in its TLS handshake when the run times out', async () => {
     const hole = await blackHoleServer();
     try {
-      const { entry } = await probeOnce({ Dependencies: [{ Id: 'graph', Uri: `neo4j+ssc://127.0.0.1:${hole.port}`, TimeoutSeconds: 1 }] });
+      const { entry } = await probeOnce({
+        Dependencies: [{ Id: 'graph', Uri: `neo4j+ssc://127.0.0.1:${hole.port}`, TimeoutSeconds: 1 }],
+      });
       expect(entry).toMatchObject({ status: 'Unhealthy', timedOut: true });
       expect(hole.acceptedConnections).toBe(1);
-      for (let attempt = 0; attempt < 100 && hole.openConnections > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let attempt = 0; attempt < 100 && hole.openConnections > 0; attempt++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(hole.openConnections).toBe(0);
     } finally {
       await hole.close();

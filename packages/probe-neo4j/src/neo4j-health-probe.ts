@@ -1,6 +1,13 @@
 import neo4j, { type AuthToken, type Session } from 'neo4j-driver';
 import type { DependencyCheckResult } from '@corekit/abstractions';
-import { abortable, describeError, healthy, unhealthy, type ProbeDefinition, type ProbeEntry } from '@corekit/probe-kit';
+import {
+  abortable,
+  describeError,
+  healthy,
+  unhealthy,
+  type ProbeDefinition,
+  type ProbeEntry,
+} from '@corekit/probe-kit';
 import { withTrackedSockets } from './driver-socket-tracker';
 import { neo4jHealthEntryShape, neo4jUri, validateNeo4jHealthEntry } from './neo4j-health-options';
 
@@ -25,26 +32,41 @@ function neo4jFailure(error: unknown, entry: Neo4jHealthEntry, entryPath: string
   const { code, message } = (error ?? {}) as Neo4jErrorLike;
   const status = typeof code === 'string' ? code : '';
   const reason = `${status ? `${status}: ` : ''}${typeof message === 'string' ? message : String(error)}`;
-  if (status === 'Neo.ClientError.Security.Unauthorized' || status === 'Neo.ClientError.Security.AuthenticationRateLimit') {
+  if (
+    status === 'Neo.ClientError.Security.Unauthorized' ||
+    status === 'Neo.ClientError.Security.AuthenticationRateLimit'
+  ) {
     return unhealthy(
       'AUTHENTICATION_FAILED',
       `Neo4j refused the credentials${entry.Username ? ` of user "${entry.Username}"` : ''} (${reason}). Check ${entryPath}:Username and ${entryPath}:Password.`,
     );
   }
   if (status === 'Neo.ClientError.Database.DatabaseNotFound') {
-    return unhealthy('DATABASE_NOT_FOUND', `Neo4j has no database "${entry.Database ?? ''}" (${reason}). Check ${entryPath}:Database.`);
+    return unhealthy(
+      'DATABASE_NOT_FOUND',
+      `Neo4j has no database "${entry.Database ?? ''}" (${reason}). Check ${entryPath}:Database.`,
+    );
   }
   if (status.startsWith('Neo.ClientError.Security.')) {
-    return unhealthy('AUTHORIZATION_FAILED', `Neo4j refused the health query for this user (${reason}). Grant the user read access or change ${entryPath}:HealthQuery.`);
+    return unhealthy(
+      'AUTHORIZATION_FAILED',
+      `Neo4j refused the health query for this user (${reason}). Grant the user read access or change ${entryPath}:HealthQuery.`,
+    );
   }
   if (status.startsWith('Neo.ClientError.Statement.') || status.startsWith('Neo.ClientError.Procedure.')) {
-    return unhealthy('QUERY_FAILED', `Neo4j rejected the health query (${reason}). Check ${entryPath}:HealthQuery (it runs in a read-access session).`);
+    return unhealthy(
+      'QUERY_FAILED',
+      `Neo4j rejected the health query (${reason}). Check ${entryPath}:HealthQuery (it runs in a read-access session).`,
+    );
   }
   if (status === 'ServiceUnavailable' || status === 'SessionExpired' || status === '') {
     // The driver wraps socket errors in its own text ("... Caused by: connect ECONNREFUSED 127.0.0.1:7687").
     const described = describeError({ message: typeof message === 'string' ? message : String(error) });
     if (described.code !== 'PROBE_FAILED') return unhealthy(described.code, described.message);
-    return unhealthy('UNAVAILABLE', `Neo4j could not be reached (${reason}). Check ${entryPath}:${entry.Uri ? 'Uri' : 'Host'}, the scheme's TLS setting and that the server is running.`);
+    return unhealthy(
+      'UNAVAILABLE',
+      `Neo4j could not be reached (${reason}). Check ${entryPath}:${entry.Uri ? 'Uri' : 'Host'}, the scheme's TLS setting and that the server is running.`,
+    );
   }
   return unhealthy(status, `Neo4j answered ${reason}.`);
 }
@@ -56,7 +78,10 @@ async function runHealthQuery(session: Session, entry: Neo4jHealthEntry): Promis
   if (server.agent) data.server = server.agent;
   if (server.protocolVersion !== undefined) data.protocolVersion = server.protocolVersion;
   if (database?.name) data.database = database.name;
-  return healthy(`Neo4j answered the health query${database?.name ? ` on database "${database.name}"` : ''}`, data);
+  return healthy(
+    `Neo4j answered the health query${database?.name ? ` on database "${database.name}"` : ''}`,
+    data,
+  );
 }
 
 /** The Neo4j probe: a dedicated driver (pool of one) and a read-access session run HealthQuery, then both close. */
@@ -80,8 +105,13 @@ export const neo4jHealthProbe: ProbeDefinition<typeof neo4jHealthEntryShape> = {
         logging: { level: 'error', logger: () => undefined },
       },
     );
-    const session = driver.session({ defaultAccessMode: neo4j.session.READ, ...(entry.Database ? { database: entry.Database } : {}) });
-    const tracked = withTrackedSockets(() => runHealthQuery(session, entry), { tls: /^[a-z0-9]+\+s(sc)?:/i.test(uri) });
+    const session = driver.session({
+      defaultAccessMode: neo4j.session.READ,
+      ...(entry.Database ? { database: entry.Database } : {}),
+    });
+    const tracked = withTrackedSockets(() => runHealthQuery(session, entry), {
+      tls: /^[a-z0-9]+\+s(sc)?:/i.test(uri),
+    });
     let aborted = false;
     try {
       return await abortable(tracked.result, context.signal, () => {

@@ -4,7 +4,8 @@
  * before the URI reaches the probe: `neo4j://neo4j:secret@127.0.0.1:7687/movies` is user `neo4j`, password
  * `secret`, database `movies` (which must exist; default `neo4j`) and Uri `neo4j://127.0.0.1:7687`.
  */
-export function realNeo4j(): { uri: string; username: string; password: string; database: string } | undefined {
+export function realNeo4j():
+  { uri: string; username: string; password: string; database: string } | undefined {
   const raw = process.env.NEO4J_URI;
   if (!raw) return undefined;
   const url = new URL(raw);

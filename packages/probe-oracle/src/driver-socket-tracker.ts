@@ -42,7 +42,10 @@ export interface TrackedSockets {
  * Runs `work` so that every client socket it opens (directly or through a driver) is recorded, and returns
  * its promise plus a handle that destroys those sockets. `tls` enables the TLS handle recording.
  */
-export function withTrackedSockets<T>(work: () => Promise<T>, options: { tls: boolean }): { result: Promise<T>; sockets: TrackedSockets } {
+export function withTrackedSockets<T>(
+  work: () => Promise<T>,
+  options: { tls: boolean },
+): { result: Promise<T>; sockets: TrackedSockets } {
   if (!subscribed) {
     diagnosticsChannel.subscribe('net.client.socket', onClientSocket);
     subscribed = true;
@@ -70,7 +73,8 @@ export function withTrackedSockets<T>(work: () => Promise<T>, options: { tls: bo
       destroy() {
         release();
         for (const item of tracked) {
-          const socket = typeof (item as Socket).destroy === 'function' ? (item as Socket) : ownerSocket(item);
+          const socket =
+            typeof (item as Socket).destroy === 'function' ? (item as Socket) : ownerSocket(item);
           if (socket && !socket.destroyed) socket.destroy();
         }
         tracked.clear();

@@ -11,10 +11,24 @@ describeProbeConformance({
   healthyUpstream: async () => {
     const real = realOracle();
     if (real) {
-      return { entry: { ConnectionString: real.connectString, Username: real.username, Password: real.password }, secrets: [real.password], close: async () => undefined };
+      return {
+        entry: { ConnectionString: real.connectString, Username: real.username, Password: real.password },
+        secrets: [real.password],
+        close: async () => undefined,
+      };
     }
-    const server = await startOracleFakeServer({ credentials: { username: 'health', password: fakePassword } });
-    return { entry: { ConnectionString: server.connectString, Username: 'health', Password: fakePassword }, secrets: [fakePassword], close: () => server.close() };
+    const server = await startOracleFakeServer({
+      credentials: { username: 'health', password: fakePassword },
+    });
+    return {
+      entry: { ConnectionString: server.connectString, Username: 'health', Password: fakePassword },
+      secrets: [fakePassword],
+      close: () => server.close(),
+    };
   },
-  refusedEntry: (port) => ({ ConnectionString: `127.0.0.1:${port}/FREEPDB1`, Username: 'health', Password: fakePassword }),
+  refusedEntry: (port) => ({
+    ConnectionString: `127.0.0.1:${port}/FREEPDB1`,
+    Username: 'health',
+    Password: fakePassword,
+  }),
 });

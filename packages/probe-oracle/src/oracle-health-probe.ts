@@ -1,8 +1,19 @@
 import oracledb from 'oracledb';
 import type { DependencyCheckResult } from '@corekit/abstractions';
-import { abortable, describeError, healthy, unhealthy, type ProbeDefinition, type ProbeEntry } from '@corekit/probe-kit';
+import {
+  abortable,
+  describeError,
+  healthy,
+  unhealthy,
+  type ProbeDefinition,
+  type ProbeEntry,
+} from '@corekit/probe-kit';
 import { withTrackedSockets } from './driver-socket-tracker';
-import { oracleConnectString, oracleHealthEntryShape, validateOracleHealthEntry } from './oracle-health-options';
+import {
+  oracleConnectString,
+  oracleHealthEntryShape,
+  validateOracleHealthEntry,
+} from './oracle-health-options';
 
 type OracleHealthEntry = ProbeEntry<typeof oracleHealthEntryShape>;
 
@@ -29,20 +40,34 @@ interface OracleError {
 /** Maps an ORA- or NJS- error to a result naming the key to fix. */
 function oracleFailure(error: unknown, entry: OracleHealthEntry, entryPath: string): DependencyCheckResult {
   const { code, message } = (error ?? {}) as OracleError;
-  const text = (typeof message === 'string' ? message : String(error)).split('\n')[0]!.replace(/\s*\(CONNECTION_ID=[^)]*\)/, '');
+  const text = (typeof message === 'string' ? message : String(error))
+    .split('\n')[0]!
+    .replace(/\s*\(CONNECTION_ID=[^)]*\)/, '');
   const where = entry.ConnectionString ? `${entryPath}:ConnectionString` : `${entryPath}:ServiceName`;
   switch (code) {
     case 'ORA-01017':
     case 'ORA-28000':
     case 'ORA-01005':
-      return unhealthy('AUTHENTICATION_FAILED', `Oracle refused the login of user "${entry.Username}" (${text}). Check ${entryPath}:Username and ${entryPath}:Password.`);
+      return unhealthy(
+        'AUTHENTICATION_FAILED',
+        `Oracle refused the login of user "${entry.Username}" (${text}). Check ${entryPath}:Username and ${entryPath}:Password.`,
+      );
     case 'ORA-28001':
-      return unhealthy('PASSWORD_EXPIRED', `The password of Oracle user "${entry.Username}" has expired (${text}). Change it, then update ${entryPath}:Password.`);
+      return unhealthy(
+        'PASSWORD_EXPIRED',
+        `The password of Oracle user "${entry.Username}" has expired (${text}). Change it, then update ${entryPath}:Password.`,
+      );
     case 'NJS-518':
     case 'NJS-519':
-      return unhealthy('SERVICE_NOT_REGISTERED', `The Oracle listener does not know the requested service (${text}). Check ${where}, and that the database is open and registered with the listener.`);
+      return unhealthy(
+        'SERVICE_NOT_REGISTERED',
+        `The Oracle listener does not know the requested service (${text}). Check ${where}, and that the database is open and registered with the listener.`,
+      );
     case 'NJS-511':
-      return unhealthy('LISTENER_REFUSED', `The Oracle listener refused the connection (${(typeof message === 'string' ? message : '').replace(/\s*\(CONNECTION_ID=[^)]*\)/, '').replace(/\n/g, ' ')}). Check the listener and the database's services.`);
+      return unhealthy(
+        'LISTENER_REFUSED',
+        `The Oracle listener refused the connection (${(typeof message === 'string' ? message : '').replace(/\s*\(CONNECTION_ID=[^)]*\)/, '').replace(/\n/g, ' ')}). Check the listener and the database's services.`,
+      );
     default:
       break;
   }
@@ -50,16 +75,26 @@ function oracleFailure(error: unknown, entry: OracleHealthEntry, entryPath: stri
     // Socket-level failures keep the system error only in the text ("... Error: connect ECONNREFUSED 127.0.0.1:1521").
     const described = describeError({ message: typeof message === 'string' ? message : '' });
     if (described.code !== 'PROBE_FAILED') return unhealthy(described.code, described.message);
-    return unhealthy('UNAVAILABLE', `Oracle could not be reached (${text}). Check ${entry.ConnectionString ? `${entryPath}:ConnectionString` : `${entryPath}:Host and ${entryPath}:Port`}.`);
+    return unhealthy(
+      'UNAVAILABLE',
+      `Oracle could not be reached (${text}). Check ${entry.ConnectionString ? `${entryPath}:ConnectionString` : `${entryPath}:Host and ${entryPath}:Port`}.`,
+    );
   }
   if (typeof code === 'string' && code.startsWith('ORA-')) {
-    return unhealthy('QUERY_FAILED', `Oracle rejected the health query (${text}). Check ${entryPath}:HealthQuery.`);
+    return unhealthy(
+      'QUERY_FAILED',
+      `Oracle rejected the health query (${text}). Check ${entryPath}:HealthQuery.`,
+    );
   }
   const described = describeError(error);
   return unhealthy(described.code, described.message);
 }
 
-async function runHealthQuery(entry: OracleHealthEntry, connectString: string, timeoutSeconds: number): Promise<DependencyCheckResult> {
+async function runHealthQuery(
+  entry: OracleHealthEntry,
+  connectString: string,
+  timeoutSeconds: number,
+): Promise<DependencyCheckResult> {
   let connection: oracledb.Connection | undefined;
   try {
     connection = await oracledb.getConnection({
@@ -73,7 +108,9 @@ async function runHealthQuery(entry: OracleHealthEntry, connectString: string, t
     const result = await connection.execute(entry.HealthQuery, [], { outFormat: oracledb.OUT_FORMAT_ARRAY });
     return healthy('Oracle answered the health query', {
       rows: result.rows?.length ?? 0,
-      ...(connection.oracleServerVersionString ? { serverVersion: connection.oracleServerVersionString } : {}),
+      ...(connection.oracleServerVersionString
+        ? { serverVersion: connection.oracleServerVersionString }
+        : {}),
     });
   } finally {
     await connection?.close().catch(() => undefined);
@@ -89,7 +126,9 @@ export const oracleHealthProbe: ProbeDefinition<typeof oracleHealthEntryShape> =
   async check(entry, context) {
     const connectString = oracleConnectString(entry);
     const timeoutSeconds = Math.max(1, Math.ceil(context.timeoutMs / 1000));
-    const tracked = withTrackedSockets(() => runHealthQuery(entry, connectString, timeoutSeconds), { tls: isTls(connectString) });
+    const tracked = withTrackedSockets(() => runHealthQuery(entry, connectString, timeoutSeconds), {
+      tls: isTls(connectString),
+    });
     try {
       return await abortable(tracked.result, context.signal, () => tracked.sockets.destroy());
     } catch (error) {

@@ -4,7 +4,16 @@
  * before the connect string reaches the probe: `oracle://health:secret@127.0.0.1:1521/FREEPDB1` is user
  * `health`, password `secret` and Easy Connect string `127.0.0.1:1521/FREEPDB1`.
  */
-export function realOracle(): { connectString: string; host: string; port: number; serviceName: string; username: string; password: string } | undefined {
+export function realOracle():
+  | {
+      connectString: string;
+      host: string;
+      port: number;
+      serviceName: string;
+      username: string;
+      password: string;
+    }
+  | undefined {
   const raw = process.env.ORACLE_CONNECTION_STRING;
   if (!raw) return undefined;
   const url = new URL(raw);

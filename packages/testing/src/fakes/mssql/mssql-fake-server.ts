@@ -90,12 +90,21 @@ export interface MssqlFakeServer {
 }
 
 function isSessionSettings(sql: string): boolean {
-  const statements = sql.split(/\r?\n|;/).map((line) => line.trim()).filter(Boolean);
+  const statements = sql
+    .split(/\r?\n|;/)
+    .map((line) => line.trim())
+    .filter(Boolean);
   return statements.length > 0 && statements.every((statement) => /^set\s/i.test(statement));
 }
 
 export async function startMssqlFakeServer(options: MssqlFakeServerOptions = {}): Promise<MssqlFakeServer> {
-  const received: MssqlFakeServerRecord = { preloginEncryption: [], logins: [], batches: [], attentions: 0, connections: 0 };
+  const received: MssqlFakeServerRecord = {
+    preloginEncryption: [],
+    logins: [],
+    batches: [],
+    attentions: 0,
+    connections: 0,
+  };
   const result = options.result ?? { columns: [''], row: [1] };
   const sockets = new Set<net.Socket>();
 
@@ -105,8 +114,19 @@ export async function startMssqlFakeServer(options: MssqlFakeServerOptions = {})
 
   const onLogin = (socket: net.Socket, payload: Buffer) => {
     const login = parseLogin7(payload);
-    received.logins.push({ userName: login.userName, database: login.database, appName: login.appName, serverName: login.serverName });
-    const loginFailed = message('error', { number: 18456, state: 1, severity: 14, text: mssqlLoginFailedMessage(login.userName), serverName: SERVER_NAME });
+    received.logins.push({
+      userName: login.userName,
+      database: login.database,
+      appName: login.appName,
+      serverName: login.serverName,
+    });
+    const loginFailed = message('error', {
+      number: 18456,
+      state: 1,
+      severity: 14,
+      text: mssqlLoginFailedMessage(login.userName),
+      serverName: SERVER_NAME,
+    });
     const expected = options.credentials;
     if (expected && (login.userName !== expected.userName || login.password !== expected.password)) {
       respond(socket, [loginFailed, done(DoneStatus.Error)]);
@@ -116,16 +136,32 @@ export async function startMssqlFakeServer(options: MssqlFakeServerOptions = {})
     const database = login.database || options.defaultDatabase || 'master';
     if (options.databases && !options.databases.includes(database)) {
       const text = `Cannot open database "${database}" requested by the login. The login failed.`;
-      respond(socket, [message('error', { number: 4060, state: 1, severity: 11, text, serverName: SERVER_NAME }), loginFailed, done(DoneStatus.Error)]);
+      respond(socket, [
+        message('error', { number: 4060, state: 1, severity: 11, text, serverName: SERVER_NAME }),
+        loginFailed,
+        done(DoneStatus.Error),
+      ]);
       socket.end();
       return;
     }
     respond(socket, [
       environmentChange(1, database, 'master'),
-      message('info', { number: 5701, state: 2, severity: 0, text: `Changed database context to '${database}'.`, serverName: SERVER_NAME }),
+      message('info', {
+        number: 5701,
+        state: 2,
+        severity: 0,
+        text: `Changed database context to '${database}'.`,
+        serverName: SERVER_NAME,
+      }),
       collationChange(DEFAULT_COLLATION),
       environmentChange(2, 'us_english', ''),
-      message('info', { number: 5703, state: 1, severity: 0, text: 'Changed language setting to us_english.', serverName: SERVER_NAME }),
+      message('info', {
+        number: 5703,
+        state: 1,
+        severity: 0,
+        text: 'Changed language setting to us_english.',
+        serverName: SERVER_NAME,
+      }),
       loginAcknowledgement('Microsoft SQL Server', [16, 0, 4135]),
       environmentChange(4, '4096', '4096'),
       done(DoneStatus.Final),
@@ -140,11 +176,21 @@ export async function startMssqlFakeServer(options: MssqlFakeServerOptions = {})
     if (options.queryFailure) {
       const failure = options.queryFailure;
       return respond(socket, [
-        message('error', { number: failure.number, state: 1, severity: failure.severity ?? 16, text: failure.message, serverName: SERVER_NAME }),
+        message('error', {
+          number: failure.number,
+          state: 1,
+          severity: failure.severity ?? 16,
+          text: failure.message,
+          serverName: SERVER_NAME,
+        }),
         done(DoneStatus.Error),
       ]);
     }
-    respond(socket, [columnMetadata(result.columns, result.row), row(result.row, result.row), done(DoneStatus.Count, 0xc1, 1)]);
+    respond(socket, [
+      columnMetadata(result.columns, result.row),
+      row(result.row, result.row),
+      done(DoneStatus.Count, 0xc1, 1),
+    ]);
   };
 
   const server = net.createServer((socket) => {

@@ -83,35 +83,62 @@ function withShortLength(token: number, body: Buffer): Buffer {
 
 /** ENVCHANGE (0xE3) with string values: 1 database, 2 language, 4 packet size. */
 export function environmentChange(type: number, newValue: string, oldValue: string): Buffer {
-  return withShortLength(0xe3, Buffer.concat([Buffer.from([type]), byteLengthString(newValue), byteLengthString(oldValue)]));
+  return withShortLength(
+    0xe3,
+    Buffer.concat([Buffer.from([type]), byteLengthString(newValue), byteLengthString(oldValue)]),
+  );
 }
 
 /** ENVCHANGE type 7: the SQL collation (5 bytes), old value empty. */
 export function collationChange(collation: Buffer): Buffer {
-  return withShortLength(0xe3, Buffer.concat([Buffer.from([7, collation.length]), collation, Buffer.from([0])]));
+  return withShortLength(
+    0xe3,
+    Buffer.concat([Buffer.from([7, collation.length]), collation, Buffer.from([0])]),
+  );
 }
 
 /** INFO (0xAB) or ERROR (0xAA) token. */
-export function message(kind: 'info' | 'error', fields: { number: number; state: number; severity: number; text: string; serverName: string }): Buffer {
+export function message(
+  kind: 'info' | 'error',
+  fields: { number: number; state: number; severity: number; text: string; serverName: string },
+): Buffer {
   const head = Buffer.alloc(6);
   head.writeUInt32LE(fields.number, 0);
   head[4] = fields.state;
   head[5] = fields.severity;
   const lineNumber = Buffer.alloc(4);
   lineNumber.writeUInt32LE(1, 0);
-  const body = Buffer.concat([head, shortLengthString(fields.text), byteLengthString(fields.serverName), byteLengthString(''), lineNumber]);
+  const body = Buffer.concat([
+    head,
+    shortLengthString(fields.text),
+    byteLengthString(fields.serverName),
+    byteLengthString(''),
+    lineNumber,
+  ]);
   return withShortLength(kind === 'error' ? 0xaa : 0xab, body);
 }
 
 /** LOGINACK (0xAD): SQL_TSQL interface, TDS 7.4, program name and version. */
-export function loginAcknowledgement(programName: string, version: readonly [number, number, number]): Buffer {
+export function loginAcknowledgement(
+  programName: string,
+  version: readonly [number, number, number],
+): Buffer {
   const tdsVersion = Buffer.alloc(4);
   tdsVersion.writeUInt32BE(0x74000004, 0);
   const programVersion = Buffer.from([version[0], version[1], (version[2] >> 8) & 0xff, version[2] & 0xff]);
-  return withShortLength(0xad, Buffer.concat([Buffer.from([1]), tdsVersion, byteLengthString(programName), programVersion]));
+  return withShortLength(
+    0xad,
+    Buffer.concat([Buffer.from([1]), tdsVersion, byteLengthString(programName), programVersion]),
+  );
 }
 
-export const DoneStatus = { Final: 0x0000, More: 0x0001, Error: 0x0002, Count: 0x0010, Attention: 0x0020 } as const;
+export const DoneStatus = {
+  Final: 0x0000,
+  More: 0x0001,
+  Error: 0x0002,
+  Count: 0x0010,
+  Attention: 0x0020,
+} as const;
 
 /** DONE (0xFD): status, current command, 64-bit row count. */
 export function done(status: number, command = 0, rowCount = 0): Buffer {

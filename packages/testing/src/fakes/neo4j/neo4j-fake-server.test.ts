@@ -3,7 +3,8 @@ import neo4j from 'neo4j-driver';
 import { startNeo4jFakeServer, type Neo4jFakeServer } from './neo4j-fake-server';
 
 async function eventually(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 100 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let attempt = 0; attempt < 100 && !condition(); attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 const credentials = { username: 'neo4j', password: 'fake-neo4j-password' };
@@ -43,7 +44,9 @@ describe('Neo4j fake server with the real neo4j-driver', () => {
     await eventually(() => server.received.messages.includes('GOODBYE'));
     expect(server.received.versions).toEqual(['5.4']);
     expect(server.received.principals).toEqual(['neo4j']);
-    expect(server.received.messages).toEqual(expect.arrayContaining(['HELLO', 'LOGON', 'RUN', 'PULL', 'GOODBYE']));
+    expect(server.received.messages).toEqual(
+      expect.arrayContaining(['HELLO', 'LOGON', 'RUN', 'PULL', 'GOODBYE']),
+    );
     expect(server.received.runs).toEqual([{ query: 'RETURN 1', database: null, mode: 'r' }]);
   });
 
@@ -53,7 +56,9 @@ describe('Neo4j fake server with the real neo4j-driver', () => {
   });
 
   it('answers ROUTE for the neo4j:// scheme and runs the query on the routed reader', async () => {
-    await expect(runReturnOne(`neo4j://127.0.0.1:${server.port}`, credentials.password, 'movies')).resolves.toEqual([1]);
+    await expect(
+      runReturnOne(`neo4j://127.0.0.1:${server.port}`, credentials.password, 'movies'),
+    ).resolves.toEqual([1]);
     expect(server.received.routes).toEqual([{ database: 'movies' }]);
     expect(server.received.runs.map((run) => run.database)).toEqual(['movies']);
   });

@@ -23,7 +23,14 @@
  */
 import net from 'node:net';
 
-import { ChunkedMessageReader, PackStreamReader, chunkMessage, pack, structure, type PackStreamStructure } from './packstream';
+import {
+  ChunkedMessageReader,
+  PackStreamReader,
+  chunkMessage,
+  pack,
+  structure,
+  type PackStreamStructure,
+} from './packstream';
 
 const REQUEST_NAMES: Record<number, string> = {
   0x01: 'HELLO',
@@ -97,7 +104,15 @@ export interface Neo4jFakeServer {
   close(): Promise<void>;
 }
 
-type State = 'NEGOTIATION' | 'CONNECTED' | 'AUTHENTICATION' | 'READY' | 'STREAMING' | 'TX_READY' | 'TX_STREAMING' | 'FAILED';
+type State =
+  | 'NEGOTIATION'
+  | 'CONNECTED'
+  | 'AUTHENTICATION'
+  | 'READY'
+  | 'STREAMING'
+  | 'TX_READY'
+  | 'TX_STREAMING'
+  | 'FAILED';
 
 function chooseVersion(proposals: Buffer, maximumMinor: number): number | null {
   for (let index = 0; index < 4; index++) {
@@ -119,7 +134,14 @@ export async function startNeo4jFakeServer(options: Neo4jFakeServerOptions = {})
   const databases = options.databases ?? ['neo4j', 'system'];
   const defaultDatabase = options.defaultDatabase ?? 'neo4j';
   const result = options.result ?? { fields: ['1'], rows: [[1]] };
-  const received: Neo4jFakeServerRecord = { messages: [], principals: [], runs: [], routes: [], versions: [], connections: 0 };
+  const received: Neo4jFakeServerRecord = {
+    messages: [],
+    principals: [],
+    runs: [],
+    routes: [],
+    versions: [],
+    connections: 0,
+  };
   const sockets = new Set<net.Socket>();
   let port = 0;
 
@@ -158,14 +180,23 @@ export async function startNeo4jFakeServer(options: Neo4jFakeServerOptions = {})
       }
       switch (name) {
         case 'HELLO':
-          send(SUCCESS, { server: options.serverAgent ?? 'Neo4j/5.26.0', connection_id: connectionId, hints: {} });
+          send(SUCCESS, {
+            server: options.serverAgent ?? 'Neo4j/5.26.0',
+            connection_id: connectionId,
+            hints: {},
+          });
           state = 'AUTHENTICATION';
           return;
         case 'LOGON': {
           const token = (first ?? {}) as Record<string, unknown>;
           received.principals.push(stringOrNull(token.principal));
           const expected = options.credentials;
-          if (expected && (token.scheme !== 'basic' || token.principal !== expected.username || token.credentials !== expected.password)) {
+          if (
+            expected &&
+            (token.scheme !== 'basic' ||
+              token.principal !== expected.username ||
+              token.credentials !== expected.password)
+          ) {
             send(FAILURE, { ...NEO4J_UNAUTHORIZED });
             socket.end();
             return;
@@ -220,14 +251,22 @@ export async function startNeo4jFakeServer(options: Neo4jFakeServerOptions = {})
           if (!knownDatabase(database)) return databaseNotFound(database!);
           if (options.queryFailure) return fail(options.queryFailure.code, options.queryFailure.message);
           if (!inTransaction) streamDatabase = database ?? defaultDatabase;
-          send(SUCCESS, inTransaction ? { fields: [...result.fields], t_first: 0, qid: 0 } : { fields: [...result.fields], t_first: 0 });
+          send(
+            SUCCESS,
+            inTransaction
+              ? { fields: [...result.fields], t_first: 0, qid: 0 }
+              : { fields: [...result.fields], t_first: 0 },
+          );
           state = inTransaction ? 'TX_STREAMING' : 'STREAMING';
           return;
         }
         case 'PULL':
         case 'DISCARD': {
           if (state !== 'STREAMING' && state !== 'TX_STREAMING') {
-            return fail('Neo.ClientError.Request.Invalid', `Message '${name}' cannot be handled by a session in the ${state} state.`);
+            return fail(
+              'Neo.ClientError.Request.Invalid',
+              `Message '${name}' cannot be handled by a session in the ${state} state.`,
+            );
           }
           if (name === 'PULL') for (const row of result.rows) send(RECORD, [...row]);
           const done: Record<string, unknown> = { t_last: 0, db: streamDatabase };
@@ -238,7 +277,10 @@ export async function startNeo4jFakeServer(options: Neo4jFakeServerOptions = {})
           return;
         }
         default:
-          send(FAILURE, { code: 'Neo.ClientError.Request.Invalid', message: `Message ${name} is not supported by this server.` });
+          send(FAILURE, {
+            code: 'Neo.ClientError.Request.Invalid',
+            message: `Message ${name} is not supported by this server.`,
+          });
           socket.end();
       }
     };

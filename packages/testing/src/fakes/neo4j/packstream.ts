@@ -76,7 +76,10 @@ export function pack(value: unknown): Buffer {
     return Buffer.concat([sizeHeader(value.length, 0x90, 0xd4, 0xd5, 0xd6), ...value.map(pack)]);
   }
   if (isStructure(value)) {
-    return Buffer.concat([Buffer.from([0xb0 | value.fields.length, value.signature]), ...value.fields.map(pack)]);
+    return Buffer.concat([
+      Buffer.from([0xb0 | value.fields.length, value.signature]),
+      ...value.fields.map(pack),
+    ]);
   }
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, item]) => item !== undefined);
@@ -120,7 +123,9 @@ export class PackStreamReader {
         return this.take(4).readInt32BE(0);
       case 0xcb: {
         const value = this.take(8).readBigInt64BE(0);
-        return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+        return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+          ? Number(value)
+          : value;
       }
       case 0xcc:
         return Buffer.from(this.take(this.size(1)));

@@ -1,2 +1,7 @@
 export { startOracleFakeServer } from './oracle-fake-server';
-export type { OracleFakeServer, OracleFakeServerOptions, OracleFakeServerRecord, OracleResult } from './oracle-fake-server';
+export type {
+  OracleFakeServer,
+  OracleFakeServerOptions,
+  OracleFakeServerRecord,
+  OracleResult,
+} from './oracle-fake-server';

@@ -28,8 +28,19 @@ export class O5LogonExchange {
   private readonly passwordHash: Buffer;
 
   constructor(password: string) {
-    const passwordKey = crypto.pbkdf2Sync(Buffer.from(password, 'utf8'), Buffer.concat([this.verifierSalt, Buffer.from('AUTH_PBKDF2_SPEEDY_KEY')]), VERIFIER_ITERATIONS, 64, 'sha512');
-    this.passwordHash = crypto.createHash('sha512').update(passwordKey).update(this.verifierSalt).digest().subarray(0, 32);
+    const passwordKey = crypto.pbkdf2Sync(
+      Buffer.from(password, 'utf8'),
+      Buffer.concat([this.verifierSalt, Buffer.from('AUTH_PBKDF2_SPEEDY_KEY')]),
+      VERIFIER_ITERATIONS,
+      64,
+      'sha512',
+    );
+    this.passwordHash = crypto
+      .createHash('sha512')
+      .update(passwordKey)
+      .update(this.verifierSalt)
+      .digest()
+      .subarray(0, 32);
   }
 
   /** Session data of the phase-one answer: [key, value, flags]. */
@@ -50,15 +61,26 @@ export class O5LogonExchange {
    */
   phaseTwo(clientSessionKey: string, encryptedPassword: string, expected: string): string | undefined {
     try {
-      const clientKey = aes('decrypt', this.passwordHash, Buffer.from(clientSessionKey, 'hex')).subarray(0, 32);
+      const clientKey = aes('decrypt', this.passwordHash, Buffer.from(clientSessionKey, 'hex')).subarray(
+        0,
+        32,
+      );
       const mixed = Buffer.from(hex(Buffer.concat([clientKey, this.serverKey])), 'utf8');
       const comboKey = crypto.pbkdf2Sync(mixed, this.derivationSalt, DERIVATION_ITERATIONS, 32, 'sha512');
       const plain = aes('decrypt', comboKey, Buffer.from(encryptedPassword, 'hex'));
       const padding = plain[plain.length - 1]!;
       if (padding < 1 || padding > 16 || plain.length - padding < 16) return undefined;
       const password = plain.subarray(16, plain.length - padding);
-      if (!crypto.timingSafeEqual(crypto.createHash('sha256').update(password).digest(), crypto.createHash('sha256').update(expected, 'utf8').digest())) return undefined;
-      return hex(aes('encrypt', comboKey, Buffer.concat([crypto.randomBytes(16), Buffer.from('SERVER_TO_CLIENT')])));
+      if (
+        !crypto.timingSafeEqual(
+          crypto.createHash('sha256').update(password).digest(),
+          crypto.createHash('sha256').update(expected, 'utf8').digest(),
+        )
+      )
+        return undefined;
+      return hex(
+        aes('encrypt', comboKey, Buffer.concat([crypto.randomBytes(16), Buffer.from('SERVER_TO_CLIENT')])),
+      );
     } catch {
       return undefined;
     }

@@ -3,7 +3,12 @@ import oracledb from 'oracledb';
 import { startOracleFakeServer, type OracleFakeServer } from './oracle-fake-server';
 
 async function connect(connectString: string, password = 'health-password') {
-  const connection = await oracledb.getConnection({ user: 'health', password, connectString, connectTimeout: 2 });
+  const connection = await oracledb.getConnection({
+    user: 'health',
+    password,
+    connectString,
+    connectTimeout: 2,
+  });
   try {
     const result = await connection.execute('SELECT 1 FROM DUAL');
     return { rows: result.rows, version: connection.oracleServerVersionString };
@@ -37,17 +42,33 @@ describe('Oracle fake database with the real oracledb thin driver', () => {
   });
 
   it('returns configured rows of numbers and strings, and a configured query failure', async () => {
-    server = await startOracleFakeServer({ result: { columns: ['N', 'BANNER'], rows: [[-1234567, 'Oracle Database 19c'], [0, 'second']] } });
-    await expect(connect(server.connectString)).resolves.toMatchObject({ rows: [[-1234567, 'Oracle Database 19c'], [0, 'second']] });
+    server = await startOracleFakeServer({
+      result: {
+        columns: ['N', 'BANNER'],
+        rows: [
+          [-1234567, 'Oracle Database 19c'],
+          [0, 'second'],
+        ],
+      },
+    });
+    await expect(connect(server.connectString)).resolves.toMatchObject({
+      rows: [
+        [-1234567, 'Oracle Database 19c'],
+        [0, 'second'],
+      ],
+    });
     await server.close();
-    server = await startOracleFakeServer({ queryFailure: { code: 942, message: 'ORA-00942: table or view does not exist' } });
+    server = await startOracleFakeServer({
+      queryFailure: { code: 942, message: 'ORA-00942: table or view does not exist' },
+    });
     await expect(connect(server.connectString)).rejects.toMatchObject({ code: 'ORA-00942' });
   });
 
   it('closes every connection once the driver has logged off', async () => {
     server = await startOracleFakeServer();
     await connect(server.connectString);
-    for (let attempt = 0; attempt < 100 && server.openConnections() > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let attempt = 0; attempt < 100 && server.openConnections() > 0; attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
     expect(server.openConnections()).toBe(0);
   });
 
@@ -55,21 +76,30 @@ describe('Oracle fake database with the real oracledb thin driver', () => {
     server = await startOracleFakeServer();
     await expect(connect(`127.0.0.1:${server.port}/ORDERS`)).rejects.toMatchObject({
       code: 'NJS-518',
-      message: expect.stringContaining(`Service "ORDERS" is not registered with the listener at host 127.0.0.1 port ${server.port}`),
+      message: expect.stringContaining(
+        `Service "ORDERS" is not registered with the listener at host 127.0.0.1 port ${server.port}`,
+      ),
     });
     expect(server.received.services).toEqual(['ORDERS']);
   });
 
   it('refuses an unknown SID with TNS-12505 (NJS-519)', async () => {
     server = await startOracleFakeServer();
-    await expect(connect(`(DESCRIPTION=(ADDRESS=(PROTOCOL=TCP)(HOST=127.0.0.1)(PORT=${server.port}))(CONNECT_DATA=(SID=ORCL)))`)).rejects.toMatchObject({ code: 'NJS-519' });
+    await expect(
+      connect(
+        `(DESCRIPTION=(ADDRESS=(PROTOCOL=TCP)(HOST=127.0.0.1)(PORT=${server.port}))(CONNECT_DATA=(SID=ORCL)))`,
+      ),
+    ).rejects.toMatchObject({ code: 'NJS-519' });
     expect(server.received.services).toEqual(['ORCL']);
   });
 
   it('reads connect data longer than the CONNECT packet holds from the DATA packet that follows', async () => {
     server = await startOracleFakeServer({ refuseWith: 12519 });
     const longService = `HEALTH_${'X'.repeat(200)}`;
-    await expect(connect(`127.0.0.1:${server.port}/${longService}`)).rejects.toMatchObject({ code: 'NJS-511', message: expect.stringContaining('ORA-12519') });
+    await expect(connect(`127.0.0.1:${server.port}/${longService}`)).rejects.toMatchObject({
+      code: 'NJS-511',
+      message: expect.stringContaining('ORA-12519'),
+    });
     expect(server.received.services).toEqual([longService]);
   });
 });

@@ -81,10 +81,19 @@ export interface OracleFakeServer {
   close(): Promise<void>;
 }
 
-export async function startOracleFakeServer(options: OracleFakeServerOptions = {}): Promise<OracleFakeServer> {
+export async function startOracleFakeServer(
+  options: OracleFakeServerOptions = {},
+): Promise<OracleFakeServer> {
   const services = (options.services ?? ['FREEPDB1']).map((service) => service.toUpperCase());
   const credentials = options.credentials ?? { username: 'health', password: 'health-password' };
-  const received: OracleFakeServerRecord = { connectDescriptors: [], services: [], versions: [], logins: [], queries: [], connections: 0 };
+  const received: OracleFakeServerRecord = {
+    connectDescriptors: [],
+    services: [],
+    versions: [],
+    logins: [],
+    queries: [],
+    connections: 0,
+  };
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer((socket) => {
@@ -106,11 +115,22 @@ export async function startOracleFakeServer(options: OracleFakeServerOptions = {
       const requested = (serviceName ?? sid ?? '').toUpperCase();
       received.services.push(requested);
       if (options.refuseWith !== undefined || !services.includes(requested)) {
-        socket.end(refusePacket(options.refuseWith ?? (serviceName === undefined && sid !== undefined ? 12505 : 12514)));
+        socket.end(
+          refusePacket(
+            options.refuseWith ?? (serviceName === undefined && sid !== undefined ? 12505 : 12514),
+          ),
+        );
         return;
       }
       session = new OracleSession(
-        { credentials, result: options.result ?? { columns: ['1'], rows: [[1]] }, serviceName: requested, serverMajorVersion: 19, hangOnQuery: options.hangOnQuery ?? false, ...(options.queryFailure ? { queryFailure: options.queryFailure } : {}) },
+        {
+          credentials,
+          result: options.result ?? { columns: ['1'], rows: [[1]] },
+          serviceName: requested,
+          serverMajorVersion: 19,
+          hangOnQuery: options.hangOnQuery ?? false,
+          ...(options.queryFailure ? { queryFailure: options.queryFailure } : {}),
+        },
         {
           onLogin: (username, accepted) => received.logins.push({ username, accepted }),
           onQuery: (sql) => received.queries.push(sql),

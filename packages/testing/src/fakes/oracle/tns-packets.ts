@@ -58,7 +58,11 @@ export function parseConnect(packet: TnsPacket): TnsConnect {
   const { bytes } = packet;
   const connectDataLength = bytes.readUInt16BE(24);
   const offset = bytes.readUInt16BE(26);
-  return { version: bytes.readUInt16BE(8), connectDataLength, inlineData: bytes.subarray(offset, Math.min(bytes.length, offset + connectDataLength)) };
+  return {
+    version: bytes.readUInt16BE(8),
+    connectDataLength,
+    inlineData: bytes.subarray(offset, Math.min(bytes.length, offset + connectDataLength)),
+  };
 }
 
 /** The payload of a DATA packet (after the 2-byte data flags). */
@@ -71,7 +75,10 @@ export function dataPayload(packet: TnsPacket): Buffer {
  * descriptor naming the error (`(DESCRIPTION=(TMP=)(VSNNUM=...)(ERR=12514)(ERROR_STACK=...))`).
  */
 export function refusePacket(errorCode: number): Buffer {
-  const data = Buffer.from(`(DESCRIPTION=(TMP=)(VSNNUM=385875968)(ERR=${errorCode})(ERROR_STACK=(ERROR=(CODE=${errorCode})(EMFI=4))))`, 'ascii');
+  const data = Buffer.from(
+    `(DESCRIPTION=(TMP=)(VSNNUM=385875968)(ERR=${errorCode})(ERROR_STACK=(ERROR=(CODE=${errorCode})(EMFI=4))))`,
+    'ascii',
+  );
   const body = Buffer.alloc(4);
   body[0] = 34; // user reason
   body[1] = 0; // system reason

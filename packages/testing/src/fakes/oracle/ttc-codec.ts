@@ -114,7 +114,8 @@ export class TtcReader {
     if (length === 0 || length === NULL_LENGTH_INDICATOR) return null;
     if (length !== LONG_LENGTH_INDICATOR) return Buffer.from(this.bytes(length));
     const chunks: Buffer[] = [];
-    for (let chunk = this.unsigned(); chunk > 0; chunk = this.unsigned()) chunks.push(Buffer.from(this.bytes(chunk)));
+    for (let chunk = this.unsigned(); chunk > 0; chunk = this.unsigned())
+      chunks.push(Buffer.from(this.bytes(chunk)));
     return Buffer.concat(chunks);
   }
 

@@ -5,8 +5,28 @@
 import { O5LogonExchange } from './o5logon';
 import { TtcReader, TtcWriter, oracleNumber } from './ttc-codec';
 
-const MessageType = { Protocol: 1, DataTypes: 2, Function: 3, Error: 4, RowHeader: 6, RowData: 7, Parameter: 8, Status: 9, DescribeInfo: 16, Piggyback: 17 } as const;
-const FunctionCode = { AuthPhaseOne: 118, AuthPhaseTwo: 115, Execute: 94, Fetch: 5, Logoff: 9, Ping: 147, Commit: 14, Rollback: 15 } as const;
+const MessageType = {
+  Protocol: 1,
+  DataTypes: 2,
+  Function: 3,
+  Error: 4,
+  RowHeader: 6,
+  RowData: 7,
+  Parameter: 8,
+  Status: 9,
+  DescribeInfo: 16,
+  Piggyback: 17,
+} as const;
+const FunctionCode = {
+  AuthPhaseOne: 118,
+  AuthPhaseTwo: 115,
+  Execute: 94,
+  Fetch: 5,
+  Logoff: 9,
+  Ping: 147,
+  Commit: 14,
+  Rollback: 15,
+} as const;
 
 const TTC_FIELD_VERSION = 8;
 const DATA_TYPE_VARCHAR = 1;
@@ -39,7 +59,10 @@ export interface OracleSessionEvents {
 function errorMessage(code: number, message: string, cursorId: number, rowCount: number): Buffer {
   const writer = new TtcWriter().uint8(MessageType.Error);
   writer.unsigned(0).unsigned(0).unsigned(0); // call status, end-to-end sequence, current row
-  writer.unsigned(code > 0xffff ? 0 : code).unsigned(0).unsigned(0); // error number, array element errors
+  writer
+    .unsigned(code > 0xffff ? 0 : code)
+    .unsigned(0)
+    .unsigned(0); // error number, array element errors
   writer.unsigned(cursorId).signed(code === 0 || code === 1403 ? 0 : -1); // cursor id, error position
   writer.uint8(0).uint8(0).uint8(0).uint8(0).uint8(0).uint8(0); // sql type, fatal, flags, cursor options, UPI, warning
   writer.unsigned(0).unsigned(0).uint8(0).unsigned(0).unsigned(0); // rowid: rba, partition, (skipped), block, slot
@@ -89,9 +112,20 @@ function describe(result: OracleResult): Buffer {
   if (result.columns.length > 0) writer.uint8(0);
   result.columns.forEach((name, index) => {
     const isNumber = typeof sample[index] !== 'string';
-    writer.uint8(isNumber ? DATA_TYPE_NUMBER : DATA_TYPE_VARCHAR).uint8(0).uint8(0).uint8(0); // type, flags, precision, scale
-    writer.unsigned(isNumber ? 22 : 4000).unsigned(0).unsigned(0).unsigned(0); // max size, array elements, cont flags, OID
-    writer.unsigned(0).unsigned(isNumber ? 0 : CHARSET_AL32UTF8).uint8(isNumber ? 0 : 1); // version, charset, charset form
+    writer
+      .uint8(isNumber ? DATA_TYPE_NUMBER : DATA_TYPE_VARCHAR)
+      .uint8(0)
+      .uint8(0)
+      .uint8(0); // type, flags, precision, scale
+    writer
+      .unsigned(isNumber ? 22 : 4000)
+      .unsigned(0)
+      .unsigned(0)
+      .unsigned(0); // max size, array elements, cont flags, OID
+    writer
+      .unsigned(0)
+      .unsigned(isNumber ? 0 : CHARSET_AL32UTF8)
+      .uint8(isNumber ? 0 : 1); // version, charset, charset form
     writer.unsigned(isNumber ? 0 : 4000).unsigned(0); // size, oaccolid (12.2)
     writer.uint8(1).uint8(0).stringWithCount(name).unsigned(0).unsigned(0); // nullable, v7 name length, name, schema, type name
     writer.unsigned(index + 1).unsigned(0); // position, UDS flags
@@ -179,8 +213,10 @@ export class OracleSession {
     const reader = new TtcReader(payload);
     const type = reader.uint8();
     if (type === MessageType.Protocol) return { reply: protocolAnswer() };
-    if (type === MessageType.DataTypes) return { reply: new TtcWriter().uint8(MessageType.DataTypes).uint16BE(0).toBuffer() };
-    if (type !== MessageType.Function) throw new RangeError(`TTC message type ${type} is not supported by this fake`);
+    if (type === MessageType.DataTypes)
+      return { reply: new TtcWriter().uint8(MessageType.DataTypes).uint16BE(0).toBuffer() };
+    if (type !== MessageType.Function)
+      throw new RangeError(`TTC message type ${type} is not supported by this fake`);
     const functionCode = reader.uint8();
     reader.uint8(); // sequence number
     switch (functionCode) {
@@ -196,7 +232,14 @@ export class OracleSession {
       case FunctionCode.Rollback:
         return { reply: status() };
       default:
-        return { reply: errorMessage(3115, `ORA-03115: unsupported network datatype or representation (function ${functionCode})`, 0, 0) };
+        return {
+          reply: errorMessage(
+            3115,
+            `ORA-03115: unsupported network datatype or representation (function ${functionCode})`,
+            0,
+            0,
+          ),
+        };
     }
   }
 
@@ -210,10 +253,18 @@ export class OracleSession {
   private authPhaseTwo(reader: TtcReader): { reply: Buffer; close?: boolean } {
     const { pairs } = readAuthRequest(reader);
     const expected = this.options.credentials;
-    const proof = this.exchange?.phaseTwo(pairs.get('AUTH_SESSKEY') ?? '', pairs.get('AUTH_PASSWORD') ?? '', expected?.password ?? '');
-    const accepted = proof !== undefined && (!expected || this.username.toUpperCase() === expected.username.toUpperCase());
+    const proof = this.exchange?.phaseTwo(
+      pairs.get('AUTH_SESSKEY') ?? '',
+      pairs.get('AUTH_PASSWORD') ?? '',
+      expected?.password ?? '',
+    );
+    const accepted =
+      proof !== undefined && (!expected || this.username.toUpperCase() === expected.username.toUpperCase());
     this.events.onLogin(this.username, accepted);
-    if (!accepted) return { reply: errorMessage(1017, 'ORA-01017: invalid credential or not authorized; logon denied', 0, 0) };
+    if (!accepted)
+      return {
+        reply: errorMessage(1017, 'ORA-01017: invalid credential or not authorized; logon denied', 0, 0),
+      };
     const session: [string, string, number][] = [
       ['AUTH_VERSION_NO', String((this.options.serverMajorVersion << 24) >>> 0), 0],
       ['AUTH_SESSION_ID', '42', 0],
