@@ -33,7 +33,6 @@ function isTls(connectString: string): boolean {
 
 interface OracleError {
   code?: unknown;
-  errorNum?: unknown;
   message?: unknown;
 }
 
