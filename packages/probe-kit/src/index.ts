@@ -34,3 +34,5 @@ export { clusterHealthResult } from './search-cluster-health';
 export type { ClusterHealthBody } from './search-cluster-health';
 export { resolveSearchClusterEndpoint, searchErrorReason } from './search-cluster-endpoint';
 export type { SearchClusterEndpoint } from './search-cluster-endpoint';
+export { withTrackedSockets } from './driver-socket-tracker';
+export type { TrackedSockets } from './driver-socket-tracker';

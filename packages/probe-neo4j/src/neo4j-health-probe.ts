@@ -7,8 +7,8 @@ import {
   unhealthy,
   type ProbeDefinition,
   type ProbeEntry,
+  withTrackedSockets,
 } from '@corekit/probe-kit';
-import { withTrackedSockets } from './driver-socket-tracker';
 import { neo4jHealthEntryShape, neo4jUri, validateNeo4jHealthEntry } from './neo4j-health-options';
 
 type Neo4jHealthEntry = ProbeEntry<typeof neo4jHealthEntryShape>;

@@ -7,8 +7,8 @@ import {
   unhealthy,
   type ProbeDefinition,
   type ProbeEntry,
+  withTrackedSockets,
 } from '@corekit/probe-kit';
-import { withTrackedSockets } from './driver-socket-tracker';
 import {
   oracleConnectString,
   oracleHealthEntryShape,

@@ -3,11 +3,12 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 
 /*
- * oracledb's thin driver has no public way to drop a connection at once: `connection.close()` first sends a
- * logoff and waits for the answer, and while `getConnection` is still authenticating there is no connection
- * object at all. Against a server that stops answering, the socket would stay open after the run was aborted.
- * The driver offers no socket hook, so the sockets it opens during one run are collected here by async context
- * (AsyncLocalStorage) and destroyed when the run is aborted. (The same helper serves probe-neo4j.)
+ * Some drivers have no public way to drop a connection at once: neo4j-driver keeps no timeout on the Bolt
+ * handshake and `driver.close()` does not reach a connection still in it; oracledb's thin driver sends a logoff
+ * and waits on `close()`, and has no connection object at all while authenticating. Against a server that stops
+ * answering, the socket would stay open after the run was aborted, one more every refresh. Drivers offer no
+ * socket hook, so the sockets opened during one run are collected here by async context (AsyncLocalStorage)
+ * and destroyed when the run is aborted.
  *
  * Plain TCP sockets come from Node's public `net.client.socket` diagnostics channel. `tls.connect` publishes
  * nothing, so for the TLS schemes an async hook records the TLS handle of each connection and its socket is
