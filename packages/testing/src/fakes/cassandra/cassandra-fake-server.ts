@@ -1,5 +1,5 @@
 /**
- * A fake single Cassandra node (release 3.11) on 127.0.0.1 speaking native protocol v4, written from the
+ * A fake single Cassandra node (release 3.11) on a loopback address speaking native protocol v4, written from the
  * protocol specification (native_protocol_v4.spec in the Apache Cassandra repository).
  *
  * Frames it answers:
@@ -40,6 +40,10 @@ const protocolVersion = 4;
 const authenticatorClass = 'org.apache.cassandra.auth.PasswordAuthenticator';
 
 export interface CassandraFakeServerOptions {
+  /** Loopback address to listen on, e.g. '127.0.0.2' to stand for a second node. Default '127.0.0.1'. */
+  host?: string;
+  /** Port to listen on; a second node must share the first one's port: drivers reach peers on their configured port. Default: ephemeral. */
+  port?: number;
   /** Turns on PasswordAuthenticator with these username/password pairs. Default none: no authentication. */
   users?: Readonly<Record<string, string>>;
   /** Default 'Fake Cluster'. */
@@ -93,9 +97,9 @@ interface ConnectionState {
   keyspace: string | null;
 }
 
-/** Starts the fake node on 127.0.0.1 and an ephemeral port. */
+/** Starts the fake node on 127.0.0.1 (or `options.host`) and an ephemeral port (or `options.port`). */
 export async function startCassandraFakeServer(options: CassandraFakeServerOptions = {}): Promise<CassandraFakeServer> {
-  const host = '127.0.0.1';
+  const host = options.host ?? '127.0.0.1';
   const dataCenter = options.dataCenter ?? 'datacenter1';
   const { tables, keyspaces } = buildTables({
     clusterName: options.clusterName ?? 'Fake Cluster',
@@ -248,7 +252,7 @@ export async function startCassandraFakeServer(options: CassandraFakeServerOptio
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, host, () => resolve());
+    server.listen(options.port ?? 0, host, () => resolve());
   });
   const port = (server.address() as net.AddressInfo).port;
 

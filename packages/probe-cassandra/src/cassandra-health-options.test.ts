@@ -1,0 +1,67 @@
+import { probeEventIds } from '@corekit/abstractions';
+import { createTestEngineBuilder } from '@corekit/testing';
+import { addCassandraHealth } from './add-cassandra-health';
+
+const entryPath = 'Engine:Observability:DependencyHealth:Cassandra:Dependencies:0';
+
+function register(entry: Record<string, unknown> | null, environment?: Record<string, string>) {
+  const { builder } = createTestEngineBuilder(environment ? { environment } : {});
+  const added: Array<{ id: string; timeoutSeconds?: number; eventIds?: unknown; kind: string }> = [];
+  const original = builder.addDependencyHealthContributor.bind(builder);
+  builder.addDependencyHealthContributor = (contributor) => {
+    added.push(contributor);
+    return original(contributor);
+  };
+  addCassandraHealth(builder, entry ? { Dependencies: [{ Id: 'cassandra', ...entry } as never] } : undefined);
+  return added;
+}
+
+function configurationError(entry: Record<string, unknown>): { code?: string; message: string } {
+  try {
+    register(entry);
+  } catch (error) {
+    return error as { code?: string; message: string };
+  }
+  throw new Error('registration did not fail');
+}
+
+describe('Cassandra probe configuration', () => {
+  it('registers one contributor with the Cassandra event ids, ContactPoints as a comma list', () => {
+    const added = register({ ContactPoints: 'cassandra-1, cassandra-2:9142', TimeoutSeconds: 3 });
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ id: 'cassandra', kind: 'Cassandra', timeoutSeconds: 3, eventIds: probeEventIds.Cassandra });
+  });
+
+  it('reads the section from environment variables, ContactPoints as an array', () => {
+    const added = register(null, {
+      Engine__Observability__DependencyHealth__Cassandra__Dependencies__0__Id: 'from-env',
+      Engine__Observability__DependencyHealth__Cassandra__Dependencies__0__ContactPoints__0: 'cassandra-1',
+      Engine__Observability__DependencyHealth__Cassandra__Dependencies__0__ContactPoints__1: '[::1]:9042',
+      Engine__Observability__DependencyHealth__Cassandra__Dependencies__0__Port: '9142',
+    });
+    expect(added.map((contributor) => contributor.id)).toEqual(['from-env']);
+  });
+
+  it.each([
+    [{}, 'ContactPoints', /is required/],
+    [{ ContactPoints: 'cassandra-1,http://cassandra-2' }, 'ContactPoints:1', /host or host:port/],
+    [{ ContactPoints: 'cassandra-1', Port: 0 }, 'Port', /port number/],
+    [{ ContactPoints: 'cassandra-1', Password: 'p4ss-word' }, 'Username', /required when Password is set/],
+    [{ ContactPoints: 'cassandra-1', Username: 'probe' }, 'Password', /required when Username is set/],
+    [{ ContactPoints: 'cassandra-1', HealthQuery: "INSERT INTO ks.t (k) VALUES ('x')" }, 'HealthQuery', /SELECT/],
+    [{ ContactPoints: 'cassandra-1', HealthQuery: '' }, 'HealthQuery', /non-empty/],
+    [{ ContactPoints: 'cassandra-1', Required: 'sometimes' }, 'Required', /true or false/],
+  ])('refuses %j at the full key path of %s', (entry, field, expected) => {
+    const error = configurationError(entry);
+    expect(error.code).toBe('CONFIGURATION_INVALID');
+    expect(error.message).toContain(`${entryPath}:${field}`);
+    expect(error.message).toMatch(expected);
+    expect(error.message).not.toContain('p4ss-word');
+  });
+
+  it('refuses a password left as a placeholder', () => {
+    const error = configurationError({ ContactPoints: 'cassandra-1', Username: 'probe', Password: '<CASSANDRA_PASSWORD>' });
+    expect(error.code).toBe('CONFIGURATION_INVALID');
+    expect(error.message).toContain(`${entryPath}:Password`);
+  });
+});
