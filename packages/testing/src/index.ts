@@ -32,3 +32,5 @@ export * from './servers/tls-test-server';
 export * from './servers/rabbitmqctl';
 export * from './servers/trusted-certificate-jest';
 export * from './fakes/oracle';
+export * from './servers/find-executable';
+export * from './servers/postgres-server';
