@@ -36,3 +36,4 @@ export { resolveSearchClusterEndpoint, searchErrorReason } from './search-cluste
 export type { SearchClusterEndpoint } from './search-cluster-endpoint';
 export { withTrackedSockets } from './driver-socket-tracker';
 export type { TrackedSockets } from './driver-socket-tracker';
+export { readCertificateFile } from './certificate-file';

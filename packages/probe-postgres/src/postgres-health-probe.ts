@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { CoreError } from '@corekit/abstractions';
-import { abortable, formatHostPort, healthy, unhealthy, type ProbeContext, type ProbeDefinition } from '@corekit/probe-kit';
+import { abortable, formatHostPort, healthy, readCertificateFile, unhealthy, type ProbeContext, type ProbeDefinition } from '@corekit/probe-kit';
 import { postgresHealthEntryShape } from './postgres-health-options';
 import { postgresConnectionStringPassword, resolvePostgresConnection, validatePostgresConnection, type PostgresConnectionSettings } from './postgres-connection-settings';
 
@@ -21,14 +20,7 @@ function target(settings: PostgresConnectionSettings): string {
 
 async function tlsOptions(settings: PostgresConnectionSettings, entryPath: string): Promise<ConnectionOptions> {
   if (settings.sslMode !== 'VerifyCA' && settings.sslMode !== 'VerifyFull') return { rejectUnauthorized: false };
-  let ca: string | undefined;
-  if (settings.sslRootCertificate !== undefined) {
-    try {
-      ca = await readFile(settings.sslRootCertificate, 'utf8');
-    } catch (error) {
-      throw new CoreError('SSL_ROOT_CERTIFICATE_UNREADABLE', `The file of ${entryPath}:SslRootCertificate could not be read (${(error as { code?: string }).code ?? 'error'}). Check the path and its permissions.`);
-    }
-  }
+  const ca = settings.sslRootCertificate === undefined ? undefined : await readCertificateFile(settings.sslRootCertificate, `${entryPath}:SslRootCertificate`);
   return {
     rejectUnauthorized: true,
     ...(ca !== undefined ? { ca } : {}),

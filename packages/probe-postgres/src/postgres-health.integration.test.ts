@@ -163,7 +163,7 @@ describe('addPostgresHealth against a private PostgreSQL cluster with SCRAM and 
       'verify-full-by-name': 'Healthy',
       'verify-full-by-address': 'ERR_TLS_CERT_ALTNAME_INVALID',
       'verify-ca-untrusted': 'DEPTH_ZERO_SELF_SIGNED_CERT',
-      'missing-root-file': 'SSL_ROOT_CERTIFICATE_UNREADABLE',
+      'missing-root-file': 'CERTIFICATE_FILE_UNREADABLE',
     });
   });
 
