@@ -10,10 +10,16 @@ describeProbeConformance({
   kind: 'Cassandra',
   add: addCassandraHealth,
   healthyUpstream: async () => {
-    if (realContactPoints) return { entry: { ContactPoints: realContactPoints }, close: async () => undefined };
+    if (realContactPoints)
+      return { entry: { ContactPoints: realContactPoints }, close: async () => undefined };
     const server = await startCassandraFakeServer({ users: { probe: fakePassword }, keyspaces: ['orders'] });
     return {
-      entry: { ContactPoints: server.contactPoint, Keyspace: 'orders', Username: 'probe', Password: fakePassword },
+      entry: {
+        ContactPoints: server.contactPoint,
+        Keyspace: 'orders',
+        Username: 'probe',
+        Password: fakePassword,
+      },
       secrets: [fakePassword],
       close: () => server.close(),
     };

@@ -29,7 +29,12 @@ describe('Cassandra probe configuration', () => {
   it('registers one contributor with the Cassandra event ids, ContactPoints as a comma list', () => {
     const added = register({ ContactPoints: 'cassandra-1, cassandra-2:9142', TimeoutSeconds: 3 });
     expect(added).toHaveLength(1);
-    expect(added[0]).toMatchObject({ id: 'cassandra', kind: 'Cassandra', timeoutSeconds: 3, eventIds: probeEventIds.Cassandra });
+    expect(added[0]).toMatchObject({
+      id: 'cassandra',
+      kind: 'Cassandra',
+      timeoutSeconds: 3,
+      eventIds: probeEventIds.Cassandra,
+    });
   });
 
   it('reads the section from environment variables, ContactPoints as an array', () => {
@@ -48,7 +53,11 @@ describe('Cassandra probe configuration', () => {
     [{ ContactPoints: 'cassandra-1', Port: 0 }, 'Port', /port number/],
     [{ ContactPoints: 'cassandra-1', Password: 'p4ss-word' }, 'Username', /required when Password is set/],
     [{ ContactPoints: 'cassandra-1', Username: 'probe' }, 'Password', /required when Username is set/],
-    [{ ContactPoints: 'cassandra-1', HealthQuery: "INSERT INTO ks.t (k) VALUES ('x')" }, 'HealthQuery', /SELECT/],
+    [
+      { ContactPoints: 'cassandra-1', HealthQuery: "INSERT INTO ks.t (k) VALUES ('x')" },
+      'HealthQuery',
+      /SELECT/,
+    ],
     [{ ContactPoints: 'cassandra-1', HealthQuery: '' }, 'HealthQuery', /non-empty/],
     [{ ContactPoints: 'cassandra-1', Required: 'sometimes' }, 'Required', /true or false/],
   ])('refuses %j at the full key path of %s', (entry, field, expected) => {
@@ -60,7 +69,11 @@ describe('Cassandra probe configuration', () => {
   });
 
   it('refuses a password left as a placeholder', () => {
-    const error = configurationError({ ContactPoints: 'cassandra-1', Username: 'probe', Password: '<CASSANDRA_PASSWORD>' });
+    const error = configurationError({
+      ContactPoints: 'cassandra-1',
+      Username: 'probe',
+      Password: '<CASSANDRA_PASSWORD>',
+    });
     expect(error.code).toBe('CONFIGURATION_INVALID');
     expect(error.message).toContain(`${entryPath}:Password`);
   });

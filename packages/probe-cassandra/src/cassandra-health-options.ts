@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { secretString } from '@corekit/abstractions';
-import { parseEndpoint, portField, probeSectionSchema, stringListField, textField, type ProbeOptions } from '@corekit/probe-kit';
+import {
+  parseEndpoint,
+  portField,
+  probeSectionSchema,
+  stringListField,
+  textField,
+  type ProbeOptions,
+} from '@corekit/probe-kit';
 
 /** The native protocol port when neither a contact point nor Port names one. */
 export const cassandraDefaultPort = 9042;
@@ -14,13 +21,23 @@ export const cassandraHealthEntryShape = {
    * Nodes to contact, `host` or `host:port` (`[ipv6]:port` for IPv6), as an array or one comma-separated
    * string. The probe connects to one of them and runs the query on that node only. Required.
    */
-  ContactPoints: stringListField('nodes to contact, host or host:port, as an array or a comma-separated list').optional(),
+  ContactPoints: stringListField(
+    'nodes to contact, host or host:port, as an array or a comma-separated list',
+  ).optional(),
   /** Native protocol port for contact points that name none. Default 9042. */
   Port: portField('native protocol port for contact points without one').default(cassandraDefaultPort),
   /** Keyspace the session uses (`USE`); the run fails when it does not exist. Omitted: no keyspace. */
-  Keyspace: z.string().min(1, 'must be a non-empty keyspace name').optional().describe('keyspace of the session'),
+  Keyspace: z
+    .string()
+    .min(1, 'must be a non-empty keyspace name')
+    .optional()
+    .describe('keyspace of the session'),
   /** User for PasswordAuthenticator. Omitted: no authentication. */
-  Username: z.string().min(1, 'must be a non-empty user name').optional().describe('user for PasswordAuthenticator'),
+  Username: z
+    .string()
+    .min(1, 'must be a non-empty user name')
+    .optional()
+    .describe('user for PasswordAuthenticator'),
   /** Password of Username; supply it from the environment. */
   Password: secretString('password of Username; supply it from the environment').optional(),
   /**
@@ -42,7 +59,13 @@ export function cassandraContactPoints(contactPoints: readonly string[], default
 }
 
 export function validateCassandraHealthEntry(
-  entry: { ContactPoints?: string[]; Port: number; Username?: string; Password?: string; HealthQuery: string },
+  entry: {
+    ContactPoints?: string[];
+    Port: number;
+    Username?: string;
+    Password?: string;
+    HealthQuery: string;
+  },
   issue: (field: string, message: string) => void,
 ): void {
   if (!entry.ContactPoints || entry.ContactPoints.length === 0) {
@@ -53,7 +76,10 @@ export function validateCassandraHealthEntry(
         const parsed = parseEndpoint(contactPoint, { port: entry.Port });
         if (parsed.protocol || parsed.path !== '/') throw new Error('not host:port');
       } catch {
-        issue(`ContactPoints:${index}`, 'must be host or host:port (or [ipv6]:port), for example cassandra-1:9042');
+        issue(
+          `ContactPoints:${index}`,
+          'must be host or host:port (or [ipv6]:port), for example cassandra-1:9042',
+        );
       }
     });
   }
@@ -65,4 +91,7 @@ export function validateCassandraHealthEntry(
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:Cassandra` section. */
-export const cassandraHealthOptionsSchema = probeSectionSchema({ entryShape: cassandraHealthEntryShape, validateEntry: validateCassandraHealthEntry });
+export const cassandraHealthOptionsSchema = probeSectionSchema({
+  entryShape: cassandraHealthEntryShape,
+  validateEntry: validateCassandraHealthEntry,
+});

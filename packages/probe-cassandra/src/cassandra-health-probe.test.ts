@@ -1,5 +1,9 @@
 import type { DependencyHealthEntry } from '@corekit/abstractions';
-import { createTestEngineBuilder, startCassandraFakeServer, type CassandraFakeServer } from '@corekit/testing';
+import {
+  createTestEngineBuilder,
+  startCassandraFakeServer,
+  type CassandraFakeServer,
+} from '@corekit/testing';
 import { addCassandraHealth } from './add-cassandra-health';
 import type { CassandraHealthOptions } from './cassandra-health-options';
 
@@ -22,7 +26,8 @@ async function probe(entry: Omit<CassandraEntry, 'Id'>): Promise<DependencyHealt
 }
 
 async function settled(fake: CassandraFakeServer): Promise<number> {
-  for (let attempt = 0; attempt < 100 && fake.openConnections > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let attempt = 0; attempt < 100 && fake.openConnections > 0; attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   return fake.openConnections;
 }
 
@@ -51,12 +56,18 @@ describe('Cassandra probe, real cluster or fake', () => {
   });
 
   it('uses Keyspace for the session and resolves unqualified tables in it', async () => {
-    const result = await probe({ ContactPoints: contactPoints, Keyspace: 'system', HealthQuery: 'SELECT cluster_name FROM local' });
+    const result = await probe({
+      ContactPoints: contactPoints,
+      Keyspace: 'system',
+      HealthQuery: 'SELECT cluster_name FROM local',
+    });
     expect(result.status).toBe('Healthy');
     expect(result.data.keyspace).toBe('system');
     if (fake) {
       expect(fake.frames.some((frame) => /^USE "?system"?$/i.test(frame.query ?? ''))).toBe(true);
-      expect(fake.frames.find((frame) => frame.query === 'SELECT cluster_name FROM local')?.keyspace).toBe('system');
+      expect(fake.frames.find((frame) => frame.query === 'SELECT cluster_name FROM local')?.keyspace).toBe(
+        'system',
+      );
     }
   });
 
@@ -69,7 +80,10 @@ describe('Cassandra probe, real cluster or fake', () => {
   });
 
   it('reports a health query the node rejects as Unhealthy QUERY_FAILED naming HealthQuery', async () => {
-    const result = await probe({ ContactPoints: contactPoints, HealthQuery: 'SELECT corekit_no_such_column FROM system.local' });
+    const result = await probe({
+      ContactPoints: contactPoints,
+      HealthQuery: 'SELECT corekit_no_such_column FROM system.local',
+    });
     expect(result.status).toBe('Unhealthy');
     expect(result.error?.code).toBe('QUERY_FAILED');
     expect(result.error?.message).toContain('0x2200');
@@ -86,14 +100,24 @@ describe('Cassandra probe against the fake node', () => {
 
   it('authenticates with PasswordAuthenticator', async () => {
     fake = await startCassandraFakeServer({ users: { probe: 'cassandra-secret-1' } });
-    const result = await probe({ ContactPoints: fake.contactPoint, Username: 'probe', Password: 'cassandra-secret-1' });
+    const result = await probe({
+      ContactPoints: fake.contactPoint,
+      Username: 'probe',
+      Password: 'cassandra-secret-1',
+    });
     expect(result.status).toBe('Healthy');
-    expect(fake.frames.filter((frame) => frame.opcode === 'AUTH_RESPONSE').map((frame) => frame.username)).toEqual(['probe']);
+    expect(
+      fake.frames.filter((frame) => frame.opcode === 'AUTH_RESPONSE').map((frame) => frame.username),
+    ).toEqual(['probe']);
   });
 
   it('reports refused credentials as Unhealthy AUTHENTICATION_FAILED with the node reason', async () => {
     fake = await startCassandraFakeServer({ users: { probe: 'cassandra-secret-1' } });
-    const result = await probe({ ContactPoints: fake.contactPoint, Username: 'probe', Password: 'not-the-password' });
+    const result = await probe({
+      ContactPoints: fake.contactPoint,
+      Username: 'probe',
+      Password: 'not-the-password',
+    });
     expect(result.status).toBe('Unhealthy');
     expect(result.error?.code).toBe('AUTHENTICATION_FAILED');
     expect(result.error?.message).toContain('Provided username probe and/or password are incorrect');
@@ -112,9 +136,14 @@ describe('Cassandra probe against the fake node', () => {
   });
 
   it('opens one connection per run to the contact node only, never to the peers it lists, and closes it', async () => {
-    fake = await startCassandraFakeServer({ peers: [{ address: '127.0.0.2' }, { address: '127.0.0.3', dataCenter: 'remote' }] });
+    fake = await startCassandraFakeServer({
+      peers: [{ address: '127.0.0.2' }, { address: '127.0.0.3', dataCenter: 'remote' }],
+    });
     // The peers are real fake nodes on the same port: drivers reach peers on the configured Port.
-    const peers = [await startCassandraFakeServer({ host: '127.0.0.2', port: fake.port }), await startCassandraFakeServer({ host: '127.0.0.3', port: fake.port, dataCenter: 'remote' })];
+    const peers = [
+      await startCassandraFakeServer({ host: '127.0.0.2', port: fake.port }),
+      await startCassandraFakeServer({ host: '127.0.0.3', port: fake.port, dataCenter: 'remote' }),
+    ];
     try {
       const first = await probe({ ContactPoints: fake.host, Port: fake.port });
       const second = await probe({ ContactPoints: fake.host, Port: fake.port });

@@ -1,7 +1,18 @@
 import { Client, policies, types, type ClientOptions } from 'cassandra-driver';
 import type { DependencyCheckResult } from '@corekit/abstractions';
-import { abortable, describeError, healthy, unhealthy, type ProbeDefinition, type ProbeEntry } from '@corekit/probe-kit';
-import { cassandraContactPoints, cassandraHealthEntryShape, validateCassandraHealthEntry } from './cassandra-health-options';
+import {
+  abortable,
+  describeError,
+  healthy,
+  unhealthy,
+  type ProbeDefinition,
+  type ProbeEntry,
+} from '@corekit/probe-kit';
+import {
+  cassandraContactPoints,
+  cassandraHealthEntryShape,
+  validateCassandraHealthEntry,
+} from './cassandra-health-options';
 import { ControlHostPolicy } from './control-host-policy';
 
 type CassandraHealthEntry = ProbeEntry<typeof cassandraHealthEntryShape>;
@@ -46,10 +57,19 @@ export function cassandraClientOptions(entry: CassandraHealthEntry, timeoutMs: n
     pooling: {
       warmup: false,
       heartBeatInterval: 0,
-      coreConnectionsPerHost: { [types.distance.local]: 1, [types.distance.remote]: 0, [types.distance.ignored]: 0 },
+      coreConnectionsPerHost: {
+        [types.distance.local]: 1,
+        [types.distance.remote]: 0,
+        [types.distance.ignored]: 0,
+      },
     },
     socketOptions: { connectTimeout: timeoutMs, readTimeout: timeoutMs, keepAlive: false },
-    queryOptions: { prepare: false, isIdempotent: true, consistency: types.consistencies.localOne, fetchSize: 100 },
+    queryOptions: {
+      prepare: false,
+      isIdempotent: true,
+      consistency: types.consistencies.localOne,
+      fetchSize: 100,
+    },
     isMetadataSyncEnabled: false,
     monitorReporting: { enabled: false },
     applicationName: 'corekit-health-probe',
@@ -63,18 +83,28 @@ function messageOf(error: CassandraErrorLike | undefined): string {
 }
 
 /** Maps a driver error to a result naming what to fix. */
-function cassandraFailure(error: unknown, entry: CassandraHealthEntry, entryPath: string): DependencyCheckResult {
+function cassandraFailure(
+  error: unknown,
+  entry: CassandraHealthEntry,
+  entryPath: string,
+): DependencyCheckResult {
   let failure = (error ?? {}) as CassandraErrorLike;
   if (failure.name === 'NoHostAvailableError') {
     const inner = Object.values((failure.innerErrors ?? {}) as Record<string, CassandraErrorLike>);
     if (inner.length === 0) {
-      return unhealthy('ENOTFOUND', `None of the contact points could be resolved or reached (${messageOf(failure)}) Check ${entryPath}:ContactPoints.`);
+      return unhealthy(
+        'ENOTFOUND',
+        `None of the contact points could be resolved or reached (${messageOf(failure)}) Check ${entryPath}:ContactPoints.`,
+      );
     }
     failure = inner.find((candidate) => candidate?.name === 'AuthenticationError') ?? inner[0];
   }
   if (failure.name === 'AuthenticationError') {
     if (/provider not set/i.test(messageOf(failure))) {
-      return unhealthy('AUTHENTICATION_FAILED', `The node requires authentication: set ${entryPath}:Username and ${entryPath}:Password.`);
+      return unhealthy(
+        'AUTHENTICATION_FAILED',
+        `The node requires authentication: set ${entryPath}:Username and ${entryPath}:Password.`,
+      );
     }
     return unhealthy(
       'AUTHENTICATION_FAILED',
@@ -84,14 +114,21 @@ function cassandraFailure(error: unknown, entry: CassandraHealthEntry, entryPath
   if (failure.name === 'ResponseError' && typeof failure.code === 'number') {
     const reason = `${messageOf(failure)} (error 0x${failure.code.toString(16).padStart(4, '0')})`;
     if (failure.code === 0x2200 && /^Keyspace .* does not exist/i.test(messageOf(failure))) {
-      return unhealthy('KEYSPACE_NOT_FOUND', `Cassandra has no such keyspace: ${reason}. Check ${entryPath}:Keyspace.`);
+      return unhealthy(
+        'KEYSPACE_NOT_FOUND',
+        `Cassandra has no such keyspace: ${reason}. Check ${entryPath}:Keyspace.`,
+      );
     }
     const code = responseCodes[failure.code] ?? 'CASSANDRA_ERROR';
-    const fix = code === 'QUERY_FAILED' || code === 'AUTHORIZATION_FAILED' ? ` Check ${entryPath}:HealthQuery.` : '';
+    const fix =
+      code === 'QUERY_FAILED' || code === 'AUTHORIZATION_FAILED' ? ` Check ${entryPath}:HealthQuery.` : '';
     return unhealthy(code, `Cassandra answered the health query with an error: ${reason}.${fix}`);
   }
   if (failure.name === 'OperationTimedOutError') {
-    return unhealthy('ETIMEDOUT', `The node did not answer within the read timeout (${messageOf(failure)}) Raise ${entryPath}:TimeoutSeconds if the node is slow.`);
+    return unhealthy(
+      'ETIMEDOUT',
+      `The node did not answer within the read timeout (${messageOf(failure)}) Raise ${entryPath}:TimeoutSeconds if the node is slow.`,
+    );
   }
   const described = describeError(failure);
   return unhealthy(described.code, described.message);
@@ -106,7 +143,10 @@ async function runHealthQuery(client: Client, entry: CassandraHealthEntry): Prom
   if (node) data.node = String(node);
   if (first && typeof first.release_version === 'string') data.releaseVersion = first.release_version;
   if (entry.Keyspace) data.keyspace = entry.Keyspace;
-  return healthy(`Cassandra node answered the health query${entry.Keyspace ? ` in keyspace "${entry.Keyspace}"` : ''}`, data);
+  return healthy(
+    `Cassandra node answered the health query${entry.Keyspace ? ` in keyspace "${entry.Keyspace}"` : ''}`,
+    data,
+  );
 }
 
 /**
@@ -117,7 +157,8 @@ export const cassandraHealthProbe: ProbeDefinition<typeof cassandraHealthEntrySh
   kind: 'Cassandra',
   entryShape: cassandraHealthEntryShape,
   validateEntry: validateCassandraHealthEntry,
-  describeTarget: (entry) => `${cassandraContactPoints(entry.ContactPoints ?? [], entry.Port).join(',')}${entry.Keyspace ? `/${entry.Keyspace}` : ''}`,
+  describeTarget: (entry) =>
+    `${cassandraContactPoints(entry.ContactPoints ?? [], entry.Port).join(',')}${entry.Keyspace ? `/${entry.Keyspace}` : ''}`,
   async check(entry, context) {
     const client = new Client(cassandraClientOptions(entry, context.timeoutMs));
     try {

@@ -23,7 +23,8 @@ export class ControlHostPolicy extends policies.loadBalancing.LoadBalancingPolic
 
   /** The control connection's node (the driver keeps it on `controlConnection.host`), else the first known. */
   private target(): Host | undefined {
-    const control = (this.client as unknown as { controlConnection?: { host?: Host | null } } | undefined)?.controlConnection?.host;
+    const control = (this.client as unknown as { controlConnection?: { host?: Host | null } } | undefined)
+      ?.controlConnection?.host;
     return control ?? this.hosts?.values()[0];
   }
 
@@ -31,7 +32,11 @@ export class ControlHostPolicy extends policies.loadBalancing.LoadBalancingPolic
     return host === this.target() ? types.distance.local : types.distance.ignored;
   }
 
-  override newQueryPlan(_keyspace: string, _executionOptions: Parameters<Base['newQueryPlan']>[1], callback: QueryPlanCallback): void {
+  override newQueryPlan(
+    _keyspace: string,
+    _executionOptions: Parameters<Base['newQueryPlan']>[1],
+    callback: QueryPlanCallback,
+  ): void {
     const host = this.target();
     const plan = host ? [host] : [];
     (callback as unknown as (error: null, iterator: Iterator<Host>) => void)(null, plan[Symbol.iterator]());

@@ -11,7 +11,10 @@ describeProbeConformance({
   add: addKafkaHealth,
   healthyUpstream: async () => {
     if (realServers) return { entry: { BootstrapServers: realServers }, close: async () => undefined };
-    const server = await startKafkaFakeServer({ topics: ['orders'], sasl: { users: { probe: fakePassword } } });
+    const server = await startKafkaFakeServer({
+      topics: ['orders'],
+      sasl: { users: { probe: fakePassword } },
+    });
     return {
       entry: {
         BootstrapServers: server.bootstrapServers,

@@ -29,7 +29,12 @@ describe('Kafka probe configuration', () => {
   it('registers one contributor with the Kafka event ids, BootstrapServers as a comma list', () => {
     const added = register({ BootstrapServers: 'kafka-1:9092, kafka-2', TimeoutSeconds: 3 });
     expect(added).toHaveLength(1);
-    expect(added[0]).toMatchObject({ id: 'kafka', kind: 'Kafka', timeoutSeconds: 3, eventIds: probeEventIds.Kafka });
+    expect(added[0]).toMatchObject({
+      id: 'kafka',
+      kind: 'Kafka',
+      timeoutSeconds: 3,
+      eventIds: probeEventIds.Kafka,
+    });
   });
 
   it('reads the section from environment variables', () => {
@@ -46,11 +51,37 @@ describe('Kafka probe configuration', () => {
   it.each([
     [{}, 'BootstrapServers', /is required/],
     [{ BootstrapServers: 'http://kafka:9092' }, 'BootstrapServers:0', /host:port/],
-    [{ BootstrapServers: 'kafka:9092', SecurityProtocol: 'TLS' }, 'SecurityProtocol', /PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL/],
-    [{ BootstrapServers: 'kafka:9092', SecurityProtocol: 'SASL_SSL', Password: 'p4ss-word' }, 'Username', /required with SecurityProtocol SASL_SSL/],
-    [{ BootstrapServers: 'kafka:9092', SecurityProtocol: 'SASL_PLAINTEXT', Username: 'probe' }, 'Password', /required/],
-    [{ BootstrapServers: 'kafka:9092', Username: 'probe', Password: 'p4ss-word' }, 'SecurityProtocol', /SASL_PLAINTEXT or SASL_SSL/],
-    [{ BootstrapServers: 'kafka:9092', SecurityProtocol: 'SASL_SSL', SaslMechanism: 'GSSAPI', Username: 'probe', Password: 'p4ss-word' }, 'SaslMechanism', /PLAIN, SCRAM-SHA-256, SCRAM-SHA-512/],
+    [
+      { BootstrapServers: 'kafka:9092', SecurityProtocol: 'TLS' },
+      'SecurityProtocol',
+      /PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL/,
+    ],
+    [
+      { BootstrapServers: 'kafka:9092', SecurityProtocol: 'SASL_SSL', Password: 'p4ss-word' },
+      'Username',
+      /required with SecurityProtocol SASL_SSL/,
+    ],
+    [
+      { BootstrapServers: 'kafka:9092', SecurityProtocol: 'SASL_PLAINTEXT', Username: 'probe' },
+      'Password',
+      /required/,
+    ],
+    [
+      { BootstrapServers: 'kafka:9092', Username: 'probe', Password: 'p4ss-word' },
+      'SecurityProtocol',
+      /SASL_PLAINTEXT or SASL_SSL/,
+    ],
+    [
+      {
+        BootstrapServers: 'kafka:9092',
+        SecurityProtocol: 'SASL_SSL',
+        SaslMechanism: 'GSSAPI',
+        Username: 'probe',
+        Password: 'p4ss-word',
+      },
+      'SaslMechanism',
+      /PLAIN, SCRAM-SHA-256, SCRAM-SHA-512/,
+    ],
     [{ BootstrapServers: 'kafka:9092', TimeoutSeconds: -1 }, 'TimeoutSeconds', /positive integer/],
   ])('refuses %j at the full key path of %s', (entry, field, expected) => {
     const error = configurationError(entry);
@@ -61,7 +92,12 @@ describe('Kafka probe configuration', () => {
   });
 
   it('refuses a password left as a placeholder', () => {
-    const error = configurationError({ BootstrapServers: 'kafka:9092', SecurityProtocol: 'SASL_SSL', Username: 'probe', Password: '<SECRET>' });
+    const error = configurationError({
+      BootstrapServers: 'kafka:9092',
+      SecurityProtocol: 'SASL_SSL',
+      Username: 'probe',
+      Password: '<SECRET>',
+    });
     expect(error.code).toBe('CONFIGURATION_INVALID');
     expect(error.message).toContain(`${entryPath}:Password`);
   });

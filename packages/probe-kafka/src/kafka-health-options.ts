@@ -13,7 +13,8 @@ export type KafkaSaslMechanism = (typeof kafkaSaslMechanisms)[number];
 /** The broker port when a bootstrap server names none. */
 export const kafkaDefaultPort = 9092;
 
-const upperCase = (value: unknown) => (typeof value === 'string' ? value.trim().toUpperCase().replace(/-/g, '_') : value);
+const upperCase = (value: unknown) =>
+  typeof value === 'string' ? value.trim().toUpperCase().replace(/-/g, '_') : value;
 
 /** Fields of one `Engine:Observability:DependencyHealth:Kafka:Dependencies:<n>` entry, besides the common ones. */
 export const kafkaHealthEntryShape = {
@@ -22,20 +23,33 @@ export const kafkaHealthEntryShape = {
    * one comma-separated string. The probe connects to one of them and asks it for the cluster metadata.
    * Required.
    */
-  BootstrapServers: stringListField('bootstrap brokers, host:port, as an array or a comma-separated list').optional(),
+  BootstrapServers: stringListField(
+    'bootstrap brokers, host:port, as an array or a comma-separated list',
+  ).optional(),
   /** Client id the probe sends in every request (broker logs and quotas see it). Default `corekit-health-probe`. */
-  ClientId: z.string().min(1, 'must be a non-empty client id').default('corekit-health-probe').describe('client id sent in every request'),
+  ClientId: z
+    .string()
+    .min(1, 'must be a non-empty client id')
+    .default('corekit-health-probe')
+    .describe('client id sent in every request'),
   /**
    * Topic that must exist. When set, the probe asks the metadata of that topic (never allowing the broker to
    * auto-create it) and is Unhealthy when the broker does not know it. Omitted: cluster metadata only.
    */
-  Topic: z.string().min(1, 'must be a non-empty topic name').optional().describe('topic that must be present in the metadata'),
+  Topic: z
+    .string()
+    .min(1, 'must be a non-empty topic name')
+    .optional()
+    .describe('topic that must be present in the metadata'),
   /**
    * Listener security protocol: `PLAINTEXT` (default), `SSL`, `SASL_PLAINTEXT` or `SASL_SSL` (any case). The
    * SASL protocols need Username and Password; SSL verifies the broker certificate against the system CAs.
    */
   SecurityProtocol: z
-    .preprocess(upperCase, z.enum(kafkaSecurityProtocols, { error: `must be one of ${kafkaSecurityProtocols.join(', ')}` }))
+    .preprocess(
+      upperCase,
+      z.enum(kafkaSecurityProtocols, { error: `must be one of ${kafkaSecurityProtocols.join(', ')}` }),
+    )
     .default('PLAINTEXT')
     .describe('PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL'),
   /** SASL mechanism for the SASL protocols: `PLAIN` (default), `SCRAM-SHA-256` or `SCRAM-SHA-512`. */
@@ -64,7 +78,12 @@ export function kafkaBrokers(servers: readonly string[]): string[] {
 }
 
 export function validateKafkaHealthEntry(
-  entry: { BootstrapServers?: string[]; SecurityProtocol: KafkaSecurityProtocol; Username?: string; Password?: string },
+  entry: {
+    BootstrapServers?: string[];
+    SecurityProtocol: KafkaSecurityProtocol;
+    Username?: string;
+    Password?: string;
+  },
   issue: (field: string, message: string) => void,
 ): void {
   if (!entry.BootstrapServers || entry.BootstrapServers.length === 0) {
@@ -80,12 +99,20 @@ export function validateKafkaHealthEntry(
     });
   }
   const sasl = entry.SecurityProtocol.startsWith('SASL_');
-  if (sasl && !entry.Username) issue('Username', `is required with SecurityProtocol ${entry.SecurityProtocol}`);
-  if (sasl && !entry.Password) issue('Password', `is required with SecurityProtocol ${entry.SecurityProtocol}`);
+  if (sasl && !entry.Username)
+    issue('Username', `is required with SecurityProtocol ${entry.SecurityProtocol}`);
+  if (sasl && !entry.Password)
+    issue('Password', `is required with SecurityProtocol ${entry.SecurityProtocol}`);
   if (!sasl && (entry.Username || entry.Password)) {
-    issue('SecurityProtocol', `must be SASL_PLAINTEXT or SASL_SSL when Username or Password is set, got ${entry.SecurityProtocol}`);
+    issue(
+      'SecurityProtocol',
+      `must be SASL_PLAINTEXT or SASL_SSL when Username or Password is set, got ${entry.SecurityProtocol}`,
+    );
   }
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:Kafka` section. */
-export const kafkaHealthOptionsSchema = probeSectionSchema({ entryShape: kafkaHealthEntryShape, validateEntry: validateKafkaHealthEntry });
+export const kafkaHealthOptionsSchema = probeSectionSchema({
+  entryShape: kafkaHealthEntryShape,
+  validateEntry: validateKafkaHealthEntry,
+});

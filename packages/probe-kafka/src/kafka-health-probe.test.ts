@@ -22,7 +22,8 @@ async function probe(entry: Omit<KafkaEntry, 'Id'>): Promise<DependencyHealthEnt
 }
 
 async function settled(fake: KafkaFakeServer): Promise<number> {
-  for (let attempt = 0; attempt < 100 && fake.openConnections > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let attempt = 0; attempt < 100 && fake.openConnections > 0; attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   return fake.openConnections;
 }
 
@@ -47,7 +48,8 @@ describe('Kafka probe, real cluster or fake broker', () => {
     expect(result.status).toBe('Healthy');
     expect(result.data.brokers).toBeGreaterThanOrEqual(1);
     expect(result.data.target).toBe(servers);
-    if (fake) expect(result.data).toMatchObject({ brokers: 1, clusterId: 'fake-kafka-cluster', controller: 1 });
+    if (fake)
+      expect(result.data).toMatchObject({ brokers: 1, clusterId: 'fake-kafka-cluster', controller: 1 });
   });
 
   it('reports Unhealthy TOPIC_NOT_FOUND for a missing topic and never creates it, even where the broker auto-creates topics', async () => {
@@ -87,8 +89,12 @@ describe('Kafka probe against the fake broker', () => {
     const metadata = fake.requests.filter((request) => request.apiName === 'Metadata');
     expect(metadata.every((request) => request.allowAutoTopicCreation === false)).toBe(true);
     // With a Topic only that topic is asked for, never the whole cluster's topics.
-    expect(new Set(metadata.map((request) => JSON.stringify(request.topics)))).toEqual(new Set(['["orders"]', '["not-there"]']));
-    expect(fake.requests.filter((request) => request.clientId === 'health-checker').length).toBeGreaterThan(0);
+    expect(new Set(metadata.map((request) => JSON.stringify(request.topics)))).toEqual(
+      new Set(['["orders"]', '["not-there"]']),
+    );
+    expect(fake.requests.filter((request) => request.clientId === 'health-checker').length).toBeGreaterThan(
+      0,
+    );
     expect(fake.createdTopics).toEqual([]);
   });
 
@@ -143,7 +149,9 @@ describe('Kafka probe against the fake broker', () => {
     expect(result.status).toBe('Unhealthy');
     expect(result.error?.code).toBe('AUTHENTICATION_FAILED');
     expect(result.error?.message).toContain(`${entryPath}:SaslMechanism`);
-    expect(fake.requests.find((request) => request.apiName === 'SaslHandshake')?.mechanism).toBe('SCRAM-SHA-512');
+    expect(fake.requests.find((request) => request.apiName === 'SaslHandshake')?.mechanism).toBe(
+      'SCRAM-SHA-512',
+    );
   });
 
   it('reports a PLAINTEXT client on a SASL listener as Unhealthy', async () => {

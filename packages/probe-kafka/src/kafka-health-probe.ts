@@ -2,7 +2,14 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { Kafka, logLevel, type ISocketFactory, type SASLOptions } from 'kafkajs';
 import type { DependencyCheckResult } from '@corekit/abstractions';
-import { abortable, describeError, healthy, unhealthy, type ProbeDefinition, type ProbeEntry } from '@corekit/probe-kit';
+import {
+  abortable,
+  describeError,
+  healthy,
+  unhealthy,
+  type ProbeDefinition,
+  type ProbeEntry,
+} from '@corekit/probe-kit';
 import { kafkaBrokers, kafkaHealthEntryShape, validateKafkaHealthEntry } from './kafka-health-options';
 
 type KafkaHealthEntry = ProbeEntry<typeof kafkaHealthEntryShape>;
@@ -44,16 +51,29 @@ function kafkaFailure(error: unknown, entry: KafkaHealthEntry, entryPath: string
     );
   }
   if (inner.type === 'UNKNOWN_TOPIC_OR_PARTITION') {
-    return unhealthy('TOPIC_NOT_FOUND', `Topic "${entry.Topic ?? ''}" is not in the broker metadata (${message}). Check ${entryPath}:Topic.`);
+    return unhealthy(
+      'TOPIC_NOT_FOUND',
+      `Topic "${entry.Topic ?? ''}" is not in the broker metadata (${message}). Check ${entryPath}:Topic.`,
+    );
   }
   if (typeof inner.type === 'string' && inner.type.endsWith('_AUTHORIZATION_FAILED')) {
-    return unhealthy('AUTHORIZATION_FAILED', `Kafka refused the metadata request for this user (${inner.type}: ${message}). Grant it Describe on the cluster and topic.`);
+    return unhealthy(
+      'AUTHORIZATION_FAILED',
+      `Kafka refused the metadata request for this user (${inner.type}: ${message}). Grant it Describe on the cluster and topic.`,
+    );
   }
   if (inner.name === 'KafkaJSConnectionError' || inner.name === 'KafkaJSConnectionClosedError') {
     const broker = typeof inner.broker === 'string' ? inner.broker : 'the broker';
     const separator = broker.lastIndexOf(':');
-    const where = separator > 0 ? { hostname: broker.slice(0, separator).replace(/^\[(.*)\]$/, '$1'), port: Number(broker.slice(separator + 1)) } : {};
-    const code = typeof inner.code === 'string' ? inner.code : /timeout/i.test(message) ? 'ETIMEDOUT' : undefined;
+    const where =
+      separator > 0
+        ? {
+            hostname: broker.slice(0, separator).replace(/^\[(.*)\]$/, '$1'),
+            port: Number(broker.slice(separator + 1)),
+          }
+        : {};
+    const code =
+      typeof inner.code === 'string' ? inner.code : /timeout/i.test(message) ? 'ETIMEDOUT' : undefined;
     if (code) {
       const described = describeError({ code, message, ...where });
       return unhealthy(described.code, described.message);
@@ -64,8 +84,12 @@ function kafkaFailure(error: unknown, entry: KafkaHealthEntry, entryPath: string
     );
   }
   const described = describeError(error);
-  if (described.code !== 'PROBE_FAILED' && described.code !== 'AUTHENTICATION_FAILED') return unhealthy(described.code, described.message);
-  return unhealthy(typeof inner.type === 'string' ? inner.type : 'KAFKA_ERROR', `Kafka answered: ${message}. Check ${entryPath}:BootstrapServers and ${entryPath}:SecurityProtocol.`);
+  if (described.code !== 'PROBE_FAILED' && described.code !== 'AUTHENTICATION_FAILED')
+    return unhealthy(described.code, described.message);
+  return unhealthy(
+    typeof inner.type === 'string' ? inner.type : 'KAFKA_ERROR',
+    `Kafka answered: ${message}. Check ${entryPath}:BootstrapServers and ${entryPath}:SecurityProtocol.`,
+  );
 }
 
 function saslOptions(entry: KafkaHealthEntry): SASLOptions | undefined {
@@ -85,7 +109,15 @@ function saslOptions(entry: KafkaHealthEntry): SASLOptions | undefined {
 function trackingSocketFactory(sockets: Set<net.Socket>): ISocketFactory {
   return ({ host, port, ssl, onConnect }) => {
     const socket = ssl
-      ? tls.connect({ host, port, ...(net.isIP(host) ? {} : { servername: host }), ...(typeof ssl === 'object' ? ssl : {}) }, onConnect)
+      ? tls.connect(
+          {
+            host,
+            port,
+            ...(net.isIP(host) ? {} : { servername: host }),
+            ...(typeof ssl === 'object' ? ssl : {}),
+          },
+          onConnect,
+        )
       : net.connect({ host, port }, onConnect);
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
@@ -93,7 +125,12 @@ function trackingSocketFactory(sockets: Set<net.Socket>): ISocketFactory {
   };
 }
 
-async function readMetadata(kafka: Kafka, entry: KafkaHealthEntry, entryPath: string, disconnectOnExit: (disconnect: () => Promise<void>) => void) {
+async function readMetadata(
+  kafka: Kafka,
+  entry: KafkaHealthEntry,
+  entryPath: string,
+  disconnectOnExit: (disconnect: () => Promise<void>) => void,
+) {
   const admin = kafka.admin({ retry: { retries: 0 } });
   disconnectOnExit(() => admin.disconnect());
   await admin.connect();
@@ -101,13 +138,20 @@ async function readMetadata(kafka: Kafka, entry: KafkaHealthEntry, entryPath: st
     // Only the topic's metadata: kafkajs' cluster description would ask for every topic of the cluster.
     const metadata = await admin.fetchTopicMetadata({ topics: [entry.Topic] });
     const topic = metadata.topics.find((candidate) => candidate.name === entry.Topic);
-    if (!topic) return unhealthy('TOPIC_NOT_FOUND', `Topic "${entry.Topic}" is not in the broker metadata. Check ${entryPath}:Topic.`);
+    if (!topic)
+      return unhealthy(
+        'TOPIC_NOT_FOUND',
+        `Topic "${entry.Topic}" is not in the broker metadata. Check ${entryPath}:Topic.`,
+      );
     const leaders = new Set(topic.partitions.map((partition) => partition.leader));
-    return healthy(`Kafka answered the metadata of topic "${entry.Topic}" (${topic.partitions.length} partition(s))`, {
-      topic: entry.Topic,
-      partitions: topic.partitions.length,
-      leaders: leaders.size,
-    });
+    return healthy(
+      `Kafka answered the metadata of topic "${entry.Topic}" (${topic.partitions.length} partition(s))`,
+      {
+        topic: entry.Topic,
+        partitions: topic.partitions.length,
+        leaders: leaders.size,
+      },
+    );
   }
   const cluster = await admin.describeCluster();
   return healthy(`Kafka cluster answered metadata with ${cluster.brokers.length} broker(s)`, {
@@ -126,7 +170,8 @@ export const kafkaHealthProbe: ProbeDefinition<typeof kafkaHealthEntryShape> = {
   kind: 'Kafka',
   entryShape: kafkaHealthEntryShape,
   validateEntry: validateKafkaHealthEntry,
-  describeTarget: (entry) => `${kafkaBrokers(entry.BootstrapServers ?? []).join(',')}${entry.Topic ? `/${entry.Topic}` : ''}`,
+  describeTarget: (entry) =>
+    `${kafkaBrokers(entry.BootstrapServers ?? []).join(',')}${entry.Topic ? `/${entry.Topic}` : ''}`,
   async check(entry, context) {
     const sockets = new Set<net.Socket>();
     const sasl = saslOptions(entry);

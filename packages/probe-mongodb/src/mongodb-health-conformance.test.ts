@@ -15,10 +15,22 @@ describeProbeConformance({
   kind: 'MongoDb',
   add: addMongoDbHealth,
   healthyUpstream: async () => {
-    if (realUrl) return { entry: { ConnectionString: realUrl }, secrets: passwordOf(realUrl), close: async () => undefined };
+    if (realUrl)
+      return {
+        entry: { ConnectionString: realUrl },
+        secrets: passwordOf(realUrl),
+        close: async () => undefined,
+      };
     const server = await startMongoDbFakeServer({ users: { probe: fakePassword } });
     return {
-      entry: { Host: server.host, Port: server.port, Database: 'orders', Username: 'probe', Password: fakePassword, DirectConnection: true },
+      entry: {
+        Host: server.host,
+        Port: server.port,
+        Database: 'orders',
+        Username: 'probe',
+        Password: fakePassword,
+        DirectConnection: true,
+      },
       secrets: [fakePassword],
       close: () => server.close(),
     };

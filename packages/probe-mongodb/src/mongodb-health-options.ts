@@ -13,10 +13,41 @@ export const defaultHealthCommand = { ping: 1 } as const;
  * a probe must stay read-only.
  */
 const writeCommandPrefixes = [
-  'insert', 'update', 'delete', 'findandmodify', 'bulkwrite', 'create', 'drop', 'rename', 'collmod', 'compact',
-  'reindex', 'shutdown', 'fsync', 'applyops', 'grant', 'revoke', 'setparameter', 'setfeaturecompatibilityversion',
-  'kill', 'mapreduce', 'clone', 'convert', 'cleanup', 'replset', 'movechunk', 'moveprimary', 'split', 'enablesharding',
-  'shardcollection', 'addshard', 'removeshard', 'flushrouterconfig', 'logrotate', 'committransaction', 'aborttransaction',
+  'insert',
+  'update',
+  'delete',
+  'findandmodify',
+  'bulkwrite',
+  'create',
+  'drop',
+  'rename',
+  'collmod',
+  'compact',
+  'reindex',
+  'shutdown',
+  'fsync',
+  'applyops',
+  'grant',
+  'revoke',
+  'setparameter',
+  'setfeaturecompatibilityversion',
+  'kill',
+  'mapreduce',
+  'clone',
+  'convert',
+  'cleanup',
+  'replset',
+  'movechunk',
+  'moveprimary',
+  'split',
+  'enablesharding',
+  'shardcollection',
+  'addshard',
+  'removeshard',
+  'flushrouterconfig',
+  'logrotate',
+  'committransaction',
+  'aborttransaction',
 ];
 
 function parseCommand(value: unknown): unknown {
@@ -35,22 +66,42 @@ export const mongoDbHealthEntryShape = {
    * `mongodb+srv://cluster.example.net/orders`. Takes the place of Host and Port (set one or the other);
    * its password is treated as a secret. The other fields below override what the string says.
    */
-  ConnectionString: z.string().min(1, 'must be a non-empty connection string').optional().describe('mongodb:// or mongodb+srv:// connection string; replaces Host and Port'),
+  ConnectionString: z
+    .string()
+    .min(1, 'must be a non-empty connection string')
+    .optional()
+    .describe('mongodb:// or mongodb+srv:// connection string; replaces Host and Port'),
   /** Host name or address of a MongoDB server, when ConnectionString is not set. */
-  Host: z.string().min(1, 'must be a non-empty host name').optional().describe('MongoDB host, when ConnectionString is not set'),
+  Host: z
+    .string()
+    .min(1, 'must be a non-empty host name')
+    .optional()
+    .describe('MongoDB host, when ConnectionString is not set'),
   /** Port used with Host. Default 27017; ignored when ConnectionString is set. */
   Port: portField('port used with Host').default(mongoDbDefaultPort),
   /**
    * Database the health command runs against (the command's `$db`). Default: the connection string's
    * database, otherwise `admin`.
    */
-  Database: z.string().min(1, 'must be a non-empty database name').optional().describe('database the health command runs against'),
+  Database: z
+    .string()
+    .min(1, 'must be a non-empty database name')
+    .optional()
+    .describe('database the health command runs against'),
   /** User for SCRAM authentication. Omitted: the connection string's user, or no authentication. */
-  Username: z.string().min(1, 'must be a non-empty user name').optional().describe('user for SCRAM authentication'),
+  Username: z
+    .string()
+    .min(1, 'must be a non-empty user name')
+    .optional()
+    .describe('user for SCRAM authentication'),
   /** Password of Username; supply it from the environment. */
   Password: secretString('password of Username; supply it from the environment').optional(),
   /** Database that holds the user. Default: the connection string's authSource or database, otherwise `admin`. */
-  AuthSource: z.string().min(1, 'must be a non-empty database name').optional().describe('database that holds the user'),
+  AuthSource: z
+    .string()
+    .min(1, 'must be a non-empty database name')
+    .optional()
+    .describe('database that holds the user'),
   /** Connect with TLS. Default false (a `mongodb+srv` string or `tls=true` in the string turns it on). */
   UseTls: booleanField('connect with TLS').optional(),
   /** Accept any server certificate and host name (test setups only). Default false. */
@@ -59,14 +110,19 @@ export const mongoDbHealthEntryShape = {
    * Talk to the named server only (true) instead of discovering the deployment from it (false). Default:
    * the driver's, which discovers a replica set from its seed and then needs its primary.
    */
-  DirectConnection: booleanField('talk to the named server only instead of discovering the deployment').optional(),
+  DirectConnection: booleanField(
+    'talk to the named server only instead of discovering the deployment',
+  ).optional(),
   /**
    * The command document, as an object or a JSON string (environment variables). Default `{ "ping": 1 }`.
    * Commands that write (insert, update, delete, findAndModify, create*, drop*, aggregate with $out or
    * $merge...) are refused: the probe is read-only.
    */
   HealthCommand: z
-    .preprocess(parseCommand, z.record(z.string(), z.unknown(), { error: 'must be a command document such as {"ping":1}' }))
+    .preprocess(
+      parseCommand,
+      z.record(z.string(), z.unknown(), { error: 'must be a command document such as {"ping":1}' }),
+    )
     .default({ ...defaultHealthCommand })
     .describe('command document run against Database; read-only commands only'),
 };
@@ -86,7 +142,9 @@ export interface ConnectionStringParts {
 
 /** Reads a mongodb:// or mongodb+srv:// connection string; null when it is not one. */
 export function connectionStringParts(connectionString: string): ConnectionStringParts | null {
-  const match = /^(mongodb|mongodb\+srv):\/\/([^/?#]*)(?:\/([^?#]*))?(?:\?([^#]*))?$/i.exec(connectionString.trim());
+  const match = /^(mongodb|mongodb\+srv):\/\/([^/?#]*)(?:\/([^?#]*))?(?:\?([^#]*))?$/i.exec(
+    connectionString.trim(),
+  );
   if (!match) return null;
   const authority = match[2];
   const at = authority.lastIndexOf('@');
@@ -119,31 +177,52 @@ function writesData(command: Record<string, unknown>): boolean {
   const name = commandName(command).toLowerCase();
   if (writeCommandPrefixes.some((prefix) => name.startsWith(prefix))) return true;
   if (name === 'aggregate' && Array.isArray(command.pipeline)) {
-    return command.pipeline.some((stage) => stage && typeof stage === 'object' && ('$out' in stage || '$merge' in stage));
+    return command.pipeline.some(
+      (stage) => stage && typeof stage === 'object' && ('$out' in stage || '$merge' in stage),
+    );
   }
   return false;
 }
 
 export function validateMongoDbHealthEntry(
-  entry: { ConnectionString?: string; Host?: string; Username?: string; Password?: string; HealthCommand: Record<string, unknown> },
+  entry: {
+    ConnectionString?: string;
+    Host?: string;
+    Username?: string;
+    Password?: string;
+    HealthCommand: Record<string, unknown>;
+  },
   issue: (field: string, message: string) => void,
 ): void {
-  if (entry.ConnectionString && entry.Host) issue('Host', 'must not be set together with ConnectionString: use one or the other');
-  if (!entry.ConnectionString && !entry.Host) issue('ConnectionString', 'is required (or Host): for example mongodb://db.internal:27017');
+  if (entry.ConnectionString && entry.Host)
+    issue('Host', 'must not be set together with ConnectionString: use one or the other');
+  if (!entry.ConnectionString && !entry.Host)
+    issue('ConnectionString', 'is required (or Host): for example mongodb://db.internal:27017');
   if (entry.ConnectionString) {
     const parts = connectionStringParts(entry.ConnectionString);
-    if (!parts) issue('ConnectionString', 'must be a mongodb:// or mongodb+srv:// connection string with at least one host');
+    if (!parts)
+      issue(
+        'ConnectionString',
+        'must be a mongodb:// or mongodb+srv:// connection string with at least one host',
+      );
     else if (parts.hasCredentials && (entry.Username || entry.Password)) {
       issue('Username', 'must not be set when ConnectionString carries credentials: keep them in one place');
     }
   }
   if (entry.Password && !entry.Username) issue('Username', 'is required when Password is set');
   if (entry.Username && !entry.Password) issue('Password', 'is required when Username is set');
-  if (!commandName(entry.HealthCommand)) issue('HealthCommand', 'must name a command, for example {"ping":1}');
+  if (!commandName(entry.HealthCommand))
+    issue('HealthCommand', 'must name a command, for example {"ping":1}');
   else if (writesData(entry.HealthCommand)) {
-    issue('HealthCommand', `must be a read-only command; "${commandName(entry.HealthCommand)}" can write, and the probe never writes`);
+    issue(
+      'HealthCommand',
+      `must be a read-only command; "${commandName(entry.HealthCommand)}" can write, and the probe never writes`,
+    );
   }
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:MongoDb` section. */
-export const mongoDbHealthOptionsSchema = probeSectionSchema({ entryShape: mongoDbHealthEntryShape, validateEntry: validateMongoDbHealthEntry });
+export const mongoDbHealthOptionsSchema = probeSectionSchema({
+  entryShape: mongoDbHealthEntryShape,
+  validateEntry: validateMongoDbHealthEntry,
+});

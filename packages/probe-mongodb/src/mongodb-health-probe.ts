@@ -1,7 +1,20 @@
 import { MongoClient, type MongoClientOptions, type TopologyDescriptionChangedEvent } from 'mongodb';
 import type { DependencyCheckResult } from '@corekit/abstractions';
-import { abortable, describeError, healthy, stripUrlCredentials, unhealthy, type ProbeDefinition, type ProbeEntry } from '@corekit/probe-kit';
-import { commandName, connectionStringParts, mongoDbHealthEntryShape, validateMongoDbHealthEntry } from './mongodb-health-options';
+import {
+  abortable,
+  describeError,
+  healthy,
+  stripUrlCredentials,
+  unhealthy,
+  type ProbeDefinition,
+  type ProbeEntry,
+} from '@corekit/probe-kit';
+import {
+  commandName,
+  connectionStringParts,
+  mongoDbHealthEntryShape,
+  validateMongoDbHealthEntry,
+} from './mongodb-health-options';
 
 type MongoDbHealthEntry = ProbeEntry<typeof mongoDbHealthEntryShape>;
 
@@ -18,12 +31,16 @@ function hostLabel(host: string, port: number): string {
 
 /** The connection string the driver gets: ConnectionString as given, or mongodb://Host:Port. */
 export function mongoDbUrl(entry: MongoDbHealthEntry): string {
-  return entry.ConnectionString ? entry.ConnectionString.trim() : `mongodb://${hostLabel(entry.Host!, entry.Port)}`;
+  return entry.ConnectionString
+    ? entry.ConnectionString.trim()
+    : `mongodb://${hostLabel(entry.Host!, entry.Port)}`;
 }
 
 /** Database the command runs against: Database, else the connection string's, else admin. */
 export function selectedDatabase(entry: MongoDbHealthEntry): string {
-  const fromString = entry.ConnectionString ? connectionStringParts(entry.ConnectionString)?.database : undefined;
+  const fromString = entry.ConnectionString
+    ? connectionStringParts(entry.ConnectionString)?.database
+    : undefined;
   return entry.Database ?? fromString ?? 'admin';
 }
 
@@ -50,7 +67,9 @@ export function mongoClientOptions(entry: MongoDbHealthEntry, timeoutMs: number)
 }
 
 function describeMongoDbTarget(entry: MongoDbHealthEntry): string {
-  const hosts = entry.ConnectionString ? (connectionStringParts(entry.ConnectionString)?.hosts ?? 'mongodb') : hostLabel(entry.Host!, entry.Port);
+  const hosts = entry.ConnectionString
+    ? (connectionStringParts(entry.ConnectionString)?.hosts ?? 'mongodb')
+    : hostLabel(entry.Host!, entry.Port);
   return `${hosts}/${selectedDatabase(entry)}`;
 }
 
@@ -66,32 +85,47 @@ function mongoDbFailure(error: unknown, entry: MongoDbHealthEntry, entryPath: st
     : `the credentials in ${entryPath}:ConnectionString and ${entryPath}:AuthSource`;
   if (code === 18 || codeName === 'AuthenticationFailed') {
     const user = entry.Username ? ` of user "${entry.Username}"` : '';
-    const source = entry.AuthSource ?? (entry.ConnectionString ? connectionStringParts(entry.ConnectionString)?.authSource : undefined);
+    const source =
+      entry.AuthSource ??
+      (entry.ConnectionString ? connectionStringParts(entry.ConnectionString)?.authSource : undefined);
     return unhealthy(
       'AUTHENTICATION_FAILED',
       `MongoDB refused the credentials${user}${source ? ` (authSource "${source}")` : ''}: ${text} Check ${credentialKeys}.`,
     );
   }
   if (code === 13 || codeName === 'Unauthorized') {
-    const authenticated = Boolean(entry.Username || (entry.ConnectionString && connectionStringParts(entry.ConnectionString)?.hasCredentials));
+    const authenticated = Boolean(
+      entry.Username ||
+      (entry.ConnectionString && connectionStringParts(entry.ConnectionString)?.hasCredentials),
+    );
     const fix = authenticated
       ? `Grant the user that action or change ${entryPath}:HealthCommand.`
       : `Set ${entryPath}:Username and ${entryPath}:Password, or change ${entryPath}:HealthCommand.`;
-    return unhealthy('AUTHORIZATION_FAILED', `MongoDB refused "${command}" on database "${database}"${authenticated ? ' for this user' : ' without credentials'}: ${text} ${fix}`);
+    return unhealthy(
+      'AUTHORIZATION_FAILED',
+      `MongoDB refused "${command}" on database "${database}"${authenticated ? ' for this user' : ' without credentials'}: ${text} ${fix}`,
+    );
   }
   if (name === 'MongoServerError' && typeof code === 'number') {
     const label = typeof codeName === 'string' && codeName ? codeName : `code ${code}`;
-    return unhealthy('COMMAND_FAILED', `MongoDB answered "${command}" on database "${database}" with ${label}: ${text} Check ${entryPath}:HealthCommand and ${entryPath}:Database.`);
+    return unhealthy(
+      'COMMAND_FAILED',
+      `MongoDB answered "${command}" on database "${database}" with ${label}: ${text} Check ${entryPath}:HealthCommand and ${entryPath}:Database.`,
+    );
   }
   const described = describeError({ message: text, code: typeof code === 'string' ? code : undefined });
-  if (described.code !== 'PROBE_FAILED' && described.code !== 'AUTHENTICATION_FAILED') return unhealthy(described.code, described.message);
+  if (described.code !== 'PROBE_FAILED' && described.code !== 'AUTHENTICATION_FAILED')
+    return unhealthy(described.code, described.message);
   if (name === 'MongoServerSelectionError') {
     return unhealthy(
       'SERVER_SELECTION_FAILED',
       `No suitable MongoDB server answered (${text}). Check ${entryPath}:${entry.ConnectionString ? 'ConnectionString' : 'Host'}, ${entryPath}:UseTls and ${entryPath}:DirectConnection (a replica set needs its primary unless DirectConnection is true).`,
     );
   }
-  return unhealthy('MONGODB_ERROR', `MongoDB failed (${typeof name === 'string' && name ? name : 'error'}): ${text}`);
+  return unhealthy(
+    'MONGODB_ERROR',
+    `MongoDB failed (${typeof name === 'string' && name ? name : 'error'}): ${text}`,
+  );
 }
 
 /**
@@ -126,7 +160,10 @@ export const mongoDbHealthProbe: ProbeDefinition<typeof mongoDbHealthEntryShape>
         // Parses every option of the string without connecting, so a bad option fails at registration.
         new MongoClient(mongoDbUrl(entry), mongoClientOptions(entry, 1000));
       } catch (error) {
-        const reason = error && typeof (error as MongoErrorLike).message === 'string' ? (error as { message: string }).message : 'invalid';
+        const reason =
+          error && typeof (error as MongoErrorLike).message === 'string'
+            ? (error as { message: string }).message
+            : 'invalid';
         issue('ConnectionString', `is not accepted by the MongoDB driver: ${stripUrlCredentials(reason)}`);
       }
     }
@@ -142,7 +179,11 @@ export const mongoDbHealthProbe: ProbeDefinition<typeof mongoDbHealthEntryShape>
       const reply = await abortable(run, context.signal, () => {
         void client.close().catch(() => undefined);
       });
-      return healthy(`MongoDB answered "${command}" on database "${database}"`, { database, command, ok: reply.ok });
+      return healthy(`MongoDB answered "${command}" on database "${database}"`, {
+        database,
+        command,
+        ok: reply.ok,
+      });
     } catch (error) {
       if (context.signal.aborted) throw error;
       return mongoDbFailure(error, entry, context.entryPath);

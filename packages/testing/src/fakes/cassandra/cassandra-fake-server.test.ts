@@ -30,7 +30,9 @@ describe('fake Cassandra node with the cassandra-driver', () => {
 
   it('negotiates protocol v4, answers the control-connection queries and the health query', async () => {
     fake = await startCassandraFakeServer({ releaseVersion: '3.11.16' });
-    const result = await withClient(clientOptions(fake), (client) => client.execute('SELECT release_version FROM system.local'));
+    const result = await withClient(clientOptions(fake), (client) =>
+      client.execute('SELECT release_version FROM system.local'),
+    );
     expect(result.rows.map((row) => row.release_version)).toEqual(['3.11.16']);
 
     const [first] = fake.frames;
@@ -48,12 +50,24 @@ describe('fake Cassandra node with the cassandra-driver', () => {
         'SELECT release_version FROM system.local',
       ]),
     );
-    expect(v4.find((frame) => frame.opcode === 'REGISTER')?.events).toEqual(['TOPOLOGY_CHANGE', 'STATUS_CHANGE', 'SCHEMA_CHANGE']);
+    expect(v4.find((frame) => frame.opcode === 'REGISTER')?.events).toEqual([
+      'TOPOLOGY_CHANGE',
+      'STATUS_CHANGE',
+      'SCHEMA_CHANGE',
+    ]);
   });
 
   it('switches keyspace with USE and lists its keyspaces in the driver metadata', async () => {
     fake = await startCassandraFakeServer({
-      tables: { 'inventory.items': { columns: [['id', 'int'], ['name', 'text']], rows: [{ id: 1, name: 'bolt' }] } },
+      tables: {
+        'inventory.items': {
+          columns: [
+            ['id', 'int'],
+            ['name', 'text'],
+          ],
+          rows: [{ id: 1, name: 'bolt' }],
+        },
+      },
     });
     const rows = await withClient(clientOptions(fake, { keyspace: 'inventory' }), async (client) => {
       expect(Object.keys(client.metadata.keyspaces)).toEqual(expect.arrayContaining(['system', 'inventory']));
@@ -66,7 +80,9 @@ describe('fake Cassandra node with the cassandra-driver', () => {
 
   it('refuses an unknown keyspace the way a node does', async () => {
     fake = await startCassandraFakeServer();
-    await expect(withClient(clientOptions(fake, { keyspace: 'missing' }), async () => undefined)).rejects.toMatchObject({
+    await expect(
+      withClient(clientOptions(fake, { keyspace: 'missing' }), async () => undefined),
+    ).rejects.toMatchObject({
       code: 0x2200,
       message: "Keyspace 'missing' does not exist",
     });
@@ -74,9 +90,13 @@ describe('fake Cassandra node with the cassandra-driver', () => {
 
   it('authenticates with PasswordAuthenticator over SASL PLAIN', async () => {
     fake = await startCassandraFakeServer({ users: { probe: 'secret-value' } });
-    const options = clientOptions(fake, { authProvider: new auth.PlainTextAuthProvider('probe', 'secret-value') });
+    const options = clientOptions(fake, {
+      authProvider: new auth.PlainTextAuthProvider('probe', 'secret-value'),
+    });
     await withClient(options, (client) => client.execute('SELECT release_version FROM system.local'));
-    expect(fake.frames.filter((frame) => frame.opcode === 'AUTH_RESPONSE').map((frame) => frame.username)).toContain('probe');
+    expect(
+      fake.frames.filter((frame) => frame.opcode === 'AUTH_RESPONSE').map((frame) => frame.username),
+    ).toContain('probe');
     expect(JSON.stringify(fake.frames)).not.toContain('secret-value');
   });
 
@@ -97,9 +117,16 @@ describe('fake Cassandra node with the cassandra-driver', () => {
   it('answers Cassandra errors for an unknown table, an unknown column and a write', async () => {
     fake = await startCassandraFakeServer();
     await withClient(clientOptions(fake), async (client) => {
-      await expect(client.execute('SELECT * FROM system.nothing')).rejects.toMatchObject({ code: 0x2200, message: 'unconfigured table nothing' });
-      await expect(client.execute('SELECT nope FROM system.local')).rejects.toMatchObject({ message: 'Undefined column name nope' });
-      await expect(client.execute("INSERT INTO system.local (key) VALUES ('x')")).rejects.toMatchObject({ code: 0x2200 });
+      await expect(client.execute('SELECT * FROM system.nothing')).rejects.toMatchObject({
+        code: 0x2200,
+        message: 'unconfigured table nothing',
+      });
+      await expect(client.execute('SELECT nope FROM system.local')).rejects.toMatchObject({
+        message: 'Undefined column name nope',
+      });
+      await expect(client.execute("INSERT INTO system.local (key) VALUES ('x')")).rejects.toMatchObject({
+        code: 0x2200,
+      });
       await expect(client.execute('SELEKT 1')).rejects.toMatchObject({ code: 0x2000 });
     });
   });

@@ -98,7 +98,9 @@ interface ConnectionState {
 }
 
 /** Starts the fake node on 127.0.0.1 (or `options.host`) and an ephemeral port (or `options.port`). */
-export async function startCassandraFakeServer(options: CassandraFakeServerOptions = {}): Promise<CassandraFakeServer> {
+export async function startCassandraFakeServer(
+  options: CassandraFakeServerOptions = {},
+): Promise<CassandraFakeServer> {
   const host = options.host ?? '127.0.0.1';
   const dataCenter = options.dataCenter ?? 'datacenter1';
   const { tables, keyspaces } = buildTables({
@@ -146,7 +148,8 @@ export async function startCassandraFakeServer(options: CassandraFakeServerOptio
     frames.push(record);
     const send = (opcode: number, body: CqlWriter = new CqlWriter()) =>
       socket.write(encodeFrame(protocolVersion, frame.stream, opcode, body.toBuffer()));
-    const fail = (code: number, message: string) => send(opcodes.error, new CqlWriter().int(code).string(message));
+    const fail = (code: number, message: string) =>
+      send(opcodes.error, new CqlWriter().int(code).string(message));
 
     if (version !== protocolVersion) {
       fail(
@@ -157,7 +160,14 @@ export async function startCassandraFakeServer(options: CassandraFakeServerOptio
     }
     const reader = new CqlReader(frame.body);
     if (frame.opcode === opcodes.options) {
-      send(opcodes.supported, new CqlWriter().stringMultimap({ CQL_VERSION: ['3.4.4'], COMPRESSION: [], PROTOCOL_VERSIONS: ['4/v4'] }));
+      send(
+        opcodes.supported,
+        new CqlWriter().stringMultimap({
+          CQL_VERSION: ['3.4.4'],
+          COMPRESSION: [],
+          PROTOCOL_VERSIONS: ['4/v4'],
+        }),
+      );
       return true;
     }
     if (frame.opcode === opcodes.startup) {
@@ -229,7 +239,11 @@ export async function startCassandraFakeServer(options: CassandraFakeServerOptio
     if (!/^\s*SELECT\s/i.test(query)) {
       const known = /^\s*(INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|TRUNCATE|BEGIN|GRANT|REVOKE)\b/i.test(query);
       if (known) fail(errorCodes.invalid, 'The fake Cassandra node answers only SELECT and USE statements');
-      else fail(errorCodes.syntaxError, `line 1:0 no viable alternative at input '${query.trim().split(/\s+/)[0]}'`);
+      else
+        fail(
+          errorCodes.syntaxError,
+          `line 1:0 no viable alternative at input '${query.trim().split(/\s+/)[0]}'`,
+        );
       return;
     }
     const outcome = evaluateSelect(query, state.keyspace, tables, keyspaces);
@@ -271,7 +285,9 @@ export async function startCassandraFakeServer(options: CassandraFakeServerOptio
     async close() {
       // Stop listening first so no connection slips in while the open ones are destroyed.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([...sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve).destroy())));
+      await Promise.all(
+        [...sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve).destroy())),
+      );
       await closed;
     },
   };

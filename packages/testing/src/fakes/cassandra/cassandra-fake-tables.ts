@@ -31,7 +31,13 @@ export interface CassandraFakeNode {
 }
 
 export type SelectOutcome =
-  | { kind: 'rows'; keyspace: string; table: string; columns: ReadonlyArray<readonly [string, CqlType]>; rows: Array<Record<string, unknown>> }
+  | {
+      kind: 'rows';
+      keyspace: string;
+      table: string;
+      columns: ReadonlyArray<readonly [string, CqlType]>;
+      rows: Array<Record<string, unknown>>;
+    }
   | { kind: 'error'; code: 'syntax' | 'invalid'; message: string };
 
 const schemaVersion = '5a7c1f40-0a3b-3d1e-9a51-3f0c5e7d2b11';
@@ -43,7 +49,10 @@ function hostId(seed: string): string {
 }
 
 /** Builds every table of the node, keyed `keyspace.table`. */
-export function buildTables(node: CassandraFakeNode): { tables: Map<string, CqlTable>; keyspaces: Set<string> } {
+export function buildTables(node: CassandraFakeNode): {
+  tables: Map<string, CqlTable>;
+  keyspaces: Set<string>;
+} {
   const tables = new Map<string, CqlTable>();
   tables.set('system.local', {
     columns: [
@@ -138,7 +147,13 @@ export function buildTables(node: CassandraFakeNode): { tables: Map<string, CqlT
     triggers: 'table_name',
   };
   for (const [table, key] of Object.entries(schemaKeys)) {
-    tables.set(`system_schema.${table}`, { columns: [['keyspace_name', 'text'], [key, 'text']], rows: [] });
+    tables.set(`system_schema.${table}`, {
+      columns: [
+        ['keyspace_name', 'text'],
+        [key, 'text'],
+      ],
+      rows: [],
+    });
   }
   return { tables, keyspaces };
 }
@@ -174,26 +189,40 @@ export function evaluateSelect(
       message: 'No keyspace has been specified. USE a keyspace, or explicitly specify keyspace.tablename',
     };
   }
-  if (!keyspaces.has(keyspace)) return { kind: 'error', code: 'invalid', message: `Keyspace ${keyspace} does not exist` };
+  if (!keyspaces.has(keyspace))
+    return { kind: 'error', code: 'invalid', message: `Keyspace ${keyspace} does not exist` };
   const table = tables.get(`${keyspace}.${tableName}`);
   if (!table) return { kind: 'error', code: 'invalid', message: `unconfigured table ${tableName}` };
 
   const known = new Map(table.columns.map(([name, type]) => [name, type] as const));
-  const names = projection.trim() === '*' ? table.columns.map(([name]) => name) : projection.split(',').map(unquote);
+  const names =
+    projection.trim() === '*' ? table.columns.map(([name]) => name) : projection.split(',').map(unquote);
   for (const name of names) {
     if (!known.has(name)) return { kind: 'error', code: 'invalid', message: `Undefined column name ${name}` };
   }
   const conditions: Array<[string, string]> = [];
   for (const condition of where ? where.split(/\s+AND\s+/i) : []) {
     const parsed = /^\s*("?[A-Za-z0-9_]+"?)\s*=\s*(?:'((?:[^']|'')*)'|(-?[0-9.]+))\s*$/.exec(condition);
-    if (!parsed) return { kind: 'error', code: 'syntax', message: `line 1:0 no viable alternative at input '${condition.trim()}'` };
+    if (!parsed)
+      return {
+        kind: 'error',
+        code: 'syntax',
+        message: `line 1:0 no viable alternative at input '${condition.trim()}'`,
+      };
     const column = unquote(parsed[1]);
-    if (!known.has(column)) return { kind: 'error', code: 'invalid', message: `Undefined column name ${column}` };
+    if (!known.has(column))
+      return { kind: 'error', code: 'invalid', message: `Undefined column name ${column}` };
     conditions.push([column, parsed[2] !== undefined ? parsed[2].replace(/''/g, "'") : parsed[3]]);
   }
   const rows = table.rows
     .filter((row) => conditions.every(([column, value]) => String(row[column]) === value))
     .slice(0, limit ? Number(limit) : undefined)
     .map((row) => Object.fromEntries(names.map((name) => [name, row[name]])));
-  return { kind: 'rows', keyspace, table: tableName, columns: names.map((name) => [name, known.get(name)!] as const), rows };
+  return {
+    kind: 'rows',
+    keyspace,
+    table: tableName,
+    columns: names.map((name) => [name, known.get(name)!] as const),
+    rows,
+  };
 }

@@ -22,7 +22,10 @@ export const opcodes = {
 } as const;
 
 export const opcodeNames: Readonly<Record<number, string>> = Object.fromEntries(
-  Object.entries(opcodes).map(([name, code]) => [code, name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()]),
+  Object.entries(opcodes).map(([name, code]) => [
+    code,
+    name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase(),
+  ]),
 );
 
 /** Error codes of section 9 used by the fake. */
@@ -272,7 +275,11 @@ function inetBytes(address: string): Buffer {
   const [head, tail = ''] = address.split('::');
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
-  const groups = [...headGroups, ...Array(8 - headGroups.length - tailGroups.length).fill('0'), ...tailGroups];
+  const groups = [
+    ...headGroups,
+    ...Array(8 - headGroups.length - tailGroups.length).fill('0'),
+    ...tailGroups,
+  ];
   const buffer = Buffer.alloc(16);
   groups.forEach((group, index) => buffer.writeUInt16BE(parseInt(group, 16), index * 2));
   return buffer;

@@ -14,7 +14,12 @@ function client(fake: KafkaFakeServer, sasl?: { username: string; password: stri
 }
 
 /** Sends one raw request (header v1) and resolves with the response body. */
-async function rawRequest(fake: KafkaFakeServer, apiKey: number, apiVersion: number, body: Buffer): Promise<Buffer> {
+async function rawRequest(
+  fake: KafkaFakeServer,
+  apiKey: number,
+  apiVersion: number,
+  body: Buffer,
+): Promise<Buffer> {
   const header = new KafkaWriter().int16(apiKey).int16(apiVersion).int32(7).nullableString('raw').toBuffer();
   const socket = net.connect(fake.port, fake.host);
   try {
@@ -61,7 +66,11 @@ describe('fake Kafka broker with the kafkajs driver', () => {
     expect(names[0]).toBe('ApiVersions');
     expect(names.filter((name) => name !== 'ApiVersions' && name !== 'Metadata')).toEqual([]);
     const metadataRequests = fake.requests.filter((request) => request.apiName === 'Metadata');
-    expect(metadataRequests.every((request) => request.apiVersion === 6 && request.allowAutoTopicCreation === false)).toBe(true);
+    expect(
+      metadataRequests.every(
+        (request) => request.apiVersion === 6 && request.allowAutoTopicCreation === false,
+      ),
+    ).toBe(true);
     expect(metadataRequests.map((request) => request.topics)).toContainEqual(['orders']);
     expect(fake.requests[0].clientId).toBe('fake-test');
   });
@@ -123,7 +132,12 @@ describe('fake Kafka broker with the kafkajs driver', () => {
     // Metadata v1 always allows auto-creation.
     const request = new KafkaWriter().array(['fresh'], (writer, topic) => writer.string(topic)).toBuffer();
     const body = new KafkaReader(await rawRequest(fake, 3, 1, request));
-    body.nullableArray((reader) => [reader.int32(), reader.string(), reader.int32(), reader.nullableString()]);
+    body.nullableArray((reader) => [
+      reader.int32(),
+      reader.string(),
+      reader.int32(),
+      reader.nullableString(),
+    ]);
     expect(body.int32()).toBe(1); // controller
     const topics = body.nullableArray((reader) => ({ errorCode: reader.int16(), name: reader.string() }));
     expect(topics).toEqual([{ errorCode: 5, name: 'fresh' }]);

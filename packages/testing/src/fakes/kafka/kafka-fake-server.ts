@@ -159,7 +159,8 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
     const supported = supportedVersions.find(([apiKey]) => apiKey === header.apiKey);
     if (!supported || header.apiVersion < supported[1] || header.apiVersion > supported[2]) return false;
     if (header.apiKey === apiKeys.saslHandshake) return answerSaslHandshake(state, reader, record, reply);
-    if (header.apiKey === apiKeys.saslAuthenticate) return answerSaslAuthenticate(state, header, reader, record, reply);
+    if (header.apiKey === apiKeys.saslAuthenticate)
+      return answerSaslAuthenticate(state, header, reader, record, reply);
     if (state.sasl !== 'done') return false;
     if (header.apiKey === apiKeys.metadata) {
       answerMetadata(header, reader, record, reply);
@@ -173,7 +174,9 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
     if (header.apiVersion > 2) {
       // Brokers answer an unknown ApiVersions version in the v0 layout so any client can read it.
       body.int16(kafkaErrorCodes.unsupportedVersion);
-      body.array(supportedVersions, (writer, [apiKey, min, max]) => writer.int16(apiKey).int16(min).int16(max));
+      body.array(supportedVersions, (writer, [apiKey, min, max]) =>
+        writer.int16(apiKey).int16(min).int16(max),
+      );
       reply(body);
       return;
     }
@@ -197,7 +200,11 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
     }
     const enabled = ['PLAIN'];
     if (!enabled.includes(mechanism)) {
-      reply(new KafkaWriter().int16(kafkaErrorCodes.unsupportedSaslMechanism).array(enabled, (w, m) => w.string(m)));
+      reply(
+        new KafkaWriter()
+          .int16(kafkaErrorCodes.unsupportedSaslMechanism)
+          .array(enabled, (w, m) => w.string(m)),
+      );
       return false;
     }
     state.sasl = 'authenticate';
@@ -305,7 +312,9 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
     async close() {
       // Stop listening first so no connection slips in while the open ones are destroyed.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([...sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve).destroy())));
+      await Promise.all(
+        [...sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve).destroy())),
+      );
       await closed;
     },
   };

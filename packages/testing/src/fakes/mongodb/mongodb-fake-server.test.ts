@@ -38,14 +38,17 @@ describe('fake MongoDB server with the mongodb driver', () => {
     expect(ping).toMatchObject({ opCode: 'OP_MSG', database: 'inventory' });
     // endSessions is sent without waiting for a reply (moreToCome) just before the driver closes its sockets.
     const sawEndSessions = () => fake?.commands.some((command) => command.commandName === 'endSessions');
-    for (let attempt = 0; attempt < 100 && !sawEndSessions(); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let attempt = 0; attempt < 100 && !sawEndSessions(); attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     const endSessions = fake.commands.find((command) => command.commandName === 'endSessions');
     expect(endSessions).toMatchObject({ opCode: 'OP_MSG', database: 'admin' });
   });
 
   it('authenticates SCRAM-SHA-256 speculatively in the handshake', async () => {
     fake = await startMongoDbFakeServer({ users: { probe: 'correct horse' } });
-    await expect(runCommand(credentialsUrl(fake, 'probe', 'correct horse'), 'app', { ping: 1 })).resolves.toEqual({ ok: 1 });
+    await expect(
+      runCommand(credentialsUrl(fake, 'probe', 'correct horse'), 'app', { ping: 1 }),
+    ).resolves.toEqual({ ok: 1 });
     const handshake = fake.commands.find((command) => command.command.speculativeAuthenticate);
     expect(handshake).toMatchObject({ saslUsername: 'probe' });
     expect(handshake?.command.saslSupportedMechs).toBe('admin.probe');
@@ -55,8 +58,13 @@ describe('fake MongoDB server with the mongodb driver', () => {
   });
 
   it('authenticates through explicit saslStart and saslContinue when speculation is not answered', async () => {
-    fake = await startMongoDbFakeServer({ users: { probe: 'correct horse' }, speculativeAuthentication: false });
-    await expect(runCommand(credentialsUrl(fake, 'probe', 'correct horse'), 'app', { ping: 1 })).resolves.toEqual({ ok: 1 });
+    fake = await startMongoDbFakeServer({
+      users: { probe: 'correct horse' },
+      speculativeAuthentication: false,
+    });
+    await expect(
+      runCommand(credentialsUrl(fake, 'probe', 'correct horse'), 'app', { ping: 1 }),
+    ).resolves.toEqual({ ok: 1 });
     const started = fake.commands.find((command) => command.commandName === 'saslStart');
     expect(started).toMatchObject({ database: 'admin', saslUsername: 'probe' });
     expect(started?.command.mechanism).toBe('SCRAM-SHA-256');
@@ -68,7 +76,9 @@ describe('fake MongoDB server with the mongodb driver', () => {
     ['a user looked up in the wrong database', 'probe', 'correct horse', 'sales'],
   ])('refuses %s with code 18 AuthenticationFailed', async (_case, username, password, authSource) => {
     fake = await startMongoDbFakeServer({ users: { probe: 'correct horse' } });
-    await expect(runCommand(credentialsUrl(fake, username, password, authSource), 'app', { ping: 1 })).rejects.toMatchObject({
+    await expect(
+      runCommand(credentialsUrl(fake, username, password, authSource), 'app', { ping: 1 }),
+    ).rejects.toMatchObject({
       name: 'MongoServerError',
       code: 18,
       codeName: 'AuthenticationFailed',
@@ -87,9 +97,17 @@ describe('fake MongoDB server with the mongodb driver', () => {
   });
 
   it('refuses a command that needs authentication on an unauthenticated connection with code 13', async () => {
-    fake = await startMongoDbFakeServer({ users: { probe: 'correct horse' }, commands: { dbStats: () => ({ db: 'app', ok: 1 }) } });
-    await expect(runCommand(fake.url, 'app', { dbStats: 1 })).rejects.toMatchObject({ code: 13, codeName: 'Unauthorized' });
-    await expect(runCommand(credentialsUrl(fake, 'probe', 'correct horse'), 'app', { dbStats: 1 })).resolves.toEqual({
+    fake = await startMongoDbFakeServer({
+      users: { probe: 'correct horse' },
+      commands: { dbStats: () => ({ db: 'app', ok: 1 }) },
+    });
+    await expect(runCommand(fake.url, 'app', { dbStats: 1 })).rejects.toMatchObject({
+      code: 13,
+      codeName: 'Unauthorized',
+    });
+    await expect(
+      runCommand(credentialsUrl(fake, 'probe', 'correct horse'), 'app', { dbStats: 1 }),
+    ).resolves.toEqual({
       db: 'app',
       ok: 1,
     });

@@ -25,7 +25,12 @@
 import net from 'node:net';
 import { Binary, type Document } from 'bson';
 import { decodeMongoRequest, encodeOpMsg, encodeOpReply, type MongoRequest } from './mongodb-wire';
-import { ScramConversation, deriveScramCredential, parseClientFirst, type ScramCredential } from './mongodb-scram';
+import {
+  ScramConversation,
+  deriveScramCredential,
+  parseClientFirst,
+  type ScramCredential,
+} from './mongodb-scram';
 
 export interface MongoDbFakeServerOptions {
   /** SCRAM-SHA-256 users (username to password) defined in `authDatabase`. Default none: no auth needed. */
@@ -70,19 +75,42 @@ export interface MongoDbFakeServer {
 interface ConnectionState {
   readonly id: number;
   authenticated: boolean;
-  conversation?: { id: number; scram: ScramConversation; skipEmptyExchange: boolean; stage: 'proof' | 'final' };
+  conversation?: {
+    id: number;
+    scram: ScramConversation;
+    skipEmptyExchange: boolean;
+    stage: 'proof' | 'final';
+  };
 }
 
-const authenticationFailed = { ok: 0, errmsg: 'Authentication failed.', code: 18, codeName: 'AuthenticationFailed' };
-const openCommands = new Set(['hello', 'ismaster', 'saslstart', 'saslcontinue', 'ping', 'buildinfo', 'endsessions']);
+const authenticationFailed = {
+  ok: 0,
+  errmsg: 'Authentication failed.',
+  code: 18,
+  codeName: 'AuthenticationFailed',
+};
+const openCommands = new Set([
+  'hello',
+  'ismaster',
+  'saslstart',
+  'saslcontinue',
+  'ping',
+  'buildinfo',
+  'endsessions',
+]);
 
 /** Starts the fake server on 127.0.0.1 and an ephemeral port. */
-export async function startMongoDbFakeServer(options: MongoDbFakeServerOptions = {}): Promise<MongoDbFakeServer> {
+export async function startMongoDbFakeServer(
+  options: MongoDbFakeServerOptions = {},
+): Promise<MongoDbFakeServer> {
   const host = '127.0.0.1';
   const version = options.version ?? '7.0.14';
   const authDatabase = options.authDatabase ?? 'admin';
   const credentials = new Map<string, ScramCredential>(
-    Object.entries(options.users ?? {}).map(([username, password]) => [username, deriveScramCredential(password)]),
+    Object.entries(options.users ?? {}).map(([username, password]) => [
+      username,
+      deriveScramCredential(password),
+    ]),
   );
   const commands: MongoCommandRecord[] = [];
   const sockets = new Set<net.Socket>();
@@ -126,7 +154,12 @@ export async function startMongoDbFakeServer(options: MongoDbFakeServerOptions =
     commands.push(record);
     const name = commandName.toLowerCase();
     if (!state.authenticated && !openCommands.has(name)) {
-      return { ok: 0, errmsg: `Command ${commandName} requires authentication`, code: 13, codeName: 'Unauthorized' };
+      return {
+        ok: 0,
+        errmsg: `Command ${commandName} requires authentication`,
+        code: 13,
+        codeName: 'Unauthorized',
+      };
     }
     const custom = options.commands?.[commandName];
     if (custom) return custom(request.command, request.database);
@@ -148,7 +181,12 @@ export async function startMongoDbFakeServer(options: MongoDbFakeServerOptions =
     }
   }
 
-  function hello(state: ConnectionState, command: Document, commandName: string, record: MongoCommandRecord): Document {
+  function hello(
+    state: ConnectionState,
+    command: Document,
+    commandName: string,
+    record: MongoCommandRecord,
+  ): Document {
     const reply: Document = {
       ...(commandName === 'hello' ? { isWritablePrimary: true } : { ismaster: true }),
       ...(command.helloOk ? { helloOk: true } : {}),
@@ -164,7 +202,8 @@ export async function startMongoDbFakeServer(options: MongoDbFakeServerOptions =
     };
     if (typeof command.saslSupportedMechs === 'string') {
       const [database, ...name] = command.saslSupportedMechs.split('.');
-      if (database === authDatabase && credentials.has(name.join('.'))) reply.saslSupportedMechs = ['SCRAM-SHA-256'];
+      if (database === authDatabase && credentials.has(name.join('.')))
+        reply.saslSupportedMechs = ['SCRAM-SHA-256'];
     }
     const speculative = command.speculativeAuthenticate as Document | undefined;
     if (speculative && speculative.saslStart && options.speculativeAuthentication !== false) {
@@ -178,7 +217,12 @@ export async function startMongoDbFakeServer(options: MongoDbFakeServerOptions =
     return reply;
   }
 
-  function saslStart(state: ConnectionState, command: Document, database: string, record: MongoCommandRecord): Document {
+  function saslStart(
+    state: ConnectionState,
+    command: Document,
+    database: string,
+    record: MongoCommandRecord,
+  ): Document {
     state.conversation = undefined;
     const mechanism = String(command.mechanism ?? '');
     const first = parseClientFirst(payloadOf(command));
@@ -196,7 +240,8 @@ export async function startMongoDbFakeServer(options: MongoDbFakeServerOptions =
     if (mechanism === 'SCRAM-SHA-1') {
       return {
         ok: 0,
-        errmsg: 'Unable to use SCRAM-SHA-1 based authentication for user without any SCRAM-SHA-1 credentials registered',
+        errmsg:
+          'Unable to use SCRAM-SHA-1 based authentication for user without any SCRAM-SHA-1 credentials registered',
         code: 334,
         codeName: 'MechanismUnavailable',
       };
@@ -252,7 +297,9 @@ export async function startMongoDbFakeServer(options: MongoDbFakeServerOptions =
     async close() {
       // Stop listening first so no connection slips in while the open ones are destroyed.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all([...sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve).destroy())));
+      await Promise.all(
+        [...sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve).destroy())),
+      );
       await closed;
     },
   };

@@ -30,7 +30,9 @@ function hmac(key: Buffer, text: string): Buffer {
 }
 
 /** Parses `n,,n=user,r=nonce` into the username (with `=2C`/`=3D` decoded) and the bare message. */
-export function parseClientFirst(payload: Buffer): { username: string; clientFirstBare: string; clientNonce: string } | null {
+export function parseClientFirst(
+  payload: Buffer,
+): { username: string; clientFirstBare: string; clientNonce: string } | null {
   const text = payload.toString('utf8');
   const match = /^[nyp][^,]*,[^,]*,(n=([^,]*),r=([^,]+).*)$/.exec(text);
   if (!match) return null;

@@ -34,7 +34,8 @@ export function decodeMongoRequest(message: Buffer): MongoRequest | null {
     const command = deserialize(message.subarray(offset, offset + size));
     const database = collection.endsWith('.$cmd') ? collection.slice(0, -'.$cmd'.length) : collection;
     // Drivers wrap the command as { $query: command, $readPreference } when they add a read preference.
-    const unwrapped = command.$query && typeof command.$query === 'object' ? (command.$query as Document) : command;
+    const unwrapped =
+      command.$query && typeof command.$query === 'object' ? (command.$query as Document) : command;
     return { requestId, opCode: 'OP_QUERY', database, command: unwrapped, noReply: false };
   }
   if (opCode === opCodes.message) {
@@ -55,7 +56,7 @@ export function decodeMongoRequest(message: Buffer): MongoRequest | null {
         const nameEnd = message.indexOf(0, offset + 4);
         const identifier = message.toString('utf8', offset + 4, nameEnd);
         const documents: Document[] = [];
-        for (let cursor = nameEnd + 1; cursor < sectionEnd; ) {
+        for (let cursor = nameEnd + 1; cursor < sectionEnd;) {
           const size = message.readInt32LE(cursor);
           documents.push(deserialize(message.subarray(cursor, cursor + size)));
           cursor += size;
