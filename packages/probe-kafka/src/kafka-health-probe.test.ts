@@ -80,6 +80,14 @@ describe('Kafka probe against the fake broker', () => {
     expect(result.data.target).toBe(`${fake.bootstrapServers}/orders`);
   });
 
+  it("reports a topic whose partitions have no leader as Unhealthy with Kafka's error name", async () => {
+    fake = await startKafkaFakeServer({ leaderlessTopics: ['orders'] });
+    const result = await probe({ BootstrapServers: fake.bootstrapServers, Topic: 'orders' });
+    expect(result.status).toBe('Unhealthy');
+    expect(result.error?.code).toBe('LEADER_NOT_AVAILABLE');
+    expect(result.error?.message).toContain('Kafka answered LEADER_NOT_AVAILABLE');
+  });
+
   it('is read-only: only ApiVersions and Metadata reach the wire, auto-creation is never allowed, nothing is produced', async () => {
     fake = await startKafkaFakeServer({ topics: ['orders'], autoCreateTopics: true });
     await probe({ BootstrapServers: fake.bootstrapServers, Topic: 'orders', ClientId: 'health-checker' });

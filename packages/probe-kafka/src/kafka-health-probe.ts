@@ -83,12 +83,17 @@ function kafkaFailure(error: unknown, entry: KafkaHealthEntry, entryPath: string
       `Broker ${broker} closed the connection (${message}). Check that ${entryPath}:SecurityProtocol matches the listener: SSL and SASL listeners drop clients speaking another protocol.`,
     );
   }
+  if (typeof inner.type === 'string') {
+    // A protocol error code the broker answered (LEADER_NOT_AVAILABLE, NOT_CONTROLLER...): the cluster is
+    // reachable but not serving the metadata; the type is Kafka's own error name.
+    return unhealthy(inner.type, `Kafka answered ${inner.type}: ${message}`);
+  }
   const described = describeError(error);
   if (described.code !== 'PROBE_FAILED' && described.code !== 'AUTHENTICATION_FAILED')
     return unhealthy(described.code, described.message);
   return unhealthy(
-    typeof inner.type === 'string' ? inner.type : 'KAFKA_ERROR',
-    `Kafka answered: ${message}. Check ${entryPath}:BootstrapServers and ${entryPath}:SecurityProtocol.`,
+    'KAFKA_ERROR',
+    `The Kafka client failed: ${message}. Check ${entryPath}:BootstrapServers and ${entryPath}:SecurityProtocol.`,
   );
 }
 

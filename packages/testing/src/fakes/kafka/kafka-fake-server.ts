@@ -7,7 +7,8 @@
  * - ApiVersions v0-v2: error 0 and the versions below; a higher version gets error 35 UNSUPPORTED_VERSION
  *   in the v0 layout, as brokers answer, so the client retries with a version the fake knows.
  * - Metadata v0-v6: this broker as the only node and controller, the cluster id, and the requested topics
- *   (null, or empty in v0, means all). A topic that does not exist gets error 3 UNKNOWN_TOPIC_OR_PARTITION,
+ *   (null, or empty in v0, means all); a `leaderlessTopics` topic has its partition answered with error 5
+ *   LEADER_NOT_AVAILABLE and leader -1. A topic that does not exist gets error 3 UNKNOWN_TOPIC_OR_PARTITION,
  *   unless `autoCreateTopics` is on and the request allows auto-creation (v0-v3 always do, v4+ through
  *   allow_auto_topic_creation): then the topic is created and answered with error 5 LEADER_NOT_AVAILABLE,
  *   like a broker with auto.create.topics.enable=true.
@@ -23,6 +24,7 @@
  */
 import net from 'node:net';
 import { KafkaReader, KafkaWriter, kafkaApiNames, kafkaErrorCodes } from './kafka-wire';
+import { encodeMetadataResponse, type MetadataTopic } from './kafka-metadata-response';
 
 const apiKeys = { metadata: 3, saslHandshake: 17, apiVersions: 18, saslAuthenticate: 36 } as const;
 
@@ -37,6 +39,11 @@ const supportedVersions: ReadonlyArray<readonly [apiKey: number, min: number, ma
 export interface KafkaFakeServerOptions {
   /** Topics that exist on the broker, each with one partition led by this broker. Default none. */
   topics?: readonly string[];
+  /**
+   * Topics that exist but whose partition has no leader (leader -1, partition error 5 LEADER_NOT_AVAILABLE),
+   * as during a leader election. Default none.
+   */
+  leaderlessTopics?: readonly string[];
   /** The broker's auto.create.topics.enable. Default false. */
   autoCreateTopics?: boolean;
   /** Makes the listener SASL_PLAINTEXT with the PLAIN mechanism and these username/password pairs. */
@@ -100,7 +107,8 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
   const host = '127.0.0.1';
   const nodeId = options.nodeId ?? 1;
   const clusterId = options.clusterId ?? 'fake-kafka-cluster';
-  const topics = new Set(options.topics ?? []);
+  const leaderless = new Set(options.leaderlessTopics ?? []);
+  const topics = new Set([...(options.topics ?? []), ...leaderless]);
   const requests: KafkaRequestRecord[] = [];
   const createdTopics: string[] = [];
   const sockets = new Set<net.Socket>();
@@ -256,39 +264,25 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
     record.topics = requested;
     record.allowAutoTopicCreation = allowAutoCreation;
 
-    const answered: Array<{ name: string; errorCode: number; partitions: number }> = [];
+    const answered: MetadataTopic[] = [];
     for (const name of requested ?? [...topics].sort()) {
+      let errorCode: number = kafkaErrorCodes.unknownTopicOrPartition;
       if (topics.has(name)) {
-        answered.push({ name, errorCode: kafkaErrorCodes.none, partitions: 1 });
+        errorCode = kafkaErrorCodes.none;
       } else if (options.autoCreateTopics && allowAutoCreation) {
         topics.add(name);
         createdTopics.push(name);
-        answered.push({ name, errorCode: kafkaErrorCodes.leaderNotAvailable, partitions: 0 });
-      } else {
-        answered.push({ name, errorCode: kafkaErrorCodes.unknownTopicOrPartition, partitions: 0 });
+        errorCode = kafkaErrorCodes.leaderNotAvailable;
       }
-    }
-
-    const body = new KafkaWriter();
-    if (version >= 3) body.int32(0); // throttle_time_ms
-    body.array([nodeId], (writer, id) => {
-      writer.int32(id).string(host).int32(port);
-      if (version >= 1) writer.nullableString(null); // rack
-    });
-    if (version >= 2) body.nullableString(clusterId);
-    if (version >= 1) body.int32(nodeId); // controller_id
-    body.array(answered, (writer, topic) => {
-      writer.int16(topic.errorCode).string(topic.name);
-      if (version >= 1) writer.boolean(false); // is_internal
-      const partitions = Array.from({ length: topic.partitions }, (_, index) => index);
-      writer.array(partitions, (partitionWriter, partition) => {
-        partitionWriter.int16(kafkaErrorCodes.none).int32(partition).int32(nodeId);
-        partitionWriter.array([nodeId], (w, id) => w.int32(id)); // replicas
-        partitionWriter.array([nodeId], (w, id) => w.int32(id)); // isr
-        if (version >= 5) partitionWriter.array([], () => undefined); // offline_replicas
+      const exists = errorCode === kafkaErrorCodes.none;
+      answered.push({
+        name,
+        errorCode,
+        partitions: exists ? 1 : 0,
+        leaderless: exists && leaderless.has(name),
       });
-    });
-    reply(body);
+    }
+    reply(encodeMetadataResponse(version, { nodeId, host, port, clusterId }, answered));
   }
 
   await new Promise<void>((resolve, reject) => {
