@@ -34,3 +34,5 @@ export * from './servers/trusted-certificate-jest';
 export * from './fakes/oracle';
 export * from './servers/find-executable';
 export * from './servers/postgres-server';
+export * from './servers/mariadb-server';
+export * from './servers/mysql-caching-sha2-fake';
