@@ -133,10 +133,73 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
     {
       id: 'order-expiry-sweeper',
       displayName: 'Order expiry sweeper',
-      description: 'Cancels orders whose stock reservation expired',
+      description: 'Forgets in-memory orders older than a day',
       sourceModuleId: 'orders',
       kind: 'timer',
       executionGraphId: 'order-fulfilment',
+      startsWithHost: true,
+    },
+  ]);
+  // The sweeper's runner: a hosted service under the hosted execution's id, started and stopped by the engine.
+  let sweeper: NodeJS.Timeout | undefined;
+  builder.addHostedService({
+    id: 'order-expiry-sweeper',
+    start: () => {
+      sweeper = setInterval(() => {
+        const cutoff = Date.now() - 24 * 60 * 60_000;
+        for (let index = orders.length - 1; index >= 0; index--) if (Date.parse(orders[index].placedAtUtc) < cutoff) orders.splice(index, 1);
+      }, 60_000);
+      sweeper.unref();
+    },
+    stop: () => clearInterval(sweeper),
+  });
+  builder.addCatalogEntries('outboxes', 'orders', [
+    {
+      id: 'orders-outbox',
+      displayName: 'Orders outbox',
+      description: 'Order events staged in the same transaction as the order',
+      sourceModuleId: 'orders',
+      provider: 'postgres',
+      mode: 'transactional',
+      channelIds: ['orders.placed', 'orders.shipped'],
+    },
+  ]);
+  builder.addCatalogEntries('cells', 'orders', [
+    { id: 'eu-west-1', displayName: 'EU west cell 1', sourceModuleId: 'orders', placement: 'eu-west', moduleIds: ['orders'] },
+    { id: 'us-east-1', displayName: 'US east cell 1', sourceModuleId: 'orders', placement: 'us-east', moduleIds: ['orders'] },
+  ]);
+  builder.addCatalogEntries('cell-routes', 'orders', [
+    { id: 'eu-tenants', displayName: 'EU tenants', sourceModuleId: 'orders', cellId: 'eu-west-1', match: { tenantRegion: 'eu' }, requiredDimensions: ['provider', 'edge'] },
+    { id: 'us-tenants', displayName: 'US tenants', sourceModuleId: 'orders', cellId: 'us-east-1', match: { tenantRegion: 'us' }, requiredDimensions: ['provider'] },
+  ]);
+  builder.addCatalogEntries('cell-health-isolations', 'orders', [
+    { id: 'eu-inventory-isolation', displayName: 'EU inventory isolation', sourceModuleId: 'orders', cellId: 'eu-west-1', dependencyIds: ['inventory-api'] },
+  ]);
+  builder.addCatalogEntries('cell-traffic-automations', 'orders', [
+    {
+      id: 'eu-failover',
+      displayName: 'EU failover to US',
+      sourceModuleId: 'orders',
+      cellId: 'eu-west-1',
+      routeId: 'eu-tenants',
+      providerId: 'dns',
+      edgeNodeIds: ['edge-fra', 'edge-ams'],
+      trigger: 'dependency-unhealthy',
+      action: 'shift-traffic',
+      materializationMode: 'provider-and-edge-managed',
+      dependencyIds: ['inventory-api'],
+      priority: 10,
+    },
+    {
+      id: 'us-drain',
+      displayName: 'US drain',
+      sourceModuleId: 'orders',
+      cellId: 'us-east-1',
+      routeId: 'us-tenants',
+      providerId: 'dns',
+      trigger: 'manual',
+      action: 'drain',
+      materializationMode: 'provider-managed',
     },
   ]);
   builder.addCatalogEntries('data-products', 'orders', [

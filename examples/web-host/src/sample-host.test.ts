@@ -33,6 +33,22 @@ describe('the sample web host', () => {
     ]);
   });
 
+  it('declares a realistic catalog set: a graph with a hosted execution, a data product, an outbox, a policy, two cells with routes', async () => {
+    const { get } = await start();
+    const ids = async (path: string) => ((await get(path)).body as Array<{ id: string }>).map((entry) => entry.id);
+    expect(await ids('/engine/execution-graphs')).toEqual(['order-fulfilment']);
+    expect(await ids('/engine/hosted-executions')).toEqual(['order-expiry-sweeper']);
+    expect(await ids('/engine/data-products')).toEqual(['orders-daily']);
+    expect(await ids('/engine/outboxes')).toEqual(['orders-outbox']);
+    expect(await ids('/engine/authorization-policies')).toEqual(['order-operators']);
+    expect(await ids('/engine/cells')).toEqual(['eu-west-1', 'us-east-1']);
+    expect(await ids('/engine/cell-routes')).toEqual(['eu-tenants', 'us-tenants']);
+    expect((await get('/engine/cell-routes/eu-tenants')).body.materializationState).toBe('pending');
+    expect(await ids('/engine/cell-traffic-automations/edge-nodes/edge-fra')).toEqual(['eu-failover']);
+    const story = (await get('/engine/runtime-story')).body;
+    expect(story.executions.find((item: { id: string }) => item.id === 'order-expiry-sweeper').state).toBe('active');
+  });
+
   it('/engine, /engine/snapshot, /openapi/v1.json and /scalar answer with the sample module in them', async () => {
     const { get } = await start();
     const index = await get('/engine');
