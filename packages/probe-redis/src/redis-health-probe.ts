@@ -12,6 +12,14 @@ function replyText(error: Error): string {
   return error.message.replace(/\.\s*$/, '');
 }
 
+/** A command's outcome as `[error, value]`, the shape of a pipeline reply. */
+function settle(command: Promise<unknown>): Promise<[Error | null, unknown]> {
+  return command.then(
+    (value): [Error | null, unknown] => [null, value],
+    (error: unknown): [Error | null, unknown] => [error instanceof Error ? error : new Error(String(error)), undefined],
+  );
+}
+
 /** The first failure of a pipeline reply that is not a server reply (the connection dropped...), to rethrow. */
 function connectionFailure(replies: ReadonlyArray<[Error | null, unknown]>): Error | undefined {
   return replies.map(([error]) => error).find((error): error is Error => error !== null && !isReply(error));
@@ -19,7 +27,7 @@ function connectionFailure(replies: ReadonlyArray<[Error | null, unknown]>): Err
 
 /**
  * The Redis probe: one dedicated ioredis connection per run with every retry, reconnect, offline queue and
- * ready check turned off. After connecting it sends, in one pipeline, AUTH (when a password is set), SELECT
+ * ready check turned off. After connecting it sends, back to back in one round trip, AUTH (when a password is set), SELECT
  * (when Database is set) and PING, and requires PONG. The connection is closed before the run settles and
  * destroyed when the engine aborts the run.
  */
@@ -50,29 +58,34 @@ export const redisHealthProbe: ProbeDefinition<typeof redisHealthEntryShape> = {
     client.on('error', (error: Error) => {
       socketError ??= error;
     });
-    // Closes the connection now. ioredis' own disconnect() only half-closes and arms a timer that is
-    // cleared by the socket's close event, so it is called only while the socket is still open.
-    const destroy = () => {
+    // ioredis' disconnect() half-closes and arms a timer that the socket's close event clears, so it is called
+    // only while the socket is open: gracefully after a run, followed by destroy() when the run is aborted.
+    const close = (now: boolean) => {
       const stream = client.stream;
       if (!stream) {
         client.disconnect();
       } else if (!stream.destroyed) {
         client.disconnect();
-        stream.destroy();
+        if (now) stream.destroy();
       }
     };
-    try {
-      await abortable(client.connect(), signal, destroy).catch((error: unknown) => {
+    const destroy = () => close(true);
+    // Connect, then send the commands back to back without waiting (one round trip, like a pipeline but
+    // without ioredis' Pipeline object); one abortable around both keeps a run to one abort listener.
+    const exchange = async () => {
+      await client.connect().catch((error: unknown) => {
         throw socketError ?? error;
       });
-      const pipeline = client.pipeline();
+      const commands: Array<Promise<unknown>> = [];
       if (entry.Password !== undefined) {
-        if (entry.Username !== undefined) pipeline.auth(entry.Username, entry.Password);
-        else pipeline.auth(entry.Password);
+        commands.push(entry.Username !== undefined ? client.auth(entry.Username, entry.Password) : client.auth(entry.Password));
       }
-      if (entry.Database !== undefined) pipeline.select(entry.Database);
-      pipeline.ping();
-      const replies = (await abortable(pipeline.exec(), signal, destroy)) ?? [];
+      if (entry.Database !== undefined) commands.push(client.select(entry.Database));
+      commands.push(client.ping());
+      return Promise.all(commands.map(settle));
+    };
+    try {
+      const replies = await abortable(exchange(), signal, destroy);
       const failure = connectionFailure(replies);
       if (failure) throw failure;
       let index = 0;
@@ -104,7 +117,7 @@ export const redisHealthProbe: ProbeDefinition<typeof redisHealthEntryShape> = {
       }
       return healthy(`PING answered PONG at ${target}`, entry.Database === undefined ? {} : { database: entry.Database });
     } finally {
-      destroy();
+      close(signal.aborted);
     }
   },
 };
