@@ -89,7 +89,7 @@ export async function startMySqlCachingSha2Fake(options: { user: string; passwor
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => undefined);
-    const scramble = randomBytes(20).map((byte) => (byte % 94) + 33);
+    const scramble = Buffer.from(randomBytes(20).map((byte) => (byte % 94) + 33));
     let state: 'response' | 'switched' | 'full-auth' | 'key-sent' | 'command' = 'response';
     let user = '';
     let buffer = Buffer.alloc(0);
