@@ -36,7 +36,11 @@ describe('dependency-health scheduler', () => {
     expect(elapsed).toBeGreaterThanOrEqual(190);
     expect(elapsed).toBeLessThan(5_000);
     const [entry] = engine.dependencies();
-    expect(entry).toMatchObject({ status: 'Unhealthy', timedOut: true, error: { code: 'DEPENDENCY_TIMEOUT' } });
+    expect(entry).toMatchObject({
+      status: 'Unhealthy',
+      timedOut: true,
+      error: { code: 'DEPENDENCY_TIMEOUT' },
+    });
     expect(logger.records.some((record) => record.eventId === 3001)).toBe(true);
     state.settle();
     await engine.stop();
@@ -158,6 +162,29 @@ describe('dependency-health scheduler', () => {
     await engine.stop();
   });
 
+  it.each([
+    [{ status: 'UP' }],
+    [{ status: 'Healthy', error: 'oops' }],
+    [null],
+    [{ status: 'Healthy', extra: 1 }],
+  ])('reports a malformed result %j as Unhealthy instead of trusting it', async (answer) => {
+    const contributor: DependencyHealthContributor = {
+      id: 'odd',
+      displayName: 'Odd',
+      kind: 'Test',
+      required: true,
+      check: async () => answer as never,
+    };
+    const { builder } = testBuilder();
+    const engine = builder.addDependencyHealthContributor(contributor).build();
+    await engine.start();
+    const [entry] = engine.dependencies();
+    const accepted = JSON.stringify(answer) === JSON.stringify({ status: 'Healthy', extra: 1 });
+    expect(entry.status).toBe(accepted ? 'Healthy' : 'Unhealthy');
+    if (!accepted) expect(entry.error?.code).toBe('DEPENDENCY_RESULT_INVALID');
+    await engine.stop();
+  });
+
   it('logs the contributor kind event ids on status changes only', async () => {
     const contributor = { ...controllableContributor('db'), eventIds: { healthy: 3122, unhealthy: 3123 } };
     const { builder, logger } = testBuilder();
@@ -167,14 +194,17 @@ describe('dependency-health scheduler', () => {
     contributor.set('Unhealthy');
     await engine.refreshDependencies();
     await engine.refreshDependencies();
-    const ids = logger.records.filter((record) => record.category === 'dependency-health.Test').map((record) => record.eventId);
+    const ids = logger.records
+      .filter((record) => record.category === 'dependency-health.Test')
+      .map((record) => record.eventId);
     expect(ids).toEqual([3122, 3123]);
     await engine.stop();
   });
 
   it('refresh timers never keep the process alive', () => {
     const dist = path.resolve(__dirname, '../dist/index.cjs');
-    if (!existsSync(dist)) throw new Error(`build @corekit/engine-core first (missing ${dist}); turbo's test task does`);
+    if (!existsSync(dist))
+      throw new Error(`build @corekit/engine-core first (missing ${dist}); turbo's test task does`);
     const script = `
       const { createEngineBuilder } = require(${JSON.stringify(dist)});
       const builder = createEngineBuilder({ environment: {}, logger: { log() {} } });

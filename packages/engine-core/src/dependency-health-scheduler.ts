@@ -11,6 +11,26 @@ import {
 } from '@corekit/abstractions';
 import { isoAt, type Clock } from './clock';
 
+const statuses = new Set<unknown>(['Healthy', 'Degraded', 'Unhealthy']);
+
+/**
+ * The common case checked by hand, because it runs after every check: a plain result whose fields have the right
+ * types. Anything else goes through the zod schema, which also explains what is wrong.
+ */
+function isWellFormedResult(value: unknown): value is DependencyCheckResult {
+  if (value === null || typeof value !== 'object') return false;
+  const { status, description, error, data } = value as Record<string, unknown>;
+  if (!statuses.has(status)) return false;
+  if (description !== undefined && typeof description !== 'string') return false;
+  if (error !== undefined) {
+    if (error === null || typeof error !== 'object') return false;
+    const { code, message } = error as Record<string, unknown>;
+    if (typeof code !== 'string' || typeof message !== 'string') return false;
+  }
+  if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))) return false;
+  return Object.keys(value).every((key) => key === 'status' || key === 'description' || key === 'error' || key === 'data');
+}
+
 export interface SchedulerDefaults {
   readonly refreshIntervalSeconds: number;
   readonly timeoutSeconds: number;
@@ -190,7 +210,9 @@ export class DependencyHealthScheduler {
         error: { code: errorCode(error, 'DEPENDENCY_CHECK_FAILED'), message: String(error?.message ?? error) },
       };
     } else {
-      const parsed = dependencyCheckResultSchema.safeParse(outcome.value);
+      const parsed = isWellFormedResult(outcome.value)
+        ? { success: true as const, data: outcome.value }
+        : dependencyCheckResultSchema.safeParse(outcome.value);
       result = parsed.success
         ? parsed.data
         : {
