@@ -36,3 +36,5 @@ export * from './servers/find-executable';
 export * from './servers/postgres-server';
 export * from './servers/mariadb-server';
 export * from './servers/mysql-caching-sha2-fake';
+export { startFixture } from './child-process';
+export type { FixtureProcess } from './child-process';

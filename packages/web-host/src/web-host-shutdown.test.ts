@@ -1,4 +1,8 @@
-import { startFixture, type FixtureProcess } from './test-fixtures/child-process';
+import path from 'node:path';
+import { startFixture as startPackageFixture, type FixtureProcess } from '@corekit/testing';
+
+const startFixture = (fixture: string, environment?: Record<string, string>) =>
+  startPackageFixture(path.resolve(__dirname, '..'), fixture, environment);
 
 async function startWebProcess(configuration: Record<string, unknown>): Promise<{ fixture: FixtureProcess; base: string }> {
   const fixture = startFixture('web-process.ts', { FIXTURE_CONFIGURATION: JSON.stringify(configuration) });

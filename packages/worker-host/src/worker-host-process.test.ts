@@ -1,4 +1,8 @@
-import { startFixture } from './test-fixtures/child-process';
+import path from 'node:path';
+import { startFixture as startPackageFixture } from '@corekit/testing';
+
+const startFixture = (fixture: string, environment?: Record<string, string>) =>
+  startPackageFixture(path.resolve(__dirname, '..'), fixture, environment);
 
 function records(lines: readonly string[]): Array<Record<string, unknown>> {
   return lines.flatMap((line) => {

@@ -11,10 +11,11 @@ export interface FixtureProcess {
   readonly exited: Promise<number | null>;
 }
 
-const packageDirectory = path.resolve(__dirname, '../..');
-
-/** Starts `src/test-fixtures/<fixture>` with the @corekit packages mapped to their sources. */
-export function startFixture(fixture: string, environment: Record<string, string> = {}): FixtureProcess {
+/**
+ * Starts `<packageDirectory>/src/test-fixtures/<fixture>` in a child node process through tsx, with the @corekit
+ * packages mapped to their sources by that folder's tsconfig.json. The package must depend on tsx.
+ */
+export function startFixture(packageDirectory: string, fixture: string, environment: Record<string, string> = {}): FixtureProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join('src/test-fixtures', fixture)], {
     cwd: packageDirectory,
     env: { ...process.env, ...environment, TSX_TSCONFIG_PATH: 'src/test-fixtures/tsconfig.json' },
