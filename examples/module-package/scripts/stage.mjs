@@ -5,7 +5,8 @@
 //
 // Without --key, an Ed25519 key pair is generated once into <keys>/example.{private,public}.pem (git-ignored).
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -25,10 +26,23 @@ const keys = path.resolve(root, values.keys);
 const packageId = '@corekit/example-operations-status';
 const staged = path.join(out, ...packageId.split('/'));
 
+/**
+ * corekit-package runs from its package's `bin` entry with this node, not through node_modules/.bin: pnpm cannot
+ * link that shim on a fresh clone, where the tool's dist/ only exists after the build that follows the install.
+ */
+function corekitPackageCli() {
+  const manifestPath = createRequire(import.meta.url).resolve('@corekit/package-tools/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  return path.join(path.dirname(manifestPath), manifest.bin['corekit-package']);
+}
+
 function run(tool, args) {
-  const bin = path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${tool}.cmd` : tool);
   console.log(`$ ${tool} ${args.join(' ')}`);
-  const result = spawnSync(bin, args, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  const [command, commandArgs] =
+    tool === 'corekit-package'
+      ? [process.execPath, [corekitPackageCli(), ...args]]
+      : [path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${tool}.cmd` : tool), args];
+  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' && tool !== 'corekit-package' });
   if (result.status !== 0) {
     console.error(`${tool} failed (exit ${result.status ?? result.signal}); is the workspace built? pnpm turbo run build --filter=${packageId}...`);
     process.exit(1);
