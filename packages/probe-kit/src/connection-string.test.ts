@@ -1,4 +1,4 @@
-import { connectionStringSetting, normalizeConnectionStringKey, parseConnectionString } from './connection-string';
+import { connectionStringSetting, normalizeConnectionStringKey, parseConnectionString, validateConnectionString } from './connection-string';
 
 describe('parseConnectionString', () => {
   it('reads the parts of a URL connection string, decoding escapes, with query parameters as settings', () => {
@@ -62,5 +62,25 @@ describe('parseConnectionString', () => {
     expect(connectionStringSetting(parsed, ['server', 'Data Source', 'host'])).toBe('db1');
     expect(connectionStringSetting(parsed, ['port'])).toBeUndefined();
     expect(normalizeConnectionStringKey('Allow-Public_Key Retrieval')).toBe('allowpublickeyretrieval');
+  });
+});
+
+describe('validateConnectionString', () => {
+  const rules = { schemes: ['postgresql', 'postgres'], knownKeys: new Set(['host', 'port', 'password', 'pooling']), supported: 'Host, Port, Password' };
+  const collect = (text: string | undefined) => {
+    const issues: string[] = [];
+    const parsed = validateConnectionString(text, rules, (field, message) => issues.push(`${field} ${message}`));
+    return { parsed, issues };
+  };
+
+  it('accepts known keys and schemes', () => {
+    expect(collect('Host=db;Port=5432;Pooling=false').issues).toEqual([]);
+    expect(collect('postgres://db:5432').parsed?.form).toBe('url');
+    expect(collect(undefined)).toEqual({ parsed: undefined, issues: [] });
+  });
+
+  it('reports an unknown key, naming the supported ones, and a foreign scheme', () => {
+    expect(collect('Host=db;Flavour=strawberry').issues).toEqual(['ConnectionString has the unsupported key "flavour"; supported: Host, Port, Password']);
+    expect(collect('mysql://db:3306').issues).toEqual(['ConnectionString must use the postgresql:// or postgres:// scheme, got mysql://']);
   });
 });

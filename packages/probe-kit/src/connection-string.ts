@@ -125,3 +125,40 @@ export function connectionStringSetting(parsed: ParsedConnectionString, aliases:
   }
   return undefined;
 }
+
+/** What a probe accepts in its ConnectionString field. */
+export interface ConnectionStringRules {
+  /** URL schemes accepted for the URL form (`postgresql`, `postgres`). */
+  readonly schemes: readonly string[];
+  /** Normalized keys accepted in the key=value form (aliases of the fields plus keys accepted and ignored). */
+  readonly knownKeys: ReadonlySet<string>;
+  /** The supported keys as a user reads them, for the error message. */
+  readonly supported: string;
+}
+
+/**
+ * Registration-time check of a ConnectionString field: it must parse, use one of the schemes in its URL form and
+ * hold only known keys. Problems are reported through `issue` on `ConnectionString`; returns the parsed value, or
+ * undefined when there is none or it does not parse.
+ */
+export function validateConnectionString(
+  text: string | undefined,
+  rules: ConnectionStringRules,
+  issue: (field: string, message: string) => void,
+): ParsedConnectionString | undefined {
+  if (text === undefined) return undefined;
+  let parsed: ParsedConnectionString;
+  try {
+    parsed = parseConnectionString(text);
+  } catch (error) {
+    issue('ConnectionString', (error as Error).message.replace(/^The connection string is not valid: /, 'is not valid: '));
+    return undefined;
+  }
+  if (parsed.form === 'url' && !rules.schemes.includes(parsed.scheme ?? '')) {
+    issue('ConnectionString', `must use the ${rules.schemes.map((scheme) => `${scheme}://`).join(' or ')} scheme, got ${parsed.scheme}://`);
+  }
+  for (const key of parsed.settings.keys()) {
+    if (!rules.knownKeys.has(key)) issue('ConnectionString', `has the unsupported key "${key}"; supported: ${rules.supported}`);
+  }
+  return parsed;
+}

@@ -1,5 +1,5 @@
 import { isPlaceholder } from '@corekit/abstractions';
-import { connectionStringSetting, parseConnectionString, type ParsedConnectionString } from '@corekit/probe-kit';
+import { connectionStringSetting, parseConnectionString, validateConnectionString, type ParsedConnectionString } from '@corekit/probe-kit';
 import { mySqlSslModes, normalizeMySqlSslMode, type MySqlSslMode } from './mysql-ssl-mode';
 
 /** What one run connects with: the entry's fields over the parts of its ConnectionString. */
@@ -52,21 +52,16 @@ function reader(parsed: ParsedConnectionString | undefined) {
 
 /** Registration-time rules: a parsable ConnectionString with known keys, and a host and user from somewhere. */
 export function validateMySqlConnection(entry: MySqlEntryFields, issue: (field: string, message: string) => void): void {
-  let parsed: ParsedConnectionString | undefined;
-  try {
-    parsed = parse(entry.ConnectionString);
-  } catch (error) {
-    issue('ConnectionString', (error as Error).message.replace(/^The connection string is not valid: /, 'is not valid: '));
-    return;
-  }
-  if (parsed?.form === 'url' && parsed.scheme !== 'mysql' && parsed.scheme !== 'mariadb') {
-    issue('ConnectionString', `must use the mysql:// or mariadb:// scheme, got ${parsed.scheme}://`);
-  }
-  for (const key of parsed?.settings.keys() ?? []) {
-    if (!knownKeys.has(key)) {
-      issue('ConnectionString', `has the unsupported key "${key}"; supported: Server, Port, Database, User Id, Password, SslMode, SslCa, AllowPublicKeyRetrieval (pooling and timeout keys are ignored)`);
-    }
-  }
+  const parsed = validateConnectionString(
+    entry.ConnectionString,
+    {
+      schemes: ['mysql', 'mariadb'],
+      knownKeys,
+      supported: 'Server, Port, Database, User Id, Password, SslMode, SslCa, AllowPublicKeyRetrieval (pooling and timeout keys are ignored)',
+    },
+    issue,
+  );
+  if (entry.ConnectionString !== undefined && parsed === undefined) return;
   const fromString = reader(parsed);
   const port = fromString('Port');
   if (entry.Port === undefined && port !== undefined && !/^\d{1,5}$/.test(port)) issue('ConnectionString', 'has a Port that is not a port number');

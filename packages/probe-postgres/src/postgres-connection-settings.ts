@@ -1,5 +1,5 @@
 import { isPlaceholder } from '@corekit/abstractions';
-import { connectionStringSetting, parseConnectionString, type ParsedConnectionString } from '@corekit/probe-kit';
+import { connectionStringSetting, parseConnectionString, validateConnectionString, type ParsedConnectionString } from '@corekit/probe-kit';
 import { normalizePostgresSslMode, postgresSslModes, type PostgresSslMode } from './postgres-ssl-mode';
 
 /** What one run connects with: the entry's fields over the parts of its ConnectionString. */
@@ -47,19 +47,16 @@ function parse(connectionString: string | undefined): ParsedConnectionString | u
 
 /** Registration-time rules: a parsable ConnectionString with known keys, and a host and user from somewhere. */
 export function validatePostgresConnection(entry: PostgresEntryFields, issue: (field: string, message: string) => void): void {
-  let parsed: ParsedConnectionString | undefined;
-  try {
-    parsed = parse(entry.ConnectionString);
-  } catch (error) {
-    issue('ConnectionString', (error as Error).message.replace(/^The connection string is not valid: /, 'is not valid: '));
-    return;
-  }
-  if (parsed?.form === 'url' && parsed.scheme !== 'postgres' && parsed.scheme !== 'postgresql') {
-    issue('ConnectionString', `must use the postgresql:// or postgres:// scheme, got ${parsed.scheme}://`);
-  }
-  for (const key of parsed?.settings.keys() ?? []) {
-    if (!knownKeys.has(key)) issue('ConnectionString', `has the unsupported key "${key}"; supported: Host, Port, Database, Username, Password, SslMode, SslRootCert, ApplicationName (pooling and timeout keys are ignored)`);
-  }
+  const parsed = validateConnectionString(
+    entry.ConnectionString,
+    {
+      schemes: ['postgresql', 'postgres'],
+      knownKeys,
+      supported: 'Host, Port, Database, Username, Password, SslMode, SslRootCert, ApplicationName (pooling and timeout keys are ignored)',
+    },
+    issue,
+  );
+  if (entry.ConnectionString !== undefined && parsed === undefined) return;
   const fromString = (field: keyof typeof aliases) => (parsed ? connectionStringSetting(parsed, aliases[field]) : undefined);
   const port = fromString('Port');
   if (entry.Port === undefined && port !== undefined && !/^\d{1,5}$/.test(port)) issue('ConnectionString', 'has a Port that is not a port number');
