@@ -23,7 +23,9 @@ function expectedExport(folder) {
 }
 
 const problems = [];
-const folders = readdirSync(packagesDirectory).filter((name) => existsSync(path.join(packagesDirectory, name, 'package.json')));
+const folders = readdirSync(packagesDirectory).filter((name) =>
+  existsSync(path.join(packagesDirectory, name, 'package.json')),
+);
 for (const folder of folders) {
   const directory = path.join(packagesDirectory, folder);
   const pkg = JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8'));
@@ -39,7 +41,8 @@ for (const folder of folders) {
   }
   if (!Array.isArray(pkg.files) || !pkg.files.includes('dist')) report('files must include dist');
   if (!pkg.engines?.node) report('engines.node is missing');
-  if (pkg.repository?.directory !== `packages/${folder}`) report(`repository.directory must be packages/${folder}`);
+  if (pkg.repository?.directory !== `packages/${folder}`)
+    report(`repository.directory must be packages/${folder}`);
   if (pkg.sideEffects !== false) report('sideEffects must be false (nothing registers itself on import)');
   const pattern = expectedExport(folder);
   if (pattern && existsSync(indexFile) && !pattern.test(readFileSync(indexFile, 'utf8'))) {
@@ -50,7 +53,8 @@ for (const folder of folders) {
     continue;
   }
   const { messages } = await publint({ pkgDir: directory, level: 'warning', strict: true });
-  for (const message of messages) report(`publint ${message.type} ${message.code} ${JSON.stringify(message.args ?? {})}`);
+  for (const message of messages)
+    report(`publint ${message.type} ${message.code} ${JSON.stringify(message.args ?? {})}`);
 }
 
 if (problems.length > 0) {

@@ -41,7 +41,11 @@ const pkg = {
   },
   files: ['dist', 'README.md'],
   engines: { node: '>=20.10' },
-  repository: { type: 'git', url: 'git+https://example.invalid/corekit.git', directory: `packages/${folder}` },
+  repository: {
+    type: 'git',
+    url: 'git+https://example.invalid/corekit.git',
+    directory: `packages/${folder}`,
+  },
   scripts: {
     build: 'tsup',
     test: 'jest',
@@ -50,7 +54,9 @@ const pkg = {
   },
   dependencies: deps,
   ...(peerDependencies ? { peerDependencies } : {}),
-  devDependencies: isLeaf ? { '@corekit/abstractions': 'workspace:^', '@corekit/testing': 'workspace:*', zod: '^4.1.0' } : {},
+  devDependencies: isLeaf
+    ? { '@corekit/abstractions': 'workspace:^', '@corekit/testing': 'workspace:*', zod: '^4.1.0' }
+    : {},
   ...(folder === 'testing' ? {} : { publishConfig: { access: 'public' } }),
 };
 writeFileSync(path.join(directory, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');

@@ -6,11 +6,70 @@ import { performance } from 'node:perf_hooks';
 import { createEngineBuilder } from '@corekit/engine-core';
 
 const catalogs = [
-  ['outboxes', (i) => ({ id: `outbox-${i}`, displayName: `Outbox ${i}`, sourceModuleId: 'bench', provider: 'postgres', mode: 'transactional', channelIds: [`channel-${i % 50}`], tags: ['bench'], metadata: { shard: i % 16 } })],
-  ['data-products', (i) => ({ id: `product-${i}`, displayName: `Product ${i}`, sourceModuleId: 'bench', domainId: `domain-${i % 20}`, contractId: `contract-${i}`, mode: 'batch', tags: ['bench'], metadata: {} })],
-  ['projections', (i) => ({ id: `projection-${i}`, displayName: `Projection ${i}`, sourceModuleId: 'bench', targetStoreId: 'redis', mode: 'async', sourceContracts: [`contract-${i}`], tags: [], metadata: {} })],
-  ['inboxes', (i) => ({ id: `inbox-${i}`, displayName: `Inbox ${i}`, sourceModuleId: 'bench', provider: 'postgres', mode: 'deduplicating', channelIds: [], tags: [], metadata: {} })],
-  ['cells', (i) => ({ id: `cell-${i}`, displayName: `Cell ${i}`, sourceModuleId: 'bench', placement: `zone-${i % 3}`, moduleIds: ['bench'], tags: [], metadata: {} })],
+  [
+    'outboxes',
+    (i) => ({
+      id: `outbox-${i}`,
+      displayName: `Outbox ${i}`,
+      sourceModuleId: 'bench',
+      provider: 'postgres',
+      mode: 'transactional',
+      channelIds: [`channel-${i % 50}`],
+      tags: ['bench'],
+      metadata: { shard: i % 16 },
+    }),
+  ],
+  [
+    'data-products',
+    (i) => ({
+      id: `product-${i}`,
+      displayName: `Product ${i}`,
+      sourceModuleId: 'bench',
+      domainId: `domain-${i % 20}`,
+      contractId: `contract-${i}`,
+      mode: 'batch',
+      tags: ['bench'],
+      metadata: {},
+    }),
+  ],
+  [
+    'projections',
+    (i) => ({
+      id: `projection-${i}`,
+      displayName: `Projection ${i}`,
+      sourceModuleId: 'bench',
+      targetStoreId: 'redis',
+      mode: 'async',
+      sourceContracts: [`contract-${i}`],
+      tags: [],
+      metadata: {},
+    }),
+  ],
+  [
+    'inboxes',
+    (i) => ({
+      id: `inbox-${i}`,
+      displayName: `Inbox ${i}`,
+      sourceModuleId: 'bench',
+      provider: 'postgres',
+      mode: 'deduplicating',
+      channelIds: [],
+      tags: [],
+      metadata: {},
+    }),
+  ],
+  [
+    'cells',
+    (i) => ({
+      id: `cell-${i}`,
+      displayName: `Cell ${i}`,
+      sourceModuleId: 'bench',
+      placement: `zone-${i % 3}`,
+      moduleIds: ['bench'],
+      tags: [],
+      metadata: {},
+    }),
+  ],
 ];
 
 function setUp(total) {
@@ -26,7 +85,9 @@ function setUp(total) {
   const engine = builder.build();
   // The baseline serializes exactly the published entries (defaults applied), so both sides write the same bytes
   // of catalog data; the snapshot adds its small fixed header (status, manifest, policies).
-  const published = Object.fromEntries(engine.catalogs().map((view) => [view.definition.snapshotField, view.entries()]));
+  const published = Object.fromEntries(
+    engine.catalogs().map((view) => [view.definition.snapshotField, view.entries()]),
+  );
   return { engine, baseline: JSON.parse(JSON.stringify(published)) };
 }
 
@@ -52,7 +113,13 @@ for (const total of [1_000, 10_000, 100_000]) {
   const median = (runs) => runs.map((run) => run.ms).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
   const snapshotMs = median(snapshotRuns);
   const baselineMs = median(baselineRuns);
-  results.push({ total, snapshotMs, baselineMs, ratio: snapshotMs / baselineMs, microsecondsPerEntry: (snapshotMs * 1000) / total });
+  results.push({
+    total,
+    snapshotMs,
+    baselineMs,
+    ratio: snapshotMs / baselineMs,
+    microsecondsPerEntry: (snapshotMs * 1000) / total,
+  });
 }
 
 console.log('entries  snapshot(ms)  JSON.stringify(ms)  ratio  µs/entry (snapshot)');
@@ -63,4 +130,6 @@ for (const row of results) {
 }
 const worst = Math.max(...results.map((row) => row.ratio));
 const growth = results[2].microsecondsPerEntry / results[0].microsecondsPerEntry;
-console.log(`worst ratio ${worst.toFixed(2)} (target <= 2.00: ${worst <= 2 ? 'met' : 'NOT met'}); per-entry cost 100k/1k = ${growth.toFixed(2)} (1.0 = linear)`);
+console.log(
+  `worst ratio ${worst.toFixed(2)} (target <= 2.00: ${worst <= 2 ? 'met' : 'NOT met'}); per-entry cost 100k/1k = ${growth.toFixed(2)} (1.0 = linear)`,
+);

@@ -24,7 +24,10 @@ for (let index = 1; index <= 18; index++) {
     check: (signal) =>
       slow
         ? new Promise((resolve) => {
-            const timer = setTimeout(() => resolve({ status: 'Healthy', description: 'answered after 2 s' }), 2000);
+            const timer = setTimeout(
+              () => resolve({ status: 'Healthy', description: 'answered after 2 s' }),
+              2000,
+            );
             signal.addEventListener('abort', () => clearTimeout(timer));
           })
         : Promise.resolve({ status: 'Healthy', description: 'answered at once' }),

@@ -16,16 +16,18 @@ const servers = spawn(process.execPath, ['--import', 'tsx', 'src/benchmark-serve
   env: { ...process.env, TSX_TSCONFIG_PATH: 'tsconfig.run.json' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });
-const ports = await new Promise<{ hostPort: number; barePort: number; bodyBytes: number }>((resolve, reject) => {
-  let output = '';
-  servers.stdout!.setEncoding('utf8');
-  servers.stdout!.on('data', (chunk: string) => {
-    output += chunk;
-    const line = output.split('\n').find((candidate) => candidate.startsWith('{"hostPort"'));
-    if (line) resolve(JSON.parse(line));
-  });
-  servers.once('exit', (code) => reject(new Error(`the benchmark servers exited with code ${code}`)));
-});
+const ports = await new Promise<{ hostPort: number; barePort: number; bodyBytes: number }>(
+  (resolve, reject) => {
+    let output = '';
+    servers.stdout!.setEncoding('utf8');
+    servers.stdout!.on('data', (chunk: string) => {
+      output += chunk;
+      const line = output.split('\n').find((candidate) => candidate.startsWith('{"hostPort"'));
+      if (line) resolve(JSON.parse(line));
+    });
+    servers.once('exit', (code) => reject(new Error(`the benchmark servers exited with code ${code}`)));
+  },
+);
 
 const targets = {
   bare: `http://127.0.0.1:${ports.barePort}/bare`,
@@ -37,7 +39,8 @@ try {
   for (let round = 1; round <= rounds; round++) {
     for (const name of ['bare', 'host'] as const) {
       const result = await autocannon({ url: targets[name], connections, duration });
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
       results[name].push(result);
       process.stdout.write(
         `round ${round} ${name.padEnd(4)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p99 ${String(result.latency.p99).padStart(3)} ms\n`,

@@ -48,12 +48,14 @@ function probeEngine(register: (builder: EngineBuilder) => void) {
     refresh: async () => {
       await engine.refreshDependencies();
       const [entry] = engine.dependencies();
-      if (entry.status !== 'Healthy') throw new Error(`probe run was ${entry.status}: ${entry.error?.message}`);
+      if (entry.status !== 'Healthy')
+        throw new Error(`probe run was ${entry.status}: ${entry.error?.message}`);
     },
     /** One probe run: the contributor's check, as the scheduler calls it (abort signal, result, redaction). */
     check: async () => {
       const result = await contributor.check(new AbortController().signal);
-      if (result.status !== 'Healthy') throw new Error(`probe check was ${result.status}: ${result.error?.message}`);
+      if (result.status !== 'Healthy')
+        throw new Error(`probe check was ${result.status}: ${result.error?.message}`);
     },
   };
 }
@@ -64,15 +66,33 @@ function postgresScenario(): Scenario {
   const user = decodeURIComponent(postgresUrl.username || 'postgres');
   const password = postgresUrl.password ? decodeURIComponent(postgresUrl.password) : undefined;
   const database = postgresUrl.pathname.slice(1) || 'test';
-  const entry = { Host: host, Port: port, Username: user, Database: database, HealthQuery: 'SELECT 1', ...(password ? { Password: password } : {}) };
-  const disabled = probeEngine((builder) => addPostgresHealth(builder, { Dependencies: [{ Id: 'postgres', ...entry, SslMode: 'Disable' }] }));
-  const preferred = probeEngine((builder) => addPostgresHealth(builder, { Dependencies: [{ Id: 'postgres', ...entry, SslMode: 'Prefer' }] }));
+  const entry = {
+    Host: host,
+    Port: port,
+    Username: user,
+    Database: database,
+    HealthQuery: 'SELECT 1',
+    ...(password ? { Password: password } : {}),
+  };
+  const disabled = probeEngine((builder) =>
+    addPostgresHealth(builder, { Dependencies: [{ Id: 'postgres', ...entry, SslMode: 'Disable' }] }),
+  );
+  const preferred = probeEngine((builder) =>
+    addPostgresHealth(builder, { Dependencies: [{ Id: 'postgres', ...entry, SslMode: 'Prefer' }] }),
+  );
   return {
     name: `PostgreSQL ${host}:${port}/${database}`,
     bare: {
       name: 'bare pg.Client: connect, SELECT 1, end',
       run: async () => {
-        const client = new pg.Client({ host, port, user, database, ssl: false, ...(password ? { password } : {}) });
+        const client = new pg.Client({
+          host,
+          port,
+          user,
+          database,
+          ssl: false,
+          ...(password ? { password } : {}),
+        });
         await client.connect();
         await client.query('SELECT 1');
         await client.end();
@@ -80,8 +100,16 @@ function postgresScenario(): Scenario {
     },
     probes: [
       { name: 'probe run (contributor check), SslMode Disable', run: disabled.check },
-      { name: 'probe run through engine.refreshDependencies(), SslMode Disable', run: disabled.refresh, informational: true },
-      { name: 'probe run, SslMode Prefer (the default; a server without TLS costs a 2nd connection)', run: preferred.check, informational: true },
+      {
+        name: 'probe run through engine.refreshDependencies(), SslMode Disable',
+        run: disabled.refresh,
+        informational: true,
+      },
+      {
+        name: 'probe run, SslMode Prefer (the default; a server without TLS costs a 2nd connection)',
+        run: preferred.check,
+        informational: true,
+      },
     ],
   };
 }
@@ -89,7 +117,9 @@ function postgresScenario(): Scenario {
 function redisScenario(): Scenario {
   const host = redisUrl.hostname;
   const port = Number(redisUrl.port || 6379);
-  const engine = probeEngine((builder) => addRedisHealth(builder, { Dependencies: [{ Id: 'redis', Host: host, Port: port }] }));
+  const engine = probeEngine((builder) =>
+    addRedisHealth(builder, { Dependencies: [{ Id: 'redis', Host: host, Port: port }] }),
+  );
   return {
     name: `Redis ${host}:${port}`,
     bare: {
@@ -149,9 +179,14 @@ async function measure(scenario: Scenario): Promise<boolean> {
     const values = samples.get(contender)!;
     const median = percentile(values, 0.5);
     const ratio = median / bareMedian;
-    const verdict = contender === scenario.bare ? 'baseline' : `${ratio.toFixed(2)}x${contender.informational ? ' (informational)' : ratio <= target ? '' : ' MISSES TARGET'}`;
+    const verdict =
+      contender === scenario.bare
+        ? 'baseline'
+        : `${ratio.toFixed(2)}x${contender.informational ? ' (informational)' : ratio <= target ? '' : ' MISSES TARGET'}`;
     if (contender !== scenario.bare && !contender.informational && ratio > target) met = false;
-    console.log(`| ${contender.name} | ${median.toFixed(3)} | ${percentile(values, 0.95).toFixed(3)} | ${verdict} |`);
+    console.log(
+      `| ${contender.name} | ${median.toFixed(3)} | ${percentile(values, 0.95).toFixed(3)} | ${verdict} |`,
+    );
   }
   return met;
 }
@@ -159,20 +194,32 @@ async function measure(scenario: Scenario): Promise<boolean> {
 /** The engine's own cost per refresh, measured with a contributor that answers at once. */
 async function engineOverhead(): Promise<void> {
   const builder = createEngineBuilder({ environment: {}, logger: { log: () => undefined } });
-  builder.addDependencyHealthContributor({ id: 'no-op', displayName: 'no-op', required: true, kind: 'Redis', check: async () => ({ status: 'Healthy' }) });
+  builder.addDependencyHealthContributor({
+    id: 'no-op',
+    displayName: 'no-op',
+    required: true,
+    kind: 'Redis',
+    check: async () => ({ status: 'Healthy' }),
+  });
   const engine = builder.build();
   const values: number[] = [];
   await timeRuns(() => engine.refreshDependencies(), 500, []);
   await timeRuns(() => engine.refreshDependencies(), rounds * runsPerRound * 5, values);
-  console.log(`\nengine.refreshDependencies() with one contributor that answers at once: median ${(percentile(values, 0.5) * 1000).toFixed(1)} µs, p95 ${(percentile(values, 0.95) * 1000).toFixed(1)} µs`);
+  console.log(
+    `\nengine.refreshDependencies() with one contributor that answers at once: median ${(percentile(values, 0.5) * 1000).toFixed(1)} µs, p95 ${(percentile(values, 0.95) * 1000).toFixed(1)} µs`,
+  );
 }
 
 async function main(): Promise<void> {
-  console.log(`Node.js ${process.version}; target: a probe run within ${target}x of the bare driver (median per run)`);
+  console.log(
+    `Node.js ${process.version}; target: a probe run within ${target}x of the bare driver (median per run)`,
+  );
   const results = [await measure(postgresScenario()), await measure(redisScenario())];
   await engineOverhead();
   const missed = results.filter((met) => !met).length;
-  console.log(`\n${missed === 0 ? `Target met in all ${results.length} scenarios.` : `Target MISSED in ${missed} of ${results.length} scenarios.`}`);
+  console.log(
+    `\n${missed === 0 ? `Target met in all ${results.length} scenarios.` : `Target MISSED in ${missed} of ${results.length} scenarios.`}`,
+  );
   process.exitCode = missed === 0 ? 0 : 1;
 }
 

@@ -42,14 +42,30 @@ function run(tool, args) {
     tool === 'corekit-package'
       ? [process.execPath, [corekitPackageCli(), ...args]]
       : [path.join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${tool}.cmd` : tool), args];
-  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' && tool !== 'corekit-package' });
+  const result = spawnSync(command, commandArgs, {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32' && tool !== 'corekit-package',
+  });
   if (result.status !== 0) {
-    console.error(`${tool} failed (exit ${result.status ?? result.signal}); is the workspace built? pnpm turbo run build --filter=${packageId}...`);
+    console.error(
+      `${tool} failed (exit ${result.status ?? result.signal}); is the workspace built? pnpm turbo run build --filter=${packageId}...`,
+    );
     process.exit(1);
   }
 }
 
-run('tsup', ['src/module.ts', '--format', 'esm', '--target', 'node20', '--out-dir', 'dist', '--clean', '--silent']);
+run('tsup', [
+  'src/module.ts',
+  '--format',
+  'esm',
+  '--target',
+  'node20',
+  '--out-dir',
+  'dist',
+  '--clean',
+  '--silent',
+]);
 let privateKey = values.key && path.resolve(values.key);
 const publicKey = path.join(keys, 'example.public.pem');
 if (!privateKey) {

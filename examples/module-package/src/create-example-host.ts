@@ -1,6 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createEngineBuilder, moduleRoutesExtensionKey, type EngineBuilderOptions, type ModuleRouteRegistry } from '@corekit/engine-core';
+import {
+  createEngineBuilder,
+  moduleRoutesExtensionKey,
+  type EngineBuilderOptions,
+  type ModuleRouteRegistry,
+} from '@corekit/engine-core';
 import { createWebHost, type WebHost } from '@corekit/web-host';
 
 export interface ExampleHostOptions {
@@ -23,14 +28,22 @@ export interface ExampleHostOptions {
  * start, and the web host mounts the routes loaded modules declare (the `corekit.module-routes` extension).
  * Returns the module routes it serves as `METHOD path`.
  */
-export async function startExampleHost(options: ExampleHostOptions): Promise<{ host: WebHost; url: string; routes: string[] }> {
+export async function startExampleHost(
+  options: ExampleHostOptions,
+): Promise<{ host: WebHost; url: string; routes: string[] }> {
   const keyFile = path.resolve(options.contentRoot, options.publicKeyFile);
   const builder = createEngineBuilder({
     contentRoot: options.contentRoot,
     ...options.builderOptions,
-    configuration: existsSync(keyFile) ? { Engine: { Trust: { TrustedSignaturePublicKeys: [readFileSync(keyFile, 'utf8')] } } } : {},
+    configuration: existsSync(keyFile)
+      ? { Engine: { Trust: { TrustedSignaturePublicKeys: [readFileSync(keyFile, 'utf8')] } } }
+      : {},
   });
-  const host = createWebHost(builder, { port: options.port, handleSignals: options.handleSignals ?? true, title: 'Module package example' });
+  const host = createWebHost(builder, {
+    port: options.port,
+    handleSignals: options.handleSignals ?? true,
+    title: 'Module package example',
+  });
   const { url } = await host.listen();
   const declared = host.engine.extension<ModuleRouteRegistry>(moduleRoutesExtensionKey)?.routes() ?? [];
   return { host, url, routes: declared.map((route) => `${route.method} ${route.path}`) };

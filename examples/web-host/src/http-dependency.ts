@@ -24,26 +24,40 @@ export function httpDependency(options: {
     check: (signal) =>
       new Promise<DependencyCheckResult>((resolve) => {
         const url = options.url();
-        const outgoing = request(url, { method: 'GET', agent: false, signal, headers: { accept: 'application/json' } }, (response) => {
-          let body = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (body += chunk.slice(0, 4096)));
-          response.on('end', () => {
-            const status = response.statusCode ?? 0;
-            const degraded = /"status"\s*:\s*"degraded"/.test(body);
-            if (status >= 200 && status < 300) {
-              resolve({ status: degraded ? 'Degraded' : 'Healthy', description: `GET ${url} answered ${status}`, data: { statusCode: status } });
-            } else {
-              resolve({
-                status: 'Unhealthy',
-                error: { code: 'UNEXPECTED_STATUS', message: `GET ${url} answered ${status}, expected 2xx` },
-                data: { statusCode: status },
-              });
-            }
-          });
-        });
+        const outgoing = request(
+          url,
+          { method: 'GET', agent: false, signal, headers: { accept: 'application/json' } },
+          (response) => {
+            let body = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => (body += chunk.slice(0, 4096)));
+            response.on('end', () => {
+              const status = response.statusCode ?? 0;
+              const degraded = /"status"\s*:\s*"degraded"/.test(body);
+              if (status >= 200 && status < 300) {
+                resolve({
+                  status: degraded ? 'Degraded' : 'Healthy',
+                  description: `GET ${url} answered ${status}`,
+                  data: { statusCode: status },
+                });
+              } else {
+                resolve({
+                  status: 'Unhealthy',
+                  error: {
+                    code: 'UNEXPECTED_STATUS',
+                    message: `GET ${url} answered ${status}, expected 2xx`,
+                  },
+                  data: { statusCode: status },
+                });
+              }
+            });
+          },
+        );
         outgoing.on('error', (error: NodeJS.ErrnoException) =>
-          resolve({ status: 'Unhealthy', error: { code: error.code ?? 'REQUEST_FAILED', message: `GET ${url} failed: ${error.message}` } }),
+          resolve({
+            status: 'Unhealthy',
+            error: { code: error.code ?? 'REQUEST_FAILED', message: `GET ${url} failed: ${error.message}` },
+          }),
         );
         outgoing.end();
       }),

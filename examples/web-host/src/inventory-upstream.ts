@@ -24,7 +24,9 @@ export class InventoryUpstream {
         response.end(JSON.stringify(body));
       };
       if (path === '/inventory/healthz') {
-        return this.state.inventory === 'up' ? reply(200, { status: 'ok', items: 1284 }) : reply(503, { status: 'down' });
+        return this.state.inventory === 'up'
+          ? reply(200, { status: 'ok', items: 1284 })
+          : reply(503, { status: 'down' });
       }
       if (path === '/pricing/healthz') {
         if (this.state.pricing === 'down') return reply(503, { status: 'down' });

@@ -12,7 +12,12 @@ import { z } from 'zod';
 import type { InventoryUpstream, UpstreamState } from './inventory-upstream';
 
 /** An order as the sample keeps it (in memory, the newest `maxOrders` only). */
-export const orderSchema = z.object({ orderId: z.string(), sku: z.string(), quantity: z.number().int(), placedAtUtc: z.string() });
+export const orderSchema = z.object({
+  orderId: z.string(),
+  sku: z.string(),
+  quantity: z.number().int(),
+  placedAtUtc: z.string(),
+});
 export type Order = z.infer<typeof orderSchema>;
 
 const maxOrders = 100;
@@ -32,17 +37,30 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
       path: '/api/operations/status',
       summary: 'Orders module status: runtime state, order count, upstream health answers',
       handle: ({ engine }) => ({
-        body: { module: 'orders', runtime: engine.state, readiness: engine.readiness().status, orders: orders.length, upstreams: { ...upstream.state } },
+        body: {
+          module: 'orders',
+          runtime: engine.state,
+          readiness: engine.readiness().status,
+          orders: orders.length,
+          upstreams: { ...upstream.state },
+        },
       }),
     },
     {
       method: 'POST',
       path: '/api/demo/upstreams/:upstream/:state',
-      summary: 'Demo: flip an upstream (inventory up|down, pricing up|slow|down) and watch /health/ready after the next refresh',
+      summary:
+        'Demo: flip an upstream (inventory up|down, pricing up|slow|down) and watch /health/ready after the next refresh',
       handle: ({ params }) => {
-        const allowed: Record<string, readonly string[]> = { inventory: ['up', 'down'], pricing: ['up', 'slow', 'down'] };
+        const allowed: Record<string, readonly string[]> = {
+          inventory: ['up', 'down'],
+          pricing: ['up', 'slow', 'down'],
+        };
         if (!allowed[params.upstream]?.includes(params.state)) {
-          return { status: 404, body: { code: 'UNKNOWN_UPSTREAM_STATE', detail: 'Use inventory/up|down or pricing/up|slow|down' } };
+          return {
+            status: 404,
+            body: { code: 'UNKNOWN_UPSTREAM_STATE', detail: 'Use inventory/up|down or pricing/up|slow|down' },
+          };
         }
         (upstream.state as unknown as Record<string, string>)[params.upstream] = params.state;
         return { status: 200, body: { ...upstream.state } as UpstreamState };
@@ -64,7 +82,13 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
       output: orderSchema,
       handler: ({ orderId }) => {
         const order = orders.find((candidate) => candidate.orderId === orderId);
-        if (!order) throw new BehaviorError('not-found', 'ORDER_NOT_FOUND', `No order "${orderId}" (the sample keeps the newest ${maxOrders})`, { orderId });
+        if (!order)
+          throw new BehaviorError(
+            'not-found',
+            'ORDER_NOT_FOUND',
+            `No order "${orderId}" (the sample keeps the newest ${maxOrders})`,
+            { orderId },
+          );
         return order;
       },
     }),
@@ -74,7 +98,12 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
       input: z.object({ sku: z.string().min(1), quantity: z.number().int().positive() }),
       output: orderSchema,
       handler: ({ sku, quantity }) => {
-        const order: Order = { orderId: `ord-${++sequence}`, sku, quantity, placedAtUtc: new Date().toISOString() };
+        const order: Order = {
+          orderId: `ord-${++sequence}`,
+          sku,
+          quantity,
+          placedAtUtc: new Date().toISOString(),
+        };
         orders.push(order);
         if (orders.length > maxOrders) orders.splice(0, orders.length - maxOrders);
         return order;
@@ -87,7 +116,10 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
       output: z.object({ orders: z.number().int(), unitsBySku: z.record(z.string(), z.number().int()) }),
       handler: () => ({
         orders: orders.length,
-        unitsBySku: orders.reduce<Record<string, number>>((units, order) => ({ ...units, [order.sku]: (units[order.sku] ?? 0) + order.quantity }), {}),
+        unitsBySku: orders.reduce<Record<string, number>>(
+          (units, order) => ({ ...units, [order.sku]: (units[order.sku] ?? 0) + order.quantity }),
+          {},
+        ),
       }),
     }),
   ];
@@ -102,7 +134,11 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
     rest: [
       // Explicit module DSL: a route group opted into host governance (scope public-api), a CRUD resource in it.
       routeGroup('/api', { scopes: ['public-api'], tags: ['Orders'], documents: ['public'] }, [
-        restResource('orders', { list: 'orders.list', get: 'orders.get', create: 'orders.place' }, { idParameter: 'orderId' }),
+        restResource(
+          'orders',
+          { list: 'orders.list', get: 'orders.get', create: 'orders.place' },
+          { idParameter: 'orderId' },
+        ),
       ]),
       // Generated profile shorthand: the read-only profile of `orders` as API major version 2.
       restProfile('read-only', 'orders', { prefix: '/v2/orders', version: 2, idParameter: 'orderId' }),
@@ -147,7 +183,8 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
     start: () => {
       sweeper = setInterval(() => {
         const cutoff = Date.now() - 24 * 60 * 60_000;
-        for (let index = orders.length - 1; index >= 0; index--) if (Date.parse(orders[index].placedAtUtc) < cutoff) orders.splice(index, 1);
+        for (let index = orders.length - 1; index >= 0; index--)
+          if (Date.parse(orders[index].placedAtUtc) < cutoff) orders.splice(index, 1);
       }, 60_000);
       sweeper.unref();
     },
@@ -165,15 +202,47 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
     },
   ]);
   builder.addCatalogEntries('cells', 'orders', [
-    { id: 'eu-west-1', displayName: 'EU west cell 1', sourceModuleId: 'orders', placement: 'eu-west', moduleIds: ['orders'] },
-    { id: 'us-east-1', displayName: 'US east cell 1', sourceModuleId: 'orders', placement: 'us-east', moduleIds: ['orders'] },
+    {
+      id: 'eu-west-1',
+      displayName: 'EU west cell 1',
+      sourceModuleId: 'orders',
+      placement: 'eu-west',
+      moduleIds: ['orders'],
+    },
+    {
+      id: 'us-east-1',
+      displayName: 'US east cell 1',
+      sourceModuleId: 'orders',
+      placement: 'us-east',
+      moduleIds: ['orders'],
+    },
   ]);
   builder.addCatalogEntries('cell-routes', 'orders', [
-    { id: 'eu-tenants', displayName: 'EU tenants', sourceModuleId: 'orders', cellId: 'eu-west-1', match: { tenantRegion: 'eu' }, requiredDimensions: ['provider', 'edge'] },
-    { id: 'us-tenants', displayName: 'US tenants', sourceModuleId: 'orders', cellId: 'us-east-1', match: { tenantRegion: 'us' }, requiredDimensions: ['provider'] },
+    {
+      id: 'eu-tenants',
+      displayName: 'EU tenants',
+      sourceModuleId: 'orders',
+      cellId: 'eu-west-1',
+      match: { tenantRegion: 'eu' },
+      requiredDimensions: ['provider', 'edge'],
+    },
+    {
+      id: 'us-tenants',
+      displayName: 'US tenants',
+      sourceModuleId: 'orders',
+      cellId: 'us-east-1',
+      match: { tenantRegion: 'us' },
+      requiredDimensions: ['provider'],
+    },
   ]);
   builder.addCatalogEntries('cell-health-isolations', 'orders', [
-    { id: 'eu-inventory-isolation', displayName: 'EU inventory isolation', sourceModuleId: 'orders', cellId: 'eu-west-1', dependencyIds: ['inventory-api'] },
+    {
+      id: 'eu-inventory-isolation',
+      displayName: 'EU inventory isolation',
+      sourceModuleId: 'orders',
+      cellId: 'eu-west-1',
+      dependencyIds: ['inventory-api'],
+    },
   ]);
   builder.addCatalogEntries('cell-traffic-automations', 'orders', [
     {
@@ -214,7 +283,12 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
     },
   ]);
   builder.addCatalogEntries('authorization-policies', 'orders', [
-    { id: 'order-operators', displayName: 'Order operators', description: 'May flip the demo upstreams', modes: ['RBAC'] },
+    {
+      id: 'order-operators',
+      displayName: 'Order operators',
+      description: 'May flip the demo upstreams',
+      modes: ['RBAC'],
+    },
   ]);
   builder.addTechnologySurfaces(() => [
     {
@@ -222,7 +296,12 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
       kind: 'rest-api',
       displayName: 'Orders REST API',
       sourcePackage: '@corekit/example-web-host',
-      metadata: { routes: routes.map((route) => `${route.method} ${route.path}`), behaviors: behaviors.map((behavior) => behavior.id), ordersInMemory: orders.length, maxOrders },
+      metadata: {
+        routes: routes.map((route) => `${route.method} ${route.path}`),
+        behaviors: behaviors.map((behavior) => behavior.id),
+        ordersInMemory: orders.length,
+        maxOrders,
+      },
     },
   ]);
 }

@@ -9,7 +9,12 @@ afterEach(async () => {
 });
 
 async function start() {
-  const sample = await createSampleHost({ port: 0, handleSignals: false, environment: {}, logger: createMemoryLogger() });
+  const sample = await createSampleHost({
+    port: 0,
+    handleSignals: false,
+    environment: {},
+    logger: createMemoryLogger(),
+  });
   host = sample.host;
   const { port } = await sample.host.listen();
   const base = `http://127.0.0.1:${port}`;
@@ -23,15 +28,29 @@ async function start() {
 describe('the sample publishes its order behaviors in each REST authoring style', () => {
   it('explicit DSL, generated shorthand, inline helper and the engine.json profile mapping all answer', async () => {
     const { request } = await start();
-    const placed = await request('/api/orders', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sku: 'LAMP-7', quantity: 2 }) });
+    const placed = await request('/api/orders', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sku: 'LAMP-7', quantity: 2 }),
+    });
     expect(placed).toMatchObject({ status: 201, body: { orderId: 'ord-1', sku: 'LAMP-7' } });
     expect(await request('/api/orders/ord-1')).toMatchObject({ status: 200, body: { orderId: 'ord-1' } });
     expect(await request('/v2/orders/ord-1')).toMatchObject({ status: 200, body: { orderId: 'ord-1' } });
-    expect(await request('/api/orders-summary')).toMatchObject({ status: 200, body: { orders: 1, unitsBySku: { 'LAMP-7': 2 } } });
+    expect(await request('/api/orders-summary')).toMatchObject({
+      status: 200,
+      body: { orders: 1, unitsBySku: { 'LAMP-7': 2 } },
+    });
     expect(await request('/partner/orders/ord-1')).toMatchObject({ status: 200, body: { orderId: 'ord-1' } });
-    expect(await request('/partner/orders/ord-404')).toMatchObject({ status: 404, body: { code: 'ORDER_NOT_FOUND' } });
+    expect(await request('/partner/orders/ord-404')).toMatchObject({
+      status: 404,
+      body: { code: 'ORDER_NOT_FOUND' },
+    });
 
-    const endpoints = (await request('/engine/rest-endpoints')).body as Array<{ authoringStyle: string; method: string; path: string }>;
+    const endpoints = (await request('/engine/rest-endpoints')).body as Array<{
+      authoringStyle: string;
+      method: string;
+      path: string;
+    }>;
     expect([...new Set(endpoints.map((endpoint) => endpoint.authoringStyle))].sort()).toEqual([
       'explicit-module-dsl',
       'generated-profile-shorthand',
@@ -45,7 +64,11 @@ describe('the sample publishes its order behaviors in each REST authoring style'
       overrideSelectionBasis: 'scope',
       appliedOverrideId: null,
     });
-    expect(Object.keys((await request('/openapi/v2.json')).body.paths)).toEqual(expect.arrayContaining(['/v2/orders', '/v2/orders/{orderId}']));
-    expect(Object.keys((await request('/openapi/partner/v1.json')).body.paths)).toEqual(['/partner/orders/{orderId}']);
+    expect(Object.keys((await request('/openapi/v2.json')).body.paths)).toEqual(
+      expect.arrayContaining(['/v2/orders', '/v2/orders/{orderId}']),
+    );
+    expect(Object.keys((await request('/openapi/partner/v1.json')).body.paths)).toEqual([
+      '/partner/orders/{orderId}',
+    ]);
   });
 });

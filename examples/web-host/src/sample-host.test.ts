@@ -10,14 +10,24 @@ afterEach(async () => {
 
 async function start(environment: Record<string, string> = {}, configuration?: Record<string, unknown>) {
   const logger = createMemoryLogger();
-  const sample = await createSampleHost({ port: 0, handleSignals: false, environment, logger, configuration });
+  const sample = await createSampleHost({
+    port: 0,
+    handleSignals: false,
+    environment,
+    logger,
+    configuration,
+  });
   host = sample.host;
   const { port } = await sample.host.listen();
   const base = `http://127.0.0.1:${port}`;
   const get = async (path: string, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${path}`, { headers });
     const text = await response.text();
-    return { status: response.status, text, body: /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined };
+    return {
+      status: response.status,
+      text,
+      body: /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined,
+    };
   };
   return { ...sample, base, get, logger };
 }
@@ -27,15 +37,15 @@ describe('the sample web host', () => {
     const { get } = await start();
     const { status, body } = await get('/health/ready');
     expect([status, body.status]).toEqual([200, 'Healthy']);
-    expect(body.dependencies.map((entry: { id: string; status: string }) => `${entry.id}:${entry.status}`)).toEqual([
-      'inventory-api:Healthy',
-      'pricing-api:Healthy',
-    ]);
+    expect(
+      body.dependencies.map((entry: { id: string; status: string }) => `${entry.id}:${entry.status}`),
+    ).toEqual(['inventory-api:Healthy', 'pricing-api:Healthy']);
   });
 
   it('declares a realistic catalog set: a graph with a hosted execution, a data product, an outbox, a policy, two cells with routes', async () => {
     const { get } = await start();
-    const ids = async (path: string) => ((await get(path)).body as Array<{ id: string }>).map((entry) => entry.id);
+    const ids = async (path: string) =>
+      ((await get(path)).body as Array<{ id: string }>).map((entry) => entry.id);
     expect(await ids('/engine/execution-graphs')).toEqual(['order-fulfilment']);
     expect(await ids('/engine/hosted-executions')).toEqual(['order-expiry-sweeper']);
     expect(await ids('/engine/data-products')).toEqual(['orders-daily']);
@@ -46,7 +56,9 @@ describe('the sample web host', () => {
     expect((await get('/engine/cell-routes/eu-tenants')).body.materializationState).toBe('pending');
     expect(await ids('/engine/cell-traffic-automations/edge-nodes/edge-fra')).toEqual(['eu-failover']);
     const story = (await get('/engine/runtime-story')).body;
-    expect(story.executions.find((item: { id: string }) => item.id === 'order-expiry-sweeper').state).toBe('active');
+    expect(story.executions.find((item: { id: string }) => item.id === 'order-expiry-sweeper').state).toBe(
+      'active',
+    );
   });
 
   it('/engine, /engine/snapshot, /openapi/v1.json and /scalar answer with the sample module in them', async () => {
@@ -59,25 +71,38 @@ describe('the sample web host', () => {
     expect(snapshot.hostedExecutions[0].id).toBe('order-expiry-sweeper');
     expect(snapshot.dataProducts[0].id).toBe('orders-daily');
     expect(snapshot.authorizationPolicies[0].metadata.sourceModuleId).toBe('orders');
-    expect(snapshot.technologySurfaces.some((surface: { id: string }) => surface.id === 'orders-rest-api')).toBe(true);
+    expect(
+      snapshot.technologySurfaces.some((surface: { id: string }) => surface.id === 'orders-rest-api'),
+    ).toBe(true);
     const openApi = (await get('/openapi/v1.json')).body;
-    expect(Object.keys(openApi.paths)).toEqual(expect.arrayContaining(['/api/orders', '/api/operations/status', '/engine/execution-graphs']));
+    expect(Object.keys(openApi.paths)).toEqual(
+      expect.arrayContaining(['/api/orders', '/api/operations/status', '/engine/execution-graphs']),
+    );
     const scalar = await get('/scalar');
     expect([scalar.status, scalar.text.includes('/scalar/standalone.js')]).toEqual([200, true]);
   });
 
   it('places orders through the module route', async () => {
     const { base, get } = await start();
-    const placed = await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sku: 'LAMP-7', quantity: 2 }) });
+    const placed = await fetch(`${base}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ sku: 'LAMP-7', quantity: 2 }),
+    });
     expect(placed.status).toBe(201);
     expect((await get('/api/orders')).body[0]).toMatchObject({ sku: 'LAMP-7', quantity: 2 });
-    const invalid = await fetch(`${base}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"sku": ""}' });
+    const invalid = await fetch(`${base}/api/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"sku": ""}',
+    });
     expect(invalid.status).toBe(400);
   });
 
   it('readiness turns 503 when the required upstream goes down, and Degraded when the optional one slows', async () => {
     const { base, get, host: sampleHost } = await start();
-    const refresh = () => (sampleHost.engine as unknown as { refreshDependencies(): Promise<void> }).refreshDependencies();
+    const refresh = () =>
+      (sampleHost.engine as unknown as { refreshDependencies(): Promise<void> }).refreshDependencies();
     await fetch(`${base}/api/demo/upstreams/pricing/slow`, { method: 'POST' });
     await refresh();
     const degraded = await get('/health/ready');
@@ -90,11 +115,18 @@ describe('the sample web host', () => {
   });
 
   it('the production setting (engine.production.json) guards details and /engine with SAMPLE_OPERATOR_TOKEN, never logging it', async () => {
-    const production = { Engine: { Web: { Health: { ShowDetails: 'WhenAuthorized' }, EngineRoutes: { RequireAuthorization: true } } } };
+    const production = {
+      Engine: {
+        Web: { Health: { ShowDetails: 'WhenAuthorized' }, EngineRoutes: { RequireAuthorization: true } },
+      },
+    };
     const { get, logger } = await start({ SAMPLE_OPERATOR_TOKEN: 'operator-token-123' }, production);
     const operator = { authorization: 'Bearer operator-token-123' };
     const anonymous = await get('/health/ready');
-    expect([anonymous.status, Object.keys(anonymous.body).sort()]).toEqual([200, ['checkedAtUtc', 'duration', 'durationMs', 'status']]);
+    expect([anonymous.status, Object.keys(anonymous.body).sort()]).toEqual([
+      200,
+      ['checkedAtUtc', 'duration', 'durationMs', 'status'],
+    ]);
     expect((await get('/health/ready', operator)).body.dependencies).toHaveLength(2);
     expect((await get('/engine/status')).status).toBe(403);
     expect((await get('/engine/status', { authorization: 'Bearer operator-token-12' })).status).toBe(403);

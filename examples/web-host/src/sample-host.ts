@@ -10,7 +10,10 @@ import { InventoryUpstream } from './inventory-upstream';
 import { addOrdersModule } from './orders-module';
 
 /** The example directory: engine.json and engine.<NODE_ENV>.json live there. */
-export const sampleRoot = path.resolve(typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToPath(import.meta.url)), '..');
+export const sampleRoot = path.resolve(
+  typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+);
 
 export interface SampleHostOptions {
   readonly port?: number;
@@ -27,7 +30,9 @@ export interface SampleHostOptions {
  * `SAMPLE_OPERATOR_TOKEN` set, requests carrying `Authorization: Bearer <token>` are authorized (health details,
  * and /engine when engine.production.json requires it).
  */
-export async function createSampleHost(options: SampleHostOptions = {}): Promise<{ host: WebHost; upstream: InventoryUpstream }> {
+export async function createSampleHost(
+  options: SampleHostOptions = {},
+): Promise<{ host: WebHost; upstream: InventoryUpstream }> {
   const environment = options.environment ?? process.env;
   const builder = createEngineBuilder({
     contentRoot: sampleRoot,
@@ -45,10 +50,20 @@ export async function createSampleHost(options: SampleHostOptions = {}): Promise
   const upstream = new InventoryUpstream();
   const upstreamUrl = await upstream.listen(upstreamSettings.Port);
   builder.addDependencyHealthContributor(
-    httpDependency({ id: 'inventory-api', displayName: 'Inventory API', required: true, url: () => `${upstreamUrl}/inventory/healthz` }),
+    httpDependency({
+      id: 'inventory-api',
+      displayName: 'Inventory API',
+      required: true,
+      url: () => `${upstreamUrl}/inventory/healthz`,
+    }),
   );
   builder.addDependencyHealthContributor(
-    httpDependency({ id: 'pricing-api', displayName: 'Pricing API', required: false, url: () => `${upstreamUrl}/pricing/healthz` }),
+    httpDependency({
+      id: 'pricing-api',
+      displayName: 'Pricing API',
+      required: false,
+      url: () => `${upstreamUrl}/pricing/healthz`,
+    }),
   );
   addOrdersModule(builder, upstream);
 
@@ -65,6 +80,10 @@ export async function createSampleHost(options: SampleHostOptions = {}): Promise
       return expected !== undefined && given.length === expected.length && timingSafeEqual(given, expected);
     },
   });
-  host.workerHost.addShutdownParticipant({ name: 'inventory-upstream', drain: async () => undefined, close: () => upstream.close() });
+  host.workerHost.addShutdownParticipant({
+    name: 'inventory-upstream',
+    drain: async () => undefined,
+    close: () => upstream.close(),
+  });
   return { host, upstream };
 }

@@ -16,14 +16,32 @@ describe('the sample worker host', () => {
     while (rounds() < 2) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await worker.stop()).toBe(0);
     const messages = logger.records.map((record) => record.message);
-    const order = ['Runtime starting', 'billing: initialize', 'billing: start', 'Invoice reminders scheduled', 'Runtime started', 'Reminder round 1', 'Reminder round 2', 'Runtime stopping', 'Invoice reminders stopped', 'billing: stop', 'Runtime stopped', 'Host stopped'];
+    const order = [
+      'Runtime starting',
+      'billing: initialize',
+      'billing: start',
+      'Invoice reminders scheduled',
+      'Runtime started',
+      'Reminder round 1',
+      'Reminder round 2',
+      'Runtime stopping',
+      'Invoice reminders stopped',
+      'billing: stop',
+      'Runtime stopped',
+      'Host stopped',
+    ];
     const positions = order.map((text) => messages.findIndex((message) => message.includes(text)));
     expect(positions.every((position) => position >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
   });
 
   it('composes with the web host for a health route', async () => {
-    const { worker, web } = createReminderWorker({ logger: createMemoryLogger(), handleSignals: false, environment: {}, healthPort: 0 });
+    const { worker, web } = createReminderWorker({
+      logger: createMemoryLogger(),
+      handleSignals: false,
+      environment: {},
+      healthPort: 0,
+    });
     const { port } = await web!.listen();
     expect((await fetch(`http://127.0.0.1:${port}/health/ready`)).status).toBe(200);
     expect(await worker.stop()).toBe(0);

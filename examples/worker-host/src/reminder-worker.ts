@@ -7,7 +7,10 @@ import { createWorkerHost, type WorkerHost } from '@corekit/worker-host';
 import { z } from 'zod';
 
 /** The example directory, where engine.json lives. */
-export const workerRoot = path.resolve(typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToPath(import.meta.url)), '..');
+export const workerRoot = path.resolve(
+  typeof __dirname === 'string' ? __dirname : path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+);
 
 const remindersSchema = z.object({
   /** Seconds between two reminder rounds. Default 5. */
@@ -15,7 +18,10 @@ const remindersSchema = z.object({
 });
 
 /** A hosted service that sends (logs) a round of invoice reminders on an interval. */
-function reminderService(logger: Logger, intervalSeconds: number): HostedService & { readonly rounds: () => number } {
+function reminderService(
+  logger: Logger,
+  intervalSeconds: number,
+): HostedService & { readonly rounds: () => number } {
   let timer: NodeJS.Timeout | undefined;
   let rounds = 0;
   const log = (message: string, fields: Record<string, unknown> = {}) =>
@@ -40,7 +46,8 @@ function reminderService(logger: Logger, intervalSeconds: number): HostedService
 /** Registers the billing module (it logs every lifecycle hook) and the reminder service. */
 export function addBilling(builder: EngineBuilder): { readonly rounds: () => number } {
   const settings = builder.configuration.bind('Engine:Sample:Reminders', remindersSchema);
-  const log = (message: string) => builder.logger.log({ level: 'info', eventId: 2001, category: 'sample.billing', message });
+  const log = (message: string) =>
+    builder.logger.log({ level: 'info', eventId: 2001, category: 'sample.billing', message });
   builder.addModule({
     id: 'billing',
     version: '0.3.0',
@@ -77,6 +84,9 @@ export function createReminderWorker(options: ReminderWorkerOptions = {}): {
   });
   const { rounds } = addBilling(builder);
   const worker = createWorkerHost(builder, { handleSignals: options.handleSignals });
-  const web = options.healthPort === undefined ? undefined : createWebHost(worker, { port: options.healthPort, title: 'Core sample worker' });
+  const web =
+    options.healthPort === undefined
+      ? undefined
+      : createWebHost(worker, { port: options.healthPort, title: 'Core sample worker' });
   return { worker, web, rounds };
 }

@@ -29,7 +29,10 @@ export interface BehaviorContext {
  * handler's answer against `output` (unknown fields are stripped; an answer that does not match is a server
  * error, never sent). Publishing it over REST is a separate declaration (`ModuleDefinition.rest`).
  */
-export interface BehaviorDefinition<TInputSchema extends ZodType = ZodType, TOutputSchema extends ZodType = ZodType> {
+export interface BehaviorDefinition<
+  TInputSchema extends ZodType = ZodType,
+  TOutputSchema extends ZodType = ZodType,
+> {
   /**
    * Unique across the engine (modules share one namespace): letters, digits, `.`, `_`, `-`; by convention
    * `<resource>.<action>` (`orders.get`), which is what `restProfile` shorthand looks for.
@@ -47,7 +50,10 @@ export interface BehaviorDefinition<TInputSchema extends ZodType = ZodType, TOut
    */
   readonly restAuthoring?: RestAuthoringPolicyDeclaration;
   /** Runs with validated input; throw a `BehaviorError` for expected failures (not found, conflict...). */
-  handler(input: ZodOutput<TInputSchema>, context: BehaviorContext): ZodInput<TOutputSchema> | Promise<ZodInput<TOutputSchema>>;
+  handler(
+    input: ZodOutput<TInputSchema>,
+    context: BehaviorContext,
+  ): ZodInput<TOutputSchema> | Promise<ZodInput<TOutputSchema>>;
 }
 
 /**
@@ -65,7 +71,14 @@ export function defineBehavior<TInputSchema extends ZodType, TOutputSchema exten
  * web host answers `invalid-input` 400, `unauthenticated` 401, `forbidden` 403, `not-found` 404, `conflict`
  * 409, `precondition-failed` 412 and `unavailable` 503.
  */
-export type BehaviorErrorKind = 'invalid-input' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'precondition-failed' | 'unavailable';
+export type BehaviorErrorKind =
+  | 'invalid-input'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not-found'
+  | 'conflict'
+  | 'precondition-failed'
+  | 'unavailable';
 
 /**
  * An expected failure of a behavior, with a stable `code` (`ORDER_NOT_FOUND`) and a message that is safe to

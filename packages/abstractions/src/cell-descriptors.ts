@@ -10,7 +10,12 @@ export const materializationStateSchema = z.enum(['pending', 'applied', 'unavail
 export type MaterializationState = z.infer<typeof materializationStateSchema>;
 
 /** Who applies a traffic automation: nobody (descriptive), the traffic provider, edge nodes, or both. */
-export const materializationModeSchema = z.enum(['none', 'provider-managed', 'edge-managed', 'provider-and-edge-managed']);
+export const materializationModeSchema = z.enum([
+  'none',
+  'provider-managed',
+  'edge-managed',
+  'provider-and-edge-managed',
+]);
 export type MaterializationMode = z.infer<typeof materializationModeSchema>;
 
 const tags = z.array(z.string()).default([]);

@@ -19,7 +19,14 @@ describe('health statuses', () => {
   });
 
   it('rejects a report with an unknown status', () => {
-    const report = { status: 'UP', duration: 'PT0S', durationMs: 0, checkedAtUtc: '', runtime: { state: 'Started', restartCount: 0, lastFailure: null }, reasons: [] };
+    const report = {
+      status: 'UP',
+      duration: 'PT0S',
+      durationMs: 0,
+      checkedAtUtc: '',
+      runtime: { state: 'Started', restartCount: 0, lastFailure: null },
+      reasons: [],
+    };
     expect(healthReportSchema.safeParse(report).success).toBe(false);
     expect(healthReportSchema.safeParse({ ...report, status: 'Degraded' }).success).toBe(true);
   });
@@ -32,15 +39,20 @@ describe('secrets', () => {
     expect(isSecretSchema(z.string())).toBe(false);
   });
 
-  it.each([['<SECRET>', true], [' <REDIS_PASSWORD> ', true], ['<a> and <b>', false], ['s3cr<e>t', false], ['', false]])(
-    'treats %j as a placeholder: %s',
-    (value, expected) => expect(isPlaceholder(value)).toBe(expected),
-  );
+  it.each([
+    ['<SECRET>', true],
+    [' <REDIS_PASSWORD> ', true],
+    ['<a> and <b>', false],
+    ['s3cr<e>t', false],
+    ['', false],
+  ])('treats %j as a placeholder: %s', (value, expected) => expect(isPlaceholder(value)).toBe(expected));
 });
 
 describe('event-id catalog (spec 6)', () => {
   it('has no overlapping ranges', () => {
-    const ids = eventIdRanges.flatMap((entry) => entry.ranges.flatMap(([from, to]) => Array.from({ length: to - from + 1 }, (_, i) => from + i)));
+    const ids = eventIdRanges.flatMap((entry) =>
+      entry.ranges.flatMap(([from, to]) => Array.from({ length: to - from + 1 }, (_, i) => from + i)),
+    );
     expect(new Set(ids).size).toBe(ids.length);
   });
 

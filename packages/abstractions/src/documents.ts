@@ -78,7 +78,16 @@ export const policyDocumentSchema = z.record(z.string(), z.unknown());
 export const runtimeStoryEntrySchema = z.object({
   sequence: z.number().int().describe('monotonic; a gap means older entries were dropped by the bound'),
   atUtc: z.string(),
-  kind: z.enum(['runtime', 'module', 'package', 'restart', 'failure', 'execution-graph', 'hosted-execution', 'hosted-service']),
+  kind: z.enum([
+    'runtime',
+    'module',
+    'package',
+    'restart',
+    'failure',
+    'execution-graph',
+    'hosted-execution',
+    'hosted-service',
+  ]),
   subjectId: z.string().nullable(),
   transition: z.string(),
   message: z.string(),

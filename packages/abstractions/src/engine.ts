@@ -1,6 +1,12 @@
 import type { CatalogView } from './catalogs';
 import type { ConfigurationReader } from './configuration';
-import type { DependencyHealthEntry, FailureContext, HealthReport, RuntimeState, HealthStatus } from './health';
+import type {
+  DependencyHealthEntry,
+  FailureContext,
+  HealthReport,
+  RuntimeState,
+  HealthStatus,
+} from './health';
 import type { EventIdRange } from './event-ids';
 
 /** One entry of the runtime story, the ordered lifecycle narrative. */
@@ -8,7 +14,15 @@ export interface RuntimeStoryEntry {
   /** Monotonic sequence number; gaps mean older entries were dropped by the bound. */
   readonly sequence: number;
   readonly atUtc: string;
-  readonly kind: 'runtime' | 'module' | 'package' | 'restart' | 'failure' | 'execution-graph' | 'hosted-execution' | 'hosted-service';
+  readonly kind:
+    | 'runtime'
+    | 'module'
+    | 'package'
+    | 'restart'
+    | 'failure'
+    | 'execution-graph'
+    | 'hosted-execution'
+    | 'hosted-service';
   /** Id of what changed (module id, package id, graph id...), null for the runtime itself. */
   readonly subjectId: string | null;
   /** What happened: `loaded`, `initialized`, `started`, `stopped`, `failed`, `active`, `deactivated`... */
@@ -113,8 +127,20 @@ export interface TechnologySurface {
 
 /** A runtime event pushed to live transports (SSE, WebSocket). */
 export type RuntimeEvent =
-  | { readonly type: 'health-changed'; readonly probe: 'liveness' | 'readiness'; readonly status: HealthStatus; readonly previous: HealthStatus; readonly atUtc: string }
-  | { readonly type: 'dependency-changed'; readonly dependencyId: string; readonly status: HealthStatus; readonly previous: HealthStatus | null; readonly atUtc: string }
+  | {
+      readonly type: 'health-changed';
+      readonly probe: 'liveness' | 'readiness';
+      readonly status: HealthStatus;
+      readonly previous: HealthStatus;
+      readonly atUtc: string;
+    }
+  | {
+      readonly type: 'dependency-changed';
+      readonly dependencyId: string;
+      readonly status: HealthStatus;
+      readonly previous: HealthStatus | null;
+      readonly atUtc: string;
+    }
   | { readonly type: 'runtime-story'; readonly entry: RuntimeStoryEntry };
 
 /**

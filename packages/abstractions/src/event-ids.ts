@@ -10,15 +10,52 @@ export interface EventIdRange {
 export const eventIdRanges: readonly EventIdRange[] = [
   { component: 'Engine core', ranges: [[2000, 2005]] },
   { component: 'Multi-tenancy core', ranges: [[4500, 4502]] },
-  { component: 'Tenant governance', ranges: [[4510, 4549], [4552, 4557]] },
+  {
+    component: 'Tenant governance',
+    ranges: [
+      [4510, 4549],
+      [4552, 4557],
+    ],
+  },
   { component: 'Tenant governance, generic HTTP delivery', ranges: [[4550, 4551]] },
   { component: 'Tenant governance, SMTP delivery', ranges: [[4558, 4559]] },
-  { component: 'Tenant governance, JSON mail-send email provider delivery and its web callbacks', ranges: [[4560, 4561], [4562, 4565]] },
-  { component: 'Tenant governance, multipart-messages email provider delivery and its web callbacks', ranges: [[4566, 4567], [4568, 4571]] },
+  {
+    component: 'Tenant governance, JSON mail-send email provider delivery and its web callbacks',
+    ranges: [
+      [4560, 4561],
+      [4562, 4565],
+    ],
+  },
+  {
+    component: 'Tenant governance, multipart-messages email provider delivery and its web callbacks',
+    ranges: [
+      [4566, 4567],
+      [4568, 4571],
+    ],
+  },
   { component: 'Tenant governance, directory-suite mail delivery', ranges: [[4572, 4573]] },
-  { component: 'Tenant governance, cloud email service delivery and its web callbacks', ranges: [[4576, 4577], [4578, 4584]] },
+  {
+    component: 'Tenant governance, cloud email service delivery and its web callbacks',
+    ranges: [
+      [4576, 4577],
+      [4578, 4584],
+    ],
+  },
   { component: 'Observability core', ranges: [[3000, 3006]] },
-  { component: 'Observability packs for hosted platforms', ranges: [[3111, 3111], [3112, 3112], [3113, 3113], [3114, 3114], [3115, 3115], [3116, 3116], [3117, 3117], [3119, 3119], [3154, 3154]] },
+  {
+    component: 'Observability packs for hosted platforms',
+    ranges: [
+      [3111, 3111],
+      [3112, 3112],
+      [3113, 3113],
+      [3114, 3114],
+      [3115, 3115],
+      [3116, 3116],
+      [3117, 3117],
+      [3119, 3119],
+      [3154, 3154],
+    ],
+  },
   { component: 'Probe: generic HTTP', ranges: [[3100, 3101]] },
   { component: 'Probe: key-value store', ranges: [[3120, 3121]] },
   { component: 'Probe: relational type A', ranges: [[3122, 3123]] },
@@ -63,7 +100,9 @@ export const observabilityEventIds = {
  * Probe event ids by configuration section key: `healthy` is logged when a dependency becomes Healthy,
  * `unhealthy` when it becomes Degraded or Unhealthy.
  */
-export const probeEventIds: Readonly<Record<string, { readonly healthy: number; readonly unhealthy: number }>> = {
+export const probeEventIds: Readonly<
+  Record<string, { readonly healthy: number; readonly unhealthy: number }>
+> = {
   Http: { healthy: 3100, unhealthy: 3101 },
   Redis: { healthy: 3120, unhealthy: 3121 },
   PostgreSql: { healthy: 3122, unhealthy: 3123 },

@@ -37,7 +37,15 @@ export const restTargetBindingSchema = z.object({
 export const restHostGovernanceSchema = z.enum(['not-opted-in', 'declared-only', 'host-governed']);
 
 /** What a host rule matched on, most specific first; a rule's basis is its most specific criterion. */
-export const restSelectionBases = ['behavior', 'route-group', 'module', 'tag', 'scope', 'authoring-style', 'api-major-version'] as const;
+export const restSelectionBases = [
+  'behavior',
+  'route-group',
+  'module',
+  'tag',
+  'scope',
+  'authoring-style',
+  'api-major-version',
+] as const;
 export const restSelectionBasisSchema = z.enum(restSelectionBases);
 export type RestSelectionBasis = z.infer<typeof restSelectionBasisSchema>;
 
@@ -98,7 +106,12 @@ export const restEndpointCandidateSchema = z.object({
   hostGovernance: restHostGovernanceSchema,
   originalMetadata: restEndpointMetadataSchema,
   targetBindings: z.array(restTargetBindingSchema),
-  policyOutcome: z.enum(['allowed', 'disallowed-style', 'style-not-allowed', 'superseded-by-preferred-style']),
+  policyOutcome: z.enum([
+    'allowed',
+    'disallowed-style',
+    'style-not-allowed',
+    'superseded-by-preferred-style',
+  ]),
   matchedRuleIds: ids,
   skippedRules: z.array(skippedRule),
   selectedSuppressionId: z.string().nullable(),

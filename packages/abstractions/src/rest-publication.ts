@@ -5,7 +5,12 @@ import type { RestEndpointDescriptor } from './rest-endpoint-descriptors';
  * How a REST route was authored, recorded on every candidate and published endpoint as `authoringStyle` and
  * `restPublicationActivationMode`. The order is the default precedence used by `publish-preferred-style`.
  */
-export const restAuthoringStyles = ['explicit-module-dsl', 'inline-helper', 'generated-profile-shorthand', 'profile-mapping'] as const;
+export const restAuthoringStyles = [
+  'explicit-module-dsl',
+  'inline-helper',
+  'generated-profile-shorthand',
+  'profile-mapping',
+] as const;
 export type RestAuthoringStyle = (typeof restAuthoringStyles)[number];
 
 export const restMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -17,7 +22,11 @@ export type RestMethod = (typeof restMethods)[number];
  * the best style present (the preferred style, then the allowed styles in order) and marks the others
  * superseded; `fail-build` makes `builder.build()` fail naming every candidate.
  */
-export const multiplePublishedCandidatesAnswers = ['publish-all', 'publish-preferred-style', 'fail-build'] as const;
+export const multiplePublishedCandidatesAnswers = [
+  'publish-all',
+  'publish-preferred-style',
+  'fail-build',
+] as const;
 export type MultiplePublishedCandidatesAnswer = (typeof multiplePublishedCandidatesAnswers)[number];
 
 /** Behavior-level REST authoring policy, declared on the behavior (`restAuthoring`); never read from configuration. */
@@ -138,7 +147,8 @@ export interface RestProfileShorthandDeclaration {
 }
 
 /** Everything a module may list in `ModuleDefinition.rest`. */
-export type RestDeclaration = RestRouteGroupDeclaration | RestInlineRouteDeclaration | RestProfileShorthandDeclaration;
+export type RestDeclaration =
+  RestRouteGroupDeclaration | RestInlineRouteDeclaration | RestProfileShorthandDeclaration;
 
 type EndpointList = ReadonlyArray<RestEndpointDeclaration | readonly RestEndpointDeclaration[]>;
 
@@ -147,16 +157,36 @@ type EndpointList = ReadonlyArray<RestEndpointDeclaration | readonly RestEndpoin
  * document names, and its endpoints (`endpoint(...)`, `restResource(...)`).
  */
 export function routeGroup(prefix: string, endpoints: EndpointList): RestRouteGroupDeclaration;
-export function routeGroup(prefix: string, options: RestRouteGroupOptions, endpoints: EndpointList): RestRouteGroupDeclaration;
-export function routeGroup(prefix: string, second: RestRouteGroupOptions | EndpointList, third?: EndpointList): RestRouteGroupDeclaration {
+export function routeGroup(
+  prefix: string,
+  options: RestRouteGroupOptions,
+  endpoints: EndpointList,
+): RestRouteGroupDeclaration;
+export function routeGroup(
+  prefix: string,
+  second: RestRouteGroupOptions | EndpointList,
+  third?: EndpointList,
+): RestRouteGroupDeclaration {
   const options = Array.isArray(second) ? {} : (second as RestRouteGroupOptions);
   const endpoints = (Array.isArray(second) ? second : (third ?? [])) as EndpointList;
   return { kind: 'route-group', prefix, options, endpoints: endpoints.flat() };
 }
 
 /** One endpoint of a route group, explicitly bound to a behavior of the module. */
-export function endpoint(method: RestMethod, path: string, behaviorId: string, options: RestEndpointOptions = {}): RestEndpointDeclaration {
-  return { kind: 'endpoint', method, path, behaviorId, ...options, shape: `endpoint(${JSON.stringify(method)}, ${JSON.stringify(path)}, ${JSON.stringify(behaviorId)})` };
+export function endpoint(
+  method: RestMethod,
+  path: string,
+  behaviorId: string,
+  options: RestEndpointOptions = {},
+): RestEndpointDeclaration {
+  return {
+    kind: 'endpoint',
+    method,
+    path,
+    behaviorId,
+    ...options,
+    shape: `endpoint(${JSON.stringify(method)}, ${JSON.stringify(path)}, ${JSON.stringify(behaviorId)})`,
+  };
 }
 
 /**
@@ -189,12 +219,20 @@ export function restResource(
 }
 
 /** Generated profile shorthand: the module asks for a profile and the engine generates the routes. */
-export function restProfile(profile: RestShorthandProfile, resource: string, options: RestProfileShorthandOptions = {}): RestProfileShorthandDeclaration {
+export function restProfile(
+  profile: RestShorthandProfile,
+  resource: string,
+  options: RestProfileShorthandOptions = {},
+): RestProfileShorthandDeclaration {
   return { kind: 'profile-shorthand', profile, resource, options };
 }
 
 function inline(method: RestMethod) {
-  return (path: string, behaviorId: string, options: RestEndpointOptions & RestPublicationOptions = {}): RestInlineRouteDeclaration => ({
+  return (
+    path: string,
+    behaviorId: string,
+    options: RestEndpointOptions & RestPublicationOptions = {},
+  ): RestInlineRouteDeclaration => ({
     kind: 'inline-route',
     method,
     path,

@@ -11,8 +11,16 @@ const widgets: CatalogDefinition<{ id: string; sourceModuleId: string; partId?: 
   entrySchema: z.object({ id: z.string().min(1), sourceModuleId: z.string(), partId: z.string().optional() }),
   resolve: (entries, context) =>
     entries
-      .filter((entry) => entry.partId && !context.entries('parts').some((part: any) => part.id === entry.partId))
-      .map((entry) => ({ catalog: 'widgets', entryId: entry.id, field: 'partId', value: entry.partId, message: 'unknown part' })),
+      .filter(
+        (entry) => entry.partId && !context.entries('parts').some((part: any) => part.id === entry.partId),
+      )
+      .map((entry) => ({
+        catalog: 'widgets',
+        entryId: entry.id,
+        field: 'partId',
+        value: entry.partId,
+        message: 'unknown part',
+      })),
 };
 const parts: CatalogDefinition<{ id: string }> = {
   id: 'parts',
@@ -53,8 +61,12 @@ describe('catalog registry', () => {
       error = caught as CoreError;
     }
     expect(error?.code).toBe('CATALOG_INVALID');
-    const problems = (error!.details.problems as Array<{ entryId: string; field: string }>).map((p) => `${p.entryId}/${p.field}`);
-    expect(problems).toEqual(expect.arrayContaining(['w1/sourceModuleId', 'w2/partId', 'w3/id', '/catalogId']));
+    const problems = (error!.details.problems as Array<{ entryId: string; field: string }>).map(
+      (p) => `${p.entryId}/${p.field}`,
+    );
+    expect(problems).toEqual(
+      expect.arrayContaining(['w1/sourceModuleId', 'w2/partId', 'w3/id', '/catalogId']),
+    );
     expect(error!.message).toContain('unknown source module "ghost"');
     expect(error!.message).toContain('no catalog "gadgets" is registered');
   });
@@ -71,19 +83,41 @@ describe('manifest and snapshot', () => {
     const { builder } = testBuilder();
     builder.addModule({ id: 'orders', version: '1.2.0', capabilities: ['orders.read', 'orders.write'] });
     const manifest = builder.build().manifest();
-    expect(manifest.engine).toEqual({ name: '@corekit/engine-core', version: expect.stringMatching(/^\d+\.\d+\.\d+/) });
+    expect(manifest.engine).toEqual({
+      name: '@corekit/engine-core',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
     expect(manifest.modules).toEqual([
-      { id: 'orders', version: '1.2.0', displayName: 'orders', capabilities: ['orders.read', 'orders.write'], origin: 'code' },
+      {
+        id: 'orders',
+        version: '1.2.0',
+        displayName: 'orders',
+        capabilities: ['orders.read', 'orders.write'],
+        origin: 'code',
+      },
     ]);
   });
 
   it('merges status, manifest, dependencies and every catalog into one document', () => {
     const { builder } = testBuilder();
-    builder.addModule({ id: 'shop', version: '1.0.0' }).addCatalog(parts).addCatalogEntries('parts', 'shop', [{ id: 'p' }]);
-    builder.addTechnologySurfaces(() => [{ id: 's', kind: 'test', displayName: 'S', sourcePackage: 'x', metadata: {} }]);
+    builder
+      .addModule({ id: 'shop', version: '1.0.0' })
+      .addCatalog(parts)
+      .addCatalogEntries('parts', 'shop', [{ id: 'p' }]);
+    builder.addTechnologySurfaces(() => [
+      { id: 's', kind: 'test', displayName: 'S', sourcePackage: 'x', metadata: {} },
+    ]);
     const snapshot = builder.build().snapshot();
     expect(Object.keys(snapshot)).toEqual(
-      expect.arrayContaining(['generatedAtUtc', 'status', 'manifest', 'dependencies', 'packages', 'technologySurfaces', 'parts']),
+      expect.arrayContaining([
+        'generatedAtUtc',
+        'status',
+        'manifest',
+        'dependencies',
+        'packages',
+        'technologySurfaces',
+        'parts',
+      ]),
     );
     expect(snapshot.technologySurfaces).toEqual([expect.objectContaining({ id: 's' })]);
   });

@@ -26,14 +26,21 @@ export class CatalogRegistry {
   register(definition: CatalogDefinition<unknown>): void {
     const clash = [...this.definitions.values()].find(
       (existing) =>
-        existing.id === definition.id || existing.path === definition.path || existing.snapshotField === definition.snapshotField,
+        existing.id === definition.id ||
+        existing.path === definition.path ||
+        existing.snapshotField === definition.snapshotField,
     );
     if (clash) {
       this.registrationProblems.push({
         catalog: definition.id,
         entryId: '',
         field: clash.id === definition.id ? 'id' : clash.path === definition.path ? 'path' : 'snapshotField',
-        value: clash.id === definition.id ? definition.id : clash.path === definition.path ? definition.path : definition.snapshotField,
+        value:
+          clash.id === definition.id
+            ? definition.id
+            : clash.path === definition.path
+              ? definition.path
+              : definition.snapshotField,
         message: `catalog "${definition.id}" clashes with the already registered catalog "${clash.id}"`,
       });
       return;
@@ -103,7 +110,8 @@ export class CatalogRegistry {
           });
           return;
         }
-        if (definition.publish) entry = definition.publish(entry, { sourceModuleId: contribution.sourceModuleId });
+        if (definition.publish)
+          entry = definition.publish(entry, { sourceModuleId: contribution.sourceModuleId });
         validated.get(definition.id)!.push(entry);
       });
     }
@@ -115,7 +123,13 @@ export class CatalogRegistry {
       for (const entry of entries) {
         const id = idOf(definition, entry)!;
         if (seen.has(id)) {
-          problems.push({ catalog: catalogId, entryId: id, field: definition.idField, value: id, message: `duplicate id "${id}"` });
+          problems.push({
+            catalog: catalogId,
+            entryId: id,
+            field: definition.idField,
+            value: id,
+            message: `duplicate id "${id}"`,
+          });
         }
         seen.add(id);
       }
@@ -136,9 +150,13 @@ export class CatalogRegistry {
         (problem) =>
           `${problem.catalog}${problem.entryId ? ` "${problem.entryId}"` : ''} ${problem.field}: ${problem.message} (value: ${JSON.stringify(problem.value)})`,
       );
-      throw new CoreError('CATALOG_INVALID', `The engine cannot be built; catalog problems:\n- ${lines.join('\n- ')}`, {
-        problems,
-      });
+      throw new CoreError(
+        'CATALOG_INVALID',
+        `The engine cannot be built; catalog problems:\n- ${lines.join('\n- ')}`,
+        {
+          problems,
+        },
+      );
     }
     this.published = validated;
   }

@@ -10,7 +10,8 @@ import { manualClock } from './clock';
 
 function contentRoot(files: Record<string, unknown>): string {
   const directory = mkdtempSync(path.join(tmpdir(), 'corekit-config-'));
-  for (const [name, content] of Object.entries(files)) writeFileSync(path.join(directory, name), JSON.stringify(content));
+  for (const [name, content] of Object.entries(files))
+    writeFileSync(path.join(directory, name), JSON.stringify(content));
   return directory;
 }
 
@@ -41,7 +42,11 @@ describe('configuration precedence', () => {
   });
 
   it('ignores the environment-specific file of another environment', () => {
-    const store = new ConfigurationStore({ contentRoot: root, environmentName: 'Development', environment: {} });
+    const store = new ConfigurationStore({
+      contentRoot: root,
+      environmentName: 'Development',
+      environment: {},
+    });
     expect(store.get('Engine:Sample:B')).toBe('json');
   });
 
@@ -51,7 +56,10 @@ describe('configuration precedence', () => {
       environment: { ENGINE__SAMPLE__COUNT: '7', engine__sample__enabled: 'TRUE' },
     });
     expect(store.get('engine:sample:a')).toBe('json');
-    const bound = store.bind('Engine:Sample', z.object({ A: z.string(), Count: z.number(), Enabled: z.boolean() }));
+    const bound = store.bind(
+      'Engine:Sample',
+      z.object({ A: z.string(), Count: z.number(), Enabled: z.boolean() }),
+    );
     expect(bound).toEqual({ A: 'json', Count: 7, Enabled: true });
   });
 
@@ -74,7 +82,13 @@ describe('configuration precedence', () => {
 
 describe('configuration validation', () => {
   const schema = z.object({
-    Dependencies: z.array(z.object({ Id: z.string(), TimeoutSeconds: z.number().int().positive(), Password: secretString().optional() })),
+    Dependencies: z.array(
+      z.object({
+        Id: z.string(),
+        TimeoutSeconds: z.number().int().positive(),
+        Password: secretString().optional(),
+      }),
+    ),
     Delay: durationSchema().optional(),
   });
 
@@ -88,7 +102,9 @@ describe('configuration validation', () => {
     expect(error.code).toBe('CONFIGURATION_INVALID');
     expect(error.message).toContain('Engine:Probe:Dependencies:0:TimeoutSeconds');
     expect(error.message).toContain('got -1');
-    expect(error.message).toContain('Engine:Probe:Delay must be a duration such as "30s", "00:00:30" or "PT30S", got "soon"');
+    expect(error.message).toContain(
+      'Engine:Probe:Delay must be a duration such as "30s", "00:00:30" or "PT30S", got "soon"',
+    );
   });
 
   it('rejects a secret still holding a placeholder, naming the variable to set', () => {
@@ -98,7 +114,9 @@ describe('configuration validation', () => {
       code: { Engine: { Probe: { Dependencies: [{ Id: 'db', TimeoutSeconds: 2, Password: '<SECRET>' }] } } },
     });
     const error = thrown(() => store.bind('Engine:Probe', schema));
-    expect(error.message).toContain('Engine:Probe:Dependencies:0:Password still holds the placeholder <SECRET>');
+    expect(error.message).toContain(
+      'Engine:Probe:Dependencies:0:Password still holds the placeholder <SECRET>',
+    );
     expect(error.message).toContain('Engine__Probe__Dependencies__0__Password');
   });
 
@@ -117,10 +135,21 @@ describe('configuration validation', () => {
     const store = new ConfigurationStore({
       contentRoot: tmpdir(),
       environment: {},
-      code: { Engine: { Probe: { Url: 'amqp://user:hunter2@host:5672', ConnectionString: 7, Other: 'Host=x;Password=hunter3' } } },
+      code: {
+        Engine: {
+          Probe: {
+            Url: 'amqp://user:hunter2@host:5672',
+            ConnectionString: 7,
+            Other: 'Host=x;Password=hunter3',
+          },
+        },
+      },
     });
     const error = thrown(() =>
-      store.bind('Engine:Probe', z.object({ Url: z.string().url().max(5), ConnectionString: z.string(), Other: z.number() })),
+      store.bind(
+        'Engine:Probe',
+        z.object({ Url: z.string().url().max(5), ConnectionString: z.string(), Other: z.number() }),
+      ),
     );
     expect(error.message).toContain('Engine:Probe:Url');
     expect(error.message).toContain('Engine:Probe:ConnectionString');

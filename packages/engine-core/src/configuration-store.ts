@@ -24,9 +24,13 @@ const separator = ':';
 
 function flatten(value: unknown, prefix: string, source: string, into: Map<string, Leaf>): void {
   if (value !== null && typeof value === 'object') {
-    const entries = Array.isArray(value) ? value.map((item, index) => [String(index), item] as const) : Object.entries(value);
-    if (entries.length === 0 && prefix) into.set(prefix.toLowerCase(), { path: prefix, value: Array.isArray(value) ? [] : {}, source });
-    for (const [key, child] of entries) flatten(child, prefix ? `${prefix}${separator}${key}` : key, source, into);
+    const entries = Array.isArray(value)
+      ? value.map((item, index) => [String(index), item] as const)
+      : Object.entries(value);
+    if (entries.length === 0 && prefix)
+      into.set(prefix.toLowerCase(), { path: prefix, value: Array.isArray(value) ? [] : {}, source });
+    for (const [key, child] of entries)
+      flatten(child, prefix ? `${prefix}${separator}${key}` : key, source, into);
     return;
   }
   if (value === undefined || !prefix) return;
@@ -38,7 +42,11 @@ function readJsonFile(file: string): Record<string, unknown> | undefined {
   try {
     return JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new CoreError('CONFIGURATION_FILE_INVALID', `${file} is not valid JSON: ${(error as Error).message}`, { file });
+    throw new CoreError(
+      'CONFIGURATION_FILE_INVALID',
+      `${file} is not valid JSON: ${(error as Error).message}`,
+      { file },
+    );
   }
 }
 
@@ -108,8 +116,15 @@ export function bindValue<T>(keyPath: string, schema: ZodType<T>, raw: unknown):
       const value = valueAt(normalized, issue.path);
       const secret = isSecretSchema(schemaAt(schema, issue.path));
       const field = String(issue.path[issue.path.length - 1] ?? keyPath.split(separator).pop() ?? '');
-      const got = value === undefined ? 'nothing' : secret || mayHoldSecret(field, value) ? 'a value that may hold a secret (not shown)' : JSON.stringify(value);
-      problems.push(`${fullPath} ${issue.message.replace(/^Invalid input: /, '').replace(/^expected/, 'must be')}, got ${got}`);
+      const got =
+        value === undefined
+          ? 'nothing'
+          : secret || mayHoldSecret(field, value)
+            ? 'a value that may hold a secret (not shown)'
+            : JSON.stringify(value);
+      problems.push(
+        `${fullPath} ${issue.message.replace(/^Invalid input: /, '').replace(/^expected/, 'must be')}, got ${got}`,
+      );
     }
   }
   if (problems.length > 0) {
@@ -178,7 +193,14 @@ function mergeCaseInsensitive(base: unknown, overlay: unknown): unknown {
   return result;
 }
 
-type AnyDef = { type: string; innerType?: unknown; in?: unknown; element?: unknown; shape?: Record<string, unknown>; options?: unknown[] };
+type AnyDef = {
+  type: string;
+  innerType?: unknown;
+  in?: unknown;
+  element?: unknown;
+  shape?: Record<string, unknown>;
+  options?: unknown[];
+};
 
 function defOf(schema: unknown): AnyDef | undefined {
   return (schema as { _zod?: { def?: AnyDef } })?._zod?.def;
@@ -189,7 +211,10 @@ function unwrap(schema: unknown): unknown {
   for (let depth = 0; depth < 10; depth++) {
     const def = defOf(current);
     if (!def) return current;
-    if (['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch', 'nonoptional'].includes(def.type)) current = def.innerType;
+    if (
+      ['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch', 'nonoptional'].includes(def.type)
+    )
+      current = def.innerType;
     else if (def.type === 'pipe') current = def.in;
     else return current;
   }
@@ -200,7 +225,9 @@ function normalize(schema: unknown, raw: unknown, keyPath: string, problems: str
   const inner = unwrap(schema);
   const def = defOf(inner);
   if (isSecretSchema(schema) && isPlaceholder(raw)) {
-    problems.push(`${keyPath} still holds the placeholder ${String(raw)}; supply the real secret (for example through the environment variable ${keyPath.split(separator).join('__')})`);
+    problems.push(
+      `${keyPath} still holds the placeholder ${String(raw)}; supply the real secret (for example through the environment variable ${keyPath.split(separator).join('__')})`,
+    );
     return raw;
   }
   if (!def) return raw;
@@ -210,15 +237,21 @@ function normalize(schema: unknown, raw: unknown, keyPath: string, problems: str
       const shape = def.shape ?? {};
       const result: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(raw)) {
-        const schemaKey = Object.keys(shape).find((candidate) => candidate.toLowerCase() === key.toLowerCase());
+        const schemaKey = Object.keys(shape).find(
+          (candidate) => candidate.toLowerCase() === key.toLowerCase(),
+        );
         const target = schemaKey ?? key;
-        result[target] = schemaKey ? normalize(shape[schemaKey], value, `${keyPath}${separator}${target}`, problems) : value;
+        result[target] = schemaKey
+          ? normalize(shape[schemaKey], value, `${keyPath}${separator}${target}`, problems)
+          : value;
       }
       return result;
     }
     case 'array': {
       if (!Array.isArray(raw)) return raw;
-      return raw.map((item, index) => normalize(def.element, item, `${keyPath}${separator}${index}`, problems));
+      return raw.map((item, index) =>
+        normalize(def.element, item, `${keyPath}${separator}${index}`, problems),
+      );
     }
     case 'number':
     case 'int': {
@@ -226,12 +259,14 @@ function normalize(schema: unknown, raw: unknown, keyPath: string, problems: str
       return raw;
     }
     case 'boolean': {
-      if (typeof raw === 'string' && /^(true|false)$/i.test(raw.trim())) return raw.trim().toLowerCase() === 'true';
+      if (typeof raw === 'string' && /^(true|false)$/i.test(raw.trim()))
+        return raw.trim().toLowerCase() === 'true';
       return raw;
     }
     case 'enum': {
       const values = Object.values((def as unknown as { entries: Record<string, string> }).entries ?? {});
-      if (typeof raw === 'string') return values.find((candidate) => candidate.toLowerCase() === raw.toLowerCase()) ?? raw;
+      if (typeof raw === 'string')
+        return values.find((candidate) => candidate.toLowerCase() === raw.toLowerCase()) ?? raw;
       return raw;
     }
     default:

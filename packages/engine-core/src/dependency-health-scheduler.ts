@@ -28,7 +28,9 @@ function isWellFormedResult(value: unknown): value is DependencyCheckResult {
     if (typeof code !== 'string' || typeof message !== 'string') return false;
   }
   if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))) return false;
-  return Object.keys(value).every((key) => key === 'status' || key === 'description' || key === 'error' || key === 'data');
+  return Object.keys(value).every(
+    (key) => key === 'status' || key === 'description' || key === 'error' || key === 'data',
+  );
 }
 
 export interface SchedulerDefaults {
@@ -170,7 +172,8 @@ export class DependencyHealthScheduler {
       timer.unref();
     });
 
-    let outcome: { kind: 'completed'; value: unknown } | { kind: 'failed'; error: unknown } | { kind: 'timed-out' };
+    let outcome:
+      { kind: 'completed'; value: unknown } | { kind: 'failed'; error: unknown } | { kind: 'timed-out' };
     try {
       const raced = await Promise.race([
         check.then(
@@ -193,7 +196,10 @@ export class DependencyHealthScheduler {
       result = {
         status: 'Unhealthy',
         description: `${contributor.displayName} did not answer within ${timeoutMs / 1000} s (timed out)`,
-        error: { code: 'DEPENDENCY_TIMEOUT', message: `The check timed out after ${timeoutMs / 1000} s; the connection was abandoned` },
+        error: {
+          code: 'DEPENDENCY_TIMEOUT',
+          message: `The check timed out after ${timeoutMs / 1000} s; the connection was abandoned`,
+        },
       };
       this.logger.log({
         level: 'warn',
@@ -207,7 +213,10 @@ export class DependencyHealthScheduler {
       result = {
         status: 'Unhealthy',
         description: `${contributor.displayName} check failed`,
-        error: { code: errorCode(error, 'DEPENDENCY_CHECK_FAILED'), message: String(error?.message ?? error) },
+        error: {
+          code: errorCode(error, 'DEPENDENCY_CHECK_FAILED'),
+          message: String(error?.message ?? error),
+        },
       };
     } else {
       const parsed = isWellFormedResult(outcome.value)
@@ -218,14 +227,26 @@ export class DependencyHealthScheduler {
         : {
             status: 'Unhealthy',
             description: `${contributor.displayName} returned an invalid result`,
-            error: { code: 'DEPENDENCY_RESULT_INVALID', message: parsed.error.issues.map((issue) => issue.message).join('; ') },
+            error: {
+              code: 'DEPENDENCY_RESULT_INVALID',
+              message: parsed.error.issues.map((issue) => issue.message).join('; '),
+            },
           };
     }
 
     const checkedAt = this.clock.now();
-    slot.last = { result: this.hooks.redact(result), timedOut, checkedAt, checkedAtUtc: isoAt(checkedAt), durationMs };
+    slot.last = {
+      result: this.hooks.redact(result),
+      timedOut,
+      checkedAt,
+      checkedAtUtc: isoAt(checkedAt),
+      durationMs,
+    };
     slot.consecutiveFailures = result.status === 'Healthy' ? 0 : slot.consecutiveFailures + 1;
-    this.hooks.onRun(contributor, timedOut ? 'timed-out' : result.status === 'Unhealthy' ? 'failed' : 'completed');
+    this.hooks.onRun(
+      contributor,
+      timedOut ? 'timed-out' : result.status === 'Unhealthy' ? 'failed' : 'completed',
+    );
     this.publishIfChanged(slot);
   }
 
@@ -237,7 +258,11 @@ export class DependencyHealthScheduler {
     const ids = slot.contributor.eventIds;
     this.logger.log({
       level: entry.status === 'Healthy' ? 'info' : 'warn',
-      eventId: ids ? (entry.status === 'Healthy' ? ids.healthy : ids.unhealthy) : observabilityEventIds.dependencyHealthChanged,
+      eventId: ids
+        ? entry.status === 'Healthy'
+          ? ids.healthy
+          : ids.unhealthy
+        : observabilityEventIds.dependencyHealthChanged,
       category: `dependency-health.${slot.contributor.kind}`,
       message: `Dependency ${entry.id} (${entry.kind}) is ${entry.status}${previous ? ` (was ${previous})` : ''}${entry.description ? `: ${entry.description}` : ''}`,
       dependencyId: entry.id,
@@ -292,5 +317,4 @@ export class DependencyHealthScheduler {
       consecutiveFailures: slot.consecutiveFailures,
     };
   }
-
 }

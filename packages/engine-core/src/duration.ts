@@ -18,7 +18,11 @@ export function parseDuration(value: string): number | undefined {
     if (Number(minutes) > 59 || Number(seconds) > 59) return undefined;
     const fractionMs = fraction ? Number(`0.${fraction}`) * 1000 : 0;
     return (
-      Number(days ?? 0) * unitMs.d + Number(hours) * unitMs.h + Number(minutes) * unitMs.m + Number(seconds) * 1000 + fractionMs
+      Number(days ?? 0) * unitMs.d +
+      Number(hours) * unitMs.h +
+      Number(minutes) * unitMs.m +
+      Number(seconds) * 1000 +
+      fractionMs
     );
   }
   match = shorthand.exec(text);
@@ -27,7 +31,10 @@ export function parseDuration(value: string): number | undefined {
   if (match && text.toUpperCase() !== 'P' && !text.toUpperCase().endsWith('T')) {
     const [, days, hours, minutes, seconds] = match;
     return (
-      Number(days ?? 0) * unitMs.d + Number(hours ?? 0) * unitMs.h + Number(minutes ?? 0) * unitMs.m + Number(seconds ?? 0) * 1000
+      Number(days ?? 0) * unitMs.d +
+      Number(hours ?? 0) * unitMs.h +
+      Number(minutes ?? 0) * unitMs.m +
+      Number(seconds ?? 0) * 1000
     );
   }
   return undefined;

@@ -15,7 +15,12 @@ import { systemClock, type Clock } from './clock';
 import { ConfigurationStore } from './configuration-store';
 import { DependencyHealthScheduler } from './dependency-health-scheduler';
 import { CoreEngine } from './engine';
-import { dependencyHealthDefaultsSchema, failurePolicySchema, runtimeStoryOptionsSchema, type FailurePolicy } from './engine-options';
+import {
+  dependencyHealthDefaultsSchema,
+  failurePolicySchema,
+  runtimeStoryOptionsSchema,
+  type FailurePolicy,
+} from './engine-options';
 import { createJsonLogger, RedactingLogger } from './logger';
 import { moduleRoutesExtensionKey } from './packages/module-routes';
 import { ModulePackages } from './packages/module-packages';
@@ -131,9 +136,15 @@ export class CoreEngineBuilder implements EngineBuilder {
    */
   build(): CoreEngine {
     this.assertOpen();
-    const failurePolicy = this.configuration.bind('Engine:FailurePolicy', failurePolicySchema) as unknown as FailurePolicy;
+    const failurePolicy = this.configuration.bind(
+      'Engine:FailurePolicy',
+      failurePolicySchema,
+    ) as unknown as FailurePolicy;
     const story = this.configuration.bind('Engine:RuntimeStory', runtimeStoryOptionsSchema);
-    const healthDefaults = this.configuration.bind('Engine:Observability:DependencyHealth', dependencyHealthDefaultsSchema.passthrough());
+    const healthDefaults = this.configuration.bind(
+      'Engine:Observability:DependencyHealth',
+      dependencyHealthDefaultsSchema.passthrough(),
+    );
     const packages = new ModulePackages({
       configuration: this.configuration,
       contentRoot: this.contentRoot,
@@ -141,12 +152,25 @@ export class CoreEngineBuilder implements EngineBuilder {
       logger: this.logger,
       codeModules: this.modules,
     });
-    if (!this.extensions.has(moduleRoutesExtensionKey)) this.extensions.set(moduleRoutesExtensionKey, packages.routeRegistry);
+    if (!this.extensions.has(moduleRoutesExtensionKey))
+      this.extensions.set(moduleRoutesExtensionKey, packages.routeRegistry);
 
     const problems: string[] = [];
-    checkIds('module', this.modules.map((module) => module.id), problems);
-    checkIds('dependency-health contributor', this.contributors.map((contributor) => contributor.id), problems);
-    checkIds('hosted service', this.hostedServices.map((service) => service.id), problems);
+    checkIds(
+      'module',
+      this.modules.map((module) => module.id),
+      problems,
+    );
+    checkIds(
+      'dependency-health contributor',
+      this.contributors.map((contributor) => contributor.id),
+      problems,
+    );
+    checkIds(
+      'hosted service',
+      this.hostedServices.map((service) => service.id),
+      problems,
+    );
     for (const module of this.modules) {
       if (typeof module.version !== 'string' || module.version.length === 0) {
         problems.push(`module ${module.id} has no version`);
@@ -156,16 +180,24 @@ export class CoreEngineBuilder implements EngineBuilder {
       for (const field of ['refreshIntervalSeconds', 'timeoutSeconds'] as const) {
         const value = contributor[field];
         if (value !== undefined && !(typeof value === 'number' && value > 0 && Number.isFinite(value))) {
-          problems.push(`dependency-health contributor ${contributor.id} ${field} must be a positive number, got ${JSON.stringify(value)}`);
+          problems.push(
+            `dependency-health contributor ${contributor.id} ${field} must be a positive number, got ${JSON.stringify(value)}`,
+          );
         }
       }
     }
     if (problems.length > 0) {
-      throw new CoreError('ENGINE_REGISTRATION_INVALID', `The engine cannot be built:\n- ${problems.join('\n- ')}`, { problems });
+      throw new CoreError(
+        'ENGINE_REGISTRATION_INVALID',
+        `The engine cannot be built:\n- ${problems.join('\n- ')}`,
+        { problems },
+      );
     }
 
     const moduleIds = new Set(this.modules.map((module) => module.id));
-    const capabilities = new Map(this.modules.map((module) => [module.id, new Set(module.capabilities ?? [])]));
+    const capabilities = new Map(
+      this.modules.map((module) => [module.id, new Set(module.capabilities ?? [])]),
+    );
     this.restPublication.resolve(this.modules);
     this.catalogs.resolve(moduleIds, capabilities);
     this.built = true;
@@ -174,7 +206,11 @@ export class CoreEngineBuilder implements EngineBuilder {
     const graphs = this.catalogs.publishedEntries('execution-graphs') as ExecutionGraphDescriptor[];
     const executions = this.catalogs.publishedEntries('hosted-executions') as HostedExecutionDescriptor[];
     const runnerIds = ExecutionLifecycleTracker.runnerIds(executions);
-    const runners = new Map(this.hostedServices.filter((service) => runnerIds.has(service.id)).map((service) => [service.id, service]));
+    const runners = new Map(
+      this.hostedServices
+        .filter((service) => runnerIds.has(service.id))
+        .map((service) => [service.id, service]),
+    );
     const engine = new CoreEngine({
       configuration: this.configuration,
       clock: this.clock,
@@ -207,7 +243,10 @@ export class CoreEngineBuilder implements EngineBuilder {
 
   private assertOpen(): void {
     if (this.built) {
-      throw new CoreError('ENGINE_ALREADY_BUILT', 'This builder has already built an engine; create a new builder to build another');
+      throw new CoreError(
+        'ENGINE_ALREADY_BUILT',
+        'This builder has already built an engine; create a new builder to build another',
+      );
     }
   }
 }
@@ -215,7 +254,8 @@ export class CoreEngineBuilder implements EngineBuilder {
 function checkIds(what: string, ids: readonly string[], problems: string[]): void {
   const seen = new Set<string>();
   for (const id of ids) {
-    if (typeof id !== 'string' || !idPattern.test(id)) problems.push(`${what} id ${JSON.stringify(id)} is not a valid id (letters, digits, . _ : -)`);
+    if (typeof id !== 'string' || !idPattern.test(id))
+      problems.push(`${what} id ${JSON.stringify(id)} is not a valid id (letters, digits, . _ : -)`);
     else if (seen.has(id)) problems.push(`${what} id "${id}" is registered twice`);
     seen.add(id);
   }

@@ -1,9 +1,16 @@
 import { CoreError, type ModuleDefinition } from '@corekit/abstractions';
 import { controllableContributor, failingModule, testBuilder } from './testing-support/engine-fixtures';
 
-const policy = { StartupReadinessDelay: '10s', ShutdownLivenessGracePeriod: '20s', ManualRestartBackoff: '30s' };
+const policy = {
+  StartupReadinessDelay: '10s',
+  ShutdownLivenessGracePeriod: '20s',
+  ManualRestartBackoff: '30s',
+};
 
-function build(modules: ModuleDefinition[] = [], configure?: (builder: ReturnType<typeof testBuilder>['builder']) => void) {
+function build(
+  modules: ModuleDefinition[] = [],
+  configure?: (builder: ReturnType<typeof testBuilder>['builder']) => void,
+) {
   const fixture = testBuilder({ configuration: { Engine: { FailurePolicy: policy } } });
   for (const module of modules) fixture.builder.addModule(module);
   configure?.(fixture.builder);
@@ -200,8 +207,12 @@ describe('build-time validation', () => {
   it('fails on duplicate module ids and contributor ids, listing both', () => {
     const { builder } = testBuilder();
     builder.addModule({ id: 'm', version: '1.0.0' }).addModule({ id: 'm', version: '1.0.0' });
-    builder.addDependencyHealthContributor(controllableContributor('d')).addDependencyHealthContributor(controllableContributor('d'));
-    expect(() => builder.build()).toThrow(/module id "m" is registered twice[\s\S]*contributor id "d" is registered twice/);
+    builder
+      .addDependencyHealthContributor(controllableContributor('d'))
+      .addDependencyHealthContributor(controllableContributor('d'));
+    expect(() => builder.build()).toThrow(
+      /module id "m" is registered twice[\s\S]*contributor id "d" is registered twice/,
+    );
   });
 
   it('refuses a second build from the same builder', () => {

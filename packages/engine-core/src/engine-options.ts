@@ -10,7 +10,11 @@ export const failurePolicySchema = z.object({
   /** Earliest time after a restartable startup failure at which an explicit restart is allowed. Default 10s. */
   ManualRestartBackoff: durationSchema().default(10_000 as never),
 });
-export type FailurePolicy = { StartupReadinessDelay: number; ShutdownLivenessGracePeriod: number; ManualRestartBackoff: number };
+export type FailurePolicy = {
+  StartupReadinessDelay: number;
+  ShutdownLivenessGracePeriod: number;
+  ManualRestartBackoff: number;
+};
 
 /** `Engine:RuntimeStory`: the bound of the ordered timeline. */
 export const runtimeStoryOptionsSchema = z.object({

@@ -28,7 +28,13 @@ import { isoAt, type Clock } from './clock';
 import type { CatalogRegistry } from './catalog-registry';
 import type { ConfigurationStore } from './configuration-store';
 import { DependencyHealthScheduler } from './dependency-health-scheduler';
-import { activitySourceName, counterNames, diagnosticsConventions, EngineInstruments, meterName } from './diagnostics';
+import {
+  activitySourceName,
+  counterNames,
+  diagnosticsConventions,
+  EngineInstruments,
+  meterName,
+} from './diagnostics';
 import type { FailurePolicy } from './engine-options';
 import { livenessVerdict, readinessVerdict, toReport, type LifecycleFacts } from './health-aggregator';
 import type { RedactingLogger } from './logger';
@@ -45,7 +51,9 @@ export interface EngineParts {
   readonly logger: RedactingLogger;
   readonly modules: readonly ModuleDefinition[];
   readonly hostedServices: readonly HostedService[];
-  readonly scheduler: (hooks: ConstructorParameters<typeof DependencyHealthScheduler>[4]) => DependencyHealthScheduler;
+  readonly scheduler: (
+    hooks: ConstructorParameters<typeof DependencyHealthScheduler>[4],
+  ) => DependencyHealthScheduler;
   readonly catalogs: CatalogRegistry;
   readonly failurePolicy: FailurePolicy;
   readonly storyMaxEntries: number;
@@ -83,15 +91,26 @@ export class CoreEngine implements Engine {
   private readonly executions: ExecutionLifecycleTracker;
   private readonly startedHostedServices: HostedService[] = [];
   private lifecycleAbort = new AbortController();
-  private lastPublished: { liveness: HealthStatus | null; readiness: HealthStatus | null } = { liveness: null, readiness: null };
+  private lastPublished: { liveness: HealthStatus | null; readiness: HealthStatus | null } = {
+    liveness: null,
+    readiness: null,
+  };
   private transition: Promise<void> = Promise.resolve();
 
   constructor(private readonly parts: EngineParts) {
-    this.story = new RuntimeStory(parts.clock, parts.storyMaxEntries, (entry) => this.emit({ type: 'runtime-story', entry }));
+    this.story = new RuntimeStory(parts.clock, parts.storyMaxEntries, (entry) =>
+      this.emit({ type: 'runtime-story', entry }),
+    );
     this.scheduler = parts.scheduler({
       redact: (value) => parts.logger.redact(value),
       onStatusChange: (entry, previous) => {
-        this.emit({ type: 'dependency-changed', dependencyId: entry.id, status: entry.status, previous, atUtc: this.nowIso() });
+        this.emit({
+          type: 'dependency-changed',
+          dependencyId: entry.id,
+          status: entry.status,
+          previous,
+          atUtc: this.nowIso(),
+        });
         this.publishHealthChanges();
       },
       onRun: (contributor, outcome) =>
@@ -129,9 +148,13 @@ export class CoreEngine implements Engine {
     return this.serialize(async () => {
       const now = this.parts.clock.now();
       if (this.runtimeState === 'Failed' && this.lastFailure && !this.lastFailure.restartable) {
-        throw new CoreError('ENGINE_NOT_RESTARTABLE', `The startup failure (${this.lastFailure.code}) is not restartable`, {
-          lastFailure: this.lastFailure,
-        });
+        throw new CoreError(
+          'ENGINE_NOT_RESTARTABLE',
+          `The startup failure (${this.lastFailure.code}) is not restartable`,
+          {
+            lastFailure: this.lastFailure,
+          },
+        );
       }
       if (this.runtimeState === 'Failed' && this.failedAt !== null) {
         const availableAt = this.failedAt + this.parts.failurePolicy.ManualRestartBackoff;
@@ -144,7 +167,10 @@ export class CoreEngine implements Engine {
         }
       }
       if (this.runtimeState === 'Starting' || this.runtimeState === 'Stopping') {
-        throw new CoreError('ENGINE_INVALID_STATE', `Cannot restart while the runtime is ${this.runtimeState}`);
+        throw new CoreError(
+          'ENGINE_INVALID_STATE',
+          `Cannot restart while the runtime is ${this.runtimeState}`,
+        );
       }
       this.restartCount++;
       this.instruments.count('restarts');
@@ -155,7 +181,11 @@ export class CoreEngine implements Engine {
         message: `Restart ${this.restartCount} requested from state ${this.runtimeState}`,
         details: { restartCount: this.restartCount, fromState: this.runtimeState },
       });
-      this.log('info', engineEventIds.runtimeRestartRequested, `Restart requested (restart ${this.restartCount})`);
+      this.log(
+        'info',
+        engineEventIds.runtimeRestartRequested,
+        `Restart requested (restart ${this.restartCount})`,
+      );
       if (this.runtimeState === 'Started') await this.stopNow();
       await this.startNow();
     });
@@ -186,7 +216,11 @@ export class CoreEngine implements Engine {
       const live = livenessVerdict(facts);
       const ready = readinessVerdict(facts);
       const worst = ready.status === 'Unhealthy' || live.status === 'Healthy' ? ready : live;
-      return { ...worst, reasons: [...new Set([...live.reasons, ...ready.reasons])], window: ready.window ?? live.window };
+      return {
+        ...worst,
+        reasons: [...new Set([...live.reasons, ...ready.reasons])],
+        window: ready.window ?? live.window,
+      };
     });
   }
 
@@ -320,12 +354,17 @@ export class CoreEngine implements Engine {
     this.shutdownStartedAt = null;
     this.startedAt = null;
     this.setState('Starting', 'startup begins');
-    this.log('info', engineEventIds.runtimeStarting, `Runtime starting (${this.parts.modules.length} modules)`);
+    this.log(
+      'info',
+      engineEventIds.runtimeStarting,
+      `Runtime starting (${this.parts.modules.length} modules)`,
+    );
     let phase = 'package-discovery';
     let current: ModuleState | null = null;
     try {
       for (const loaded of await this.parts.packages.load((entry) => this.story.record(entry))) {
-        if (!this.moduleStates.some((module) => module.definition === loaded.definition)) this.addModule(loaded.definition, 'package', loaded.packageId);
+        if (!this.moduleStates.some((module) => module.definition === loaded.definition))
+          this.addModule(loaded.definition, 'package', loaded.packageId);
       }
       phase = 'module-initialize';
       const dependenciesChecked = this.scheduler.start();
@@ -345,7 +384,12 @@ export class CoreEngine implements Engine {
       for (const service of this.parts.hostedServices) {
         await service.start(this.lifecycleAbort.signal);
         this.startedHostedServices.push(service);
-        this.story.record({ kind: 'hosted-service', subjectId: service.id, transition: 'started', message: `Hosted service ${service.id} started` });
+        this.story.record({
+          kind: 'hosted-service',
+          subjectId: service.id,
+          transition: 'started',
+          message: `Hosted service ${service.id} started`,
+        });
       }
       phase = 'hosted-execution-start';
       await this.executions.activate(this.lifecycleAbort.signal);
@@ -387,15 +431,21 @@ export class CoreEngine implements Engine {
     });
     await this.teardown();
     this.setState('Failed', `startup failed in ${phase}`);
-    this.log('error', engineEventIds.runtimeStartFailed, `Runtime failed to start: ${this.lastFailure.message}`, {
-      phase,
-      moduleId,
-      errorCode: this.lastFailure.code,
-    });
+    this.log(
+      'error',
+      engineEventIds.runtimeStartFailed,
+      `Runtime failed to start: ${this.lastFailure.message}`,
+      {
+        phase,
+        moduleId,
+        errorCode: this.lastFailure.code,
+      },
+    );
   }
 
   private async stopNow(): Promise<void> {
-    if (this.runtimeState === 'Created' || this.runtimeState === 'Stopped' || this.runtimeState === 'Failed') return;
+    if (this.runtimeState === 'Created' || this.runtimeState === 'Stopped' || this.runtimeState === 'Failed')
+      return;
     if (this.runtimeState !== 'Stopping') this.beginShutdown();
     await this.teardown();
     this.setState('Stopped', 'shutdown completed');
@@ -410,7 +460,12 @@ export class CoreEngine implements Engine {
     for (const service of this.startedHostedServices.splice(0).reverse()) {
       try {
         await service.stop();
-        this.story.record({ kind: 'hosted-service', subjectId: service.id, transition: 'stopped', message: `Hosted service ${service.id} stopped` });
+        this.story.record({
+          kind: 'hosted-service',
+          subjectId: service.id,
+          transition: 'stopped',
+          message: `Hosted service ${service.id} stopped`,
+        });
       } catch (error) {
         this.recordStopError('hosted-service', service.id, error);
       }
@@ -428,12 +483,25 @@ export class CoreEngine implements Engine {
 
   private recordStopError(kind: 'module' | 'hosted-service', id: string, error: unknown): void {
     const message = this.parts.logger.redact(String((error as Error)?.message ?? error));
-    this.story.record({ kind, subjectId: id, transition: 'stop-failed', message: `${id} failed to stop: ${message}` });
+    this.story.record({
+      kind,
+      subjectId: id,
+      transition: 'stop-failed',
+      message: `${id} failed to stop: ${message}`,
+    });
     this.log('error', engineEventIds.runtimeStopping, `${id} failed to stop: ${message}`);
   }
 
   private addModule(definition: ModuleDefinition, origin: 'code' | 'package', packageId?: string): void {
-    const module: ModuleState = { definition, origin, state: 'loaded', loadedAt: this.parts.clock.now(), initializedAt: null, startedAt: null, stoppedAt: null };
+    const module: ModuleState = {
+      definition,
+      origin,
+      state: 'loaded',
+      loadedAt: this.parts.clock.now(),
+      initializedAt: null,
+      startedAt: null,
+      stoppedAt: null,
+    };
     this.moduleStates.push(module);
     this.story.record({
       kind: 'module',
@@ -529,8 +597,20 @@ export class CoreEngine implements Engine {
     }
   }
 
-  private log(level: 'info' | 'warn' | 'error', eventId: number, message: string, fields: Record<string, unknown> = {}): void {
-    this.parts.logger.log({ level, eventId, category: 'engine', message, state: this.runtimeState, ...fields });
+  private log(
+    level: 'info' | 'warn' | 'error',
+    eventId: number,
+    message: string,
+    fields: Record<string, unknown> = {},
+  ): void {
+    this.parts.logger.log({
+      level,
+      eventId,
+      category: 'engine',
+      message,
+      state: this.runtimeState,
+      ...fields,
+    });
   }
 
   private nowIso(): string {

@@ -48,7 +48,8 @@ export class ExecutionLifecycleTracker {
   }
 
   async activate(signal: AbortSignal): Promise<void> {
-    for (const graph of this.graphs) this.transition('execution-graph', graph.id, 'active', `Execution graph ${graph.id} active`);
+    for (const graph of this.graphs)
+      this.transition('execution-graph', graph.id, 'active', `Execution graph ${graph.id} active`);
     for (const execution of this.executions) {
       if (!execution.startsWithHost) continue;
       const runner = this.runners.get(execution.id);
@@ -56,7 +57,12 @@ export class ExecutionLifecycleTracker {
         await runner.start(signal);
         this.runningRunners.push(runner);
       }
-      this.transition('hosted-execution', execution.id, 'active', `Hosted execution ${execution.id} started with the host${runner ? '' : ' (no runner registered: declared only)'}`);
+      this.transition(
+        'hosted-execution',
+        execution.id,
+        'active',
+        `Hosted execution ${execution.id} started with the host${runner ? '' : ' (no runner registered: declared only)'}`,
+      );
     }
   }
 
@@ -70,7 +76,12 @@ export class ExecutionLifecycleTracker {
     }
     for (const item of [...this.tracked.values()].reverse()) {
       if (item.state === 'active') {
-        this.transition(item.kind, item.id, 'deactivated', `${item.kind === 'execution-graph' ? 'Execution graph' : 'Hosted execution'} ${item.id} deactivated`);
+        this.transition(
+          item.kind,
+          item.id,
+          'deactivated',
+          `${item.kind === 'execution-graph' ? 'Execution graph' : 'Hosted execution'} ${item.id} deactivated`,
+        );
       }
     }
   }
@@ -87,12 +98,32 @@ export class ExecutionLifecycleTracker {
   }
 
   private track(id: string, kind: Tracked['kind']): void {
-    this.tracked.set(`${kind}:${id}`, { id, kind, state: 'loaded', loadedAt: this.clock.now(), activeAt: null, deactivatedAt: null });
-    this.hooks.record({ kind, subjectId: id, transition: 'loaded', message: `${kind === 'execution-graph' ? 'Execution graph' : 'Hosted execution'} ${id} loaded` });
-    this.hooks.count(kind === 'execution-graph' ? 'executionGraphTransitions' : 'hostedExecutionTransitions', { transition: 'loaded', subject_id: id });
+    this.tracked.set(`${kind}:${id}`, {
+      id,
+      kind,
+      state: 'loaded',
+      loadedAt: this.clock.now(),
+      activeAt: null,
+      deactivatedAt: null,
+    });
+    this.hooks.record({
+      kind,
+      subjectId: id,
+      transition: 'loaded',
+      message: `${kind === 'execution-graph' ? 'Execution graph' : 'Hosted execution'} ${id} loaded`,
+    });
+    this.hooks.count(
+      kind === 'execution-graph' ? 'executionGraphTransitions' : 'hostedExecutionTransitions',
+      { transition: 'loaded', subject_id: id },
+    );
   }
 
-  private transition(kind: Tracked['kind'], id: string, state: 'active' | 'deactivated', message: string): void {
+  private transition(
+    kind: Tracked['kind'],
+    id: string,
+    state: 'active' | 'deactivated',
+    message: string,
+  ): void {
     const item = this.tracked.get(`${kind}:${id}`)!;
     item.state = state;
     if (state === 'active') {
@@ -102,6 +133,9 @@ export class ExecutionLifecycleTracker {
       item.deactivatedAt = this.clock.now();
     }
     this.hooks.record({ kind, subjectId: id, transition: state, message });
-    this.hooks.count(kind === 'execution-graph' ? 'executionGraphTransitions' : 'hostedExecutionTransitions', { transition: state, subject_id: id });
+    this.hooks.count(
+      kind === 'execution-graph' ? 'executionGraphTransitions' : 'hostedExecutionTransitions',
+      { transition: state, subject_id: id },
+    );
   }
 }

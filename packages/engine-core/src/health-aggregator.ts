@@ -40,7 +40,10 @@ export function livenessVerdict(facts: LifecycleFacts): Verdict {
     if (now >= endsAt) {
       return { status: 'Unhealthy', reasons: ['the shutdown drain outlasted ShutdownLivenessGracePeriod'] };
     }
-    return { ...dependencyFold(facts.dependencies, 'liveness'), window: { name: 'ShutdownLivenessGracePeriod', endsAt } };
+    return {
+      ...dependencyFold(facts.dependencies, 'liveness'),
+      window: { name: 'ShutdownLivenessGracePeriod', endsAt },
+    };
   }
   return dependencyFold(facts.dependencies, 'liveness');
 }
@@ -51,7 +54,10 @@ export function readinessVerdict(facts: LifecycleFacts): Verdict {
   if (state !== 'Started') {
     const verdict: Verdict = { status: 'Unhealthy', reasons: [`the runtime is ${state}, not Started`] };
     if (state === 'Stopping' && facts.shutdownStartedAt !== null) {
-      verdict.window = { name: 'ShutdownLivenessGracePeriod', endsAt: facts.shutdownStartedAt + policy.ShutdownLivenessGracePeriod };
+      verdict.window = {
+        name: 'ShutdownLivenessGracePeriod',
+        endsAt: facts.shutdownStartedAt + policy.ShutdownLivenessGracePeriod,
+      };
     }
     return verdict;
   }
@@ -68,21 +74,30 @@ export function readinessVerdict(facts: LifecycleFacts): Verdict {
   return dependencyFold(facts.dependencies, 'readiness');
 }
 
-function dependencyFold(dependencies: readonly DependencyHealthEntry[], probe: 'liveness' | 'readiness'): Verdict {
+function dependencyFold(
+  dependencies: readonly DependencyHealthEntry[],
+  probe: 'liveness' | 'readiness',
+): Verdict {
   let status: HealthStatus = 'Healthy';
   const reasons: string[] = [];
   for (const dependency of dependencies) {
     if (dependency.status === 'Healthy') continue;
     const label = `${dependency.required ? 'required' : 'optional'} dependency ${dependency.id} is ${dependency.status}`;
     reasons.push(label);
-    const pullsToUnhealthy = probe === 'readiness' && dependency.required && dependency.status === 'Unhealthy';
+    const pullsToUnhealthy =
+      probe === 'readiness' && dependency.required && dependency.status === 'Unhealthy';
     status = worstStatus(status, pullsToUnhealthy ? 'Unhealthy' : 'Degraded');
   }
   return { status, reasons };
 }
 
 /** Builds the 2.1 report from a verdict. */
-export function toReport(verdict: Verdict, facts: LifecycleFacts, startedMeasuring: number, elapsedMs: number): HealthReport {
+export function toReport(
+  verdict: Verdict,
+  facts: LifecycleFacts,
+  startedMeasuring: number,
+  elapsedMs: number,
+): HealthReport {
   const report: HealthReport = {
     status: verdict.status,
     duration: formatDuration(elapsedMs),

@@ -6,7 +6,11 @@ export { parseDuration, formatDuration, durationSchema } from './duration';
 export { manualClock, systemClock } from './clock';
 export type { Clock, ManualClock } from './clock';
 export { createJsonLogger, createMemoryLogger, RedactingLogger } from './logger';
-export { failurePolicySchema, runtimeStoryOptionsSchema, dependencyHealthDefaultsSchema } from './engine-options';
+export {
+  failurePolicySchema,
+  runtimeStoryOptionsSchema,
+  dependencyHealthDefaultsSchema,
+} from './engine-options';
 export { meterName, activitySourceName, counterNames } from './diagnostics';
 export { DependencyHealthScheduler } from './dependency-health-scheduler';
 export { cellMaterializationExtensionKey, foldPosture, postureOrder } from './catalogs/cell-materialization';

@@ -3,7 +3,9 @@ import type { LogLevel, LogRecord, Logger } from '@corekit/abstractions';
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /** Writes one JSON object per line to a stream (stdout by default), from `minimumLevel` up. */
-export function createJsonLogger(options: { minimumLevel?: LogLevel; write?: (line: string) => void } = {}): Logger {
+export function createJsonLogger(
+  options: { minimumLevel?: LogLevel; write?: (line: string) => void } = {},
+): Logger {
   const minimum = order[options.minimumLevel ?? 'info'];
   const write = options.write ?? ((line: string) => process.stdout.write(line));
   return {
@@ -50,7 +52,10 @@ function redactValue(value: unknown, secrets: string[], depth = 0): unknown {
     return result;
   }
   if (depth > 8 || value === null || typeof value !== 'object') return value;
-  if (value instanceof Error) return redactValue({ name: value.name, message: value.message }, secrets, depth + 1);
+  if (value instanceof Error)
+    return redactValue({ name: value.name, message: value.message }, secrets, depth + 1);
   if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, depth + 1));
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactValue(item, secrets, depth + 1)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, redactValue(item, secrets, depth + 1)]),
+  );
 }

@@ -13,7 +13,9 @@ describe('runtime story', () => {
     await engine.stop();
 
     const story = engine.runtimeStory();
-    const timeline = story.timeline.map((entry) => `${entry.kind}:${entry.subjectId ?? '-'}:${entry.transition}`);
+    const timeline = story.timeline.map(
+      (entry) => `${entry.kind}:${entry.subjectId ?? '-'}:${entry.transition}`,
+    );
     expect(timeline).toEqual([
       'module:orders:loaded',
       'module:billing:loaded',
@@ -37,7 +39,9 @@ describe('runtime story', () => {
   });
 
   it('records failures and restart attempts with their context', async () => {
-    const { builder, clock } = testBuilder({ configuration: { Engine: { FailurePolicy: { ManualRestartBackoff: '1s' } } } });
+    const { builder, clock } = testBuilder({
+      configuration: { Engine: { FailurePolicy: { ManualRestartBackoff: '1s' } } },
+    });
     builder.addModule(failingModule('broken', 'cannot open file'));
     const engine = builder.build();
     await engine.start().catch(() => undefined);
@@ -51,7 +55,11 @@ describe('runtime story', () => {
     ]);
     const failure = engine.runtimeStory().timeline.find((entry) => entry.kind === 'failure')!;
     expect(failure.message).toContain('cannot open file');
-    expect(engine.runtimeStory()).toMatchObject({ status: 'Failed', restartCount: 1, lastFailure: { moduleId: 'broken' } });
+    expect(engine.runtimeStory()).toMatchObject({
+      status: 'Failed',
+      restartCount: 1,
+      lastFailure: { moduleId: 'broken' },
+    });
   });
 
   it('is bounded by Engine:RuntimeStory:MaxEntries, dropping the oldest entries', async () => {
@@ -63,7 +71,10 @@ describe('runtime story', () => {
     expect(story.timeline).toHaveLength(5);
     expect(story.maxEntries).toBe(5);
     expect(story.droppedEntries).toBeGreaterThan(0);
-    expect(story.timeline[story.timeline.length - 1]).toMatchObject({ kind: 'runtime', transition: 'started' });
+    expect(story.timeline[story.timeline.length - 1]).toMatchObject({
+      kind: 'runtime',
+      transition: 'started',
+    });
     await engine.stop();
   });
 
@@ -85,7 +96,10 @@ describe('diagnostics', () => {
   const recorded: Array<{ name: string; attributes: Record<string, unknown> }> = [];
   beforeAll(() => {
     const meter = {
-      createCounter: (name: string) => ({ add: (_value: number, attributes: Record<string, unknown> = {}) => recorded.push({ name, attributes }) }),
+      createCounter: (name: string) => ({
+        add: (_value: number, attributes: Record<string, unknown> = {}) =>
+          recorded.push({ name, attributes }),
+      }),
     } as unknown as Meter;
     const provider: MeterProvider = { getMeter: () => meter };
     metrics.setGlobalMeterProvider(provider);
@@ -93,7 +107,9 @@ describe('diagnostics', () => {
   afterAll(() => metrics.disable());
 
   it('records runtime, module, failure and restart counters through @opentelemetry/api', async () => {
-    const { builder, clock } = testBuilder({ configuration: { Engine: { FailurePolicy: { ManualRestartBackoff: '1s' } } } });
+    const { builder, clock } = testBuilder({
+      configuration: { Engine: { FailurePolicy: { ManualRestartBackoff: '1s' } } },
+    });
     builder.addModule(failingModule('broken'));
     const engine = builder.build();
     await engine.start().catch(() => undefined);
@@ -118,10 +134,15 @@ describe('diagnostics', () => {
     expect(document.meterName).toBe('corekit.engine');
     expect(document.activitySourceName).toBe('corekit.engine');
     expect(Object.values(document.counters)).toEqual(
-      expect.arrayContaining(['corekit.engine.execution_graph.transitions', 'corekit.engine.hosted_execution.transitions']),
+      expect.arrayContaining([
+        'corekit.engine.execution_graph.transitions',
+        'corekit.engine.hosted_execution.transitions',
+      ]),
     );
     const components = document.eventIds.map((range) => range.component);
-    expect(components).toEqual(expect.arrayContaining(['Engine core', 'Observability core', 'Probe: columnar analytics database']));
+    expect(components).toEqual(
+      expect.arrayContaining(['Engine core', 'Observability core', 'Probe: columnar analytics database']),
+    );
     expect(document.eventIds).toHaveLength(29);
     expect(document.healthRoutes).toEqual(['/health', '/health/live', '/health/ready']);
     expect(document.readiness.status).toBe('Healthy');

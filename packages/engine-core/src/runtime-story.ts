@@ -14,7 +14,11 @@ export class RuntimeStory {
   ) {}
 
   record(entry: Omit<RuntimeStoryEntry, 'sequence' | 'atUtc'>): RuntimeStoryEntry {
-    const complete: RuntimeStoryEntry = { sequence: ++this.sequence, atUtc: isoAt(this.clock.now()), ...entry };
+    const complete: RuntimeStoryEntry = {
+      sequence: ++this.sequence,
+      atUtc: isoAt(this.clock.now()),
+      ...entry,
+    };
     this.entries.push(complete);
     if (this.entries.length > this.maxEntries) {
       const excess = this.entries.length - this.maxEntries;

@@ -27,20 +27,30 @@ export interface PackResult {
 export async function packModulePackage(source: string, outDirectory: string): Promise<PackResult> {
   const manifest = await readModulePackageManifest(source);
   const json = JSON.parse(await readFile(path.join(source, 'package.json'), 'utf8')) as { files?: unknown };
-  const patterns = Array.isArray(json.files) ? json.files.filter((item): item is string => typeof item === 'string') : null;
+  const patterns = Array.isArray(json.files)
+    ? json.files.filter((item): item is string => typeof item === 'string')
+    : null;
   const target = path.resolve(outDirectory, ...manifest.id.split('/'));
   if (path.resolve(source) === target) {
-    throw new CoreError('PACK_TARGET_INVALID', 'The staging directory must not be the package directory itself');
+    throw new CoreError(
+      'PACK_TARGET_INVALID',
+      'The staging directory must not be the package directory itself',
+    );
   }
   const selected: string[] = [];
   for (const entry of await readdir(source)) {
     if (neverIncluded.has(entry)) continue;
-    const included = alwaysIncluded.test(entry) || (patterns ? patterns.some((pattern) => matchesTopLevel(pattern, entry)) : true);
+    const included =
+      alwaysIncluded.test(entry) ||
+      (patterns ? patterns.some((pattern) => matchesTopLevel(pattern, entry)) : true);
     if (included) await collect(source, entry, selected);
   }
   const moduleRelative = path.relative(source, manifest.moduleFile).split(path.sep).join('/');
   if (!selected.includes(moduleRelative)) {
-    throw new CoreError('PACK_ENTRY_MISSING', `The module entry ${manifest.moduleEntry} would not be packed; add it to "files" in package.json`);
+    throw new CoreError(
+      'PACK_ENTRY_MISSING',
+      `The module entry ${manifest.moduleEntry} would not be packed; add it to "files" in package.json`,
+    );
   }
   await rm(target, { recursive: true, force: true });
   for (const file of selected) {
@@ -55,7 +65,10 @@ export async function packModulePackage(source: string, outDirectory: string): P
 function matchesTopLevel(pattern: string, entry: string): boolean {
   const first = pattern.replace(/^\.\//, '').split('/')[0];
   if (!first.includes('*')) return first === entry;
-  const expression = first.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
+  const expression = first
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('[^/]*');
   return new RegExp(`^${expression}$`).test(entry);
 }
 
@@ -63,10 +76,14 @@ async function collect(root: string, relative: string, into: string[]): Promise<
   const absolute = path.join(root, ...relative.split('/'));
   const stats = await lstat(absolute);
   if (stats.isSymbolicLink()) {
-    throw new CoreError('PACK_FILE_UNSUPPORTED', `${relative} is a symbolic link; bundle what it points to into the package instead`);
+    throw new CoreError(
+      'PACK_FILE_UNSUPPORTED',
+      `${relative} is a symbolic link; bundle what it points to into the package instead`,
+    );
   }
   if (stats.isFile()) return void into.push(relative);
-  if (!stats.isDirectory()) throw new CoreError('PACK_FILE_UNSUPPORTED', `${relative} is not a regular file or directory`);
+  if (!stats.isDirectory())
+    throw new CoreError('PACK_FILE_UNSUPPORTED', `${relative} is not a regular file or directory`);
   for (const child of await readdir(absolute)) {
     if (child === 'node_modules' || child === '.git') continue;
     await collect(root, `${relative}/${child}`, into);

@@ -11,7 +11,10 @@ let counter = 0;
 async function run(...argv: string[]) {
   const out: string[] = [];
   const error: string[] = [];
-  const code = await runPackageCommand(argv, { out: (line) => out.push(line), error: (line) => error.push(line) });
+  const code = await runPackageCommand(argv, {
+    out: (line) => out.push(line),
+    error: (line) => error.push(line),
+  });
   return { code, out: out.join('\n'), error: error.join('\n') };
 }
 
@@ -23,11 +26,20 @@ function sourcePackage(files: string[] | null = ['dist']): string {
   mkdirSync(path.join(directory, 'node_modules', 'left-pad'), { recursive: true });
   writeFileSync(
     path.join(directory, 'package.json'),
-    JSON.stringify({ name: '@acme/status', version: '2.1.0', type: 'module', corekit: { module: './dist/module.js' }, ...(files ? { files } : {}) }),
+    JSON.stringify({
+      name: '@acme/status',
+      version: '2.1.0',
+      type: 'module',
+      corekit: { module: './dist/module.js' },
+      ...(files ? { files } : {}),
+    }),
   );
   writeFileSync(path.join(directory, 'README.md'), '# status\n');
   writeFileSync(path.join(directory, 'src', 'module.ts'), 'export default {};\n');
-  writeFileSync(path.join(directory, 'dist', 'module.js'), 'export default { id: "status", version: "2.1.0" };\n');
+  writeFileSync(
+    path.join(directory, 'dist', 'module.js'),
+    'export default { id: "status", version: "2.1.0" };\n',
+  );
   writeFileSync(path.join(directory, 'node_modules', 'left-pad', 'index.js'), '');
   return directory;
 }
@@ -35,7 +47,10 @@ function sourcePackage(files: string[] | null = ['dist']): string {
 async function keys(name = `k${++counter}`) {
   const directory = path.join(temporary, 'keys');
   expect((await run('keygen', '--out', directory, '--name', name)).code).toBe(0);
-  return { privateKey: path.join(directory, `${name}.private.pem`), publicKey: path.join(directory, `${name}.public.pem`) };
+  return {
+    privateKey: path.join(directory, `${name}.private.pem`),
+    publicKey: path.join(directory, `${name}.public.pem`),
+  };
 }
 
 async function packed(files: string[] | null = ['dist']) {
@@ -60,7 +75,10 @@ describe('corekit-package keygen', () => {
 describe('corekit-package pack', () => {
   it('stages package.json, README and the "files" entries only', async () => {
     const directory = await packed();
-    const listing = execFileSync('find', ['.', '-type', 'f'], { cwd: directory, encoding: 'utf8' }).trim().split('\n').sort();
+    const listing = execFileSync('find', ['.', '-type', 'f'], { cwd: directory, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .sort();
     expect(listing).toEqual(['./README.md', './dist/module.js', './package.json']);
   });
 
@@ -83,7 +101,9 @@ describe('corekit-package sign and verify with a key', () => {
     const directory = await packed();
     const signed = await run('sign', directory, '--key', privateKey);
     expect(signed.code).toBe(0);
-    expect(signed.out).toMatch(/^signed @acme\/status@2\.1\.0: 3 files, digest sha256:[0-9a-f]{64}, ed25519$/);
+    expect(signed.out).toMatch(
+      /^signed @acme\/status@2\.1\.0: 3 files, digest sha256:[0-9a-f]{64}, ed25519$/,
+    );
     const verified = await run('verify', directory, '--public-key', publicKey);
     expect(verified).toMatchObject({ code: 0 });
     expect(verified.out).toMatch(/@acme\/status@2\.1\.0: trusted-public-key/);
@@ -101,7 +121,11 @@ describe('corekit-package sign and verify with a key', () => {
     writeFileSync(path.join(directory, 'dist', 'module.js'), '// changed');
     const tampered = await run('verify', directory, '--public-key', signer.publicKey, '--json');
     expect(tampered.code).toBe(1);
-    expect(JSON.parse(tampered.out)).toMatchObject({ trusted: false, verification: 'invalid', reasons: ['file dist/module.js was changed after signing'] });
+    expect(JSON.parse(tampered.out)).toMatchObject({
+      trusted: false,
+      verification: 'invalid',
+      reasons: ['file dist/module.js was changed after signing'],
+    });
   });
 });
 
@@ -109,37 +133,115 @@ describe('corekit-package sign and verify with a key and certificate', () => {
   it('signs with a certificate and verifies the chain to the authority, reporting the SHA-256 thumbprint', async () => {
     const pki = path.join(temporary, 'pki');
     mkdirSync(pki);
-    const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: pki, stdio: ['ignore', 'ignore', 'pipe'] });
-    openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '30',
-      '-subj', '/CN=Tools Test CA', '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign');
-    openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'signer.key', '-out', 'signer.csr', '-subj', '/CN=Tools Signer');
-    writeFileSync(path.join(pki, 'signer.ext'), 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=codeSigning\n');
-    openssl('x509', '-req', '-in', 'signer.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-set_serial', '7', '-days', '10', '-extfile', 'signer.ext', '-out', 'signer.pem');
+    const openssl = (...args: string[]) =>
+      execFileSync('openssl', args, { cwd: pki, stdio: ['ignore', 'ignore', 'pipe'] });
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-days',
+      '30',
+      '-subj',
+      '/CN=Tools Test CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign',
+    );
+    openssl(
+      'req',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'signer.key',
+      '-out',
+      'signer.csr',
+      '-subj',
+      '/CN=Tools Signer',
+    );
+    writeFileSync(
+      path.join(pki, 'signer.ext'),
+      'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=codeSigning\n',
+    );
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      'signer.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-set_serial',
+      '7',
+      '-days',
+      '10',
+      '-extfile',
+      'signer.ext',
+      '-out',
+      'signer.pem',
+    );
     const directory = await packed();
 
-    const signed = await run('sign', directory, '--key', path.join(pki, 'signer.key'), '--certificate', path.join(pki, 'signer.pem'));
+    const signed = await run(
+      'sign',
+      directory,
+      '--key',
+      path.join(pki, 'signer.key'),
+      '--certificate',
+      path.join(pki, 'signer.pem'),
+    );
     expect(signed.code).toBe(0);
     expect(signed.out).toMatch(/certificate CN=Tools Signer, thumbprint \(SHA-256 of DER\) [0-9A-F]{64}/);
     const verified = await run('verify', directory, '--authority', path.join(pki, 'ca.pem'), '--json');
     expect(verified.code).toBe(0);
     const verdict = JSON.parse(verified.out);
-    expect(verdict).toMatchObject({ trusted: true, verification: 'trusted-certificate-chain', certificateSubject: 'CN=Tools Signer' });
-    const expected = execFileSync('openssl', ['x509', '-in', 'signer.pem', '-noout', '-fingerprint', '-sha256'], { cwd: pki, encoding: 'utf8' });
+    expect(verdict).toMatchObject({
+      trusted: true,
+      verification: 'trusted-certificate-chain',
+      certificateSubject: 'CN=Tools Signer',
+    });
+    const expected = execFileSync(
+      'openssl',
+      ['x509', '-in', 'signer.pem', '-noout', '-fingerprint', '-sha256'],
+      { cwd: pki, encoding: 'utf8' },
+    );
     expect(verdict.certificateThumbprint).toBe(expected.trim().split('=')[1].replace(/:/g, ''));
 
-    const mismatched = await run('sign', directory, '--key', (await keys()).privateKey, '--certificate', path.join(pki, 'signer.pem'));
+    const mismatched = await run(
+      'sign',
+      directory,
+      '--key',
+      (await keys()).privateKey,
+      '--certificate',
+      path.join(pki, 'signer.pem'),
+    );
     expect(mismatched.code).toBe(1);
     expect(mismatched.error).toMatch(/does not hold the public key of the private key/);
   });
 });
 
 describe('usage', () => {
-  it.each([[[]], [['frobnicate']], [['sign', 'a-directory']], [['verify', 'one', 'two']], [['pack', '--nope']]])(
-    'answers %j with the usage and exit code 2',
-    async (argv) => {
-      const result = await run(...argv);
-      expect(result.code).toBe(2);
-      expect(result.out + result.error).toContain('corekit-package pack <package-directory>');
-    },
-  );
+  it.each([
+    [[]],
+    [['frobnicate']],
+    [['sign', 'a-directory']],
+    [['verify', 'one', 'two']],
+    [['pack', '--nope']],
+  ])('answers %j with the usage and exit code 2', async (argv) => {
+    const result = await run(...argv);
+    expect(result.code).toBe(2);
+    expect(result.out + result.error).toContain('corekit-package pack <package-directory>');
+  });
 });

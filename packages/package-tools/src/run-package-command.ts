@@ -62,7 +62,11 @@ export async function runPackageCommand(argv: readonly string[], output: Command
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof UsageError || errorCode(error, '') === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || errorCode(error, '') === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    if (
+      error instanceof UsageError ||
+      errorCode(error, '') === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ||
+      errorCode(error, '') === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
+    ) {
       output.error(`corekit-package: ${(error as Error).message}\n\n${usage}`);
       return 2;
     }
@@ -78,7 +82,11 @@ function directoryArgument(positionals: string[], what: string): string {
 }
 
 async function pack(args: string[], output: CommandOutput): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { out: { type: 'string' } },
+  });
   const source = directoryArgument(positionals, 'pack');
   if (!values.out) throw new UsageError('pack needs --out <staging-directory>');
   const result = await packModulePackage(source, path.resolve(values.out));
@@ -90,7 +98,11 @@ async function sign(args: string[], output: CommandOutput): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { key: { type: 'string' }, certificate: { type: 'string' }, chain: { type: 'string', multiple: true } },
+    options: {
+      key: { type: 'string' },
+      certificate: { type: 'string' },
+      chain: { type: 'string', multiple: true },
+    },
   });
   const directory = directoryArgument(positionals, 'sign');
   if (!values.key) throw new UsageError('sign needs --key <private-key.pem>');
@@ -99,9 +111,18 @@ async function sign(args: string[], output: CommandOutput): Promise<number> {
   const certificate = values.certificate ? await readText(path.resolve(values.certificate)) : undefined;
   const chain: string[] = [];
   for (const file of values.chain ?? []) chain.push(...pemBlocks(await readText(path.resolve(file))));
-  const { signature, digest } = await signPackageDirectory(directory, { privateKey, certificate, certificateChain: chain });
-  output.out(`signed ${manifest.id}@${manifest.version}: ${digest.files.length} files, digest sha256:${digest.digest}, ${signature.signatureAlgorithm}`);
-  if (certificate) output.out(`certificate ${new X509Certificate(certificate).subject.replace(/\n/g, ', ')}, thumbprint (SHA-256 of DER) ${new X509Certificate(certificate).fingerprint256.replace(/:/g, '')}`);
+  const { signature, digest } = await signPackageDirectory(directory, {
+    privateKey,
+    certificate,
+    certificateChain: chain,
+  });
+  output.out(
+    `signed ${manifest.id}@${manifest.version}: ${digest.files.length} files, digest sha256:${digest.digest}, ${signature.signatureAlgorithm}`,
+  );
+  if (certificate)
+    output.out(
+      `certificate ${new X509Certificate(certificate).subject.replace(/\n/g, ', ')}, thumbprint (SHA-256 of DER) ${new X509Certificate(certificate).fingerprint256.replace(/:/g, '')}`,
+    );
   return 0;
 }
 
@@ -130,21 +151,34 @@ async function verify(args: string[], output: CommandOutput): Promise<number> {
     }),
   );
   const manifest = await readModulePackageManifest(directory);
-  const verdict = verifyPackageSignature(await readPackageSignature(directory), await computePackageDigest(directory), store, Date.now());
-  const trusted = verdict.verification === 'trusted-public-key' || verdict.verification === 'trusted-certificate-chain';
+  const verdict = verifyPackageSignature(
+    await readPackageSignature(directory),
+    await computePackageDigest(directory),
+    store,
+    Date.now(),
+  );
+  const trusted =
+    verdict.verification === 'trusted-public-key' || verdict.verification === 'trusted-certificate-chain';
   if (values.json) {
     output.out(JSON.stringify({ id: manifest.id, version: manifest.version, trusted, ...verdict }, null, 2));
   } else {
     output.out(`${manifest.id}@${manifest.version}: ${verdict.verification}`);
     if (verdict.signingKeyId) output.out(`  signing key ${verdict.signingKeyId}`);
-    if (verdict.certificateThumbprint) output.out(`  certificate ${verdict.certificateSubject}, thumbprint (SHA-256 of DER) ${verdict.certificateThumbprint}`);
+    if (verdict.certificateThumbprint)
+      output.out(
+        `  certificate ${verdict.certificateSubject}, thumbprint (SHA-256 of DER) ${verdict.certificateThumbprint}`,
+      );
     for (const reason of verdict.reasons) output.out(`  - ${reason}`);
   }
   return trusted ? 0 : 1;
 }
 
 async function keygen(args: string[], output: CommandOutput): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { out: { type: 'string' }, name: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { out: { type: 'string' }, name: { type: 'string' } },
+  });
   if (positionals.length > 0) throw new UsageError('keygen takes no positional arguments');
   if (!values.out) throw new UsageError('keygen needs --out <directory>');
   const name = values.name ?? 'package-signing';
@@ -153,8 +187,13 @@ async function keygen(args: string[], output: CommandOutput): Promise<number> {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const privateFile = path.join(directory, `${name}.private.pem`);
   const publicFile = path.join(directory, `${name}.public.pem`);
-  await writeFile(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
+  await writeFile(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), {
+    mode: 0o600,
+    flag: 'wx',
+  });
   await writeFile(publicFile, publicKey.export({ type: 'spki', format: 'pem' }), { flag: 'wx' });
-  output.out(`wrote ${privateFile} (keep it secret) and ${publicFile} (list it in Engine:Trust:TrustedSignaturePublicKeys)`);
+  output.out(
+    `wrote ${privateFile} (keep it secret) and ${publicFile} (list it in Engine:Trust:TrustedSignaturePublicKeys)`,
+  );
   return 0;
 }

@@ -1,6 +1,11 @@
 import { describeProbeConformance } from '@corekit/testing';
 import { addClickHouseHealth } from './add-clickhouse-health';
-import { clickHousePassword, clickHouseUrl, clickHouseUser, ensureClickHouse } from './clickhouse-test-server';
+import {
+  clickHousePassword,
+  clickHouseUrl,
+  clickHouseUser,
+  ensureClickHouse,
+} from './clickhouse-test-server';
 
 describeProbeConformance({
   kind: 'ClickHouse',

@@ -10,7 +10,11 @@ export const clickHouseHealthEntryShape = {
    * separate fields below win over its parts. Either ConnectionString or Host is required. The password
    * in it is redacted from every output.
    */
-  ConnectionString: z.string().min(1).optional().describe('URL or key=value connection string; ConnectionString or Host is required'),
+  ConnectionString: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('URL or key=value connection string; ConnectionString or Host is required'),
   /** Server host name or address. Either ConnectionString or Host is required. */
   Host: z.string().min(1).optional().describe('server host; ConnectionString or Host is required'),
   /** HTTP interface protocol: `http` (default) or `https`. The native TCP protocol is not used by the client. */
@@ -24,7 +28,11 @@ export const clickHouseHealthEntryShape = {
   /** Password; omitted means none. */
   Password: secretString('password of the user').optional(),
   /** SQL run on each check; must be a read. Default `SELECT 1`. */
-  HealthQuery: z.string().min(1).default('SELECT 1').describe('read-only SQL run on each check; default SELECT 1'),
+  HealthQuery: z
+    .string()
+    .min(1)
+    .default('SELECT 1')
+    .describe('read-only SQL run on each check; default SELECT 1'),
 };
 
 /** Code options of addClickHouseHealth, in the configuration's shape. */
@@ -53,10 +61,15 @@ interface EntryFields {
 /** Resolves the target; throws CoreError CONNECTION_STRING_INVALID for an unreadable connection string. */
 export function resolveClickHouseTarget(entry: EntryFields): ClickHouseTarget {
   const settings = entry.ConnectionString ? parseConnectionString(entry.ConnectionString) : undefined;
-  const setting = (...names: string[]) => names.map((name) => settings?.settings.get(name)).find((value) => value !== undefined && value !== '');
-  const schemeProtocol = settings?.scheme === 'https' ? 'https' : settings?.scheme === 'http' ? 'http' : undefined;
+  const setting = (...names: string[]) =>
+    names.map((name) => settings?.settings.get(name)).find((value) => value !== undefined && value !== '');
+  const schemeProtocol =
+    settings?.scheme === 'https' ? 'https' : settings?.scheme === 'http' ? 'http' : undefined;
   const protocolSetting = setting('protocol', 'scheme')?.toLowerCase();
-  const protocol = entry.Protocol ?? (protocolSetting === 'https' || protocolSetting === 'http' ? protocolSetting : schemeProtocol) ?? 'http';
+  const protocol =
+    entry.Protocol ??
+    (protocolSetting === 'https' || protocolSetting === 'http' ? protocolSetting : schemeProtocol) ??
+    'http';
   const portSetting = setting('port');
   return {
     protocol,
@@ -68,19 +81,32 @@ export function resolveClickHouseTarget(entry: EntryFields): ClickHouseTarget {
   };
 }
 
-export function validateClickHouseHealthEntry(entry: EntryFields, issue: (field: string, message: string) => void): void {
+export function validateClickHouseHealthEntry(
+  entry: EntryFields,
+  issue: (field: string, message: string) => void,
+): void {
   if (!entry.ConnectionString && !entry.Host) {
-    issue('Host', 'is required when ConnectionString is not set: give ConnectionString (http://user:password@clickhouse:8123/db) or Host');
+    issue(
+      'Host',
+      'is required when ConnectionString is not set: give ConnectionString (http://user:password@clickhouse:8123/db) or Host',
+    );
     return;
   }
   try {
     const target = resolveClickHouseTarget(entry);
     if (!target.host) issue('ConnectionString', 'names no host; add one or set Host');
-    if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535) issue('ConnectionString', 'holds a port that is not a number between 1 and 65535');
+    if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535)
+      issue('ConnectionString', 'holds a port that is not a number between 1 and 65535');
   } catch (error) {
-    issue('ConnectionString', (error as Error).message.replace(/^The connection string /, '').replace(/\.$/, ''));
+    issue(
+      'ConnectionString',
+      (error as Error).message.replace(/^The connection string /, '').replace(/\.$/, ''),
+    );
   }
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:ClickHouse` section. */
-export const clickHouseHealthOptionsSchema = probeSectionSchema({ entryShape: clickHouseHealthEntryShape, validateEntry: validateClickHouseHealthEntry });
+export const clickHouseHealthOptionsSchema = probeSectionSchema({
+  entryShape: clickHouseHealthEntryShape,
+  validateEntry: validateClickHouseHealthEntry,
+});

@@ -1,7 +1,12 @@
 import { createClient, ClickHouseLogLevel } from '@clickhouse/client';
 import { abortable, formatHostPort, healthy, unhealthy, type ProbeDefinition } from '@corekit/probe-kit';
 import type { DependencyCheckResult } from '@corekit/abstractions';
-import { clickHouseHealthEntryShape, resolveClickHouseTarget, validateClickHouseHealthEntry, type ClickHouseTarget } from './clickhouse-health-options';
+import {
+  clickHouseHealthEntryShape,
+  resolveClickHouseTarget,
+  validateClickHouseHealthEntry,
+  type ClickHouseTarget,
+} from './clickhouse-health-options';
 
 const authenticationCodes = new Set([192, 193, 194, 516]); // UNKNOWN_USER, WRONG_PASSWORD, REQUIRED_PASSWORD, AUTHENTICATION_FAILED
 const unknownDatabaseCode = 81;
@@ -16,9 +21,12 @@ function serverError(error: unknown): { code: number; text: string } | undefined
   const message = error instanceof Error ? error.message : String(error);
   const codeField = Number((error as { code?: unknown })?.code);
   const match = /Code:\s*(\d+)/.exec(message);
-  const code = Number.isInteger(codeField) && codeField > 0 ? codeField : match ? Number(match[1]) : undefined;
+  const code =
+    Number.isInteger(codeField) && codeField > 0 ? codeField : match ? Number(match[1]) : undefined;
   if (code === undefined) return undefined;
-  const text = (/DB::Exception:\s*(.*?)(?:,\s*e\.what\(\)|\s*\(version|$)/s.exec(message)?.[1] ?? message).trim();
+  const text = (
+    /DB::Exception:\s*(.*?)(?:,\s*e\.what\(\)|\s*\(version|$)/s.exec(message)?.[1] ?? message
+  ).trim();
   return { code, text };
 }
 
@@ -27,15 +35,29 @@ function failure(target: ClickHouseTarget, error: unknown): DependencyCheckResul
   if (!server) return undefined;
   const detail = `Code ${server.code}: ${server.text}`;
   if (authenticationCodes.has(server.code)) {
-    return unhealthy('AUTHENTICATION_FAILED', `ClickHouse at ${label(target)} refused the credentials of user ${target.username} (${detail}). Check Username and Password.`, { serverErrorCode: server.code });
+    return unhealthy(
+      'AUTHENTICATION_FAILED',
+      `ClickHouse at ${label(target)} refused the credentials of user ${target.username} (${detail}). Check Username and Password.`,
+      { serverErrorCode: server.code },
+    );
   }
   if (server.code === unknownDatabaseCode) {
-    return unhealthy('UNKNOWN_DATABASE', `ClickHouse at ${label(target)} has no database ${target.database} (${detail}). Check Database.`, { serverErrorCode: server.code });
+    return unhealthy(
+      'UNKNOWN_DATABASE',
+      `ClickHouse at ${label(target)} has no database ${target.database} (${detail}). Check Database.`,
+      { serverErrorCode: server.code },
+    );
   }
   if (queryCodes.has(server.code)) {
-    return unhealthy('HEALTH_QUERY_FAILED', `The HealthQuery failed on ${label(target)} (${detail}). Check HealthQuery.`, { serverErrorCode: server.code });
+    return unhealthy(
+      'HEALTH_QUERY_FAILED',
+      `The HealthQuery failed on ${label(target)} (${detail}). Check HealthQuery.`,
+      { serverErrorCode: server.code },
+    );
   }
-  return unhealthy('CLICKHOUSE_ERROR', `ClickHouse at ${label(target)} answered an error (${detail}).`, { serverErrorCode: server.code });
+  return unhealthy('CLICKHOUSE_ERROR', `ClickHouse at ${label(target)} answered an error (${detail}).`, {
+    serverErrorCode: server.code,
+  });
 }
 
 /**
@@ -64,7 +86,11 @@ export const clickHouseHealthProbe: ProbeDefinition<typeof clickHouseHealthEntry
     });
     try {
       const work = (async () => {
-        const result = await client.query({ query: entry.HealthQuery, format: 'JSONEachRow', abort_signal: context.signal });
+        const result = await client.query({
+          query: entry.HealthQuery,
+          format: 'JSONEachRow',
+          abort_signal: context.signal,
+        });
         return (await result.json()) as unknown[];
       })();
       const rows = await abortable(work, context.signal, () => void client.close());

@@ -7,7 +7,9 @@ import { requireService } from '@corekit/testing';
  */
 const configured = new URL(process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123');
 export const clickHouseUser = configured.username ? decodeURIComponent(configured.username) : 'corekit_probe';
-export const clickHousePassword = configured.password ? decodeURIComponent(configured.password) : 'corekit-probe-password';
+export const clickHousePassword = configured.password
+  ? decodeURIComponent(configured.password)
+  : 'corekit-probe-password';
 configured.username = '';
 configured.password = '';
 /** The server address without credentials. */
@@ -16,6 +18,8 @@ export const clickHouseUrl = configured.toString().replace(/\/$/, '');
 /** Throws (the test fails, in CI and elsewhere) when the server does not accept connections. */
 export async function ensureClickHouse(): Promise<void> {
   if (!(await requireService('ClickHouse', clickHouseUrl, 'CLICKHOUSE_URL'))) {
-    throw new Error(`ClickHouse is not reachable at ${new URL(clickHouseUrl).host}: run tools/ci/clickhouse.sh or set CLICKHOUSE_URL`);
+    throw new Error(
+      `ClickHouse is not reachable at ${new URL(clickHouseUrl).host}: run tools/ci/clickhouse.sh or set CLICKHOUSE_URL`,
+    );
   }
 }

@@ -14,7 +14,11 @@ describeProbeConformance({
       return { entry: { Endpoint: realConsul }, secrets: token ? [token] : [], close: async () => undefined };
     }
     const server = await startConsulFakeServer({ aclToken: 'consul-acl-token-0001' });
-    return { entry: { Endpoint: server.url, AclToken: 'consul-acl-token-0001' }, secrets: ['consul-acl-token-0001'], close: () => server.close() };
+    return {
+      entry: { Endpoint: server.url, AclToken: 'consul-acl-token-0001' },
+      secrets: ['consul-acl-token-0001'],
+      close: () => server.close(),
+    };
   },
   refusedEntry: (port) => ({ Endpoint: `http://127.0.0.1:${port}` }),
 });

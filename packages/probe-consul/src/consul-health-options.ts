@@ -9,7 +9,10 @@ export const consulHealthEntryShape = {
    * (http, port 8500 when omitted). A bare base URL resolves to `GET /v1/status/leader`; a URL with a path
    * is requested as is. Required.
    */
-  Endpoint: z.string().optional().describe('Consul HTTP API address; a bare base URL resolves to /v1/status/leader'),
+  Endpoint: z
+    .string()
+    .optional()
+    .describe('Consul HTTP API address; a bare base URL resolves to /v1/status/leader'),
   /** ACL token, sent in the `X-Consul-Token` header. Optional; supply it from the environment. */
   AclToken: secretString('Consul ACL token, sent in the X-Consul-Token header').optional(),
   /** Datacenter to ask, sent as the `dc` query parameter. Omitted: the agent's own datacenter. */
@@ -22,7 +25,10 @@ export type ConsulHealthOptions = ProbeOptions<typeof consulHealthEntryShape>;
 /** Consul's HTTP port when the endpoint names none. */
 export const consulDefaultPort = 8500;
 
-export function validateConsulHealthEntry(entry: { Endpoint?: string }, issue: (field: string, message: string) => void): void {
+export function validateConsulHealthEntry(
+  entry: { Endpoint?: string },
+  issue: (field: string, message: string) => void,
+): void {
   if (!entry.Endpoint) {
     issue('Endpoint', 'is required: the Consul HTTP API address, for example http://consul:8500');
     return;
@@ -35,4 +41,7 @@ export function validateConsulHealthEntry(entry: { Endpoint?: string }, issue: (
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:Consul` section. */
-export const consulHealthOptionsSchema = probeSectionSchema({ entryShape: consulHealthEntryShape, validateEntry: validateConsulHealthEntry });
+export const consulHealthOptionsSchema = probeSectionSchema({
+  entryShape: consulHealthEntryShape,
+  validateEntry: validateConsulHealthEntry,
+});

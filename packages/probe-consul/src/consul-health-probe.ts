@@ -7,7 +7,11 @@ import {
   unhealthy,
   type ProbeDefinition,
 } from '@corekit/probe-kit';
-import { consulDefaultPort, consulHealthEntryShape, validateConsulHealthEntry } from './consul-health-options';
+import {
+  consulDefaultPort,
+  consulHealthEntryShape,
+  validateConsulHealthEntry,
+} from './consul-health-options';
 
 function requestUrl(entry: { Endpoint?: string; Datacenter?: string }) {
   return resolveHttpEndpoint(entry.Endpoint!, {
@@ -34,14 +38,22 @@ export const consulHealthProbe: ProbeDefinition<typeof consulHealthEntryShape> =
     if (entry.AclToken) headers['x-consul-token'] = entry.AclToken;
     const response = await httpRequest({ url, headers, signal: context.signal, maxBodyBytes: 64 * 1024 });
     const request = `GET ${label(url)}`;
-    if (response.status < 200 || response.status >= 300) return httpFailure(request, response.status, response.body, 'AclToken');
+    if (response.status < 200 || response.status >= 300)
+      return httpFailure(request, response.status, response.body, 'AclToken');
     const leader = parseJsonBody(response.body);
     if (typeof leader !== 'string') {
-      return unhealthy('UNEXPECTED_RESPONSE', `${request} did not answer a JSON string (the leader address); check that Endpoint points at a Consul agent.`);
+      return unhealthy(
+        'UNEXPECTED_RESPONSE',
+        `${request} did not answer a JSON string (the leader address); check that Endpoint points at a Consul agent.`,
+      );
     }
     const data = { leader, ...(entry.Datacenter ? { datacenter: entry.Datacenter } : {}) };
     if (leader === '') {
-      return unhealthy('NO_LEADER', `Consul reports no cluster leader (${request} answered ""): the servers have lost quorum or are still electing.`, data);
+      return unhealthy(
+        'NO_LEADER',
+        `Consul reports no cluster leader (${request} answered ""): the servers have lost quorum or are still electing.`,
+        data,
+      );
     }
     return healthy(`Consul leader is ${leader}`, data);
   },

@@ -16,7 +16,9 @@ describeProbeConformance({
         close: async () => undefined,
       };
     }
-    const server = await startElasticsearchFakeServer({ apiKey: 'VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw==' });
+    const server = await startElasticsearchFakeServer({
+      apiKey: 'VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw==',
+    });
     return {
       entry: { Endpoint: server.url, ApiKey: 'VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw==' },
       secrets: ['VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw=='],

@@ -43,8 +43,16 @@ export function validateElasticsearchHealthEntry(
       issue('Endpoint', 'must be an http(s) URL or host:port, for example http://elasticsearch:9200');
     }
   }
-  const kinds = [entry.ApiKey && 'ApiKey', entry.BearerToken && 'BearerToken', (entry.Username || urlHasCredentials) && 'Username/Password'].filter(Boolean);
-  if (kinds.length > 1) issue(String(kinds[1]).split('/')[0], `set only one kind of credentials: ${kinds.join(', ')} are all set`);
+  const kinds = [
+    entry.ApiKey && 'ApiKey',
+    entry.BearerToken && 'BearerToken',
+    (entry.Username || urlHasCredentials) && 'Username/Password',
+  ].filter(Boolean);
+  if (kinds.length > 1)
+    issue(
+      String(kinds[1]).split('/')[0],
+      `set only one kind of credentials: ${kinds.join(', ')} are all set`,
+    );
   if (entry.Username && !entry.Password) issue('Password', 'is required when Username is set');
   if (entry.Password && !entry.Username) issue('Username', 'is required when Password is set');
 }

@@ -9,15 +9,26 @@ import {
   type ClusterHealthBody,
   type ProbeDefinition,
 } from '@corekit/probe-kit';
-import { elasticsearchDefaultPort, elasticsearchHealthEntryShape, validateElasticsearchHealthEntry } from './elasticsearch-health-options';
+import {
+  elasticsearchDefaultPort,
+  elasticsearchHealthEntryShape,
+  validateElasticsearchHealthEntry,
+} from './elasticsearch-health-options';
 
-type Entry = { Endpoint?: string; ApiKey?: string; BearerToken?: string; Username?: string; Password?: string };
+type Entry = {
+  Endpoint?: string;
+  ApiKey?: string;
+  BearerToken?: string;
+  Username?: string;
+  Password?: string;
+};
 
 function authOf(entry: Entry, endpoint: { username?: string; password?: string }) {
   if (entry.ApiKey) return { apiKey: entry.ApiKey };
   if (entry.BearerToken) return { bearer: entry.BearerToken };
   if (entry.Username) return { username: entry.Username, password: entry.Password ?? '' };
-  if (endpoint.username !== undefined) return { username: endpoint.username, password: endpoint.password ?? '' };
+  if (endpoint.username !== undefined)
+    return { username: endpoint.username, password: endpoint.password ?? '' };
   return undefined;
 }
 
@@ -58,10 +69,18 @@ export const elasticsearchHealthProbe: ProbeDefinition<typeof elasticsearchHealt
       return clusterHealthResult('Elasticsearch', response.body as ClusterHealthBody);
     } catch (error) {
       if (error instanceof errors.ResponseError) {
-        return httpFailure(`GET ${endpoint.label}`, error.meta.statusCode ?? 0, searchErrorReason(error.meta.body), 'ApiKey, BearerToken or Username/Password');
+        return httpFailure(
+          `GET ${endpoint.label}`,
+          error.meta.statusCode ?? 0,
+          searchErrorReason(error.meta.body),
+          'ApiKey, BearerToken or Username/Password',
+        );
       }
       if (error instanceof errors.ProductNotSupportedError) {
-        return unhealthy('UNEXPECTED_RESPONSE', `The server at ${endpoint.node} does not identify itself as Elasticsearch (no X-Elastic-Product header); check Endpoint.`);
+        return unhealthy(
+          'UNEXPECTED_RESPONSE',
+          `The server at ${endpoint.node} does not identify itself as Elasticsearch (no X-Elastic-Product header); check Endpoint.`,
+        );
       }
       throw error;
     } finally {

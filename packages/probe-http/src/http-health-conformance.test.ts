@@ -7,7 +7,9 @@ describeProbeConformance({
   healthyUpstream: async () => {
     const server = await startHttpFakeServer(() => ({ status: 200, body: 'ok' }));
     return {
-      entry: { Endpoint: `http://probe:s3cret-http-password@127.0.0.1:${server.port}/health?token=query-token-value` },
+      entry: {
+        Endpoint: `http://probe:s3cret-http-password@127.0.0.1:${server.port}/health?token=query-token-value`,
+      },
       secrets: ['s3cret-http-password', 'query-token-value'],
       close: () => server.close(),
     };

@@ -18,7 +18,9 @@ export const httpHealthEntryShape = {
    * Status codes that count as Healthy (array or comma-separated). Omitted: any 2xx is Healthy. Redirects
    * are not followed, so a 3xx is Unhealthy unless listed here.
    */
-  ExpectedStatusCodes: integerListField('status codes that count as Healthy; omitted means any 2xx').optional(),
+  ExpectedStatusCodes: integerListField(
+    'status codes that count as Healthy; omitted means any 2xx',
+  ).optional(),
 };
 
 /** Code options of addHttpHealth, in the configuration's shape. */
@@ -35,9 +37,13 @@ export function validateHttpHealthEntry(
     issue('Endpoint', 'must be an absolute http or https URL, for example http://orders:8080/health');
   }
   entry.ExpectedStatusCodes?.forEach((code, index) => {
-    if (code < 100 || code > 599) issue(`ExpectedStatusCodes:${index}`, `must be an HTTP status code (100-599), got ${code}`);
+    if (code < 100 || code > 599)
+      issue(`ExpectedStatusCodes:${index}`, `must be an HTTP status code (100-599), got ${code}`);
   });
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:Http` section. */
-export const httpHealthOptionsSchema = probeSectionSchema({ entryShape: httpHealthEntryShape, validateEntry: validateHttpHealthEntry });
+export const httpHealthOptionsSchema = probeSectionSchema({
+  entryShape: httpHealthEntryShape,
+  validateEntry: validateHttpHealthEntry,
+});

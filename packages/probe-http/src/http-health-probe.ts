@@ -14,9 +14,17 @@ export const httpHealthProbe: ProbeDefinition<typeof httpHealthEntryShape> = {
   describeTarget: (entry) => target(entry.Endpoint!),
   async check(entry, context) {
     const endpoint = entry.Endpoint!.trim();
-    const response = await httpRequest({ url: endpoint, method: entry.Method, signal: context.signal, maxBodyBytes: 64 * 1024 });
+    const response = await httpRequest({
+      url: endpoint,
+      method: entry.Method,
+      signal: context.signal,
+      maxBodyBytes: 64 * 1024,
+    });
     const expected = entry.ExpectedStatusCodes;
-    const ok = expected && expected.length > 0 ? expected.includes(response.status) : response.status >= 200 && response.status < 300;
+    const ok =
+      expected && expected.length > 0
+        ? expected.includes(response.status)
+        : response.status >= 200 && response.status < 300;
     const data = { statusCode: response.status };
     const request = `${entry.Method} ${target(endpoint)}`;
     if (ok) return healthy(`${request} answered ${response.status}`, data);

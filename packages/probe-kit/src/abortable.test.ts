@@ -19,7 +19,10 @@ describe('abortable', () => {
     const result = abortable(work, controller.signal, () => aborted++);
     controller.abort(new Error('timed out after 1000 ms'));
     controller.abort();
-    await expect(result).rejects.toMatchObject({ code: 'ABORTED', message: expect.stringContaining('timed out after 1000 ms') });
+    await expect(result).rejects.toMatchObject({
+      code: 'ABORTED',
+      message: expect.stringContaining('timed out after 1000 ms'),
+    });
     failLater(new Error('late'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(aborted).toBe(1);
@@ -29,7 +32,9 @@ describe('abortable', () => {
     const controller = new AbortController();
     controller.abort();
     let aborted = 0;
-    await expect(abortable(new Promise(() => undefined), controller.signal, () => aborted++)).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(
+      abortable(new Promise(() => undefined), controller.signal, () => aborted++),
+    ).rejects.toMatchObject({ code: 'ABORTED' });
     expect(aborted).toBe(1);
   });
 });

@@ -9,13 +9,19 @@ describe('readCertificateFile', () => {
   it('returns the file content', async () => {
     const file = path.join(directory, 'ca.pem');
     writeFileSync(file, '-----BEGIN CERTIFICATE-----\nabc\n-----END CERTIFICATE-----\n');
-    await expect(readCertificateFile(file, 'Engine:X:SslRootCertificate')).resolves.toContain('BEGIN CERTIFICATE');
+    await expect(readCertificateFile(file, 'Engine:X:SslRootCertificate')).resolves.toContain(
+      'BEGIN CERTIFICATE',
+    );
   });
 
   it('fails with CERTIFICATE_FILE_UNREADABLE naming the key and the system code', async () => {
-    await expect(readCertificateFile(path.join(directory, 'missing.pem'), 'Engine:X:Dependencies:0:SslRootCertificate')).rejects.toMatchObject({
+    await expect(
+      readCertificateFile(path.join(directory, 'missing.pem'), 'Engine:X:Dependencies:0:SslRootCertificate'),
+    ).rejects.toMatchObject({
       code: 'CERTIFICATE_FILE_UNREADABLE',
-      message: expect.stringMatching(/Engine:X:Dependencies:0:SslRootCertificate could not be read \(ENOENT\)/),
+      message: expect.stringMatching(
+        /Engine:X:Dependencies:0:SslRootCertificate could not be read \(ENOENT\)/,
+      ),
     });
   });
 });

@@ -29,7 +29,8 @@ async function upstream(onConnection: (socket: net.Socket) => void = () => undef
 }
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 100 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let attempt = 0; attempt < 100 && !condition(); attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   expect(condition()).toBe(true);
 }
 
@@ -38,7 +39,9 @@ describe('connectTcp and the socket readers', () => {
     const closed = await upstream();
     const port = closed.port;
     await closed.close();
-    await expect(connectTcp({ host: '127.0.0.1', port, signal: new AbortController().signal })).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(
+      connectTcp({ host: '127.0.0.1', port, signal: new AbortController().signal }),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('reads CRLF and LF lines split across chunks, then rejects once the upstream closes', async () => {
@@ -75,7 +78,9 @@ describe('connectTcp and the socket readers', () => {
   });
 
   it('reads exact byte counts and leaves unread bytes for the next reader', async () => {
-    const server = await upstream((socket) => socket.write(Buffer.from([0x20, 0x02, 0x00, 0x00, 0xd0, 0x00])));
+    const server = await upstream((socket) =>
+      socket.write(Buffer.from([0x20, 0x02, 0x00, 0x00, 0xd0, 0x00])),
+    );
     const signal = new AbortController().signal;
     const socket = await connectTcp({ host: '127.0.0.1', port: server.port, signal });
     try {
@@ -94,7 +99,9 @@ describe('connectTcp and the socket readers', () => {
     const signal = new AbortController().signal;
     const socket = await connectTcp({ host: '127.0.0.1', port: server.port, signal });
     try {
-      await expect(createLineReader(socket, signal).readLine()).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+      await expect(createLineReader(socket, signal).readLine()).rejects.toMatchObject({
+        code: 'RESPONSE_TOO_LARGE',
+      });
     } finally {
       socket.destroy();
       await server.close();

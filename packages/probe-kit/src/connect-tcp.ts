@@ -61,7 +61,11 @@ export function connectTcp(options: ConnectTcpOptions): Promise<net.Socket | tls
       signal.removeEventListener('abort', onAbort);
       if (!settled) {
         settled = true;
-        reject(Object.assign(new Error(`The connection to ${host}:${port} closed before it was established.`), { code: 'ECONNRESET' }));
+        reject(
+          Object.assign(new Error(`The connection to ${host}:${port} closed before it was established.`), {
+            code: 'ECONNRESET',
+          }),
+        );
       }
     });
     socket.on('error', onError);

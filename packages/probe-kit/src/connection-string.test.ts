@@ -1,8 +1,15 @@
-import { connectionStringSetting, normalizeConnectionStringKey, parseConnectionString, validateConnectionString } from './connection-string';
+import {
+  connectionStringSetting,
+  normalizeConnectionStringKey,
+  parseConnectionString,
+  validateConnectionString,
+} from './connection-string';
 
 describe('parseConnectionString', () => {
   it('reads the parts of a URL connection string, decoding escapes, with query parameters as settings', () => {
-    const parsed = parseConnectionString('postgres://app%40eu:p%3Ass%2Fw@db.internal:6432/orders%20db?sslmode=require&Application_Name=probe');
+    const parsed = parseConnectionString(
+      'postgres://app%40eu:p%3Ass%2Fw@db.internal:6432/orders%20db?sslmode=require&Application_Name=probe',
+    );
     expect(parsed.form).toBe('url');
     expect(parsed.scheme).toBe('postgres');
     expect(Object.fromEntries(parsed.settings)).toEqual({
@@ -22,7 +29,9 @@ describe('parseConnectionString', () => {
   });
 
   it('reads key=value pairs with normalized keys, quoted values, doubled quotes and stray semicolons', () => {
-    const parsed = parseConnectionString(' Host = db ; Port=5432;;SSL Mode=VerifyFull; Password="a;b""c" ; User_Id=\'o\'\'neil\';');
+    const parsed = parseConnectionString(
+      ' Host = db ; Port=5432;;SSL Mode=VerifyFull; Password="a;b""c" ; User_Id=\'o\'\'neil\';',
+    );
     expect(parsed.form).toBe('key-value');
     expect(Object.fromEntries(parsed.settings)).toEqual({
       host: 'db',
@@ -66,10 +75,16 @@ describe('parseConnectionString', () => {
 });
 
 describe('validateConnectionString', () => {
-  const rules = { schemes: ['postgresql', 'postgres'], knownKeys: new Set(['host', 'port', 'password', 'pooling']), supported: 'Host, Port, Password' };
+  const rules = {
+    schemes: ['postgresql', 'postgres'],
+    knownKeys: new Set(['host', 'port', 'password', 'pooling']),
+    supported: 'Host, Port, Password',
+  };
   const collect = (text: string | undefined) => {
     const issues: string[] = [];
-    const parsed = validateConnectionString(text, rules, (field, message) => issues.push(`${field} ${message}`));
+    const parsed = validateConnectionString(text, rules, (field, message) =>
+      issues.push(`${field} ${message}`),
+    );
     return { parsed, issues };
   };
 
@@ -80,7 +95,11 @@ describe('validateConnectionString', () => {
   });
 
   it('reports an unknown key, naming the supported ones, and a foreign scheme', () => {
-    expect(collect('Host=db;Flavour=strawberry').issues).toEqual(['ConnectionString has the unsupported key "flavour"; supported: Host, Port, Password']);
-    expect(collect('mysql://db:3306').issues).toEqual(['ConnectionString must use the postgresql:// or postgres:// scheme, got mysql://']);
+    expect(collect('Host=db;Flavour=strawberry').issues).toEqual([
+      'ConnectionString has the unsupported key "flavour"; supported: Host, Port, Password',
+    ]);
+    expect(collect('mysql://db:3306').issues).toEqual([
+      'ConnectionString must use the postgresql:// or postgres:// scheme, got mysql://',
+    ]);
   });
 });

@@ -42,7 +42,9 @@ function parseUrlForm(text: string): ParsedConnectionString {
   try {
     url = new URL(text);
   } catch {
-    throw invalid('it starts like a URL but could not be parsed as one (one host only; escape special characters in the password as %XX)');
+    throw invalid(
+      'it starts like a URL but could not be parsed as one (one host only; escape special characters in the password as %XX)',
+    );
   }
   const settings = new Map<string, string>();
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -78,7 +80,8 @@ function readValue(text: string, start: number): { value: string; next: number }
       value += text[index++];
     }
     while (index < text.length && /\s/.test(text[index])) index++;
-    if (index < text.length && text[index] !== ';') throw invalid('a quoted value must be followed by ; or the end');
+    if (index < text.length && text[index] !== ';')
+      throw invalid('a quoted value must be followed by ; or the end');
     return { value, next: index + 1 };
   }
   const end = text.indexOf(';', index);
@@ -118,7 +121,10 @@ export function parseConnectionString(text: string): ParsedConnectionString {
 }
 
 /** The first setting present among `aliases` (normalized names), or undefined. Empty values count as absent. */
-export function connectionStringSetting(parsed: ParsedConnectionString, aliases: readonly string[]): string | undefined {
+export function connectionStringSetting(
+  parsed: ParsedConnectionString,
+  aliases: readonly string[],
+): string | undefined {
   for (const alias of aliases) {
     const value = parsed.settings.get(normalizeConnectionStringKey(alias));
     if (value !== undefined && value !== '') return value;
@@ -151,14 +157,21 @@ export function validateConnectionString(
   try {
     parsed = parseConnectionString(text);
   } catch (error) {
-    issue('ConnectionString', (error as Error).message.replace(/^The connection string is not valid: /, 'is not valid: '));
+    issue(
+      'ConnectionString',
+      (error as Error).message.replace(/^The connection string is not valid: /, 'is not valid: '),
+    );
     return undefined;
   }
   if (parsed.form === 'url' && !rules.schemes.includes(parsed.scheme ?? '')) {
-    issue('ConnectionString', `must use the ${rules.schemes.map((scheme) => `${scheme}://`).join(' or ')} scheme, got ${parsed.scheme}://`);
+    issue(
+      'ConnectionString',
+      `must use the ${rules.schemes.map((scheme) => `${scheme}://`).join(' or ')} scheme, got ${parsed.scheme}://`,
+    );
   }
   for (const key of parsed.settings.keys()) {
-    if (!rules.knownKeys.has(key)) issue('ConnectionString', `has the unsupported key "${key}"; supported: ${rules.supported}`);
+    if (!rules.knownKeys.has(key))
+      issue('ConnectionString', `has the unsupported key "${key}"; supported: ${rules.supported}`);
   }
   return parsed;
 }

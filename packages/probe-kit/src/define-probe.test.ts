@@ -9,7 +9,8 @@ import { healthy, unhealthy } from './probe-results';
 
 const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-kit-'));
 const calls: Array<{ entry: Record<string, unknown>; context: ProbeContext }> = [];
-let behaviour: (entry: Record<string, unknown>) => Promise<ReturnType<typeof healthy>> = async () => healthy('ok');
+let behaviour: (entry: Record<string, unknown>) => Promise<ReturnType<typeof healthy>> = async () =>
+  healthy('ok');
 
 const addMemcachedLikeHealth = defineProbe({
   kind: 'Memcached',
@@ -29,9 +30,16 @@ const addMemcachedLikeHealth = defineProbe({
   },
 });
 
-function build(options: Parameters<typeof addMemcachedLikeHealth>[1], environment: Record<string, string> = {}) {
+function build(
+  options: Parameters<typeof addMemcachedLikeHealth>[1],
+  environment: Record<string, string> = {},
+) {
   const records: LogRecord[] = [];
-  const builder = createEngineBuilder({ contentRoot, environment, logger: { log: (record) => void records.push(record) } });
+  const builder = createEngineBuilder({
+    contentRoot,
+    environment,
+    logger: { log: (record) => void records.push(record) },
+  });
   addMemcachedLikeHealth(builder, options);
   return { builder, records, engine: builder.build() };
 }
@@ -43,11 +51,41 @@ describe('defineProbe', () => {
   });
 
   it('registers one contributor per entry with the common defaults, and passes entry, timeout and key path to the check', async () => {
-    const { engine } = build({ Dependencies: [{ Id: 'cache-a', Endpoint: 'a:11211' }, { Id: 'cache-b', Endpoint: 'b:11211', TimeoutSeconds: 2, Required: false, DisplayName: 'Cache B' }] });
+    const { engine } = build({
+      Dependencies: [
+        { Id: 'cache-a', Endpoint: 'a:11211' },
+        { Id: 'cache-b', Endpoint: 'b:11211', TimeoutSeconds: 2, Required: false, DisplayName: 'Cache B' },
+      ],
+    });
     await engine.refreshDependencies();
-    expect(engine.dependencies().map(({ id, displayName, required, timeoutSeconds, refreshIntervalSeconds, kind }) => ({ id, displayName, required, timeoutSeconds, refreshIntervalSeconds, kind }))).toEqual([
-      { id: 'cache-a', displayName: 'cache-a', required: true, timeoutSeconds: 5, refreshIntervalSeconds: 30, kind: 'Memcached' },
-      { id: 'cache-b', displayName: 'Cache B', required: false, timeoutSeconds: 2, refreshIntervalSeconds: 30, kind: 'Memcached' },
+    expect(
+      engine
+        .dependencies()
+        .map(({ id, displayName, required, timeoutSeconds, refreshIntervalSeconds, kind }) => ({
+          id,
+          displayName,
+          required,
+          timeoutSeconds,
+          refreshIntervalSeconds,
+          kind,
+        })),
+    ).toEqual([
+      {
+        id: 'cache-a',
+        displayName: 'cache-a',
+        required: true,
+        timeoutSeconds: 5,
+        refreshIntervalSeconds: 30,
+        kind: 'Memcached',
+      },
+      {
+        id: 'cache-b',
+        displayName: 'Cache B',
+        required: false,
+        timeoutSeconds: 2,
+        refreshIntervalSeconds: 30,
+        kind: 'Memcached',
+      },
     ]);
     const second = calls.find((call) => call.entry.Id === 'cache-b')!;
     expect(second.context.timeoutMs).toBe(2000);
@@ -61,36 +99,83 @@ describe('defineProbe', () => {
     await engine.refreshDependencies();
     behaviour = async () => unhealthy('DOWN', 'down');
     await engine.refreshDependencies();
-    expect(records.filter((record) => record.eventId === 3140 || record.eventId === 3141).map((record) => record.eventId)).toEqual([3140, 3141]);
+    expect(
+      records
+        .filter((record) => record.eventId === 3140 || record.eventId === 3141)
+        .map((record) => record.eventId),
+    ).toEqual([3140, 3141]);
   });
 
   it('turns a thrown error into an Unhealthy result through describeError', async () => {
     behaviour = async () => {
-      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:11211'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 11211 });
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:11211'), {
+        code: 'ECONNREFUSED',
+        address: '127.0.0.1',
+        port: 11211,
+      });
     };
     const { engine } = build({ Dependencies: [{ Id: 'cache', Endpoint: 'a:1' }] });
     await engine.refreshDependencies();
-    expect(engine.dependencies()[0]).toMatchObject({ status: 'Unhealthy', error: { code: 'ECONNREFUSED', message: expect.stringContaining('Connection refused by 127.0.0.1:11211') } });
+    expect(engine.dependencies()[0]).toMatchObject({
+      status: 'Unhealthy',
+      error: {
+        code: 'ECONNREFUSED',
+        message: expect.stringContaining('Connection refused by 127.0.0.1:11211'),
+      },
+    });
   });
 
   it('scrubs secretString values, URL passwords and secretValues from results and log records', async () => {
-    behaviour = async (entry) => unhealthy('AUTH', `refused ${entry.Token} for ${entry.Endpoint} with ${entry.Header}`, { echoed: String(entry.Token) });
-    const { engine, records, builder } = build({ Dependencies: [{ Id: 'cache', Endpoint: 'http://u:url-pass-1@a:1', Token: 'token-value-2', Header: 'Key header-secret-3' }] });
+    behaviour = async (entry) =>
+      unhealthy('AUTH', `refused ${entry.Token} for ${entry.Endpoint} with ${entry.Header}`, {
+        echoed: String(entry.Token),
+      });
+    const { engine, records, builder } = build({
+      Dependencies: [
+        {
+          Id: 'cache',
+          Endpoint: 'http://u:url-pass-1@a:1',
+          Token: 'token-value-2',
+          Header: 'Key header-secret-3',
+        },
+      ],
+    });
     await engine.refreshDependencies();
     builder.logger.log({ level: 'info', eventId: 3140, message: 'token-value-2 url-pass-1 header-secret-3' });
     const text = JSON.stringify([engine.dependencies(), engine.snapshot(), records]);
-    for (const secret of ['token-value-2', 'url-pass-1', 'header-secret-3']) expect(text).not.toContain(secret);
+    for (const secret of ['token-value-2', 'url-pass-1', 'header-secret-3'])
+      expect(text).not.toContain(secret);
     expect(engine.dependencies()[0].error?.message).toBe('refused *** for http://***@a:1 with Key ***');
   });
 
   it('reads the section from environment variables and merges code options by Id (code wins, new Ids appended)', async () => {
     const prefix = 'Engine__Observability__DependencyHealth__Memcached__';
     const { engine } = build(
-      { RefreshIntervalSeconds: 9, Dependencies: [{ Id: 'from-env', TimeoutSeconds: 3 }, { Id: 'from-code', Endpoint: 'c:1' }] },
-      { [`${prefix}RefreshIntervalSeconds`]: '60', [`${prefix}Dependencies__0__Id`]: 'from-env', [`${prefix}Dependencies__0__Endpoint`]: 'e:1', [`${prefix}Dependencies__0__Required`]: 'false' },
+      {
+        RefreshIntervalSeconds: 9,
+        Dependencies: [
+          { Id: 'from-env', TimeoutSeconds: 3 },
+          { Id: 'from-code', Endpoint: 'c:1' },
+        ],
+      },
+      {
+        [`${prefix}RefreshIntervalSeconds`]: '60',
+        [`${prefix}Dependencies__0__Id`]: 'from-env',
+        [`${prefix}Dependencies__0__Endpoint`]: 'e:1',
+        [`${prefix}Dependencies__0__Required`]: 'false',
+      },
     );
     await engine.refreshDependencies();
-    expect(engine.dependencies().map(({ id, required, timeoutSeconds, refreshIntervalSeconds }) => [id, required, timeoutSeconds, refreshIntervalSeconds])).toEqual([
+    expect(
+      engine
+        .dependencies()
+        .map(({ id, required, timeoutSeconds, refreshIntervalSeconds }) => [
+          id,
+          required,
+          timeoutSeconds,
+          refreshIntervalSeconds,
+        ]),
+    ).toEqual([
       ['from-env', false, 3, 9],
       ['from-code', true, 5, 9],
     ]);
@@ -98,21 +183,60 @@ describe('defineProbe', () => {
   });
 
   it.each([
-    [{ Dependencies: [{ Id: 'x' }] }, 'Engine:Observability:DependencyHealth:Memcached:Dependencies:0:Endpoint is required: host:port of the cache'],
-    [{ Dependencies: [{ Id: 'x', Endpoint: 'a:1', TimeoutSeconds: -1 }] }, 'Engine:Observability:DependencyHealth:Memcached:Dependencies:0:TimeoutSeconds must be a positive integer, got -1'],
-    [{ RefreshIntervalSeconds: 1.5, Dependencies: [] }, 'Engine:Observability:DependencyHealth:Memcached:RefreshIntervalSeconds must be a positive integer, got 1.5'],
-    [{ Dependencies: [{ Id: 'x', Endpoint: 'a:1' }, { Id: 'x', Endpoint: 'b:1' }] }, 'Engine:Observability:DependencyHealth:Memcached:Dependencies:1:Id duplicates the Id "x" of Dependencies:0'],
-    [{ Dependencies: [{ Id: 'x', Endpoint: 'a:1', Token: '<CACHE_TOKEN>' }] }, 'Engine:Observability:DependencyHealth:Memcached:Dependencies:0:Token still holds the placeholder'],
-    [{ Dependencies: [{ Endpoint: 'a:1' }] }, 'Engine:Observability:DependencyHealth:Memcached:Dependencies:0:Id is required'],
+    [
+      { Dependencies: [{ Id: 'x' }] },
+      'Engine:Observability:DependencyHealth:Memcached:Dependencies:0:Endpoint is required: host:port of the cache',
+    ],
+    [
+      { Dependencies: [{ Id: 'x', Endpoint: 'a:1', TimeoutSeconds: -1 }] },
+      'Engine:Observability:DependencyHealth:Memcached:Dependencies:0:TimeoutSeconds must be a positive integer, got -1',
+    ],
+    [
+      { RefreshIntervalSeconds: 1.5, Dependencies: [] },
+      'Engine:Observability:DependencyHealth:Memcached:RefreshIntervalSeconds must be a positive integer, got 1.5',
+    ],
+    [
+      {
+        Dependencies: [
+          { Id: 'x', Endpoint: 'a:1' },
+          { Id: 'x', Endpoint: 'b:1' },
+        ],
+      },
+      'Engine:Observability:DependencyHealth:Memcached:Dependencies:1:Id duplicates the Id "x" of Dependencies:0',
+    ],
+    [
+      { Dependencies: [{ Id: 'x', Endpoint: 'a:1', Token: '<CACHE_TOKEN>' }] },
+      'Engine:Observability:DependencyHealth:Memcached:Dependencies:0:Token still holds the placeholder',
+    ],
+    [
+      { Dependencies: [{ Endpoint: 'a:1' }] },
+      'Engine:Observability:DependencyHealth:Memcached:Dependencies:0:Id is required',
+    ],
   ])('fails at registration with CONFIGURATION_INVALID and the full key path (%j)', (options, message) => {
-    expect(() => build(options as never)).toThrow(expect.objectContaining({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining(message) }));
+    expect(() => build(options as never)).toThrow(
+      expect.objectContaining({ code: 'CONFIGURATION_INVALID', message: expect.stringContaining(message) }),
+    );
   });
 
   it('does not register an Id of the kind twice when called again', async () => {
     const records: LogRecord[] = [];
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger: { log: (record) => void records.push(record) } });
+    const builder = createEngineBuilder({
+      contentRoot,
+      environment: {},
+      logger: { log: (record) => void records.push(record) },
+    });
     addMemcachedLikeHealth(builder, { Dependencies: [{ Id: 'cache', Endpoint: 'a:1' }] });
-    addMemcachedLikeHealth(builder, { Dependencies: [{ Id: 'cache', Endpoint: 'a:1' }, { Id: 'other', Endpoint: 'b:1' }] });
-    expect(builder.build().dependencies().map((entry) => entry.id)).toEqual(['cache', 'other']);
+    addMemcachedLikeHealth(builder, {
+      Dependencies: [
+        { Id: 'cache', Endpoint: 'a:1' },
+        { Id: 'other', Endpoint: 'b:1' },
+      ],
+    });
+    expect(
+      builder
+        .build()
+        .dependencies()
+        .map((entry) => entry.id),
+    ).toEqual(['cache', 'other']);
   });
 });

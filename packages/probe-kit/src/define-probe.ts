@@ -35,7 +35,9 @@ function withDisplayName<T>(raw: Record<string, unknown> & { Id: string; Display
 }
 
 /** One dependency in code options: an Id plus any fields to set or override. */
-export type ProbeDependencyOptions<TShape extends z.ZodRawShape> = { Id: string } & Partial<z.input<z.ZodObject<CommonShape & TShape>>>;
+export type ProbeDependencyOptions<TShape extends z.ZodRawShape> = { Id: string } & Partial<
+  z.input<z.ZodObject<CommonShape & TShape>>
+>;
 
 /**
  * Code options of an `add<Kind>Health` call, in the configuration's PascalCase shape. They are merged over
@@ -82,8 +84,11 @@ export function probeSectionPath(kind: string): string {
 }
 
 /** The zod schema of a kind's whole section (useful for docs and tests). */
-export function probeSectionSchema<TShape extends z.ZodRawShape>(definition: Pick<ProbeDefinition<TShape>, 'entryShape' | 'validateEntry'>) {
-  const entrySchema = z.object({ ...dependencyEntryCommonShape, ...definition.entryShape } as CommonShape & TShape);
+export function probeSectionSchema<TShape extends z.ZodRawShape>(
+  definition: Pick<ProbeDefinition<TShape>, 'entryShape' | 'validateEntry'>,
+) {
+  const entrySchema = z.object({ ...dependencyEntryCommonShape, ...definition.entryShape } as CommonShape &
+    TShape);
   return z
     .object({ ...probeSectionBaseShape, Dependencies: z.array(entrySchema).default([]) })
     .superRefine((parsed, context) => {
@@ -108,7 +113,10 @@ export function probeSectionSchema<TShape extends z.ZodRawShape>(definition: Pic
     });
 }
 
-function secretsOf<TShape extends z.ZodRawShape>(definition: ProbeDefinition<TShape>, entry: ProbeEntry<TShape>): string[] {
+function secretsOf<TShape extends z.ZodRawShape>(
+  definition: ProbeDefinition<TShape>,
+  entry: ProbeEntry<TShape>,
+): string[] {
   const secrets = new Set<string>();
   for (const [field, schema] of Object.entries(definition.entryShape)) {
     const value = (entry as Record<string, unknown>)[field];
@@ -133,8 +141,16 @@ export function defineProbe<TShape extends z.ZodRawShape>(definition: ProbeDefin
   const sectionKeys = Object.keys(probeSectionBaseShape);
   const entryKeys = [...Object.keys(dependencyEntryCommonShape), ...Object.keys(definition.entryShape)];
 
-  return function addProbe<TBuilder extends EngineBuilder>(builder: TBuilder, options?: ProbeOptions<TShape>): TBuilder {
-    const merged = mergeProbeOptions(builder.configuration.getSection(sectionPath), options ?? {}, sectionKeys, entryKeys);
+  return function addProbe<TBuilder extends EngineBuilder>(
+    builder: TBuilder,
+    options?: ProbeOptions<TShape>,
+  ): TBuilder {
+    const merged = mergeProbeOptions(
+      builder.configuration.getSection(sectionPath),
+      options ?? {},
+      sectionKeys,
+      entryKeys,
+    );
     const section = builder.configuration.bind(sectionPath, schema, merged) as unknown as ValidatedSection;
     section.Dependencies.forEach((raw, index) => {
       const entry = withDisplayName<ProbeEntry<TShape>>(raw);
@@ -146,7 +162,9 @@ export function defineProbe<TShape extends z.ZodRawShape>(definition: ProbeDefin
       // Like the engine's log redaction, values under 3 characters are not scrubbed from results: replacing
       // every "a" would garble the text and protect nothing.
       const scrubbed = secrets.filter((secret) => secret.length >= 3);
-      const target = definition.describeTarget ? redactValue(definition.describeTarget(entry), scrubbed) : undefined;
+      const target = definition.describeTarget
+        ? redactValue(definition.describeTarget(entry), scrubbed)
+        : undefined;
       const entryPath = `${sectionPath}:Dependencies:${index}`;
       const timeoutMs = entry.TimeoutSeconds * 1000;
       const contributor: DependencyHealthContributor = {

@@ -37,13 +37,16 @@ async function server(answer: (response: http.ServerResponse) => void) {
 }
 
 async function until(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 100 && !condition(); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let attempt = 0; attempt < 100 && !condition(); attempt++)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   expect(condition()).toBe(true);
 }
 
 describe('httpRequest', () => {
   it('sends method, headers, body and URL credentials as basic auth; returns status, headers and body; leaves no connection open', async () => {
-    const upstream = await server((response) => response.writeHead(201, { 'x-answer': 'yes' }).end('created'));
+    const upstream = await server((response) =>
+      response.writeHead(201, { 'x-answer': 'yes' }).end('created'),
+    );
     try {
       const result = await httpRequest({
         url: `http://probe:pa%24s@${upstream.url.slice(7)}/items?x=1`,
@@ -82,7 +85,9 @@ describe('httpRequest', () => {
   it('fails with RESPONSE_TOO_LARGE past maxBodyBytes', async () => {
     const upstream = await server((response) => response.end('x'.repeat(5000)));
     try {
-      await expect(httpRequest({ url: upstream.url, signal: new AbortController().signal, maxBodyBytes: 100 })).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+      await expect(
+        httpRequest({ url: upstream.url, signal: new AbortController().signal, maxBodyBytes: 100 }),
+      ).rejects.toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
     } finally {
       await upstream.close();
     }

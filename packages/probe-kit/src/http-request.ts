@@ -36,7 +36,10 @@ export function httpRequest(options: HttpRequestOptions): Promise<HttpResponse> 
   const url = new URL(options.url);
   const headers: Record<string, string> = { connection: 'close', ...lowerCaseKeys(options.headers ?? {}) };
   if ((url.username || url.password) && headers.authorization === undefined) {
-    headers.authorization = basicAuthorization(decodeURIComponent(url.username), decodeURIComponent(url.password));
+    headers.authorization = basicAuthorization(
+      decodeURIComponent(url.username),
+      decodeURIComponent(url.password),
+    );
   }
   url.username = '';
   url.password = '';
@@ -60,7 +63,11 @@ export function httpRequest(options: HttpRequestOptions): Promise<HttpResponse> 
       headers,
       agent: false,
       ...(url.protocol === 'https:' && options.tls
-        ? { servername: options.tls.servername, rejectUnauthorized: options.tls.rejectUnauthorized ?? true, ca: options.tls.ca }
+        ? {
+            servername: options.tls.servername,
+            rejectUnauthorized: options.tls.rejectUnauthorized ?? true,
+            ca: options.tls.ca,
+          }
         : {}),
     });
     signal.addEventListener('abort', onAbort, { once: true });
@@ -71,15 +78,30 @@ export function httpRequest(options: HttpRequestOptions): Promise<HttpResponse> 
       response.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received > maxBodyBytes) {
-          finish(new CoreError('RESPONSE_TOO_LARGE', `The upstream answered with a body over ${maxBodyBytes} bytes; point the endpoint at a health route.`));
+          finish(
+            new CoreError(
+              'RESPONSE_TOO_LARGE',
+              `The upstream answered with a body over ${maxBodyBytes} bytes; point the endpoint at a health route.`,
+            ),
+          );
           return;
         }
         chunks.push(chunk);
       });
       response.on('error', (error) => finish(error));
-      response.on('aborted', () => finish(Object.assign(new Error('The upstream closed the connection before the response was complete.'), { code: 'ECONNRESET' })));
+      response.on('aborted', () =>
+        finish(
+          Object.assign(new Error('The upstream closed the connection before the response was complete.'), {
+            code: 'ECONNRESET',
+          }),
+        ),
+      );
       response.on('end', () =>
-        finish(null, { status: response.statusCode ?? 0, headers: { ...response.headers }, body: Buffer.concat(chunks).toString('utf8') }),
+        finish(null, {
+          status: response.statusCode ?? 0,
+          headers: { ...response.headers },
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
       );
     });
     request.end(options.body);

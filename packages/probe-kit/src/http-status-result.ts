@@ -12,7 +12,12 @@ export function bodySnippet(body: string, length = 200): string {
  * naming the credential fields to check, anything else UNEXPECTED_STATUS with a body snippet.
  * `request` is a safe label (`GET http://es:9200/_cluster/health`).
  */
-export function httpFailure(request: string, status: number, body: string, credentialFields: string): DependencyCheckResult {
+export function httpFailure(
+  request: string,
+  status: number,
+  body: string,
+  credentialFields: string,
+): DependencyCheckResult {
   const snippet = bodySnippet(body);
   if (status === 401 || status === 403) {
     return unhealthy(
@@ -21,7 +26,9 @@ export function httpFailure(request: string, status: number, body: string, crede
       { statusCode: status },
     );
   }
-  return unhealthy('UNEXPECTED_STATUS', `${request} answered ${status}${snippet ? `: ${snippet}` : ''}.`, { statusCode: status });
+  return unhealthy('UNEXPECTED_STATUS', `${request} answered ${status}${snippet ? `: ${snippet}` : ''}.`, {
+    statusCode: status,
+  });
 }
 
 /** Parses a JSON body, or returns undefined when it is not JSON. */

@@ -10,7 +10,13 @@ export {
   textField,
 } from './probe-section-schema';
 export { defineProbe, probeSectionPath, probeSectionSchema } from './define-probe';
-export type { ProbeContext, ProbeDefinition, ProbeOptions, ProbeEntry, ProbeDependencyOptions } from './define-probe';
+export type {
+  ProbeContext,
+  ProbeDefinition,
+  ProbeOptions,
+  ProbeEntry,
+  ProbeDependencyOptions,
+} from './define-probe';
 export { mergeProbeOptions } from './merge-probe-options';
 export { healthy, degraded, unhealthy } from './probe-results';
 export { abortable, abortError } from './abortable';
@@ -22,13 +28,23 @@ export { httpRequest } from './http-request';
 export type { HttpRequestOptions, HttpResponse } from './http-request';
 export { parseEndpoint, resolveHttpEndpoint } from './parse-endpoint';
 export type { ParsedEndpoint } from './parse-endpoint';
-export { authorizationHeaders, basicAuthorization, bearerAuthorization, apiKeyAuthorization } from './authorization-headers';
+export {
+  authorizationHeaders,
+  basicAuthorization,
+  bearerAuthorization,
+  apiKeyAuthorization,
+} from './authorization-headers';
 export type { HttpCredentials } from './authorization-headers';
 export { describeError, isTlsErrorCode } from './describe-error';
 export { tlsHandshakeFailure } from './tls-handshake-failure';
 export { redactText, redactValue, secretsInConnectionString, stripUrlCredentials } from './secret-redaction';
 export { httpFailure, bodySnippet, parseJsonBody } from './http-status-result';
-export { parseConnectionString, connectionStringSetting, normalizeConnectionStringKey, validateConnectionString } from './connection-string';
+export {
+  parseConnectionString,
+  connectionStringSetting,
+  normalizeConnectionStringKey,
+  validateConnectionString,
+} from './connection-string';
 export type { ParsedConnectionString, ConnectionStringRules } from './connection-string';
 export { clusterHealthResult } from './search-cluster-health';
 export type { ClusterHealthBody } from './search-cluster-health';

@@ -46,7 +46,9 @@ export function mergeProbeOptions(
 ): Plain {
   const section = canonicalizeKeys(configured, sectionKeys);
   const overrides = canonicalizeKeys(code, sectionKeys);
-  const dependencies = asList(section.Dependencies).map((entry) => (isPlain(entry) ? canonicalizeKeys(entry, entryKeys) : entry));
+  const dependencies = asList(section.Dependencies).map((entry) =>
+    isPlain(entry) ? canonicalizeKeys(entry, entryKeys) : entry,
+  );
   const configuredCount = dependencies.length;
   const overridden = new Set<number>();
   for (const codeEntry of asList(overrides.Dependencies)) {
@@ -56,7 +58,13 @@ export function mergeProbeOptions(
     const index =
       id === undefined
         ? -1
-        : dependencies.findIndex((existing, position) => position < configuredCount && !overridden.has(position) && isPlain(existing) && existing.Id === id);
+        : dependencies.findIndex(
+            (existing, position) =>
+              position < configuredCount &&
+              !overridden.has(position) &&
+              isPlain(existing) &&
+              existing.Id === id,
+          );
     if (index >= 0 && isPlain(entry)) {
       overridden.add(index);
       dependencies[index] = { ...(dependencies[index] as Plain), ...entry };

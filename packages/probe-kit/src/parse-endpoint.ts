@@ -21,7 +21,10 @@ const wellKnownPorts: Record<string, number> = { http: 80, https: 443, ws: 80, w
 export function parseEndpoint(value: string, defaults: { protocol?: string; port: number }): ParsedEndpoint {
   const text = value.trim();
   const invalid = (why: string) =>
-    new CoreError('ENDPOINT_INVALID', `The endpoint is not valid: ${why}. Use host, host:port, [ipv6]:port or a URL such as http://host:port/path.`);
+    new CoreError(
+      'ENDPOINT_INVALID',
+      `The endpoint is not valid: ${why}. Use host, host:port, [ipv6]:port or a URL such as http://host:port/path.`,
+    );
   if (!text) throw invalid('it is empty');
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
   let url: URL;
@@ -33,7 +36,11 @@ export function parseEndpoint(value: string, defaults: { protocol?: string; port
   const protocol = url.protocol.replace(/:$/, '').toLowerCase();
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!host) throw invalid('it has no host');
-  const port = url.port ? Number(url.port) : hasScheme && wellKnownPorts[protocol] !== undefined ? wellKnownPorts[protocol] : defaults.port;
+  const port = url.port
+    ? Number(url.port)
+    : hasScheme && wellKnownPorts[protocol] !== undefined
+      ? wellKnownPorts[protocol]
+      : defaults.port;
   const decode = (part: string) => {
     try {
       return decodeURIComponent(part);
@@ -62,10 +69,16 @@ export function resolveHttpEndpoint(
 ): { url: string; username?: string; password?: string } {
   const parsed = parseEndpoint(endpoint, { protocol: 'http', port: options.defaultPort ?? 80 });
   if (parsed.protocol !== 'http' && parsed.protocol !== 'https') {
-    throw new CoreError('ENDPOINT_INVALID', `The endpoint must be an http or https URL, got the scheme "${parsed.protocol}".`);
+    throw new CoreError(
+      'ENDPOINT_INVALID',
+      `The endpoint must be an http or https URL, got the scheme "${parsed.protocol}".`,
+    );
   }
-  const url = new URL(`${parsed.protocol}://${parsed.host.includes(':') ? `[${parsed.host}]` : parsed.host}:${parsed.port}${parsed.path}`);
-  if ((url.pathname === '' || url.pathname === '/') && options.defaultPath) url.pathname = options.defaultPath;
+  const url = new URL(
+    `${parsed.protocol}://${parsed.host.includes(':') ? `[${parsed.host}]` : parsed.host}:${parsed.port}${parsed.path}`,
+  );
+  if ((url.pathname === '' || url.pathname === '/') && options.defaultPath)
+    url.pathname = options.defaultPath;
   for (const [name, value] of Object.entries(options.query ?? {})) {
     if (value !== undefined && value !== '') url.searchParams.set(name, value);
   }

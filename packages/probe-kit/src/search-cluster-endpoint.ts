@@ -17,9 +17,15 @@ export interface SearchClusterEndpoint {
  * `/_cluster/health`; a path ending in `/_cluster/health[/<index>]` keeps its index; any other path is a
  * proxy prefix. `index` (when given) wins over an index in the path.
  */
-export function resolveSearchClusterEndpoint(endpoint: string, defaultPort: number, index?: string): SearchClusterEndpoint {
+export function resolveSearchClusterEndpoint(
+  endpoint: string,
+  defaultPort: number,
+  index?: string,
+): SearchClusterEndpoint {
   const parsed = parseEndpoint(endpoint, { protocol: 'http', port: defaultPort });
-  const url = new URL(`${parsed.protocol}://${parsed.host.includes(':') ? `[${parsed.host}]` : parsed.host}:${parsed.port}${parsed.path}`);
+  const url = new URL(
+    `${parsed.protocol}://${parsed.host.includes(':') ? `[${parsed.host}]` : parsed.host}:${parsed.port}${parsed.path}`,
+  );
   const match = /^(.*?)\/_cluster\/health(?:\/([^/]+))?\/?$/.exec(url.pathname);
   const prefix = (match ? match[1] : url.pathname).replace(/\/+$/, '');
   const selectedIndex = index ?? (match?.[2] ? decodeURIComponent(match[2]) : undefined);
@@ -38,6 +44,7 @@ export function searchErrorReason(body: unknown): string {
   if (typeof body === 'string') return body;
   const error = (body as { error?: { type?: unknown; reason?: unknown } | string } | undefined)?.error;
   if (typeof error === 'string') return error;
-  if (error && typeof error === 'object') return [error.type, error.reason].filter((part) => typeof part === 'string' && part).join(': ');
+  if (error && typeof error === 'object')
+    return [error.type, error.reason].filter((part) => typeof part === 'string' && part).join(': ');
   return body === undefined ? '' : JSON.stringify(body);
 }

@@ -10,7 +10,13 @@ describe('secret redaction', () => {
 
   it('replaces every secret, longest first, and URL credentials, in text and nested values', () => {
     expect(redactText('pass and password', ['pass', 'password'])).toBe('*** and ***');
-    expect(stripUrlCredentials('see https://u:p@h/x and redis://:p@r')).toBe('see https://***@h/x and redis://***@r');
-    expect(redactValue({ a: ['x-secret-y'], b: { c: 'secret' }, d: 3 }, ['secret'])).toEqual({ a: ['x-***-y'], b: { c: '***' }, d: 3 });
+    expect(stripUrlCredentials('see https://u:p@h/x and redis://:p@r')).toBe(
+      'see https://***@h/x and redis://***@r',
+    );
+    expect(redactValue({ a: ['x-secret-y'], b: { c: 'secret' }, d: 3 }, ['secret'])).toEqual({
+      a: ['x-***-y'],
+      b: { c: '***' },
+      d: 3,
+    });
   });
 });

@@ -32,9 +32,14 @@ export function secretsInConnectionString(value: string): string[] {
       }
     }
   }
-  for (const match of value.matchAll(/(?:^|;)\s*(?:password|pwd|token|access[ _]?token|api[ _]?key|secret)\s*=\s*("[^"]*"|'[^']*'|[^;]*)/gi)) {
+  for (const match of value.matchAll(
+    /(?:^|;)\s*(?:password|pwd|token|access[ _]?token|api[ _]?key|secret)\s*=\s*("[^"]*"|'[^']*'|[^;]*)/gi,
+  )) {
     let secret = match[1].trim();
-    if ((secret.startsWith('"') && secret.endsWith('"')) || (secret.startsWith("'") && secret.endsWith("'"))) {
+    if (
+      (secret.startsWith('"') && secret.endsWith('"')) ||
+      (secret.startsWith("'") && secret.endsWith("'"))
+    ) {
       secret = secret.slice(1, -1);
     }
     if (secret) found.add(secret);

@@ -72,14 +72,24 @@ function createSocketReader(socket: Duplex, signal: AbortSignal): LineReader & B
   const onData = (chunk: Buffer) => {
     buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
     if (buffer.length > maximumBufferedBytes) {
-      fail(new CoreError('RESPONSE_TOO_LARGE', 'The upstream sent more than 1 MiB without the expected frame or line end; check that the port speaks the expected protocol.'));
+      fail(
+        new CoreError(
+          'RESPONSE_TOO_LARGE',
+          'The upstream sent more than 1 MiB without the expected frame or line end; check that the port speaks the expected protocol.',
+        ),
+      );
       socket.destroy();
       return;
     }
     settle();
   };
   const onError = (error: Error) => fail(error);
-  const onClose = () => fail(Object.assign(new Error('The upstream closed the connection before answering.'), { code: 'ECONNRESET' }));
+  const onClose = () =>
+    fail(
+      Object.assign(new Error('The upstream closed the connection before answering.'), {
+        code: 'ECONNRESET',
+      }),
+    );
   const onAbort = () => {
     fail(abortError(signal));
     socket.destroy();
@@ -96,7 +106,8 @@ function createSocketReader(socket: Duplex, signal: AbortSignal): LineReader & B
 
   const read = (want: Want): Promise<never> => {
     if (closed) return Promise.reject(new CoreError('READER_CLOSED', 'The reader was closed.'));
-    if (pending) return Promise.reject(new CoreError('READ_IN_PROGRESS', 'Only one read at a time is allowed.'));
+    if (pending)
+      return Promise.reject(new CoreError('READ_IN_PROGRESS', 'Only one read at a time is allowed.'));
     return new Promise((resolve, reject) => {
       pending = { want, resolve, reject };
       settle();

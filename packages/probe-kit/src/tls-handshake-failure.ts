@@ -7,7 +7,11 @@ import { unhealthy } from './probe-results';
  * that sets the name the certificate must carry (`...:Dependencies:0:TlsServerName`), and how to trust a
  * private CA.
  */
-export function tlsHandshakeFailure(error: unknown, where: string, serverNamePath: string): DependencyCheckResult {
+export function tlsHandshakeFailure(
+  error: unknown,
+  where: string,
+  serverNamePath: string,
+): DependencyCheckResult {
   const code = (error as { code?: unknown } | null)?.code;
   const detail = error instanceof Error ? error.message : String(error);
   return unhealthy(

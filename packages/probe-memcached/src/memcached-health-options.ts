@@ -13,8 +13,15 @@ export const memcachedHealthEntryShape = {
 export type MemcachedHealthOptions = ProbeOptions<typeof memcachedHealthEntryShape>;
 
 /** Host is required; it is optional in the shape so the error can say what to set. */
-export function validateMemcachedHealthEntry(entry: { Host?: string }, issue: (field: string, message: string) => void): void {
-  if (!entry.Host) issue('Host', 'is required: the host name or IP address of the memcached server, for example cache.internal');
+export function validateMemcachedHealthEntry(
+  entry: { Host?: string },
+  issue: (field: string, message: string) => void,
+): void {
+  if (!entry.Host)
+    issue(
+      'Host',
+      'is required: the host name or IP address of the memcached server, for example cache.internal',
+    );
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:Memcached` section. */

@@ -48,7 +48,9 @@ describe('memcached probe (text protocol on a recording fake)', () => {
   ])('is Healthy when version answers %j and publishes the version', async (answer, version) => {
     const fake = await lineServer(answer);
     try {
-      const [entry] = await probeOnce({ Dependencies: [{ Id: 'cache', Host: '127.0.0.1', Port: fake.port }] });
+      const [entry] = await probeOnce({
+        Dependencies: [{ Id: 'cache', Host: '127.0.0.1', Port: fake.port }],
+      });
       expect(entry).toMatchObject({ status: 'Healthy', data: { version } });
       expect(fake.received).toEqual(['version\r\n']);
     } finally {
@@ -56,26 +58,34 @@ describe('memcached probe (text protocol on a recording fake)', () => {
     }
   });
 
-  it.each(['ERROR\r\n', 'VERSION\r\n', 'VERSION 1.6\r\n', 'VERSION abc\r\n', 'SERVER_ERROR out of memory\r\n', '+PONG\r\n'])(
-    'is Unhealthy with UNEXPECTED_RESPONSE when version answers %j',
-    async (answer) => {
-      const fake = await lineServer(answer);
-      try {
-        const [entry] = await probeOnce({ Dependencies: [{ Id: 'cache', Host: '127.0.0.1', Port: fake.port }] });
-        expect(entry.status).toBe('Unhealthy');
-        expect(entry.error?.code).toBe('UNEXPECTED_RESPONSE');
-        expect(entry.error?.message).toContain(JSON.stringify(answer.replace(/\r?\n$/, '')));
-        expect(entry.error?.message).toMatch(/Check that Host and Port point at a memcached server/);
-      } finally {
-        await fake.close();
-      }
-    },
-  );
+  it.each([
+    'ERROR\r\n',
+    'VERSION\r\n',
+    'VERSION 1.6\r\n',
+    'VERSION abc\r\n',
+    'SERVER_ERROR out of memory\r\n',
+    '+PONG\r\n',
+  ])('is Unhealthy with UNEXPECTED_RESPONSE when version answers %j', async (answer) => {
+    const fake = await lineServer(answer);
+    try {
+      const [entry] = await probeOnce({
+        Dependencies: [{ Id: 'cache', Host: '127.0.0.1', Port: fake.port }],
+      });
+      expect(entry.status).toBe('Unhealthy');
+      expect(entry.error?.code).toBe('UNEXPECTED_RESPONSE');
+      expect(entry.error?.message).toContain(JSON.stringify(answer.replace(/\r?\n$/, '')));
+      expect(entry.error?.message).toMatch(/Check that Host and Port point at a memcached server/);
+    } finally {
+      await fake.close();
+    }
+  });
 
   it('is Unhealthy with ECONNRESET when the server hangs up without answering', async () => {
     const fake = await lineServer(null);
     try {
-      const [entry] = await probeOnce({ Dependencies: [{ Id: 'cache', Host: '127.0.0.1', Port: fake.port }] });
+      const [entry] = await probeOnce({
+        Dependencies: [{ Id: 'cache', Host: '127.0.0.1', Port: fake.port }],
+      });
       expect(entry).toMatchObject({ status: 'Unhealthy', timedOut: false, error: { code: 'ECONNRESET' } });
     } finally {
       await fake.close();
@@ -87,29 +97,49 @@ describe('memcached probe (text protocol on a recording fake)', () => {
     const builder = createEngineBuilder({
       contentRoot,
       logger: captureLogger(),
-      environment: { [`${prefix}RefreshIntervalSeconds`]: '7', [`${prefix}Dependencies__0__Id`]: 'cache', [`${prefix}Dependencies__0__Host`]: 'cache.internal' },
+      environment: {
+        [`${prefix}RefreshIntervalSeconds`]: '7',
+        [`${prefix}Dependencies__0__Id`]: 'cache',
+        [`${prefix}Dependencies__0__Host`]: 'cache.internal',
+      },
     });
     addMemcachedHealth(builder);
     const [entry] = builder.build().dependencies();
     expect(entry).toMatchObject({ id: 'cache', kind: 'Memcached', refreshIntervalSeconds: 7, data: {} });
-    const parsed = memcachedHealthOptionsSchema.parse({ Dependencies: [{ Id: 'cache', Host: 'cache.internal', Port: '11311' }] });
-    expect(parsed.Dependencies[0]).toMatchObject({ Host: 'cache.internal', Port: 11311, Required: true, TimeoutSeconds: 5 });
-    expect(memcachedHealthOptionsSchema.parse({ Dependencies: [{ Id: 'cache', Host: 'h' }] }).Dependencies[0].Port).toBe(11211);
+    const parsed = memcachedHealthOptionsSchema.parse({
+      Dependencies: [{ Id: 'cache', Host: 'cache.internal', Port: '11311' }],
+    });
+    expect(parsed.Dependencies[0]).toMatchObject({
+      Host: 'cache.internal',
+      Port: 11311,
+      Required: true,
+      TimeoutSeconds: 5,
+    });
+    expect(
+      memcachedHealthOptionsSchema.parse({ Dependencies: [{ Id: 'cache', Host: 'h' }] }).Dependencies[0].Port,
+    ).toBe(11211);
   });
 
   it.each([
     [{ Id: 'cache' }, 'Engine:Observability:DependencyHealth:Memcached:Dependencies:0:Host', /is required/],
-    [{ Id: 'cache', Host: 'h', Port: 70000 }, 'Engine:Observability:DependencyHealth:Memcached:Dependencies:0:Port', /port number/],
-  ])('fails registration with CONFIGURATION_INVALID naming the key path for %j', (dependency, keyPath, why) => {
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
-    let caught: unknown;
-    try {
-      addMemcachedHealth(builder, { Dependencies: [dependency as never] });
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toMatchObject({ code: 'CONFIGURATION_INVALID' });
-    expect((caught as Error).message).toContain(keyPath);
-    expect((caught as Error).message).toMatch(why);
-  });
+    [
+      { Id: 'cache', Host: 'h', Port: 70000 },
+      'Engine:Observability:DependencyHealth:Memcached:Dependencies:0:Port',
+      /port number/,
+    ],
+  ])(
+    'fails registration with CONFIGURATION_INVALID naming the key path for %j',
+    (dependency, keyPath, why) => {
+      const builder = createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
+      let caught: unknown;
+      try {
+        addMemcachedHealth(builder, { Dependencies: [dependency as never] });
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught).toMatchObject({ code: 'CONFIGURATION_INVALID' });
+      expect((caught as Error).message).toContain(keyPath);
+      expect((caught as Error).message).toMatch(why);
+    },
+  );
 });

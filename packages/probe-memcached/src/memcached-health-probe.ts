@@ -1,4 +1,11 @@
-import { connectTcp, createLineReader, formatHostPort, healthy, unhealthy, type ProbeDefinition } from '@corekit/probe-kit';
+import {
+  connectTcp,
+  createLineReader,
+  formatHostPort,
+  healthy,
+  unhealthy,
+  type ProbeDefinition,
+} from '@corekit/probe-kit';
 import { memcachedHealthEntryShape, validateMemcachedHealthEntry } from './memcached-health-options';
 
 /** `VERSION 1.6.18`, optionally with a suffix some builds add (`1.4.5-mcrouter`, `1.6.9_abc`). */

@@ -13,7 +13,12 @@ const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 
 function engineWith(options: MemcachedHealthOptions) {
   const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger, clock: manualClock(Date.UTC(2025, 0, 1)) });
+  const builder = createEngineBuilder({
+    contentRoot,
+    environment: {},
+    logger,
+    clock: manualClock(Date.UTC(2025, 0, 1)),
+  });
   addMemcachedHealth(builder, options);
   return { engine: builder.build(), logger };
 }
@@ -22,7 +27,9 @@ describe('addMemcachedHealth against real servers', () => {
   it('is Healthy against the memcached server on this machine and reports its version', async () => {
     if (!(await requireService('memcached', memcachedUrl.href, 'MEMCACHED_URL'))) return;
     const { engine, logger } = engineWith({
-      Dependencies: [{ Id: 'sessions', Host: memcachedUrl.hostname, Port: Number(memcachedUrl.port || 11211) }],
+      Dependencies: [
+        { Id: 'sessions', Host: memcachedUrl.hostname, Port: Number(memcachedUrl.port || 11211) },
+      ],
     });
     await engine.refreshDependencies();
     const [entry] = engine.dependencies();
@@ -40,7 +47,10 @@ describe('addMemcachedHealth against real servers', () => {
     await engine.refreshDependencies();
     const [entry] = engine.dependencies();
     expect(entry.status).toBe('Unhealthy');
-    expect(entry.error).toEqual({ code: 'UNEXPECTED_RESPONSE', message: expect.stringContaining('instead of "VERSION x.y.z"') });
+    expect(entry.error).toEqual({
+      code: 'UNEXPECTED_RESPONSE',
+      message: expect.stringContaining('instead of "VERSION x.y.z"'),
+    });
     expect(entry.error?.message).toContain('-ERR');
     expect(logger.withEventId(3141)).toHaveLength(1);
   });
@@ -49,18 +59,26 @@ describe('addMemcachedHealth against real servers', () => {
     const server = await startMemcachedServer();
     try {
       const version = execFileSync('memcached', ['-V'], { encoding: 'utf8' }).trim().split(/\s+/)[1];
-      const { engine, logger } = engineWith({ Dependencies: [{ Id: 'cache', Host: server.host, Port: server.port }] });
+      const { engine, logger } = engineWith({
+        Dependencies: [{ Id: 'cache', Host: server.host, Port: server.port }],
+      });
       await engine.refreshDependencies();
       expect(engine.dependencies()[0]).toMatchObject({ status: 'Healthy', data: { version } });
 
       await server.stop();
       await engine.refreshDependencies();
-      expect(engine.dependencies()[0]).toMatchObject({ status: 'Unhealthy', timedOut: false, error: { code: 'ECONNREFUSED' } });
+      expect(engine.dependencies()[0]).toMatchObject({
+        status: 'Unhealthy',
+        timedOut: false,
+        error: { code: 'ECONNREFUSED' },
+      });
 
       await server.start();
       await engine.refreshDependencies();
       expect(engine.dependencies()[0].status).toBe('Healthy');
-      expect(logger.records.map((record) => record.eventId).filter((id) => id === 3140 || id === 3141)).toEqual([3140, 3141, 3140]);
+      expect(
+        logger.records.map((record) => record.eventId).filter((id) => id === 3140 || id === 3141),
+      ).toEqual([3140, 3141, 3140]);
     } finally {
       await server.stop();
     }

@@ -25,11 +25,17 @@ const mqttAddress = (() => {
 /** Entry fields for the broker at MQTT_URL (`mqtt://user:pass@host:port` when it needs credentials). */
 function sharedEntry(): { entry: Record<string, unknown>; secrets: string[] } {
   const url = new URL(mqttUrl);
-  const entry: Record<string, unknown> = { Host: url.hostname.replace(/^\[(.*)\]$/, '$1'), Port: Number(url.port || 1883) };
+  const entry: Record<string, unknown> = {
+    Host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    Port: Number(url.port || 1883),
+  };
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
   if (!user) return { entry, secrets: [] };
-  return { entry: { ...entry, Username: user, ...(password ? { Password: password } : {}) }, secrets: password ? [password] : [] };
+  return {
+    entry: { ...entry, Username: user, ...(password ? { Password: password } : {}) },
+    secrets: password ? [password] : [],
+  };
 }
 
 async function probeOnce(options: MqttHealthOptions) {
@@ -44,7 +50,8 @@ describeProbeConformance({
   kind: 'Mqtt',
   add: addMqttHealth,
   healthyUpstream: async () => {
-    if (await requireService('MQTT broker', mqttAddress, 'MQTT_URL')) return { ...sharedEntry(), close: async () => undefined };
+    if (await requireService('MQTT broker', mqttAddress, 'MQTT_URL'))
+      return { ...sharedEntry(), close: async () => undefined };
     const broker = await startMosquitto();
     return { entry: { Host: broker.host, Port: broker.port }, close: () => broker.close() };
   },
@@ -68,10 +75,29 @@ describe('addMqttHealth against mosquitto processes started by the test', () => 
   });
 
   it('authenticates from the password file; the broker logged the client id, keep-alive and user the probe sent', async () => {
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: secured.port, ClientId: 'orders-health-1', Username: 'probe', Password: 'mqtt-pass-4711', KeepAliveSeconds: 17 }] });
+    const { entry } = await probeOnce({
+      Dependencies: [
+        {
+          Id: 'broker',
+          Host: '127.0.0.1',
+          Port: secured.port,
+          ClientId: 'orders-health-1',
+          Username: 'probe',
+          Password: 'mqtt-pass-4711',
+          KeepAliveSeconds: 17,
+        },
+      ],
+    });
     expect(entry.status).toBe('Healthy');
-    for (let attempt = 0; attempt < 40 && !/Client orders-health-1 disconnected/.test(secured.output()); attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
-    expect(secured.output()).toMatch(/New client connected from 127\.0\.0\.1:\d+ as orders-health-1 \(p2, c1, k17, u'probe'\)/);
+    for (
+      let attempt = 0;
+      attempt < 40 && !/Client orders-health-1 disconnected/.test(secured.output());
+      attempt++
+    )
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(secured.output()).toMatch(
+      /New client connected from 127\.0\.0\.1:\d+ as orders-health-1 \(p2, c1, k17, u'probe'\)/,
+    );
     expect(secured.output()).toMatch(/Received PINGREQ from orders-health-1/);
     expect(secured.output()).toMatch(/Received DISCONNECT from orders-health-1/);
     expect(secured.output()).toMatch(/Client orders-health-1 disconnected\./);
@@ -81,22 +107,35 @@ describe('addMqttHealth against mosquitto processes started by the test', () => 
     ['a wrong password', { Username: 'probe', Password: 'not-the-pass-1234' }],
     ['an unknown user', { Username: 'intruder', Password: 'mqtt-pass-4711' }],
     ['no credentials', {}],
-  ])('is Unhealthy with AUTHENTICATION_FAILED for %s, and the password appears nowhere', async (_case, credentials) => {
-    const { entry, engine, logger } = await probeOnce({ Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: secured.port, ...credentials }] });
-    expect(entry.status).toBe('Unhealthy');
-    expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
-    expect(entry.error?.message).toMatch(/refused the connection: (not authorized|bad user name or password) \(CONNACK return code [45]\)/);
-    expect(JSON.stringify([engine.snapshot(), engine.health(), logger.records])).not.toContain('not-the-pass-1234');
-  });
+  ])(
+    'is Unhealthy with AUTHENTICATION_FAILED for %s, and the password appears nowhere',
+    async (_case, credentials) => {
+      const { entry, engine, logger } = await probeOnce({
+        Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: secured.port, ...credentials }],
+      });
+      expect(entry.status).toBe('Unhealthy');
+      expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
+      expect(entry.error?.message).toMatch(
+        /refused the connection: (not authorized|bad user name or password) \(CONNACK return code [45]\)/,
+      );
+      expect(JSON.stringify([engine.snapshot(), engine.health(), logger.records])).not.toContain(
+        'not-the-pass-1234',
+      );
+    },
+  );
 
   it('is Unhealthy with the refusal mosquitto sends (not authorized) when clientid_prefixes rejects the ClientId', async () => {
     const broker = await startMosquitto({ extraConfiguration: ['clientid_prefixes corekit-'] });
     try {
-      const refused = await probeOnce({ Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: broker.port, ClientId: 'other-client' }] });
+      const refused = await probeOnce({
+        Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: broker.port, ClientId: 'other-client' }],
+      });
       expect(refused.entry.status).toBe('Unhealthy');
       expect(refused.entry.data).toMatchObject({ returnCode: 5 });
       expect(refused.entry.error?.message).toContain('this user and ClientId');
-      const accepted = await probeOnce({ Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: broker.port, ClientId: 'corekit-health' }] });
+      const accepted = await probeOnce({
+        Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: broker.port, ClientId: 'corekit-health' }],
+      });
       expect(accepted.entry.status).toBe('Healthy');
     } finally {
       await broker.close();
@@ -113,7 +152,10 @@ describe('addMqttHealth against mosquitto processes started by the test', () => 
       expect(engine.dependencies()[0].status).toBe('Healthy');
       await broker.stop();
       await engine.refreshDependencies();
-      expect(engine.dependencies()[0]).toMatchObject({ status: 'Unhealthy', error: { code: 'ECONNREFUSED' } });
+      expect(engine.dependencies()[0]).toMatchObject({
+        status: 'Unhealthy',
+        error: { code: 'ECONNREFUSED' },
+      });
       expect(engine.readiness().status).toBe('Unhealthy');
       await broker.start();
       await engine.refreshDependencies();
@@ -133,7 +175,10 @@ describe('addMqttHealth against mosquitto processes started by the test', () => 
     writeFileSync(path.join(directory, 'key.pem'), certificate.key);
     const broker = await startMosquitto({
       users: { probe: 'tls-pass-8' },
-      extraConfiguration: [`certfile ${path.join(directory, 'cert.pem')}`, `keyfile ${path.join(directory, 'key.pem')}`],
+      extraConfiguration: [
+        `certfile ${path.join(directory, 'cert.pem')}`,
+        `keyfile ${path.join(directory, 'key.pem')}`,
+      ],
     });
     try {
       const run = await runJestTrustingCertificate({
@@ -155,12 +200,23 @@ describe('addMqttHealth against mosquitto processes started by the test', () => 
     const certificate = createSelfSignedCertificate('mqtt.test');
     writeFileSync(path.join(directory, 'cert.pem'), certificate.cert);
     writeFileSync(path.join(directory, 'key.pem'), certificate.key);
-    const broker = await startMosquitto({ extraConfiguration: [`certfile ${path.join(directory, 'cert.pem')}`, `keyfile ${path.join(directory, 'key.pem')}`] });
+    const broker = await startMosquitto({
+      extraConfiguration: [
+        `certfile ${path.join(directory, 'cert.pem')}`,
+        `keyfile ${path.join(directory, 'key.pem')}`,
+      ],
+    });
     try {
-      const { entry } = await probeOnce({ Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: broker.port, UseTls: true, TlsServerName: 'mqtt.test' }] });
+      const { entry } = await probeOnce({
+        Dependencies: [
+          { Id: 'broker', Host: '127.0.0.1', Port: broker.port, UseTls: true, TlsServerName: 'mqtt.test' },
+        ],
+      });
       expect(entry.status).toBe('Unhealthy');
       expect(entry.error?.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
-      const plain = await probeOnce({ Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: broker.port, TimeoutSeconds: 2 }] });
+      const plain = await probeOnce({
+        Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: broker.port, TimeoutSeconds: 2 }],
+      });
       expect(plain.entry.status).toBe('Unhealthy');
     } finally {
       await broker.close();

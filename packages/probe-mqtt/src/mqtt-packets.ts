@@ -44,12 +44,19 @@ export function encodeConnect(fields: ConnectFields): Buffer {
   let flags = 0x02; // clean session: the probe leaves no session state behind on the broker
   if (fields.username !== undefined) flags |= 0x80;
   if (fields.password !== undefined) flags |= 0x40;
-  const header = Buffer.concat([encodeString('MQTT'), Buffer.from([4, flags, fields.keepAliveSeconds >> 8, fields.keepAliveSeconds & 0xff])]);
+  const header = Buffer.concat([
+    encodeString('MQTT'),
+    Buffer.from([4, flags, fields.keepAliveSeconds >> 8, fields.keepAliveSeconds & 0xff]),
+  ]);
   const payload = [encodeString(fields.clientId)];
   if (fields.username !== undefined) payload.push(encodeString(fields.username));
   if (fields.password !== undefined) payload.push(encodeString(fields.password));
   const body = Buffer.concat([header, ...payload]);
-  return Buffer.concat([Buffer.from([mqttPacketType.connect << 4]), encodeRemainingLength(body.length), body]);
+  return Buffer.concat([
+    Buffer.from([mqttPacketType.connect << 4]),
+    encodeRemainingLength(body.length),
+    body,
+  ]);
 }
 
 /** A packet with no variable header or payload (PINGREQ, DISCONNECT). */
@@ -62,18 +69,33 @@ export function encodeEmptyPacket(type: number): Buffer {
  * (so a non-MQTT answer is reported as such, not waited on); a body over 64 KiB is refused, since the probe
  * only expects tiny packets.
  */
-export async function readPacket(reader: ByteReader, expected: { type: number; name: string; after: string }, where: string): Promise<Buffer> {
+export async function readPacket(
+  reader: ByteReader,
+  expected: { type: number; name: string; after: string },
+  where: string,
+): Promise<Buffer> {
   const [first] = await reader.read(1);
   if (first >> 4 !== expected.type) {
-    throw new CoreError('PROTOCOL_ERROR', `The broker at ${where} did not answer ${expected.after} with a ${expected.name} (got packet type ${first >> 4}); check that the port speaks MQTT 3.1.1.`);
+    throw new CoreError(
+      'PROTOCOL_ERROR',
+      `The broker at ${where} did not answer ${expected.after} with a ${expected.name} (got packet type ${first >> 4}); check that the port speaks MQTT 3.1.1.`,
+    );
   }
   let length = 0;
   for (let index = 0, multiplier = 1; ; index++, multiplier *= 128) {
-    if (index === 4) throw new CoreError('PROTOCOL_ERROR', `The broker at ${where} sent a ${expected.name} with a malformed remaining length.`);
+    if (index === 4)
+      throw new CoreError(
+        'PROTOCOL_ERROR',
+        `The broker at ${where} sent a ${expected.name} with a malformed remaining length.`,
+      );
     const [byte] = await reader.read(1);
     length += (byte & 0x7f) * multiplier;
     if ((byte & 0x80) === 0) break;
   }
-  if (length > 64 * 1024) throw new CoreError('PROTOCOL_ERROR', `The broker at ${where} sent a ${length}-byte ${expected.name}; check that the port speaks MQTT 3.1.1.`);
+  if (length > 64 * 1024)
+    throw new CoreError(
+      'PROTOCOL_ERROR',
+      `The broker at ${where} sent a ${length}-byte ${expected.name}; check that the port speaks MQTT 3.1.1.`,
+    );
   return length > 0 ? reader.read(length) : Buffer.alloc(0);
 }

@@ -16,17 +16,52 @@ async function probeOnce(options: MqttHealthOptions) {
 
 it('is Healthy over TLS when the certificate is trusted and carries TlsServerName', async () => {
   expect(port).toBeGreaterThan(0);
-  const entry = await probeOnce({ Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: port, UseTls: true, TlsServerName: 'mqtt.test', Username: 'probe', Password: 'tls-pass-8' }] });
+  const entry = await probeOnce({
+    Dependencies: [
+      {
+        Id: 'broker',
+        Host: '127.0.0.1',
+        Port: port,
+        UseTls: true,
+        TlsServerName: 'mqtt.test',
+        Username: 'probe',
+        Password: 'tls-pass-8',
+      },
+    ],
+  });
   expect(entry).toMatchObject({ status: 'Healthy', data: { tls: true } });
   expect(entry.description).toMatch(/answered PINGREQ over TLS$/);
 });
 
 it('checks the certificate name: without TlsServerName an IP host does not match it', async () => {
-  const entry = await probeOnce({ Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: port, UseTls: true, Username: 'probe', Password: 'tls-pass-8' }] });
+  const entry = await probeOnce({
+    Dependencies: [
+      {
+        Id: 'broker',
+        Host: '127.0.0.1',
+        Port: port,
+        UseTls: true,
+        Username: 'probe',
+        Password: 'tls-pass-8',
+      },
+    ],
+  });
   expect(entry.error?.code).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
 });
 
 it('reports a CONNACK refusal over TLS', async () => {
-  const entry = await probeOnce({ Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: port, UseTls: true, TlsServerName: 'mqtt.test', Username: 'probe', Password: 'wrong-tls-pass' }] });
+  const entry = await probeOnce({
+    Dependencies: [
+      {
+        Id: 'broker',
+        Host: '127.0.0.1',
+        Port: port,
+        UseTls: true,
+        TlsServerName: 'mqtt.test',
+        Username: 'probe',
+        Password: 'wrong-tls-pass',
+      },
+    ],
+  });
   expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
 });

@@ -1,9 +1,15 @@
-import { describeProbeConformance, requireService, startMariaDbServer, type MariaDbServerProcess } from '@corekit/testing';
+import {
+  describeProbeConformance,
+  requireService,
+  startMariaDbServer,
+  type MariaDbServerProcess,
+} from '@corekit/testing';
 import { addMySqlHealth } from './add-mysql-health';
 import type { MySqlHealthOptions } from './mysql-health-options';
 
 const mySqlUrl = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
-const add = (builder: Parameters<typeof addMySqlHealth>[0], options: unknown) => addMySqlHealth(builder, options as MySqlHealthOptions);
+const add = (builder: Parameters<typeof addMySqlHealth>[0], options: unknown) =>
+  addMySqlHealth(builder, options as MySqlHealthOptions);
 
 describe('against the MariaDB server on this machine', () => {
   describeProbeConformance({
@@ -11,7 +17,9 @@ describe('against the MariaDB server on this machine', () => {
     add,
     healthyUpstream: async () => {
       if (!(await requireService('MySQL/MariaDB', mySqlUrl, 'MYSQL_URL'))) {
-        throw new Error(`MySQL/MariaDB is not reachable at ${new URL(mySqlUrl).host}; start it or set MYSQL_URL`);
+        throw new Error(
+          `MySQL/MariaDB is not reachable at ${new URL(mySqlUrl).host}; start it or set MYSQL_URL`,
+        );
       }
       return { entry: { ConnectionString: mySqlUrl }, close: async () => undefined };
     },
@@ -30,7 +38,13 @@ describe('against a private MariaDB server with a password-protected account', (
     healthyUpstream: async () => {
       server ??= await startMariaDbServer({ users: { probe: password } });
       return {
-        entry: { Host: server.host, Port: server.port, Username: 'probe', Password: password, Database: 'test' },
+        entry: {
+          Host: server.host,
+          Port: server.port,
+          Username: 'probe',
+          Password: password,
+          Database: 'test',
+        },
         secrets: [password],
         close: async () => undefined,
       };

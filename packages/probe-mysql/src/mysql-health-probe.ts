@@ -1,8 +1,21 @@
 import { checkServerIdentity, type TLSSocket } from 'node:tls';
 import mysql, { type Connection, type ConnectionOptions } from 'mysql2';
 import { CoreError } from '@corekit/abstractions';
-import { abortable, formatHostPort, healthy, readCertificateFile, unhealthy, type ProbeContext, type ProbeDefinition } from '@corekit/probe-kit';
-import { mySqlConnectionStringPassword, resolveMySqlConnection, validateMySqlConnection, type MySqlConnectionSettings } from './mysql-connection-settings';
+import {
+  abortable,
+  formatHostPort,
+  healthy,
+  readCertificateFile,
+  unhealthy,
+  type ProbeContext,
+  type ProbeDefinition,
+} from '@corekit/probe-kit';
+import {
+  mySqlConnectionStringPassword,
+  resolveMySqlConnection,
+  validateMySqlConnection,
+  type MySqlConnectionSettings,
+} from './mysql-connection-settings';
 import { mySqlHealthEntryShape } from './mysql-health-options';
 import { publicKeyRetrievalGuard } from './mysql-public-key-guard';
 
@@ -20,11 +33,22 @@ function target(settings: MySqlConnectionSettings): string {
   return `${formatHostPort(settings.host, settings.port)}${settings.database ? `/${settings.database}` : ''}`;
 }
 
-async function tlsOptions(settings: MySqlConnectionSettings, entryPath: string): Promise<Record<string, unknown> | undefined> {
+async function tlsOptions(
+  settings: MySqlConnectionSettings,
+  entryPath: string,
+): Promise<Record<string, unknown> | undefined> {
   if (settings.sslMode === 'None') return undefined;
-  if (settings.sslMode === 'Preferred' || settings.sslMode === 'Required') return { rejectUnauthorized: false };
-  const ca = settings.sslRootCertificate === undefined ? undefined : await readCertificateFile(settings.sslRootCertificate, `${entryPath}:SslRootCertificate`);
-  return { rejectUnauthorized: true, verifyIdentity: settings.sslMode === 'VerifyFull', ...(ca !== undefined ? { ca } : {}) };
+  if (settings.sslMode === 'Preferred' || settings.sslMode === 'Required')
+    return { rejectUnauthorized: false };
+  const ca =
+    settings.sslRootCertificate === undefined
+      ? undefined
+      : await readCertificateFile(settings.sslRootCertificate, `${entryPath}:SslRootCertificate`);
+  return {
+    rejectUnauthorized: true,
+    verifyIdentity: settings.sslMode === 'VerifyFull',
+    ...(ca !== undefined ? { ca } : {}),
+  };
 }
 
 /**
@@ -47,15 +71,25 @@ function preferTls(connection: Connection, tls: Record<string, unknown>): void {
  */
 function verifyHostName(connection: Connection, host: string): void {
   const stream = (connection as unknown as { stream?: TLSSocket }).stream;
-  const failure = stream && typeof stream.getPeerCertificate === 'function' ? checkServerIdentity(host, stream.getPeerCertificate()) : undefined;
+  const failure =
+    stream && typeof stream.getPeerCertificate === 'function'
+      ? checkServerIdentity(host, stream.getPeerCertificate())
+      : undefined;
   if (failure) throw Object.assign(failure, { code: 'HANDSHAKE_SSL_ERROR' });
 }
 
 function promised<T>(start: (callback: (error: unknown, value?: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => start((error, value) => (error ? reject(error) : resolve(value as T))));
+  return new Promise((resolve, reject) =>
+    start((error, value) => (error ? reject(error) : resolve(value as T))),
+  );
 }
 
-async function connectAndQuery(settings: MySqlConnectionSettings, healthQuery: string, context: ProbeContext, onKeyRefused: () => void) {
+async function connectAndQuery(
+  settings: MySqlConnectionSettings,
+  healthQuery: string,
+  context: ProbeContext,
+  onKeyRefused: () => void,
+) {
   const tls = await tlsOptions(settings, context.entryPath);
   const options: ConnectionOptions = {
     host: settings.host,
@@ -65,7 +99,14 @@ async function connectAndQuery(settings: MySqlConnectionSettings, healthQuery: s
     ...(settings.database !== undefined ? { database: settings.database } : {}),
     connectTimeout: context.timeoutMs,
     ...(tls && settings.sslMode !== 'Preferred' ? { ssl: tls } : {}),
-    ...(settings.allowPublicKeyRetrieval ? {} : { authPlugins: publicKeyRetrievalGuard(context.entryPath, onKeyRefused) as ConnectionOptions['authPlugins'] }),
+    ...(settings.allowPublicKeyRetrieval
+      ? {}
+      : {
+          authPlugins: publicKeyRetrievalGuard(
+            context.entryPath,
+            onKeyRefused,
+          ) as ConnectionOptions['authPlugins'],
+        }),
   };
   const connection = mysql.createConnection(options);
   if (tls && settings.sslMode === 'Preferred') preferTls(connection, tls);
@@ -75,18 +116,40 @@ async function connectAndQuery(settings: MySqlConnectionSettings, healthQuery: s
   let stage = 'connect';
   let failed = true;
   try {
-    await abortable(promised<void>((callback) => connection.connect((error) => callback(error))), context.signal, destroy);
+    await abortable(
+      promised<void>((callback) => connection.connect((error) => callback(error))),
+      context.signal,
+      destroy,
+    );
     if (settings.sslMode === 'VerifyFull') verifyHostName(connection, settings.host);
     stage = 'query';
-    const [rows] = await abortable(promised<[unknown]>((callback) => connection.query(healthQuery, (error, result) => callback(error, [result]))), context.signal, destroy);
+    const [rows] = await abortable(
+      promised<[unknown]>((callback) =>
+        connection.query(healthQuery, (error, result) => callback(error, [result])),
+      ),
+      context.signal,
+      destroy,
+    );
     failed = false;
-    const state = connection as unknown as { stream?: { encrypted?: boolean }; _handshakePacket?: { serverVersion?: string } };
-    return { rowCount: Array.isArray(rows) ? rows.length : 0, tls: state.stream?.encrypted === true, serverVersion: state._handshakePacket?.serverVersion };
+    const state = connection as unknown as {
+      stream?: { encrypted?: boolean };
+      _handshakePacket?: { serverVersion?: string };
+    };
+    return {
+      rowCount: Array.isArray(rows) ? rows.length : 0,
+      tls: state.stream?.encrypted === true,
+      serverVersion: state._handshakePacket?.serverVersion,
+    };
   } catch (error) {
     throw Object.assign(error as object, { probeStage: stage });
   } finally {
     if (failed) destroy();
-    else await abortable(promised<void>((callback) => connection.end((error) => callback(error))), context.signal, destroy).catch(destroy);
+    else
+      await abortable(
+        promised<void>((callback) => connection.end((error) => callback(error))),
+        context.signal,
+        destroy,
+      ).catch(destroy);
   }
 }
 
@@ -115,7 +178,8 @@ export const mySqlHealthProbe: ProbeDefinition<typeof mySqlHealthEntryShape> = {
     } catch (caught) {
       const error = caught as MySqlError;
       if (keyRefused) return unhealthy('PUBLIC_KEY_RETRIEVAL_NOT_ALLOWED', error.message);
-      if (caught instanceof CoreError && caught.code !== 'ABORTED') return unhealthy(caught.code, caught.message);
+      if (caught instanceof CoreError && caught.code !== 'ABORTED')
+        return unhealthy(caught.code, caught.message);
       switch (error.code) {
         case 'ER_ACCESS_DENIED_ERROR':
         case 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR':
@@ -125,20 +189,38 @@ export const mySqlHealthProbe: ProbeDefinition<typeof mySqlHealthEntryShape> = {
             `${where} refused the login of "${settings.username}": ${error.message}. Check ${path}:Username and ${path}:Password${settings.sslMode === 'None' ? `, and whether the account requires TLS (${path}:SslMode)` : ''}.`,
           );
         case 'ER_SECURE_TRANSPORT_REQUIRED':
-          return unhealthy('TLS_REQUIRED', `${where} accepts only TLS connections: ${error.message}. Set ${path}:SslMode to Preferred or stronger.`);
+          return unhealthy(
+            'TLS_REQUIRED',
+            `${where} accepts only TLS connections: ${error.message}. Set ${path}:SslMode to Preferred or stronger.`,
+          );
         case 'ER_BAD_DB_ERROR':
           return unhealthy('DATABASE_NOT_FOUND', `${where}: ${error.message}. Check ${path}:Database.`);
         case 'ER_DBACCESS_DENIED_ERROR':
-          return unhealthy('DATABASE_ACCESS_DENIED', `${where}: ${error.message}. Grant the account access, or check ${path}:Database.`);
+          return unhealthy(
+            'DATABASE_ACCESS_DENIED',
+            `${where}: ${error.message}. Grant the account access, or check ${path}:Database.`,
+          );
         case 'HANDSHAKE_NO_SSL_SUPPORT':
-          return unhealthy('TLS_NOT_SUPPORTED', `${where} does not offer TLS, and SslMode ${settings.sslMode} requires it. Enable TLS on the server, or set ${path}:SslMode to Preferred or None.`);
+          return unhealthy(
+            'TLS_NOT_SUPPORTED',
+            `${where} does not offer TLS, and SslMode ${settings.sslMode} requires it. Enable TLS on the server, or set ${path}:SslMode to Preferred or None.`,
+          );
         case 'HANDSHAKE_SSL_ERROR':
-          return unhealthy('TLS_HANDSHAKE_FAILED', `The TLS handshake with ${where} failed: ${error.message}. Check the server certificate, ${path}:SslRootCertificate and ${path}:SslMode.`);
+          return unhealthy(
+            'TLS_HANDSHAKE_FAILED',
+            `The TLS handshake with ${where} failed: ${error.message}. Check the server certificate, ${path}:SslRootCertificate and ${path}:SslMode.`,
+          );
         default:
           break;
       }
       if (error.sqlState !== undefined && (caught as { probeStage?: string }).probeStage === 'query') {
-        return unhealthy('HEALTH_QUERY_FAILED', `The health query failed on ${where}: ${error.message} (${error.code ?? 'error'} ${error.errno ?? ''}). Check ${path}:HealthQuery and the account's privileges.`.replace(' )', ')'));
+        return unhealthy(
+          'HEALTH_QUERY_FAILED',
+          `The health query failed on ${where}: ${error.message} (${error.code ?? 'error'} ${error.errno ?? ''}). Check ${path}:HealthQuery and the account's privileges.`.replace(
+            ' )',
+            ')',
+          ),
+        );
       }
       throw caught;
     }

@@ -52,9 +52,14 @@ describe('addMySqlHealth against the MariaDB server on this machine', () => {
   it('is Healthy with a URL connection string and reports the server version, logging event 3128', async () => {
     if (!available) return;
     const [{ version }] = await sql<{ version: string }>(mySqlUrl, 'SELECT VERSION() AS version');
-    const { entry, logger } = await probeOnce({ Dependencies: [{ Id: 'orders-db', ConnectionString: mySqlUrl }] });
+    const { entry, logger } = await probeOnce({
+      Dependencies: [{ Id: 'orders-db', ConnectionString: mySqlUrl }],
+    });
     expect(entry).toMatchObject({ kind: 'MySql', status: 'Healthy', error: null });
-    expect(entry.data).toMatchObject({ target: `${sharedServer.Host}:${sharedServer.Port}/${sharedServer.Database}`, rowCount: 1 });
+    expect(entry.data).toMatchObject({
+      target: `${sharedServer.Host}:${sharedServer.Port}/${sharedServer.Database}`,
+      rowCount: 1,
+    });
     expect(version.startsWith(String(entry.data.serverVersion).replace(/^5\.5\.5-/, ''))).toBe(true);
     expect(logger.withEventId(3128)).toHaveLength(1);
   });
@@ -64,11 +69,16 @@ describe('addMySqlHealth against the MariaDB server on this machine', () => {
     const [{ Value: sslOffered }] = await sql<{ Value: string }>(mySqlUrl, "SHOW VARIABLES LIKE 'have_ssl'");
     const proxy = await startTcpProxy({ host: sharedServer.Host, port: sharedServer.Port });
     try {
-      const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...sharedServer, Host: proxy.host, Port: proxy.port, SslMode: 'Preferred' }] });
+      const { entry } = await probeOnce({
+        Dependencies: [
+          { Id: 'db', ...sharedServer, Host: proxy.host, Port: proxy.port, SslMode: 'Preferred' },
+        ],
+      });
       expect(entry).toMatchObject({ status: 'Healthy', data: { tls: sslOffered === 'YES' } });
       expect(proxy.acceptedConnections).toBe(1);
       const deadline = Date.now() + 2000;
-      while (proxy.openConnections > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (proxy.openConnections > 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(proxy.openConnections).toBe(0);
     } finally {
       await proxy.close();
@@ -80,7 +90,10 @@ describe('addMySqlHealth against the MariaDB server on this machine', () => {
     const { engine } = await probeOnce({
       Dependencies: [
         { Id: 'fields', ...sharedServer, SslMode: 'None' },
-        { Id: 'key-value', ConnectionString: `Server=${sharedServer.Host};Port=${sharedServer.Port};Database=${sharedServer.Database};User Id=${sharedServer.Username};SslMode=DISABLED;Pooling=false` },
+        {
+          Id: 'key-value',
+          ConnectionString: `Server=${sharedServer.Host};Port=${sharedServer.Port};Database=${sharedServer.Database};User Id=${sharedServer.Username};SslMode=DISABLED;Pooling=false`,
+        },
       ],
     });
     expect(engine.dependencies().map((entry) => [entry.id, entry.status])).toEqual([
@@ -100,14 +113,20 @@ describe('addMySqlHealth against the MariaDB server on this machine', () => {
     for (const entry of engine.dependencies()) {
       expect(entry.status).toBe('Unhealthy');
       expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
-      expect(entry.error?.message).toMatch(/Access denied for user .*Check Engine:Observability:DependencyHealth:MySql:Dependencies:\d:Username/);
+      expect(entry.error?.message).toMatch(
+        /Access denied for user .*Check Engine:Observability:DependencyHealth:MySql:Dependencies:\d:Username/,
+      );
     }
-    expect(JSON.stringify([engine.dependencies(), logger.records])).not.toContain('definitely-not-the-password');
+    expect(JSON.stringify([engine.dependencies(), logger.records])).not.toContain(
+      'definitely-not-the-password',
+    );
   });
 
   it('is Unhealthy with DATABASE_NOT_FOUND for an unknown database', async () => {
     if (!available) return;
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...sharedServer, Database: 'no_such_database_corekit' }] });
+    const { entry } = await probeOnce({
+      Dependencies: [{ Id: 'db', ...sharedServer, Database: 'no_such_database_corekit' }],
+    });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('DATABASE_NOT_FOUND');
     expect(entry.error?.message).toMatch(/Unknown database 'no_such_database_corekit'\. Check .*:Database/);
@@ -115,10 +134,14 @@ describe('addMySqlHealth against the MariaDB server on this machine', () => {
 
   it('runs the configured HealthQuery and reports its failure as HEALTH_QUERY_FAILED', async () => {
     if (!available) return;
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...sharedServer, HealthQuery: 'SELECT * FROM no_such_table_corekit' }] });
+    const { entry } = await probeOnce({
+      Dependencies: [{ Id: 'db', ...sharedServer, HealthQuery: 'SELECT * FROM no_such_table_corekit' }],
+    });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('HEALTH_QUERY_FAILED');
-    expect(entry.error?.message).toMatch(/no_such_table_corekit' doesn't exist \(ER_NO_SUCH_TABLE 1146\)\. Check .*:HealthQuery/);
+    expect(entry.error?.message).toMatch(
+      /no_such_table_corekit' doesn't exist \(ER_NO_SUCH_TABLE 1146\)\. Check .*:HealthQuery/,
+    );
   });
 
   it('is Unhealthy with TLS_NOT_SUPPORTED when SslMode Required meets a server without TLS', async () => {
@@ -145,7 +168,13 @@ describe('addMySqlHealth against a private MariaDB server that requires TLS', ()
   });
   afterAll(() => server.close());
 
-  const login = () => ({ Host: '127.0.0.1', Port: server.port, Username: 'probe', Password: password, Database: 'test' });
+  const login = () => ({
+    Host: '127.0.0.1',
+    Port: server.port,
+    Username: 'probe',
+    Password: password,
+    Database: 'test',
+  });
   const adminUrl = () => `mysql://probe:${password}@127.0.0.1:${server.port}/test`;
 
   it.each(['Required', 'Preferred'] as const)('is Healthy over TLS with SslMode %s', async (sslMode) => {
@@ -157,19 +186,39 @@ describe('addMySqlHealth against a private MariaDB server that requires TLS', ()
     const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...login(), SslMode: 'None' }] });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
-    expect(entry.error?.message).toContain('whether the account requires TLS (Engine:Observability:DependencyHealth:MySql:Dependencies:0:SslMode)');
+    expect(entry.error?.message).toContain(
+      'whether the account requires TLS (Engine:Observability:DependencyHealth:MySql:Dependencies:0:SslMode)',
+    );
   });
 
   it('verifies the chain with SslRootCertificate under VerifyCA, and the host name too under VerifyFull', async () => {
     const { engine } = await probeOnce({
       Dependencies: [
         { Id: 'verify-ca', ...login(), SslMode: 'VerifyCA', SslRootCertificate: caFile },
-        { Id: 'verify-full-by-name', ...login(), Host: 'localhost', SslMode: 'VerifyFull', SslRootCertificate: caFile },
-        { Id: 'verify-full-by-address', ...login(), SslMode: 'VERIFY_IDENTITY' as never, SslRootCertificate: caFile },
+        {
+          Id: 'verify-full-by-name',
+          ...login(),
+          Host: 'localhost',
+          SslMode: 'VerifyFull',
+          SslRootCertificate: caFile,
+        },
+        {
+          Id: 'verify-full-by-address',
+          ...login(),
+          SslMode: 'VERIFY_IDENTITY' as never,
+          SslRootCertificate: caFile,
+        },
         { Id: 'verify-ca-untrusted', ...login(), SslMode: 'VerifyCA' },
       ],
     });
-    const results = Object.fromEntries(engine.dependencies().map((entry) => [entry.id, entry.status === 'Healthy' ? 'Healthy' : `${entry.error?.code}: ${entry.error?.message}`]));
+    const results = Object.fromEntries(
+      engine
+        .dependencies()
+        .map((entry) => [
+          entry.id,
+          entry.status === 'Healthy' ? 'Healthy' : `${entry.error?.code}: ${entry.error?.message}`,
+        ]),
+    );
     expect(results['verify-ca']).toBe('Healthy');
     expect(results['verify-full-by-name']).toBe('Healthy');
     expect(results['verify-full-by-address']).toMatch(/^TLS_HANDSHAKE_FAILED: .*(altnames|IP)/);
@@ -178,7 +227,9 @@ describe('addMySqlHealth against a private MariaDB server that requires TLS', ()
 
   it('leaves no session of the probe account on the server after many runs', async () => {
     const builder = createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
-    addMySqlHealth(builder, { Dependencies: [{ Id: 'db', ...login(), Username: 'probe', SslMode: 'Required' }] });
+    addMySqlHealth(builder, {
+      Dependencies: [{ Id: 'db', ...login(), Username: 'probe', SslMode: 'Required' }],
+    });
     const engine = builder.build();
     for (let run = 0; run < 25; run++) await engine.refreshDependencies();
     expect(engine.dependencies()[0].status).toBe('Healthy');
@@ -186,7 +237,10 @@ describe('addMySqlHealth against a private MariaDB server that requires TLS', ()
     const deadline = Date.now() + 3000;
     while (sessions !== 1 && Date.now() < deadline) {
       // The query's own session is the one left.
-      [{ count: sessions }] = await sql<{ count: number }>(`${adminUrl()}?ssl={"rejectUnauthorized":false}`, "SELECT COUNT(*) AS count FROM information_schema.PROCESSLIST WHERE USER = 'probe'");
+      [{ count: sessions }] = await sql<{ count: number }>(
+        `${adminUrl()}?ssl={"rejectUnauthorized":false}`,
+        "SELECT COUNT(*) AS count FROM information_schema.PROCESSLIST WHERE USER = 'probe'",
+      );
     }
     expect(sessions).toBe(1);
   });
@@ -201,11 +255,17 @@ describe('addMySqlHealth against a private MariaDB server that requires TLS', ()
 
     await server.stop();
     await engine.refreshDependencies();
-    expect(engine.dependencies()[0]).toMatchObject({ status: 'Unhealthy', timedOut: false, error: { code: 'ECONNREFUSED' } });
+    expect(engine.dependencies()[0]).toMatchObject({
+      status: 'Unhealthy',
+      timedOut: false,
+      error: { code: 'ECONNREFUSED' },
+    });
 
     await server.start();
     await engine.refreshDependencies();
     expect(engine.dependencies()[0].status).toBe('Healthy');
-    expect(logger.records.map((record) => record.eventId).filter((id) => id === 3128 || id === 3129)).toEqual([3128, 3129, 3128]);
+    expect(logger.records.map((record) => record.eventId).filter((id) => id === 3128 || id === 3129)).toEqual(
+      [3128, 3129, 3128],
+    );
   });
 });

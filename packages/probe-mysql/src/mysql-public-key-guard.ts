@@ -1,7 +1,9 @@
 import mysql from 'mysql2';
 import { CoreError } from '@corekit/abstractions';
 
-type PluginFactory = (options: Record<string, unknown>) => (context: { connection: unknown; command: unknown }) => (data: Buffer) => unknown;
+type PluginFactory = (
+  options: Record<string, unknown>,
+) => (context: { connection: unknown; command: unknown }) => (data: Buffer) => unknown;
 
 /** mysql2's built-in auth plugins (exported at runtime, not in its typings). */
 const builtInPlugins = (mysql as unknown as { authPlugins: Record<string, PluginFactory> }).authPlugins;

@@ -26,10 +26,14 @@ describe('AllowPublicKeyRetrieval (caching_sha2_password fake of a MySQL 8 serve
   afterEach(() => fake.close());
 
   it('refuses to ask for the server key by default: Unhealthy with PUBLIC_KEY_RETRIEVAL_NOT_ALLOWED, nothing requested', async () => {
-    const { entry, logger } = await probeOnce({ Dependencies: [{ Id: 'db', Host: fake.host, Port: fake.port, Username: 'probe', Password: password }] });
+    const { entry, logger } = await probeOnce({
+      Dependencies: [{ Id: 'db', Host: fake.host, Port: fake.port, Username: 'probe', Password: password }],
+    });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('PUBLIC_KEY_RETRIEVAL_NOT_ALLOWED');
-    expect(entry.error?.message).toContain('Engine:Observability:DependencyHealth:MySql:Dependencies:0:AllowPublicKeyRetrieval is false');
+    expect(entry.error?.message).toContain(
+      'Engine:Observability:DependencyHealth:MySql:Dependencies:0:AllowPublicKeyRetrieval is false',
+    );
     expect(fake.publicKeyRequests).toBe(0);
     expect(fake.authenticatedLogins).toBe(0);
     expect(JSON.stringify([entry, logger.records])).not.toContain(password);
@@ -37,16 +41,35 @@ describe('AllowPublicKeyRetrieval (caching_sha2_password fake of a MySQL 8 serve
 
   it('with AllowPublicKeyRetrieval true, fetches the key, sends the password encrypted with it, and runs the query', async () => {
     const { entry } = await probeOnce({
-      Dependencies: [{ Id: 'db', ConnectionString: `Server=${fake.host};Port=${fake.port};User Id=probe;Password=${password};AllowPublicKeyRetrieval=true` }],
+      Dependencies: [
+        {
+          Id: 'db',
+          ConnectionString: `Server=${fake.host};Port=${fake.port};User Id=probe;Password=${password};AllowPublicKeyRetrieval=true`,
+        },
+      ],
     });
-    expect(entry).toMatchObject({ status: 'Healthy', data: { serverVersion: '8.0.36-corekit-fake', tls: false } });
+    expect(entry).toMatchObject({
+      status: 'Healthy',
+      data: { serverVersion: '8.0.36-corekit-fake', tls: false },
+    });
     expect(fake.publicKeyRequests).toBe(1);
     expect(fake.authenticatedLogins).toBe(1);
     expect(fake.queries).toEqual(['SELECT 1']);
   });
 
   it('with AllowPublicKeyRetrieval true and a wrong password, is Unhealthy with AUTHENTICATION_FAILED', async () => {
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', Host: fake.host, Port: fake.port, Username: 'probe', Password: 'wrong', AllowPublicKeyRetrieval: true }] });
+    const { entry } = await probeOnce({
+      Dependencies: [
+        {
+          Id: 'db',
+          Host: fake.host,
+          Port: fake.port,
+          Username: 'probe',
+          Password: 'wrong',
+          AllowPublicKeyRetrieval: true,
+        },
+      ],
+    });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
     expect(fake.publicKeyRequests).toBe(1);

@@ -15,5 +15,7 @@ const sslModeBySpelling: Record<string, MySqlSslMode> = {
 
 /** `VERIFY_IDENTITY`, `verify-full` and `VerifyFull` all name VerifyFull; anything else is returned as is. */
 export function normalizeMySqlSslMode(value: unknown): unknown {
-  return typeof value === 'string' ? (sslModeBySpelling[value.toLowerCase().replace(/[\s_-]+/g, '')] ?? value) : value;
+  return typeof value === 'string'
+    ? (sslModeBySpelling[value.toLowerCase().replace(/[\s_-]+/g, '')] ?? value)
+    : value;
 }

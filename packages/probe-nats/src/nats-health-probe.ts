@@ -31,7 +31,10 @@ const maximumLinesBeforePong = 16;
 
 function parseInfo(line: string, where: string): ServerInfo {
   if (!line.startsWith('INFO ')) {
-    throw new CoreError('PROTOCOL_ERROR', `${where} did not start with a NATS INFO line; check that Host and Port point at a NATS client port.`);
+    throw new CoreError(
+      'PROTOCOL_ERROR',
+      `${where} did not start with a NATS INFO line; check that Host and Port point at a NATS client port.`,
+    );
   }
   try {
     const info: unknown = JSON.parse(line.slice(5));
@@ -39,11 +42,19 @@ function parseInfo(line: string, where: string): ServerInfo {
   } catch {
     // reported below
   }
-  throw new CoreError('PROTOCOL_ERROR', `${where} sent an INFO line whose payload is not a JSON object; check that Host and Port point at a NATS server.`);
+  throw new CoreError(
+    'PROTOCOL_ERROR',
+    `${where} sent an INFO line whose payload is not a JSON object; check that Host and Port point at a NATS server.`,
+  );
 }
 
 /** Starts TLS on an open connection (NATS upgrades after the clear-text INFO), verifying the certificate. */
-function upgradeToTls(socket: net.Socket, host: string, servername: string | undefined, signal: AbortSignal): Promise<tls.TLSSocket> {
+function upgradeToTls(
+  socket: net.Socket,
+  host: string,
+  servername: string | undefined,
+  signal: AbortSignal,
+): Promise<tls.TLSSocket> {
   if (signal.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
     const secure = tls.connect({ socket, host, servername, rejectUnauthorized: true });
@@ -74,11 +85,18 @@ function errorReason(line: string): string {
 function serverError(line: string, where: string, entry: NatsEntry, context: ProbeContext, info: ServerInfo) {
   const reason = errorReason(line);
   if (/authori[sz]ation|authentication|user|password|token/i.test(reason)) {
-    const configured = entry.Token ? `${context.entryPath}:Token` : entry.Username ? `${context.entryPath}:Username and :Password` : null;
+    const configured = entry.Token
+      ? `${context.entryPath}:Token`
+      : entry.Username
+        ? `${context.entryPath}:Username and :Password`
+        : null;
     const hint = configured
       ? `Check ${configured}.`
       : `The server requires authentication${info.auth_required ? ' (its INFO says auth_required)' : ''}: set ${context.entryPath}:Token or :Username and :Password.`;
-    return unhealthy('AUTHENTICATION_FAILED', `The NATS server at ${where} refused the connection: '${reason}'. ${hint}`);
+    return unhealthy(
+      'AUTHENTICATION_FAILED',
+      `The NATS server at ${where} refused the connection: '${reason}'. ${hint}`,
+    );
   }
   return unhealthy('SERVER_ERROR', `The NATS server at ${where} answered -ERR '${reason}'.`);
 }
@@ -107,12 +125,20 @@ export const natsHealthProbe: ProbeDefinition<typeof natsHealthEntryShape> = {
       const info = parseInfo(firstLine, where);
       greeting.close();
       if (entry.UseTls && !info.tls_required && !info.tls_available) {
-        return unhealthy('TLS_NOT_OFFERED', `${context.entryPath}:UseTls is true, but the NATS server at ${where} offers no TLS (its INFO has neither tls_required nor tls_available). Enable TLS on the server or set UseTls to false.`);
+        return unhealthy(
+          'TLS_NOT_OFFERED',
+          `${context.entryPath}:UseTls is true, but the NATS server at ${where} offers no TLS (its INFO has neither tls_required nor tls_available). Enable TLS on the server or set UseTls to false.`,
+        );
       }
       const useTls = entry.UseTls || info.tls_required === true;
       if (useTls) {
         try {
-          socket = await upgradeToTls(plain, host, entry.TlsServerName ?? (net.isIP(host) ? undefined : host), signal);
+          socket = await upgradeToTls(
+            plain,
+            host,
+            entry.TlsServerName ?? (net.isIP(host) ? undefined : host),
+            signal,
+          );
         } catch (error) {
           if ((error as { code?: unknown }).code === 'ABORTED') throw error;
           return tlsHandshakeFailure(error, where, `${context.entryPath}:TlsServerName`);
@@ -133,16 +159,29 @@ export const natsHealthProbe: ProbeDefinition<typeof natsHealthEntryShape> = {
       for (let lines = 0; lines < maximumLinesBeforePong; lines++) {
         const line = await reader.readLine();
         if (line === 'PONG') {
-          const data = { serverName: info.server_name ?? null, serverVersion: info.version ?? null, tls: useTls };
-          return healthy(`NATS${info.version ? ` ${info.version}` : ''} at ${where} answered PONG${useTls ? ' over TLS' : ''}`, data);
+          const data = {
+            serverName: info.server_name ?? null,
+            serverVersion: info.version ?? null,
+            tls: useTls,
+          };
+          return healthy(
+            `NATS${info.version ? ` ${info.version}` : ''} at ${where} answered PONG${useTls ? ' over TLS' : ''}`,
+            data,
+          );
         }
         if (line.startsWith('-ERR')) return serverError(line, where, entry, context, info);
         if (line === 'PING') socket.write('PONG\r\n');
         else if (line !== '+OK' && !line.startsWith('INFO ')) {
-          throw new CoreError('PROTOCOL_ERROR', `${where} answered PING with an unexpected line instead of PONG; check that Host and Port point at a NATS server.`);
+          throw new CoreError(
+            'PROTOCOL_ERROR',
+            `${where} answered PING with an unexpected line instead of PONG; check that Host and Port point at a NATS server.`,
+          );
         }
       }
-      throw new CoreError('PROTOCOL_ERROR', `${where} sent ${maximumLinesBeforePong} lines without answering PING with PONG.`);
+      throw new CoreError(
+        'PROTOCOL_ERROR',
+        `${where} sent ${maximumLinesBeforePong} lines without answering PING with PONG.`,
+      );
     } finally {
       socket.destroy();
       plain.destroy();

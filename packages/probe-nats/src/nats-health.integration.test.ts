@@ -25,10 +25,14 @@ const natsAddress = (() => {
 /** Entry fields for the server at NATS_URL: `nats://user:pass@host:port`, or `nats://token@host:port`. */
 function sharedEntry(): { entry: Record<string, unknown>; secrets: string[] } {
   const url = new URL(natsUrl);
-  const entry: Record<string, unknown> = { Host: url.hostname.replace(/^\[(.*)\]$/, '$1'), Port: Number(url.port || 4222) };
+  const entry: Record<string, unknown> = {
+    Host: url.hostname.replace(/^\[(.*)\]$/, '$1'),
+    Port: Number(url.port || 4222),
+  };
   const user = decodeURIComponent(url.username);
   const password = decodeURIComponent(url.password);
-  if (user && password) return { entry: { ...entry, Username: user, Password: password }, secrets: [password] };
+  if (user && password)
+    return { entry: { ...entry, Username: user, Password: password }, secrets: [password] };
   if (user) return { entry: { ...entry, Token: user }, secrets: [user] };
   return { entry, secrets: [] };
 }
@@ -45,7 +49,8 @@ describeProbeConformance({
   kind: 'Nats',
   add: addNatsHealth,
   healthyUpstream: async () => {
-    if (await requireService('NATS', natsAddress, 'NATS_URL')) return { ...sharedEntry(), close: async () => undefined };
+    if (await requireService('NATS', natsAddress, 'NATS_URL'))
+      return { ...sharedEntry(), close: async () => undefined };
     const server = await startNatsServer();
     return { entry: { Host: server.host, Port: server.port }, close: () => server.stop() };
   },
@@ -56,12 +61,18 @@ describe('addNatsHealth against the NATS server at NATS_URL', () => {
     if (!(await requireService('NATS', natsAddress, 'NATS_URL'))) return;
     const { entry } = await probeOnce({ Dependencies: [{ Id: 'bus', ...sharedEntry().entry }] });
     expect(entry.status).toBe('Healthy');
-    expect(entry.data).toMatchObject({ serverVersion: expect.stringMatching(/^\d+\.\d+\.\d+/), serverName: expect.any(String), tls: false });
+    expect(entry.data).toMatchObject({
+      serverVersion: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      serverName: expect.any(String),
+      tls: false,
+    });
   });
 
   it('is Unhealthy with TLS_NOT_OFFERED when UseTls is set and the server has no TLS', async () => {
     if (!(await requireService('NATS', natsAddress, 'NATS_URL'))) return;
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'bus', ...sharedEntry().entry, UseTls: true }] });
+    const { entry } = await probeOnce({
+      Dependencies: [{ Id: 'bus', ...sharedEntry().entry, UseTls: true }],
+    });
     expect(entry.error?.code).toBe('TLS_NOT_OFFERED');
   });
 });
@@ -79,45 +90,96 @@ describe('addNatsHealth against nats-server processes started by the test', () =
   });
 
   /** Closed connections as the server's monitoring endpoint lists them (name, user, reason). */
-  async function closedConnections(): Promise<Array<{ name?: string; authorized_user?: string; reason?: string }>> {
+  async function closedConnections(): Promise<
+    Array<{ name?: string; authorized_user?: string; reason?: string }>
+  > {
     const response = await fetch(`http://127.0.0.1:${withUser.monitoringPort}/connz?state=closed&auth=true`);
-    return ((await response.json()) as { connections: Array<{ name?: string; authorized_user?: string; reason?: string }> }).connections;
+    return (
+      (await response.json()) as {
+        connections: Array<{ name?: string; authorized_user?: string; reason?: string }>;
+      }
+    ).connections;
   }
 
   it('authenticates with Username/Password; the server saw the ClientName and the user, and the probe closed its connection', async () => {
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: withUser.port, Username: 'probe', Password: 'nats-pass-4711', ClientName: 'orders-health' }] });
+    const { entry } = await probeOnce({
+      Dependencies: [
+        {
+          Id: 'bus',
+          Host: '127.0.0.1',
+          Port: withUser.port,
+          Username: 'probe',
+          Password: 'nats-pass-4711',
+          ClientName: 'orders-health',
+        },
+      ],
+    });
     expect(entry.status).toBe('Healthy');
     let closed: Awaited<ReturnType<typeof closedConnections>> = [];
-    for (let attempt = 0; attempt < 40 && !closed.some((connection) => connection.name === 'orders-health'); attempt++) {
+    for (
+      let attempt = 0;
+      attempt < 40 && !closed.some((connection) => connection.name === 'orders-health');
+      attempt++
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
       closed = await closedConnections();
     }
-    expect(closed).toContainEqual(expect.objectContaining({ name: 'orders-health', authorized_user: 'probe', reason: 'Client Closed' }));
+    expect(closed).toContainEqual(
+      expect.objectContaining({ name: 'orders-health', authorized_user: 'probe', reason: 'Client Closed' }),
+    );
   });
 
   it("is Unhealthy with AUTHENTICATION_FAILED and 'Authorization Violation' for a wrong password, which appears nowhere", async () => {
-    const { entry, engine, logger } = await probeOnce({ Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: withUser.port, Username: 'probe', Password: 'not-the-pass-1234' }] });
+    const { entry, engine, logger } = await probeOnce({
+      Dependencies: [
+        {
+          Id: 'bus',
+          Host: '127.0.0.1',
+          Port: withUser.port,
+          Username: 'probe',
+          Password: 'not-the-pass-1234',
+        },
+      ],
+    });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
     expect(entry.error?.message).toContain('Authorization Violation');
-    expect(JSON.stringify([engine.snapshot(), engine.health(), engine.dependencies(), logger.records])).not.toContain('not-the-pass-1234');
+    expect(
+      JSON.stringify([engine.snapshot(), engine.health(), engine.dependencies(), logger.records]),
+    ).not.toContain('not-the-pass-1234');
   });
 
   it('is Unhealthy with AUTHENTICATION_FAILED for a wrong user', async () => {
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: withUser.port, Username: 'intruder', Password: 'nats-pass-4711' }] });
+    const { entry } = await probeOnce({
+      Dependencies: [
+        {
+          Id: 'bus',
+          Host: '127.0.0.1',
+          Port: withUser.port,
+          Username: 'intruder',
+          Password: 'nats-pass-4711',
+        },
+      ],
+    });
     expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
   });
 
   it('is Unhealthy with AUTHENTICATION_FAILED, naming the missing fields, when no credentials are configured', async () => {
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: withUser.port }] });
+    const { entry } = await probeOnce({
+      Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: withUser.port }],
+    });
     expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
     expect(entry.error?.message).toContain('auth_required');
   });
 
   it('authenticates with a Token, and a wrong token is Unhealthy', async () => {
-    const good = await probeOnce({ Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: withToken.port, Token: 'nats-token-0815' }] });
+    const good = await probeOnce({
+      Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: withToken.port, Token: 'nats-token-0815' }],
+    });
     expect(good.entry.status).toBe('Healthy');
-    const bad = await probeOnce({ Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: withToken.port, Token: 'nats-token-wrong' }] });
+    const bad = await probeOnce({
+      Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: withToken.port, Token: 'nats-token-wrong' }],
+    });
     expect(bad.entry.error?.code).toBe('AUTHENTICATION_FAILED');
     expect(JSON.stringify(bad.engine.snapshot())).not.toContain('nats-token-wrong');
   });
@@ -132,7 +194,10 @@ describe('addNatsHealth against nats-server processes started by the test', () =
       expect(engine.dependencies()[0].status).toBe('Healthy');
       await server.stop();
       await engine.refreshDependencies();
-      expect(engine.dependencies()[0]).toMatchObject({ status: 'Unhealthy', error: { code: 'ECONNREFUSED' } });
+      expect(engine.dependencies()[0]).toMatchObject({
+        status: 'Unhealthy',
+        error: { code: 'ECONNREFUSED' },
+      });
       expect(engine.readiness().status).toBe('Unhealthy');
       await server.start();
       await engine.refreshDependencies();
@@ -150,7 +215,11 @@ describe('addNatsHealth against nats-server processes started by the test', () =
     const certificate = createSelfSignedCertificate('nats.test');
     writeFileSync(path.join(directory, 'cert.pem'), certificate.cert);
     writeFileSync(path.join(directory, 'key.pem'), certificate.key);
-    const server = await startNatsServer({ user: 'probe', password: 'tls-pass-8', tls: { certificateFile: path.join(directory, 'cert.pem'), keyFile: path.join(directory, 'key.pem') } });
+    const server = await startNatsServer({
+      user: 'probe',
+      password: 'tls-pass-8',
+      tls: { certificateFile: path.join(directory, 'cert.pem'), keyFile: path.join(directory, 'key.pem') },
+    });
     try {
       const run = await runJestTrustingCertificate({
         packageDirectory: path.resolve(__dirname, '..'),
@@ -171,9 +240,13 @@ describe('addNatsHealth against nats-server processes started by the test', () =
     const certificate = createSelfSignedCertificate('nats.test');
     writeFileSync(path.join(directory, 'cert.pem'), certificate.cert);
     writeFileSync(path.join(directory, 'key.pem'), certificate.key);
-    const server = await startNatsServer({ tls: { certificateFile: path.join(directory, 'cert.pem'), keyFile: path.join(directory, 'key.pem') } });
+    const server = await startNatsServer({
+      tls: { certificateFile: path.join(directory, 'cert.pem'), keyFile: path.join(directory, 'key.pem') },
+    });
     try {
-      const { entry } = await probeOnce({ Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: server.port, TlsServerName: 'nats.test' }] });
+      const { entry } = await probeOnce({
+        Dependencies: [{ Id: 'bus', Host: '127.0.0.1', Port: server.port, TlsServerName: 'nats.test' }],
+      });
       expect(entry.status).toBe('Unhealthy');
       expect(entry.error?.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
       expect(server.output()).toMatch(/TLS handshake error/i);

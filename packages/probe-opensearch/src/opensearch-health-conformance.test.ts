@@ -10,7 +10,11 @@ describeProbeConformance({
   healthyUpstream: async () => {
     if (realCluster) {
       const password = new URL(realCluster).password;
-      return { entry: { Endpoint: realCluster }, secrets: password ? [decodeURIComponent(password)] : [], close: async () => undefined };
+      return {
+        entry: { Endpoint: realCluster },
+        secrets: password ? [decodeURIComponent(password)] : [],
+        close: async () => undefined,
+      };
     }
     const server = await startOpenSearchFakeServer({ username: 'admin', password: 'Opensearch-Secret-9!' });
     return {

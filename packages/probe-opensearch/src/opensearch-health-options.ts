@@ -50,4 +50,7 @@ export function validateOpenSearchHealthEntry(
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:OpenSearch` section. */
-export const openSearchHealthOptionsSchema = probeSectionSchema({ entryShape: openSearchHealthEntryShape, validateEntry: validateOpenSearchHealthEntry });
+export const openSearchHealthOptionsSchema = probeSectionSchema({
+  entryShape: openSearchHealthEntryShape,
+  validateEntry: validateOpenSearchHealthEntry,
+});

@@ -11,7 +11,11 @@ import {
   type ClusterHealthBody,
   type ProbeDefinition,
 } from '@corekit/probe-kit';
-import { openSearchDefaultPort, openSearchHealthEntryShape, validateOpenSearchHealthEntry } from './opensearch-health-options';
+import {
+  openSearchDefaultPort,
+  openSearchHealthEntryShape,
+  validateOpenSearchHealthEntry,
+} from './opensearch-health-options';
 
 const clusterManagerMissing = /(cluster_manager|master)_not_discovered_exception/;
 
@@ -30,7 +34,8 @@ export const openSearchHealthProbe: ProbeDefinition<typeof openSearchHealthEntry
   kind: 'OpenSearch',
   entryShape: openSearchHealthEntryShape,
   validateEntry: validateOpenSearchHealthEntry,
-  describeTarget: (entry) => resolveSearchClusterEndpoint(entry.Endpoint!, openSearchDefaultPort, entry.Index).label,
+  describeTarget: (entry) =>
+    resolveSearchClusterEndpoint(entry.Endpoint!, openSearchDefaultPort, entry.Index).label,
   async check(entry, context) {
     const endpoint = resolveSearchClusterEndpoint(entry.Endpoint!, openSearchDefaultPort, entry.Index);
     const username = entry.Username ?? endpoint.username;
@@ -46,19 +51,28 @@ export const openSearchHealthProbe: ProbeDefinition<typeof openSearchHealthEntry
       sniffOnConnectionFault: false,
     });
     try {
-      const request = client.cluster.health(endpoint.index ? { index: endpoint.index } : {}, { ignore: [408], querystring: endpoint.query });
+      const request = client.cluster.health(endpoint.index ? { index: endpoint.index } : {}, {
+        ignore: [408],
+        querystring: endpoint.query,
+      });
       const response = await abortable(request, context.signal, () => {
         request.abort();
         void client.close();
       });
       const body = response.body as ClusterHealthBody;
-      if (body && (body.discovered_cluster_manager === false || body.discovered_master === false)) return noClusterManager(endpoint.label);
+      if (body && (body.discovered_cluster_manager === false || body.discovered_master === false))
+        return noClusterManager(endpoint.label);
       return clusterHealthResult('OpenSearch', body);
     } catch (error) {
       if (error instanceof errors.ResponseError) {
         const reason = searchErrorReason(error.meta.body);
         if (clusterManagerMissing.test(reason)) return noClusterManager(endpoint.label);
-        return httpFailure(`GET ${endpoint.label}`, error.meta.statusCode ?? 0, reason, 'BearerToken or Username/Password');
+        return httpFailure(
+          `GET ${endpoint.label}`,
+          error.meta.statusCode ?? 0,
+          reason,
+          'BearerToken or Username/Password',
+        );
       }
       throw error;
     } finally {

@@ -1,5 +1,10 @@
 import { isPlaceholder } from '@corekit/abstractions';
-import { connectionStringSetting, parseConnectionString, validateConnectionString, type ParsedConnectionString } from '@corekit/probe-kit';
+import {
+  connectionStringSetting,
+  parseConnectionString,
+  validateConnectionString,
+  type ParsedConnectionString,
+} from '@corekit/probe-kit';
 import { normalizePostgresSslMode, postgresSslModes, type PostgresSslMode } from './postgres-ssl-mode';
 
 /** What one run connects with: the entry's fields over the parts of its ConnectionString. */
@@ -38,7 +43,16 @@ const aliases = {
 } as const;
 
 /** Keys accepted and ignored: pooling is always off and the engine enforces TimeoutSeconds. */
-const ignoredKeys = ['pooling', 'minpoolsize', 'maxpoolsize', 'minimumpoolsize', 'maximumpoolsize', 'timeout', 'connecttimeout', 'commandtimeout'];
+const ignoredKeys = [
+  'pooling',
+  'minpoolsize',
+  'maxpoolsize',
+  'minimumpoolsize',
+  'maximumpoolsize',
+  'timeout',
+  'connecttimeout',
+  'commandtimeout',
+];
 const knownKeys = new Set<string>([...Object.values(aliases).flat(), ...ignoredKeys]);
 
 function parse(connectionString: string | undefined): ParsedConnectionString | undefined {
@@ -46,29 +60,50 @@ function parse(connectionString: string | undefined): ParsedConnectionString | u
 }
 
 /** Registration-time rules: a parsable ConnectionString with known keys, and a host and user from somewhere. */
-export function validatePostgresConnection(entry: PostgresEntryFields, issue: (field: string, message: string) => void): void {
+export function validatePostgresConnection(
+  entry: PostgresEntryFields,
+  issue: (field: string, message: string) => void,
+): void {
   const parsed = validateConnectionString(
     entry.ConnectionString,
     {
       schemes: ['postgresql', 'postgres'],
       knownKeys,
-      supported: 'Host, Port, Database, Username, Password, SslMode, SslRootCert, ApplicationName (pooling and timeout keys are ignored)',
+      supported:
+        'Host, Port, Database, Username, Password, SslMode, SslRootCert, ApplicationName (pooling and timeout keys are ignored)',
     },
     issue,
   );
   if (entry.ConnectionString !== undefined && parsed === undefined) return;
-  const fromString = (field: keyof typeof aliases) => (parsed ? connectionStringSetting(parsed, aliases[field]) : undefined);
+  const fromString = (field: keyof typeof aliases) =>
+    parsed ? connectionStringSetting(parsed, aliases[field]) : undefined;
   const port = fromString('Port');
-  if (entry.Port === undefined && port !== undefined && !/^\d{1,5}$/.test(port)) issue('ConnectionString', 'has a Port that is not a port number');
+  if (entry.Port === undefined && port !== undefined && !/^\d{1,5}$/.test(port))
+    issue('ConnectionString', 'has a Port that is not a port number');
   const sslMode = fromString('SslMode');
-  if (entry.SslMode === undefined && sslMode !== undefined && !postgresSslModes.includes(normalizePostgresSslMode(sslMode) as PostgresSslMode)) {
-    issue('ConnectionString', 'has an SslMode that is not one of Disable, Allow, Prefer, Require, VerifyCA, VerifyFull');
+  if (
+    entry.SslMode === undefined &&
+    sslMode !== undefined &&
+    !postgresSslModes.includes(normalizePostgresSslMode(sslMode) as PostgresSslMode)
+  ) {
+    issue(
+      'ConnectionString',
+      'has an SslMode that is not one of Disable, Allow, Prefer, Require, VerifyCA, VerifyFull',
+    );
   }
   if (entry.Password === undefined && isPlaceholder(fromString('Password'))) {
-    issue('ConnectionString', 'holds a placeholder password; supply the real secret (or set Password separately from the environment)');
+    issue(
+      'ConnectionString',
+      'holds a placeholder password; supply the real secret (or set Password separately from the environment)',
+    );
   }
-  if (!entry.Host && !fromString('Host')) issue('Host', 'is required (here or as Host in ConnectionString): the host name or IP address of the PostgreSQL server');
-  if (!entry.Username && !fromString('Username')) issue('Username', 'is required (here or as Username in ConnectionString): the role the probe logs in as');
+  if (!entry.Host && !fromString('Host'))
+    issue(
+      'Host',
+      'is required (here or as Host in ConnectionString): the host name or IP address of the PostgreSQL server',
+    );
+  if (!entry.Username && !fromString('Username'))
+    issue('Username', 'is required (here or as Username in ConnectionString): the role the probe logs in as');
 }
 
 /** The password hidden in the ConnectionString, for redaction. */
@@ -84,7 +119,8 @@ export function postgresConnectionStringPassword(entry: PostgresEntryFields): st
 /** Settings of a validated entry (validatePostgresConnection passed). */
 export function resolvePostgresConnection(entry: PostgresEntryFields): PostgresConnectionSettings {
   const parsed = parse(entry.ConnectionString);
-  const fromString = (field: keyof typeof aliases) => (parsed ? connectionStringSetting(parsed, aliases[field]) : undefined);
+  const fromString = (field: keyof typeof aliases) =>
+    parsed ? connectionStringSetting(parsed, aliases[field]) : undefined;
   const username = entry.Username ?? fromString('Username')!;
   const sslModeText = fromString('SslMode');
   const password = entry.Password ?? fromString('Password');
@@ -95,7 +131,9 @@ export function resolvePostgresConnection(entry: PostgresEntryFields): PostgresC
     port: entry.Port ?? Number(fromString('Port') ?? 5432),
     database: entry.Database ?? fromString('Database') ?? username,
     username,
-    sslMode: entry.SslMode ?? (sslModeText !== undefined ? (normalizePostgresSslMode(sslModeText) as PostgresSslMode) : 'Prefer'),
+    sslMode:
+      entry.SslMode ??
+      (sslModeText !== undefined ? (normalizePostgresSslMode(sslModeText) as PostgresSslMode) : 'Prefer'),
     ...(password !== undefined ? { password } : {}),
     ...(sslRootCertificate !== undefined ? { sslRootCertificate } : {}),
     ...(applicationName !== undefined ? { applicationName } : {}),

@@ -1,9 +1,15 @@
-import { describeProbeConformance, requireService, startPostgresServer, type PostgresServerProcess } from '@corekit/testing';
+import {
+  describeProbeConformance,
+  requireService,
+  startPostgresServer,
+  type PostgresServerProcess,
+} from '@corekit/testing';
 import { addPostgresHealth } from './add-postgres-health';
 import type { PostgresHealthOptions } from './postgres-health-options';
 
 const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const add = (builder: Parameters<typeof addPostgresHealth>[0], options: unknown) => addPostgresHealth(builder, options as PostgresHealthOptions);
+const add = (builder: Parameters<typeof addPostgresHealth>[0], options: unknown) =>
+  addPostgresHealth(builder, options as PostgresHealthOptions);
 
 describe('against the PostgreSQL server on this machine', () => {
   describeProbeConformance({
@@ -11,7 +17,9 @@ describe('against the PostgreSQL server on this machine', () => {
     add,
     healthyUpstream: async () => {
       if (!(await requireService('PostgreSQL', postgresUrl, 'POSTGRES_URL'))) {
-        throw new Error(`PostgreSQL is not reachable at ${new URL(postgresUrl).host}; start it or set POSTGRES_URL`);
+        throw new Error(
+          `PostgreSQL is not reachable at ${new URL(postgresUrl).host}; start it or set POSTGRES_URL`,
+        );
       }
       return { entry: { ConnectionString: postgresUrl }, close: async () => undefined };
     },
@@ -30,7 +38,13 @@ describe('against a private PostgreSQL cluster with SCRAM authentication', () =>
     healthyUpstream: async () => {
       server ??= await startPostgresServer({ password });
       return {
-        entry: { Host: server.host, Port: server.port, Username: 'postgres', Password: password, Database: 'postgres' },
+        entry: {
+          Host: server.host,
+          Port: server.port,
+          Username: 'postgres',
+          Password: password,
+          Database: 'postgres',
+        },
         secrets: [password],
         close: async () => undefined,
       };

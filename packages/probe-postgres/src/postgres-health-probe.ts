@@ -1,9 +1,22 @@
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { CoreError } from '@corekit/abstractions';
-import { abortable, formatHostPort, healthy, readCertificateFile, unhealthy, type ProbeContext, type ProbeDefinition } from '@corekit/probe-kit';
+import {
+  abortable,
+  formatHostPort,
+  healthy,
+  readCertificateFile,
+  unhealthy,
+  type ProbeContext,
+  type ProbeDefinition,
+} from '@corekit/probe-kit';
 import { postgresHealthEntryShape } from './postgres-health-options';
-import { postgresConnectionStringPassword, resolvePostgresConnection, validatePostgresConnection, type PostgresConnectionSettings } from './postgres-connection-settings';
+import {
+  postgresConnectionStringPassword,
+  resolvePostgresConnection,
+  validatePostgresConnection,
+  type PostgresConnectionSettings,
+} from './postgres-connection-settings';
 
 /** pg's message when the server answers the SSLRequest with N. */
 const noTlsMessage = 'The server does not support SSL connections';
@@ -11,16 +24,25 @@ const noTlsMessage = 'The server does not support SSL connections';
 /** A server error (pg's DatabaseError) carries the SQLSTATE in `code` and the severity. */
 function sqlState(error: unknown): string | undefined {
   const candidate = error as { code?: unknown; severity?: unknown };
-  return typeof candidate?.code === 'string' && typeof candidate.severity === 'string' ? candidate.code : undefined;
+  return typeof candidate?.code === 'string' && typeof candidate.severity === 'string'
+    ? candidate.code
+    : undefined;
 }
 
 function target(settings: PostgresConnectionSettings): string {
   return `${formatHostPort(settings.host, settings.port)}/${settings.database}`;
 }
 
-async function tlsOptions(settings: PostgresConnectionSettings, entryPath: string): Promise<ConnectionOptions> {
-  if (settings.sslMode !== 'VerifyCA' && settings.sslMode !== 'VerifyFull') return { rejectUnauthorized: false };
-  const ca = settings.sslRootCertificate === undefined ? undefined : await readCertificateFile(settings.sslRootCertificate, `${entryPath}:SslRootCertificate`);
+async function tlsOptions(
+  settings: PostgresConnectionSettings,
+  entryPath: string,
+): Promise<ConnectionOptions> {
+  if (settings.sslMode !== 'VerifyCA' && settings.sslMode !== 'VerifyFull')
+    return { rejectUnauthorized: false };
+  const ca =
+    settings.sslRootCertificate === undefined
+      ? undefined
+      : await readCertificateFile(settings.sslRootCertificate, `${entryPath}:SslRootCertificate`);
   return {
     rejectUnauthorized: true,
     ...(ca !== undefined ? { ca } : {}),
@@ -29,7 +51,12 @@ async function tlsOptions(settings: PostgresConnectionSettings, entryPath: strin
 }
 
 /** Connects once (TLS when `tls` is set), runs the query, and closes; the result says whether TLS was used. */
-async function runOnce(settings: PostgresConnectionSettings, healthQuery: string, tls: ConnectionOptions | false, context: ProbeContext) {
+async function runOnce(
+  settings: PostgresConnectionSettings,
+  healthQuery: string,
+  tls: ConnectionOptions | false,
+  context: ProbeContext,
+) {
   const client = new pg.Client({
     host: settings.host,
     port: settings.port,
@@ -38,7 +65,10 @@ async function runOnce(settings: PostgresConnectionSettings, healthQuery: string
     // Asked for only when the server wants a password; never falls back to PGPASSWORD or ~/.pgpass.
     password: () => {
       if (settings.password === undefined) {
-        throw new CoreError('AUTHENTICATION_FAILED', `The server asks for a password and none is configured. Set ${context.entryPath}:Password (or Password in its ConnectionString).`);
+        throw new CoreError(
+          'AUTHENTICATION_FAILED',
+          `The server asks for a password and none is configured. Set ${context.entryPath}:Password (or Password in its ConnectionString).`,
+        );
       }
       return settings.password;
     },
@@ -66,7 +96,11 @@ async function runOnce(settings: PostgresConnectionSettings, healthQuery: string
   }
 }
 
-async function connectAndQuery(settings: PostgresConnectionSettings, healthQuery: string, context: ProbeContext) {
+async function connectAndQuery(
+  settings: PostgresConnectionSettings,
+  healthQuery: string,
+  context: ProbeContext,
+) {
   switch (settings.sslMode) {
     case 'Disable':
       return runOnce(settings, healthQuery, false, context);
@@ -74,7 +108,8 @@ async function connectAndQuery(settings: PostgresConnectionSettings, healthQuery
       try {
         return await runOnce(settings, healthQuery, false, context);
       } catch (error) {
-        if (sqlState(error) !== '28000' || !/no encryption|SSL off/i.test((error as Error).message)) throw error;
+        if (sqlState(error) !== '28000' || !/no encryption|SSL off/i.test((error as Error).message))
+          throw error;
         return runOnce(settings, healthQuery, { rejectUnauthorized: false }, context);
       }
     case 'Prefer':
@@ -111,23 +146,36 @@ export const postgresHealthProbe: ProbeDefinition<typeof postgresHealthEntryShap
         rowCount: outcome.rowCount,
       });
     } catch (error) {
-      if (error instanceof CoreError && error.code === 'AUTHENTICATION_FAILED') return unhealthy(error.code, error.message);
+      if (error instanceof CoreError && error.code === 'AUTHENTICATION_FAILED')
+        return unhealthy(error.code, error.message);
       const state = sqlState(error);
       const message = error instanceof Error ? error.message : String(error);
       if (state === '28000' && /no encryption|SSL off/i.test(message)) {
-        return unhealthy('TLS_REQUIRED', `${where} accepts only TLS connections: ${message}. Set ${path}:SslMode to Require, VerifyCA or VerifyFull.`);
+        return unhealthy(
+          'TLS_REQUIRED',
+          `${where} accepts only TLS connections: ${message}. Set ${path}:SslMode to Require, VerifyCA or VerifyFull.`,
+        );
       }
       if (state === '28000' || state === '28P01') {
-        return unhealthy('AUTHENTICATION_FAILED', `${where} refused the login of "${settings.username}": ${message}. Check ${path}:Username and ${path}:Password.`);
+        return unhealthy(
+          'AUTHENTICATION_FAILED',
+          `${where} refused the login of "${settings.username}": ${message}. Check ${path}:Username and ${path}:Password.`,
+        );
       }
       if (state === '3D000') {
         return unhealthy('DATABASE_NOT_FOUND', `${where}: ${message}. Check ${path}:Database.`);
       }
       if (message === noTlsMessage) {
-        return unhealthy('TLS_NOT_SUPPORTED', `${where} does not offer TLS, and SslMode ${settings.sslMode} requires it. Enable ssl on the server, or set ${path}:SslMode to Prefer or Disable.`);
+        return unhealthy(
+          'TLS_NOT_SUPPORTED',
+          `${where} does not offer TLS, and SslMode ${settings.sslMode} requires it. Enable ssl on the server, or set ${path}:SslMode to Prefer or Disable.`,
+        );
       }
       if (state !== undefined && (error as { probeStage?: string }).probeStage === 'query') {
-        return unhealthy('HEALTH_QUERY_FAILED', `The health query failed on ${where}: ${message} (SQLSTATE ${state}). Check ${path}:HealthQuery and the role's privileges.`);
+        return unhealthy(
+          'HEALTH_QUERY_FAILED',
+          `The health query failed on ${where}: ${message} (SQLSTATE ${state}). Check ${path}:HealthQuery and the role's privileges.`,
+        );
       }
       throw error;
     }

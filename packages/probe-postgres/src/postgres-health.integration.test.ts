@@ -3,14 +3,25 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger, createSelfSignedCertificate, requireService, startPostgresServer, type PostgresServerProcess } from '@corekit/testing';
+import {
+  captureLogger,
+  createSelfSignedCertificate,
+  requireService,
+  startPostgresServer,
+  type PostgresServerProcess,
+} from '@corekit/testing';
 import { addPostgresHealth } from './add-postgres-health';
 import type { PostgresHealthOptions } from './postgres-health-options';
 
 const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-postgres-'));
 const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const url = new URL(postgresUrl);
-const sharedServer = { Host: url.hostname, Port: Number(url.port || 5432), Username: decodeURIComponent(url.username || 'postgres'), Database: url.pathname.slice(1) || 'test' };
+const sharedServer = {
+  Host: url.hostname,
+  Port: Number(url.port || 5432),
+  Username: decodeURIComponent(url.username || 'postgres'),
+  Database: url.pathname.slice(1) || 'test',
+};
 
 async function probeOnce(options: PostgresHealthOptions) {
   const logger = captureLogger();
@@ -40,9 +51,16 @@ describe('addPostgresHealth against the PostgreSQL server on this machine', () =
   it('is Healthy with a URL connection string, reports the server version, and falls back to plain TCP under Prefer', async () => {
     if (!available) return;
     const [{ server_version: version }] = await sql<{ server_version: string }>('SHOW server_version');
-    const { entry, logger } = await probeOnce({ Dependencies: [{ Id: 'orders-db', ConnectionString: postgresUrl }] });
+    const { entry, logger } = await probeOnce({
+      Dependencies: [{ Id: 'orders-db', ConnectionString: postgresUrl }],
+    });
     expect(entry).toMatchObject({ kind: 'PostgreSql', status: 'Healthy', error: null });
-    expect(entry.data).toEqual({ target: `${sharedServer.Host}:${sharedServer.Port}/${sharedServer.Database}`, serverVersion: version, tls: false, rowCount: 1 });
+    expect(entry.data).toEqual({
+      target: `${sharedServer.Host}:${sharedServer.Port}/${sharedServer.Database}`,
+      serverVersion: version,
+      tls: false,
+      rowCount: 1,
+    });
     expect(logger.withEventId(3122)).toHaveLength(1);
   });
 
@@ -51,7 +69,10 @@ describe('addPostgresHealth against the PostgreSQL server on this machine', () =
     const { engine } = await probeOnce({
       Dependencies: [
         { Id: 'fields', ...sharedServer, SslMode: 'Disable' },
-        { Id: 'key-value', ConnectionString: `Host=${sharedServer.Host};Port=${sharedServer.Port};Database=${sharedServer.Database};Username=${sharedServer.Username};SSL Mode=disable;Pooling=false` },
+        {
+          Id: 'key-value',
+          ConnectionString: `Host=${sharedServer.Host};Port=${sharedServer.Port};Database=${sharedServer.Database};Username=${sharedServer.Username};SSL Mode=disable;Pooling=false`,
+        },
       ],
     });
     expect(engine.dependencies().map((entry) => [entry.id, entry.status])).toEqual([
@@ -62,35 +83,49 @@ describe('addPostgresHealth against the PostgreSQL server on this machine', () =
 
   it('runs the configured HealthQuery and reports its failure as HEALTH_QUERY_FAILED with the server message', async () => {
     if (!available) return;
-    const { entry, logger } = await probeOnce({ Dependencies: [{ Id: 'db', ...sharedServer, HealthQuery: 'SELECT 1 / 0' }] });
+    const { entry, logger } = await probeOnce({
+      Dependencies: [{ Id: 'db', ...sharedServer, HealthQuery: 'SELECT 1 / 0' }],
+    });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('HEALTH_QUERY_FAILED');
     expect(entry.error?.message).toContain('division by zero (SQLSTATE 22012)');
-    expect(entry.error?.message).toContain('Engine:Observability:DependencyHealth:PostgreSql:Dependencies:0:HealthQuery');
+    expect(entry.error?.message).toContain(
+      'Engine:Observability:DependencyHealth:PostgreSql:Dependencies:0:HealthQuery',
+    );
     expect(logger.withEventId(3123)).toHaveLength(1);
   });
 
   it('is Unhealthy with DATABASE_NOT_FOUND for an unknown database', async () => {
     if (!available) return;
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...sharedServer, Database: 'no_such_database_corekit' }] });
+    const { entry } = await probeOnce({
+      Dependencies: [{ Id: 'db', ...sharedServer, Database: 'no_such_database_corekit' }],
+    });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('DATABASE_NOT_FOUND');
-    expect(entry.error?.message).toMatch(/database "no_such_database_corekit" does not exist\. Check Engine:Observability:DependencyHealth:PostgreSql:Dependencies:0:Database/);
+    expect(entry.error?.message).toMatch(
+      /database "no_such_database_corekit" does not exist\. Check Engine:Observability:DependencyHealth:PostgreSql:Dependencies:0:Database/,
+    );
   });
 
   it('is Unhealthy with AUTHENTICATION_FAILED for an unknown role', async () => {
     if (!available) return;
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...sharedServer, Username: 'no_such_role_corekit' }] });
+    const { entry } = await probeOnce({
+      Dependencies: [{ Id: 'db', ...sharedServer, Username: 'no_such_role_corekit' }],
+    });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
-    expect(entry.error?.message).toMatch(/role "no_such_role_corekit" does not exist\. Check .*:Username and .*:Password/);
+    expect(entry.error?.message).toMatch(
+      /role "no_such_role_corekit" does not exist\. Check .*:Username and .*:Password/,
+    );
   });
 
   it('is Unhealthy with TLS_NOT_SUPPORTED when SslMode Require meets a server without TLS', async () => {
     if (!available) return;
     const [{ ssl }] = await sql<{ ssl: string }>('SHOW ssl');
     if (ssl === 'on') {
-      console.warn('the PostgreSQL server at POSTGRES_URL has ssl on; the TLS_NOT_SUPPORTED case needs one without TLS');
+      console.warn(
+        'the PostgreSQL server at POSTGRES_URL has ssl on; the TLS_NOT_SUPPORTED case needs one without TLS',
+      );
       return;
     }
     const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...sharedServer, SslMode: 'Require' }] });
@@ -104,15 +139,28 @@ describe('addPostgresHealth against the PostgreSQL server on this machine', () =
     const logger = captureLogger();
     const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
     const applicationName = `corekit-leak-${process.pid}`;
-    addPostgresHealth(builder, { Dependencies: [{ Id: 'db', ConnectionString: `${postgresUrl}${postgresUrl.includes('?') ? '&' : '?'}application_name=${applicationName}` }] });
+    addPostgresHealth(builder, {
+      Dependencies: [
+        {
+          Id: 'db',
+          ConnectionString: `${postgresUrl}${postgresUrl.includes('?') ? '&' : '?'}application_name=${applicationName}`,
+        },
+      ],
+    });
     const engine = builder.build();
     for (let run = 0; run < 25; run++) await engine.refreshDependencies();
     expect(engine.dependencies()[0].status).toBe('Healthy');
     let sessions = -1;
     const deadline = Date.now() + 3000;
     do {
-      [{ count: sessions }] = await sql<{ count: number }>(`SELECT count(*)::int AS count FROM pg_stat_activity WHERE application_name = '${applicationName}'`);
-    } while (sessions > 0 && Date.now() < deadline && (await new Promise((resolve) => setTimeout(resolve, 50))) === undefined);
+      [{ count: sessions }] = await sql<{ count: number }>(
+        `SELECT count(*)::int AS count FROM pg_stat_activity WHERE application_name = '${applicationName}'`,
+      );
+    } while (
+      sessions > 0 &&
+      Date.now() < deadline &&
+      (await new Promise((resolve) => setTimeout(resolve, 50))) === undefined
+    );
     expect(sessions).toBe(0);
   });
 });
@@ -128,36 +176,66 @@ describe('addPostgresHealth against a private PostgreSQL cluster with SCRAM and 
   });
   afterAll(() => server.close());
 
-  const login = () => ({ Host: '127.0.0.1', Port: server.port, Username: 'postgres', Password: password, Database: 'postgres' });
-  const authorizedLines = () => server.output().split('\n').filter((line) => line.includes('connection authorized'));
-
-  it.each(['Require', 'Prefer', 'Allow'] as const)('is Healthy over TLS with SslMode %s, and the server logs the session as SSL', async (sslMode) => {
-    const before = authorizedLines().length;
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...login(), SslMode: sslMode }] });
-    expect(entry).toMatchObject({ status: 'Healthy', data: { tls: true } });
-    const lines = authorizedLines().slice(before);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/user=postgres database=postgres SSL enabled/);
+  const login = () => ({
+    Host: '127.0.0.1',
+    Port: server.port,
+    Username: 'postgres',
+    Password: password,
+    Database: 'postgres',
   });
+  const authorizedLines = () =>
+    server
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('connection authorized'));
+
+  it.each(['Require', 'Prefer', 'Allow'] as const)(
+    'is Healthy over TLS with SslMode %s, and the server logs the session as SSL',
+    async (sslMode) => {
+      const before = authorizedLines().length;
+      const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...login(), SslMode: sslMode }] });
+      expect(entry).toMatchObject({ status: 'Healthy', data: { tls: true } });
+      const lines = authorizedLines().slice(before);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/user=postgres database=postgres SSL enabled/);
+    },
+  );
 
   it('is Unhealthy with TLS_REQUIRED under SslMode Disable, naming the key to change', async () => {
     const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...login(), SslMode: 'Disable' }] });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('TLS_REQUIRED');
-    expect(entry.error?.message).toContain('Engine:Observability:DependencyHealth:PostgreSql:Dependencies:0:SslMode');
+    expect(entry.error?.message).toContain(
+      'Engine:Observability:DependencyHealth:PostgreSql:Dependencies:0:SslMode',
+    );
   });
 
   it('verifies the certificate chain with SslRootCertificate under VerifyCA, and the host name too under VerifyFull', async () => {
     const { engine } = await probeOnce({
       Dependencies: [
         { Id: 'verify-ca', ...login(), SslMode: 'VerifyCA', SslRootCertificate: caFile },
-        { Id: 'verify-full-by-name', ...login(), Host: 'localhost', SslMode: 'VerifyFull', SslRootCertificate: caFile },
+        {
+          Id: 'verify-full-by-name',
+          ...login(),
+          Host: 'localhost',
+          SslMode: 'VerifyFull',
+          SslRootCertificate: caFile,
+        },
         { Id: 'verify-full-by-address', ...login(), SslMode: 'VerifyFull', SslRootCertificate: caFile },
         { Id: 'verify-ca-untrusted', ...login(), SslMode: 'VerifyCA' },
-        { Id: 'missing-root-file', ...login(), SslMode: 'VerifyCA', SslRootCertificate: path.join(contentRoot, 'missing.pem') },
+        {
+          Id: 'missing-root-file',
+          ...login(),
+          SslMode: 'VerifyCA',
+          SslRootCertificate: path.join(contentRoot, 'missing.pem'),
+        },
       ],
     });
-    const results = Object.fromEntries(engine.dependencies().map((entry) => [entry.id, entry.status === 'Healthy' ? 'Healthy' : entry.error?.code]));
+    const results = Object.fromEntries(
+      engine
+        .dependencies()
+        .map((entry) => [entry.id, entry.status === 'Healthy' ? 'Healthy' : entry.error?.code]),
+    );
     expect(results).toEqual({
       'verify-ca': 'Healthy',
       'verify-full-by-name': 'Healthy',
@@ -168,10 +246,20 @@ describe('addPostgresHealth against a private PostgreSQL cluster with SCRAM and 
   });
 
   it.each([
-    ['a wrong password', { Password: 'not-the-password' }, /password authentication failed for user "postgres"/],
-    ['no password', { Password: undefined }, /asks for a password and none is configured\. Set Engine:Observability:DependencyHealth:PostgreSql:Dependencies:0:Password/],
+    [
+      'a wrong password',
+      { Password: 'not-the-password' },
+      /password authentication failed for user "postgres"/,
+    ],
+    [
+      'no password',
+      { Password: undefined },
+      /asks for a password and none is configured\. Set Engine:Observability:DependencyHealth:PostgreSql:Dependencies:0:Password/,
+    ],
   ])('is Unhealthy with AUTHENTICATION_FAILED for %s', async (_case, credentials, message) => {
-    const { entry, engine, logger } = await probeOnce({ Dependencies: [{ Id: 'db', ...login(), SslMode: 'Require', ...credentials }] });
+    const { entry, engine, logger } = await probeOnce({
+      Dependencies: [{ Id: 'db', ...login(), SslMode: 'Require', ...credentials }],
+    });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
     expect(entry.error?.message).toMatch(message);
@@ -188,11 +276,17 @@ describe('addPostgresHealth against a private PostgreSQL cluster with SCRAM and 
 
     await server.stop();
     await engine.refreshDependencies();
-    expect(engine.dependencies()[0]).toMatchObject({ status: 'Unhealthy', timedOut: false, error: { code: 'ECONNREFUSED' } });
+    expect(engine.dependencies()[0]).toMatchObject({
+      status: 'Unhealthy',
+      timedOut: false,
+      error: { code: 'ECONNREFUSED' },
+    });
 
     await server.start();
     await engine.refreshDependencies();
     expect(engine.dependencies()[0].status).toBe('Healthy');
-    expect(logger.records.map((record) => record.eventId).filter((id) => id === 3122 || id === 3123)).toEqual([3122, 3123, 3122]);
+    expect(logger.records.map((record) => record.eventId).filter((id) => id === 3122 || id === 3123)).toEqual(
+      [3122, 3123, 3122],
+    );
   });
 });

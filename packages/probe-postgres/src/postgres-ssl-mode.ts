@@ -6,5 +6,7 @@ const sslModeByNormalizedName = new Map(postgresSslModes.map((mode) => [mode.toL
 
 /** `verify-full`, `VERIFY_FULL` and `VerifyFull` all name VerifyFull; anything else is returned as is. */
 export function normalizePostgresSslMode(value: unknown): unknown {
-  return typeof value === 'string' ? (sslModeByNormalizedName.get(value.toLowerCase().replace(/[\s_-]+/g, '')) ?? value) : value;
+  return typeof value === 'string'
+    ? (sslModeByNormalizedName.get(value.toLowerCase().replace(/[\s_-]+/g, '')) ?? value)
+    : value;
 }

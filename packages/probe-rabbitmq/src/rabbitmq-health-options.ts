@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { secretString } from '@corekit/abstractions';
-import { booleanField, connectionStringSetting, parseConnectionString, portField, probeSectionSchema, type ProbeOptions } from '@corekit/probe-kit';
+import {
+  booleanField,
+  connectionStringSetting,
+  parseConnectionString,
+  portField,
+  probeSectionSchema,
+  type ProbeOptions,
+} from '@corekit/probe-kit';
 
 /** Fields of one `Engine:Observability:DependencyHealth:RabbitMq:Dependencies:<n>` entry, besides the common ones. */
 export const rabbitMqHealthEntryShape = {
@@ -10,7 +17,9 @@ export const rabbitMqHealthEntryShape = {
    * The separate fields below win over its parts. Either ConnectionString or Host is required. It is
    * treated as a secret as a whole (it usually carries the password): never shown in errors or output.
    */
-  ConnectionString: secretString('AMQP URI or key=value connection string; ConnectionString or Host is required').optional(),
+  ConnectionString: secretString(
+    'AMQP URI or key=value connection string; ConnectionString or Host is required',
+  ).optional(),
   /** Broker host name or address. Either ConnectionString or Host is required. */
   Host: z.string().min(1).optional().describe('broker host; ConnectionString or Host is required'),
   /** AMQP port; default 5672, or 5671 with TLS. */
@@ -25,7 +34,9 @@ export const rabbitMqHealthEntryShape = {
    * Connect with TLS (amqps). Default: true for an `amqps://` connection string, false otherwise. The
    * certificate must carry Host and is verified against Node's trusted CAs (NODE_EXTRA_CA_CERTS adds a CA).
    */
-  UseTls: booleanField('connect with TLS (amqps); default from the connection string scheme, else false').optional(),
+  UseTls: booleanField(
+    'connect with TLS (amqps); default from the connection string scheme, else false',
+  ).optional(),
 };
 
 /** Code options of addRabbitMqHealth, in the configuration's shape. */
@@ -75,9 +86,15 @@ export function resolveRabbitMqTarget(entry: EntryFields): RabbitMqTarget {
 }
 
 /** Cross-field rules: a readable target with a host and a valid port; an AMQP scheme for a URI. */
-export function validateRabbitMqHealthEntry(entry: EntryFields, issue: (field: string, message: string) => void): void {
+export function validateRabbitMqHealthEntry(
+  entry: EntryFields,
+  issue: (field: string, message: string) => void,
+): void {
   if (!entry.ConnectionString && !entry.Host) {
-    issue('Host', 'is required when ConnectionString is not set: give ConnectionString (amqp://user:password@rabbit:5672/vhost) or Host');
+    issue(
+      'Host',
+      'is required when ConnectionString is not set: give ConnectionString (amqp://user:password@rabbit:5672/vhost) or Host',
+    );
     return;
   }
   try {
@@ -90,11 +107,18 @@ export function validateRabbitMqHealthEntry(entry: EntryFields, issue: (field: s
     }
     const target = resolveRabbitMqTarget(entry);
     if (!target.host) issue('ConnectionString', 'names no host; add one or set Host');
-    if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535) issue('ConnectionString', 'holds a port that is not a number between 1 and 65535');
+    if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535)
+      issue('ConnectionString', 'holds a port that is not a number between 1 and 65535');
   } catch (error) {
-    issue('ConnectionString', (error as Error).message.replace(/^The connection string /, '').replace(/\.$/, ''));
+    issue(
+      'ConnectionString',
+      (error as Error).message.replace(/^The connection string /, '').replace(/\.$/, ''),
+    );
   }
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:RabbitMq` section. */
-export const rabbitMqHealthOptionsSchema = probeSectionSchema({ entryShape: rabbitMqHealthEntryShape, validateEntry: validateRabbitMqHealthEntry });
+export const rabbitMqHealthOptionsSchema = probeSectionSchema({
+  entryShape: rabbitMqHealthEntryShape,
+  validateEntry: validateRabbitMqHealthEntry,
+});

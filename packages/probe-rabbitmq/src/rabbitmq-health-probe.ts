@@ -10,7 +10,12 @@ import {
   type ProbeContext,
   type ProbeDefinition,
 } from '@corekit/probe-kit';
-import { rabbitMqHealthEntryShape, resolveRabbitMqTarget, validateRabbitMqHealthEntry, type RabbitMqTarget } from './rabbitmq-health-options';
+import {
+  rabbitMqHealthEntryShape,
+  resolveRabbitMqTarget,
+  validateRabbitMqHealthEntry,
+  type RabbitMqTarget,
+} from './rabbitmq-health-options';
 
 /** The socket amqplib keeps on its connection (not in its types). */
 function streamOf(model: ChannelModel): Socket | undefined {
@@ -21,9 +26,13 @@ function streamOf(model: ChannelModel): Socket | undefined {
 function openFailure(error: unknown, target: RabbitMqTarget, where: string, context: ProbeContext) {
   const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : '';
-  if (target.useTls && isTlsErrorCode(code)) return tlsHandshakeFailure(error, where, `${context.entryPath}:${target.hostField}`);
+  if (target.useTls && isTlsErrorCode(code))
+    return tlsHandshakeFailure(error, where, `${context.entryPath}:${target.hostField}`);
   if (/^Handshake terminated by server: 403\b/.test(message)) {
-    return unhealthy('AUTHENTICATION_FAILED', `RabbitMQ at ${where} refused the login of user "${target.username}" (ACCESS_REFUSED). Check ${context.entryPath}:Username and :Password.`);
+    return unhealthy(
+      'AUTHENTICATION_FAILED',
+      `RabbitMQ at ${where} refused the login of user "${target.username}" (ACCESS_REFUSED). Check ${context.entryPath}:Username and :Password.`,
+    );
   }
   if (/^Expected ConnectionOpenOk; got <ConnectionClose/.test(message)) {
     return unhealthy(
@@ -32,9 +41,16 @@ function openFailure(error: unknown, target: RabbitMqTarget, where: string, cont
     );
   }
   const terminated = /^Handshake terminated by server: (.*)$/s.exec(message);
-  if (terminated) return unhealthy('HANDSHAKE_REFUSED', `RabbitMQ at ${where} closed the connection during the handshake: ${terminated[1]}`);
+  if (terminated)
+    return unhealthy(
+      'HANDSHAKE_REFUSED',
+      `RabbitMQ at ${where} closed the connection during the handshake: ${terminated[1]}`,
+    );
   if (/^Socket closed abruptly during opening handshake|^Expected |SASL mechanism/.test(message)) {
-    return unhealthy('HANDSHAKE_FAILED', `The AMQP handshake with ${where} failed (${message}). Check that ${context.entryPath}:Port is an AMQP 0-9-1 port and that UseTls matches it.`);
+    return unhealthy(
+      'HANDSHAKE_FAILED',
+      `The AMQP handshake with ${where} failed (${message}). Check that ${context.entryPath}:Port is an AMQP 0-9-1 port and that UseTls matches it.`,
+    );
   }
   return undefined;
 }
@@ -103,12 +119,15 @@ export const rabbitMqHealthProbe: ProbeDefinition<typeof rabbitMqHealthEntryShap
       const properties = model.connection.serverProperties;
       const version = typeof properties.version === 'string' ? properties.version : undefined;
       const product = typeof properties.product === 'string' ? properties.product : 'AMQP broker';
-      return healthy(`${product}${version ? ` ${version}` : ''} at ${where} opened virtual host "${target.virtualHost}"${target.useTls ? ' over TLS' : ''}`, {
-        product,
-        serverVersion: version ?? null,
-        virtualHost: target.virtualHost,
-        tls: target.useTls,
-      });
+      return healthy(
+        `${product}${version ? ` ${version}` : ''} at ${where} opened virtual host "${target.virtualHost}"${target.useTls ? ' over TLS' : ''}`,
+        {
+          product,
+          serverVersion: version ?? null,
+          virtualHost: target.virtualHost,
+          tls: target.useTls,
+        },
+      );
     } finally {
       await closeConnection(model, signal);
     }

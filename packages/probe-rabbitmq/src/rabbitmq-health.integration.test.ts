@@ -37,9 +37,15 @@ describeProbeConformance({
   add: addRabbitMqHealth,
   healthyUpstream: async () => {
     if (!(await requireService('RabbitMQ', brokerAddress, 'RABBITMQ_URL'))) {
-      throw new Error('RabbitMQ is not reachable; the conformance suite needs a real broker (set RABBITMQ_URL)');
+      throw new Error(
+        'RabbitMQ is not reachable; the conformance suite needs a real broker (set RABBITMQ_URL)',
+      );
     }
-    return { entry: { ConnectionString: rabbitUrl }, secrets: broker.password ? [decodeURIComponent(broker.password)] : [], close: async () => undefined };
+    return {
+      entry: { ConnectionString: rabbitUrl },
+      secrets: broker.password ? [decodeURIComponent(broker.password)] : [],
+      close: async () => undefined,
+    };
   },
   refusedEntry: (port) => ({ Host: '127.0.0.1', Port: port }),
 });
@@ -55,7 +61,8 @@ describe('addRabbitMqHealth against the real broker', () => {
   beforeAll(async () => {
     if (!(await requireService('RabbitMQ', brokerAddress, 'RABBITMQ_URL'))) return;
     if (!(await isRabbitMqCtlAvailable())) {
-      const message = 'rabbitmqctl is not available (it needs the broker administrator rights): the tests that create a user and a virtual host cannot run';
+      const message =
+        'rabbitmqctl is not available (it needs the broker administrator rights): the tests that create a user and a virtual host cannot run';
       if (process.env.CI === 'true') throw new Error(`${message}; CI=true, so they fail instead of skipping`);
       console.warn(`SKIPPING: ${message}`);
       return;
@@ -75,32 +82,51 @@ describe('addRabbitMqHealth against the real broker', () => {
     await rabbitMqCtl('delete_vhost', virtualHost).catch(() => undefined);
   }, 60000);
 
-  const entry = (fields: Record<string, unknown>) => ({ Dependencies: [{ Id: 'broker', Host: brokerHost, Port: brokerPort, ...fields }] });
+  const entry = (fields: Record<string, unknown>) => ({
+    Dependencies: [{ Id: 'broker', Host: brokerHost, Port: brokerPort, ...fields }],
+  });
 
   it('opens a virtual host created for the test (a name with "/" and a space) as a user with no permissions beyond access', async () => {
     if (!ready) return;
-    const { entry: result } = await probeOnce(entry({ VirtualHost: virtualHost, Username: user, Password: password }));
+    const { entry: result } = await probeOnce(
+      entry({ VirtualHost: virtualHost, Username: user, Password: password }),
+    );
     expect(result.status).toBe('Healthy');
-    expect(result.data).toMatchObject({ product: 'RabbitMQ', serverVersion: expect.stringMatching(/^\d+\.\d+/), virtualHost, tls: false });
+    expect(result.data).toMatchObject({
+      product: 'RabbitMQ',
+      serverVersion: expect.stringMatching(/^\d+\.\d+/),
+      virtualHost,
+      tls: false,
+    });
     expect(result.data.target).toBe(`amqp://${brokerHost}:${brokerPort}/${encodeURIComponent(virtualHost)}`);
   });
 
   it('reads the virtual host from an AMQP URI (URL-encoded path) and takes Password from its own field', async () => {
     if (!ready) return;
     const connectionString = `amqp://${user}@${brokerHost}:${brokerPort}/${encodeURIComponent(virtualHost)}`;
-    const { entry: result } = await probeOnce({ Dependencies: [{ Id: 'broker', ConnectionString: connectionString, Password: password }] });
+    const { entry: result } = await probeOnce({
+      Dependencies: [{ Id: 'broker', ConnectionString: connectionString, Password: password }],
+    });
     expect(result.status).toBe('Healthy');
     expect(result.data).toMatchObject({ virtualHost });
   });
 
   it('is Unhealthy with AUTHENTICATION_FAILED for a wrong password, which appears nowhere', async () => {
     if (!ready) return;
-    const { entry: result, engine, logger } = await probeOnce(entry({ VirtualHost: virtualHost, Username: user, Password: 'wrong-password-5150' }));
+    const {
+      entry: result,
+      engine,
+      logger,
+    } = await probeOnce(entry({ VirtualHost: virtualHost, Username: user, Password: 'wrong-password-5150' }));
     expect(result.status).toBe('Unhealthy');
     expect(result.error?.code).toBe('AUTHENTICATION_FAILED');
     expect(result.error?.message).toContain('ACCESS_REFUSED');
-    expect(result.error?.message).toContain('Engine:Observability:DependencyHealth:RabbitMq:Dependencies:0:Username and :Password');
-    expect(JSON.stringify([engine.snapshot(), engine.health(), engine.dependencies(), logger.records])).not.toContain('wrong-password-5150');
+    expect(result.error?.message).toContain(
+      'Engine:Observability:DependencyHealth:RabbitMq:Dependencies:0:Username and :Password',
+    );
+    expect(
+      JSON.stringify([engine.snapshot(), engine.health(), engine.dependencies(), logger.records]),
+    ).not.toContain('wrong-password-5150');
   });
 
   it('is Unhealthy with AUTHENTICATION_FAILED for an unknown user', async () => {
@@ -111,16 +137,22 @@ describe('addRabbitMqHealth against the real broker', () => {
 
   it('is Unhealthy with VIRTUAL_HOST_REFUSED for a virtual host that does not exist', async () => {
     if (!(await requireService('RabbitMQ', brokerAddress, 'RABBITMQ_URL'))) return;
-    const { entry: result } = await probeOnce({ Dependencies: [{ Id: 'broker', ConnectionString: rabbitUrl, VirtualHost: `no-such-vhost-${suffix}` }] });
+    const { entry: result } = await probeOnce({
+      Dependencies: [{ Id: 'broker', ConnectionString: rabbitUrl, VirtualHost: `no-such-vhost-${suffix}` }],
+    });
     expect(result.status).toBe('Unhealthy');
     expect(result.error?.code).toBe('VIRTUAL_HOST_REFUSED');
     expect(result.error?.message).toContain(`"no-such-vhost-${suffix}"`);
-    expect(result.error?.message).toContain('Engine:Observability:DependencyHealth:RabbitMq:Dependencies:0:VirtualHost');
+    expect(result.error?.message).toContain(
+      'Engine:Observability:DependencyHealth:RabbitMq:Dependencies:0:VirtualHost',
+    );
   });
 
   it('is Unhealthy with VIRTUAL_HOST_REFUSED for a user without access to the virtual host', async () => {
     if (!ready) return;
-    const { entry: result } = await probeOnce(entry({ VirtualHost: virtualHost, Username: outsider, Password: password }));
+    const { entry: result } = await probeOnce(
+      entry({ VirtualHost: virtualHost, Username: outsider, Password: password }),
+    );
     expect(result.error?.code).toBe('VIRTUAL_HOST_REFUSED');
   });
 
@@ -128,22 +160,31 @@ describe('addRabbitMqHealth against the real broker', () => {
     if (!(await requireService('RabbitMQ', brokerAddress, 'RABBITMQ_URL'))) return;
     const proxy = await startTcpProxy({ host: brokerHost, port: brokerPort });
     const { builder, logger } = createTestEngineBuilder();
-    const credentials = { Username: decodeURIComponent(broker.username || 'guest'), Password: decodeURIComponent(broker.password || 'guest') };
-    addRabbitMqHealth(builder, { Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: proxy.port, ...credentials }] });
+    const credentials = {
+      Username: decodeURIComponent(broker.username || 'guest'),
+      Password: decodeURIComponent(broker.password || 'guest'),
+    };
+    addRabbitMqHealth(builder, {
+      Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: proxy.port, ...credentials }],
+    });
     const engine = builder.build();
     try {
       await engine.start();
       expect(engine.dependencies()[0].status).toBe('Healthy');
       await proxy.stop();
       await engine.refreshDependencies();
-      expect(engine.dependencies()[0]).toMatchObject({ status: 'Unhealthy', error: { code: 'ECONNREFUSED' } });
+      expect(engine.dependencies()[0]).toMatchObject({
+        status: 'Unhealthy',
+        error: { code: 'ECONNREFUSED' },
+      });
       expect(engine.readiness().status).toBe('Unhealthy');
       await proxy.start();
       await engine.refreshDependencies();
       expect(engine.dependencies()[0].status).toBe('Healthy');
       expect(logger.withEventId(3125)).toHaveLength(1);
       expect(logger.withEventId(3124).length).toBeGreaterThanOrEqual(1);
-      for (let attempt = 0; attempt < 40 && proxy.openConnections > 0; attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+      for (let attempt = 0; attempt < 40 && proxy.openConnections > 0; attempt++)
+        await new Promise((resolve) => setTimeout(resolve, 25));
       expect(proxy.openConnections).toBe(0);
     } finally {
       await engine.stop();
@@ -191,11 +232,15 @@ describe('addRabbitMqHealth on the wire without a broker', () => {
   it('with UseTls, starts TLS with Host as the SNI and rejects the untrusted certificate, naming Host', async () => {
     const server = await startTlsTestServer();
     try {
-      const { entry } = await probeOnce({ Dependencies: [{ Id: 'broker', Host: 'localhost', Port: server.port, UseTls: true }] });
+      const { entry } = await probeOnce({
+        Dependencies: [{ Id: 'broker', Host: 'localhost', Port: server.port, UseTls: true }],
+      });
       expect(server.serverNames).toEqual(['localhost']);
       expect(entry.status).toBe('Unhealthy');
       expect(entry.error?.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
-      expect(entry.error?.message).toContain('Engine:Observability:DependencyHealth:RabbitMq:Dependencies:0:Host');
+      expect(entry.error?.message).toContain(
+        'Engine:Observability:DependencyHealth:RabbitMq:Dependencies:0:Host',
+      );
       expect(entry.data).toMatchObject({ target: `amqps://localhost:${server.port}/%2F` });
     } finally {
       await server.close();
@@ -205,7 +250,11 @@ describe('addRabbitMqHealth on the wire without a broker', () => {
   it('connects with TLS for an amqps:// connection string', async () => {
     const server = await startTlsTestServer({ commonName: 'rabbit.test' });
     try {
-      const { entry } = await probeOnce({ Dependencies: [{ Id: 'broker', ConnectionString: `amqps://probe:tls-secret-1@localhost:${server.port}/orders` }] });
+      const { entry } = await probeOnce({
+        Dependencies: [
+          { Id: 'broker', ConnectionString: `amqps://probe:tls-secret-1@localhost:${server.port}/orders` },
+        ],
+      });
       expect(server.serverNames).toEqual(['localhost']);
       expect(entry.error?.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
       expect(entry.error?.message).toContain(':Dependencies:0:ConnectionString');
@@ -223,10 +272,14 @@ describe('addRabbitMqHealth on the wire without a broker', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
     try {
-      const { entry } = await probeOnce({ Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: (server.address() as net.AddressInfo).port }] });
+      const { entry } = await probeOnce({
+        Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: (server.address() as net.AddressInfo).port }],
+      });
       expect(entry.status).toBe('Unhealthy');
       expect(entry.error?.code).toBe('HANDSHAKE_FAILED');
-      expect(entry.error?.message).toContain('Engine:Observability:DependencyHealth:RabbitMq:Dependencies:0:Port is an AMQP 0-9-1 port');
+      expect(entry.error?.message).toContain(
+        'Engine:Observability:DependencyHealth:RabbitMq:Dependencies:0:Port is an AMQP 0-9-1 port',
+      );
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

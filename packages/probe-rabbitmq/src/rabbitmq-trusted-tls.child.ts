@@ -19,7 +19,9 @@ async function probeOnce(options: RabbitMqHealthOptions) {
 
 it('is Healthy over TLS with UseTls when the certificate is trusted and carries Host', async () => {
   expect(port).toBeGreaterThan(0);
-  const entry = await probeOnce({ Dependencies: [{ Id: 'broker', Host: 'localhost', Port: port, UseTls: true, Username, Password }] });
+  const entry = await probeOnce({
+    Dependencies: [{ Id: 'broker', Host: 'localhost', Port: port, UseTls: true, Username, Password }],
+  });
   expect(entry).toMatchObject({ status: 'Healthy', data: { product: 'RabbitMQ', tls: true } });
 });
 
@@ -30,6 +32,8 @@ it('is Healthy over TLS with an amqps:// connection string', async () => {
 });
 
 it('checks the certificate name: an IP host does not match it', async () => {
-  const entry = await probeOnce({ Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: port, UseTls: true, Username, Password }] });
+  const entry = await probeOnce({
+    Dependencies: [{ Id: 'broker', Host: '127.0.0.1', Port: port, UseTls: true, Username, Password }],
+  });
   expect(entry.error?.code).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
 });

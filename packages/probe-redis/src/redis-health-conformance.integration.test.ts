@@ -1,9 +1,15 @@
-import { describeProbeConformance, requireService, startRedisServer, type RedisServerProcess } from '@corekit/testing';
+import {
+  describeProbeConformance,
+  requireService,
+  startRedisServer,
+  type RedisServerProcess,
+} from '@corekit/testing';
 import { addRedisHealth } from './add-redis-health';
 import type { RedisHealthOptions } from './redis-health-options';
 
 const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-const add = (builder: Parameters<typeof addRedisHealth>[0], options: unknown) => addRedisHealth(builder, options as RedisHealthOptions);
+const add = (builder: Parameters<typeof addRedisHealth>[0], options: unknown) =>
+  addRedisHealth(builder, options as RedisHealthOptions);
 
 describe('against the Redis server on this machine', () => {
   describeProbeConformance({
@@ -13,7 +19,10 @@ describe('against the Redis server on this machine', () => {
       if (!(await requireService('Redis', redisUrl.href, 'REDIS_URL'))) {
         throw new Error(`Redis is not reachable at ${redisUrl.host}; start it or set REDIS_URL`);
       }
-      return { entry: { Host: redisUrl.hostname, Port: Number(redisUrl.port || 6379) }, close: async () => undefined };
+      return {
+        entry: { Host: redisUrl.hostname, Port: Number(redisUrl.port || 6379) },
+        close: async () => undefined,
+      };
     },
   });
 });

@@ -76,7 +76,10 @@ describe('Redis probe (RESP fake)', () => {
     try {
       const entry = await probeOnce({ Dependencies: [{ Id: 'cache', Host: '127.0.0.1', Port: fake.port }] });
       expect(entry.status).toBe('Unhealthy');
-      expect(entry.error).toEqual({ code: 'UNEXPECTED_RESPONSE', message: expect.stringContaining('"PANG" instead of PONG') });
+      expect(entry.error).toEqual({
+        code: 'UNEXPECTED_RESPONSE',
+        message: expect.stringContaining('"PANG" instead of PONG'),
+      });
       expect(fake.commands).toEqual(['ping']);
     } finally {
       await fake.close();
@@ -86,7 +89,18 @@ describe('Redis probe (RESP fake)', () => {
   it('pipelines AUTH, SELECT and PING in that order and sends nothing else (no CLIENT SETINFO, no INFO ready check)', async () => {
     const fake = await respServer((command) => (command === 'ping' ? '+PONG\r\n' : '+OK\r\n'));
     try {
-      const entry = await probeOnce({ Dependencies: [{ Id: 'cache', Host: '127.0.0.1', Port: fake.port, Username: 'probe', Password: 'pw-1', Database: 3 }] });
+      const entry = await probeOnce({
+        Dependencies: [
+          {
+            Id: 'cache',
+            Host: '127.0.0.1',
+            Port: fake.port,
+            Username: 'probe',
+            Password: 'pw-1',
+            Database: 3,
+          },
+        ],
+      });
       expect(entry.status).toBe('Healthy');
       expect(fake.commands).toEqual(['auth', 'select', 'ping']);
     } finally {
@@ -125,13 +139,19 @@ describe('Redis probe configuration', () => {
     addRedisHealth(builder);
     const [entry] = builder.build().dependencies();
     expect(entry).toMatchObject({ id: 'cache', kind: 'Redis', required: false, data: {} });
-    const parsed = redisHealthOptionsSchema.parse({ Dependencies: [{ Id: 'cache', Host: 'h', Database: '2' }] });
+    const parsed = redisHealthOptionsSchema.parse({
+      Dependencies: [{ Id: 'cache', Host: 'h', Database: '2' }],
+    });
     expect(parsed.Dependencies[0]).toMatchObject({ Host: 'h', Port: 6379, Database: 2 });
   });
 
   it.each([
     [{ Id: 'cache' }, 'Dependencies:0:Host', /is required/],
-    [{ Id: 'cache', Host: 'h', Username: 'probe' }, 'Dependencies:0:Password', /required when Username is set/],
+    [
+      { Id: 'cache', Host: 'h', Username: 'probe' },
+      'Dependencies:0:Password',
+      /required when Username is set/,
+    ],
     [{ Id: 'cache', Host: 'h', Database: -1 }, 'Dependencies:0:Database', /non-negative integer/],
     [{ Id: 'cache', Host: 'h', Database: 1.5 }, 'Dependencies:0:Database', /non-negative integer/],
     [{ Id: 'cache', Host: 'h', Password: '<REDIS_PASSWORD>' }, 'Dependencies:0:Password', /placeholder/],

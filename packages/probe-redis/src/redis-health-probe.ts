@@ -16,7 +16,10 @@ function replyText(error: Error): string {
 function settle(command: Promise<unknown>): Promise<[Error | null, unknown]> {
   return command.then(
     (value): [Error | null, unknown] => [null, value],
-    (error: unknown): [Error | null, unknown] => [error instanceof Error ? error : new Error(String(error)), undefined],
+    (error: unknown): [Error | null, unknown] => [
+      error instanceof Error ? error : new Error(String(error)),
+      undefined,
+    ],
   );
 }
 
@@ -35,7 +38,8 @@ export const redisHealthProbe: ProbeDefinition<typeof redisHealthEntryShape> = {
   kind: 'Redis',
   entryShape: redisHealthEntryShape,
   validateEntry: validateRedisHealthEntry,
-  describeTarget: (entry) => `${formatHostPort(entry.Host!, entry.Port)}${entry.Database === undefined ? '' : `/${entry.Database}`}`,
+  describeTarget: (entry) =>
+    `${formatHostPort(entry.Host!, entry.Port)}${entry.Database === undefined ? '' : `/${entry.Database}`}`,
   async check(entry, { signal, timeoutMs, entryPath }) {
     const target = formatHostPort(entry.Host!, entry.Port);
     const client = new Redis({
@@ -78,7 +82,11 @@ export const redisHealthProbe: ProbeDefinition<typeof redisHealthEntryShape> = {
       });
       const commands: Array<Promise<unknown>> = [];
       if (entry.Password !== undefined) {
-        commands.push(entry.Username !== undefined ? client.auth(entry.Username, entry.Password) : client.auth(entry.Password));
+        commands.push(
+          entry.Username !== undefined
+            ? client.auth(entry.Username, entry.Password)
+            : client.auth(entry.Password),
+        );
       }
       if (entry.Database !== undefined) commands.push(client.select(entry.Database));
       commands.push(client.ping());
@@ -109,13 +117,22 @@ export const redisHealthProbe: ProbeDefinition<typeof redisHealthEntryShape> = {
       }
       const [pingError, answer] = replies[index] ?? [];
       if (pingError && /^NOAUTH/.test(pingError.message)) {
-        return unhealthy('AUTHENTICATION_FAILED', `${target} requires authentication: ${replyText(pingError)}. Set ${entryPath}:Password (and Username for an ACL user).`);
+        return unhealthy(
+          'AUTHENTICATION_FAILED',
+          `${target} requires authentication: ${replyText(pingError)}. Set ${entryPath}:Password (and Username for an ACL user).`,
+        );
       }
       if (pingError) throw pingError;
       if (answer !== 'PONG') {
-        return unhealthy('UNEXPECTED_RESPONSE', `${target} answered PING with ${JSON.stringify(String(answer)).slice(0, 80)} instead of PONG. Check that Host and Port point at a Redis server.`);
+        return unhealthy(
+          'UNEXPECTED_RESPONSE',
+          `${target} answered PING with ${JSON.stringify(String(answer)).slice(0, 80)} instead of PONG. Check that Host and Port point at a Redis server.`,
+        );
       }
-      return healthy(`PING answered PONG at ${target}`, entry.Database === undefined ? {} : { database: entry.Database });
+      return healthy(
+        `PING answered PONG at ${target}`,
+        entry.Database === undefined ? {} : { database: entry.Database },
+      );
     } finally {
       close(signal.aborted);
     }

@@ -21,15 +21,27 @@ async function probeOnce(options: RedisHealthOptions) {
 }
 
 /** Commands seen by MONITOR, grouped by client address (`127.0.0.1:53122`), lower-cased. */
-async function monitorWhile(server: { host: string; port: number }, work: () => Promise<unknown>): Promise<Map<string, string[][]>> {
-  const client = new Redis({ host: server.host, port: server.port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+async function monitorWhile(
+  server: { host: string; port: number },
+  work: () => Promise<unknown>,
+): Promise<Map<string, string[][]>> {
+  const client = new Redis({
+    host: server.host,
+    port: server.port,
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   const byClient = new Map<string, string[][]>();
   try {
     await client.connect();
     const monitor = await client.monitor();
     monitor.on('monitor', (_time: string, args: string[], source: string) => {
       const address = source.split(' ').pop()!;
-      byClient.set(address, [...(byClient.get(address) ?? []), args.map((arg, index) => (index === 0 ? arg.toLowerCase() : arg))]);
+      byClient.set(address, [
+        ...(byClient.get(address) ?? []),
+        args.map((arg, index) => (index === 0 ? arg.toLowerCase() : arg)),
+      ]);
     });
     await work();
     // MONITOR streams asynchronously: wait until a marker command sent after the work has come through.
@@ -41,7 +53,10 @@ async function monitorWhile(server: { host: string; port: number }, work: () => 
       other.disconnect();
     }
     const deadline = Date.now() + 5000;
-    while (![...byClient.values()].flat().some(([name, argument]) => name === 'echo' && argument === marker) && Date.now() < deadline) {
+    while (
+      ![...byClient.values()].flat().some(([name, argument]) => name === 'echo' && argument === marker) &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     monitor.disconnect();
@@ -60,7 +75,12 @@ describe('addRedisHealth against the Redis server on this machine', () => {
   it('is Healthy when PING answers PONG, and logs event 3120', async () => {
     if (!available) return;
     const { entry, logger } = await probeOnce({ Dependencies: [{ Id: 'cache', ...shared }] });
-    expect(entry).toMatchObject({ kind: 'Redis', status: 'Healthy', error: null, data: { target: `${shared.Host}:${shared.Port}` } });
+    expect(entry).toMatchObject({
+      kind: 'Redis',
+      status: 'Healthy',
+      error: null,
+      data: { target: `${shared.Host}:${shared.Port}` },
+    });
     expect(logger.withEventId(3120)).toHaveLength(1);
   });
 
@@ -70,14 +90,21 @@ describe('addRedisHealth against the Redis server on this machine', () => {
     const seen = await monitorWhile({ host: shared.Host, port: shared.Port }, async () => {
       entry = (await probeOnce({ Dependencies: [{ Id: 'cache', ...shared, Database: 5 }] })).entry;
     });
-    expect(entry).toMatchObject({ status: 'Healthy', data: { database: 5, target: `${shared.Host}:${shared.Port}/5` } });
-    const probeClients = [...seen.values()].filter((commands) => commands.some(([name, argument]) => name === 'select' && argument === '5'));
+    expect(entry).toMatchObject({
+      status: 'Healthy',
+      data: { database: 5, target: `${shared.Host}:${shared.Port}/5` },
+    });
+    const probeClients = [...seen.values()].filter((commands) =>
+      commands.some(([name, argument]) => name === 'select' && argument === '5'),
+    );
     expect(probeClients).toEqual([[['select', '5'], ['ping']]]);
   });
 
   it('sends no SELECT when Database is not configured', async () => {
     if (!available) return;
-    const seen = await monitorWhile({ host: shared.Host, port: shared.Port }, () => probeOnce({ Dependencies: [{ Id: 'cache', ...shared }] }));
+    const seen = await monitorWhile({ host: shared.Host, port: shared.Port }, () =>
+      probeOnce({ Dependencies: [{ Id: 'cache', ...shared }] }),
+    );
     const commands = [...seen.values()].flat();
     expect(commands.filter(([name]) => name === 'select')).toEqual([]);
   });
@@ -88,7 +115,9 @@ describe('addRedisHealth against the Redis server on this machine', () => {
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('DATABASE_SELECT_FAILED');
     expect(entry.error?.message).toContain('DB index is out of range');
-    expect(entry.error?.message).toContain('Engine:Observability:DependencyHealth:Redis:Dependencies:0:Database');
+    expect(entry.error?.message).toContain(
+      'Engine:Observability:DependencyHealth:Redis:Dependencies:0:Database',
+    );
     expect(logger.withEventId(3121)).toHaveLength(1);
   });
 });
@@ -120,14 +149,22 @@ describe('addRedisHealth against a private redis-server with authentication', ()
 
   it.each([
     ['a wrong password', { Password: 'not-the-password' }, /refused AUTH: WRONGPASS/],
-    ['a wrong ACL user', { Username: 'nobody', Password: aclPassword }, /refused AUTH for user "nobody": WRONGPASS/],
+    [
+      'a wrong ACL user',
+      { Username: 'nobody', Password: aclPassword },
+      /refused AUTH for user "nobody": WRONGPASS/,
+    ],
     ['no password', {}, /requires authentication: NOAUTH/],
   ])('is Unhealthy with AUTHENTICATION_FAILED for %s', async (_case, credentials, message) => {
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'cache', Host: server.host, Port: server.port, ...credentials }] });
+    const { entry } = await probeOnce({
+      Dependencies: [{ Id: 'cache', Host: server.host, Port: server.port, ...credentials }],
+    });
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
     expect(entry.error?.message).toMatch(message);
-    expect(entry.error?.message).toMatch(/Engine:Observability:DependencyHealth:Redis:Dependencies:0:Password/);
+    expect(entry.error?.message).toMatch(
+      /Engine:Observability:DependencyHealth:Redis:Dependencies:0:Password/,
+    );
     expect(entry.error?.message).not.toContain(aclPassword);
   });
 });
@@ -138,19 +175,27 @@ describe('addRedisHealth when its server stops and restarts', () => {
     try {
       const logger = captureLogger();
       const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
-      addRedisHealth(builder, { Dependencies: [{ Id: 'cache', Host: server.host, Port: server.port, Database: 1 }] });
+      addRedisHealth(builder, {
+        Dependencies: [{ Id: 'cache', Host: server.host, Port: server.port, Database: 1 }],
+      });
       const engine = builder.build();
       await engine.refreshDependencies();
       expect(engine.dependencies()[0].status).toBe('Healthy');
 
       await server.stop();
       await engine.refreshDependencies();
-      expect(engine.dependencies()[0]).toMatchObject({ status: 'Unhealthy', timedOut: false, error: { code: 'ECONNREFUSED' } });
+      expect(engine.dependencies()[0]).toMatchObject({
+        status: 'Unhealthy',
+        timedOut: false,
+        error: { code: 'ECONNREFUSED' },
+      });
 
       await server.start();
       await engine.refreshDependencies();
       expect(engine.dependencies()[0].status).toBe('Healthy');
-      expect(logger.records.map((record) => record.eventId).filter((id) => id === 3120 || id === 3121)).toEqual([3120, 3121, 3120]);
+      expect(
+        logger.records.map((record) => record.eventId).filter((id) => id === 3120 || id === 3121),
+      ).toEqual([3120, 3121, 3120]);
     } finally {
       await server.stop();
     }

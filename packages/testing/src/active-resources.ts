@@ -3,7 +3,16 @@
  * the file system create on their own (file reads, TTY) are ignored.
  */
 
-const ignored = new Set(['FSReqCallback', 'FSReqPromise', 'TTYWrap', 'FSEventWrap', 'StatWatcher', 'SignalWrap', 'ProcessWrap', 'PipeWrap']);
+const ignored = new Set([
+  'FSReqCallback',
+  'FSReqPromise',
+  'TTYWrap',
+  'FSEventWrap',
+  'StatWatcher',
+  'SignalWrap',
+  'ProcessWrap',
+  'PipeWrap',
+]);
 
 /** Active resources by type (`TCPSocketWrap`, `Timeout`, `TLSWrap`...), ignoring jest's own. */
 export function countActiveResources(): Record<string, number> {
@@ -25,7 +34,10 @@ export function resourcesAbove(baseline: Record<string, number>): Record<string,
 }
 
 /** Waits (polling) until no resource type exceeds `baseline`; returns the excess left when `timeoutMs` passed. */
-export async function waitForResourcesAtMost(baseline: Record<string, number>, timeoutMs: number): Promise<Record<string, number>> {
+export async function waitForResourcesAtMost(
+  baseline: Record<string, number>,
+  timeoutMs: number,
+): Promise<Record<string, number>> {
   const deadline = Date.now() + timeoutMs;
   let excess = resourcesAbove(baseline);
   while (Object.keys(excess).length > 0 && Date.now() < deadline) {

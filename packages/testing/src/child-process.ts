@@ -15,7 +15,11 @@ export interface FixtureProcess {
  * Starts `<packageDirectory>/src/test-fixtures/<fixture>` in a child node process through tsx, with the @corekit
  * packages mapped to their sources by that folder's tsconfig.json. The package must depend on tsx.
  */
-export function startFixture(packageDirectory: string, fixture: string, environment: Record<string, string> = {}): FixtureProcess {
+export function startFixture(
+  packageDirectory: string,
+  fixture: string,
+  environment: Record<string, string> = {},
+): FixtureProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join('src/test-fixtures', fixture)], {
     cwd: packageDirectory,
     env: { ...process.env, ...environment, TSX_TSCONFIG_PATH: 'src/test-fixtures/tsconfig.json' },
@@ -52,7 +56,11 @@ export function startFixture(packageDirectory: string, fixture: string, environm
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
-          reject(new Error(`no line containing ${JSON.stringify(text)} within ${timeoutMs} ms; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`));
+          reject(
+            new Error(
+              `no line containing ${JSON.stringify(text)} within ${timeoutMs} ms; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`,
+            ),
+          );
         }, timeoutMs);
         const settle = (line: string) => {
           clearTimeout(timer);
@@ -62,7 +70,11 @@ export function startFixture(packageDirectory: string, fixture: string, environm
         void exited.then(() => {
           if (waiters.some((waiter) => waiter.resolve === settle)) {
             clearTimeout(timer);
-            reject(new Error(`the fixture exited before printing ${JSON.stringify(text)}; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`));
+            reject(
+              new Error(
+                `the fixture exited before printing ${JSON.stringify(text)}; stdout:\n${lines.join('\n')}\nstderr:\n${stderr}`,
+              ),
+            );
           }
         });
       });

@@ -57,7 +57,8 @@ export async function startHttpFakeServer(handler: FakeHttpHandler): Promise<Fak
         .then(
           (answer) => {
             const isText = typeof answer.body === 'string';
-            const body = answer.body === undefined ? '' : isText ? (answer.body as string) : JSON.stringify(answer.body);
+            const body =
+              answer.body === undefined ? '' : isText ? (answer.body as string) : JSON.stringify(answer.body);
             const headers: Record<string, string> = {
               ...(answer.body !== undefined && !isText ? { 'content-type': 'application/json' } : {}),
               ...answer.headers,
@@ -96,10 +97,14 @@ export async function startHttpFakeServer(handler: FakeHttpHandler): Promise<Fak
 }
 
 /** Basic credentials from an Authorization header, or undefined. */
-export function basicCredentialsOf(request: RecordedHttpRequest): { username: string; password: string } | undefined {
+export function basicCredentialsOf(
+  request: RecordedHttpRequest,
+): { username: string; password: string } | undefined {
   const header = request.headers.authorization;
   if (typeof header !== 'string' || !/^basic /i.test(header)) return undefined;
   const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
   const separator = decoded.indexOf(':');
-  return separator < 0 ? undefined : { username: decoded.slice(0, separator), password: decoded.slice(separator + 1) };
+  return separator < 0
+    ? undefined
+    : { username: decoded.slice(0, separator), password: decoded.slice(separator + 1) };
 }

@@ -6,7 +6,12 @@ export type { BlackHoleServer } from './network-helpers';
 export { captureLogger } from './capture-logger';
 export type { CaptureLogger } from './capture-logger';
 export { startHttpFakeServer, basicCredentialsOf } from './http-fake-server';
-export type { FakeHttpServer, FakeHttpHandler, FakeHttpResponse, RecordedHttpRequest } from './http-fake-server';
+export type {
+  FakeHttpServer,
+  FakeHttpHandler,
+  FakeHttpResponse,
+  RecordedHttpRequest,
+} from './http-fake-server';
 export { countActiveResources, resourcesAbove, waitForResourcesAtMost } from './active-resources';
 export { requireService } from './require-service';
 export { createTestEngineBuilder, emptyContentDirectory } from './test-engine-builder';

@@ -1,5 +1,10 @@
 import { performance } from 'node:perf_hooks';
-import type { DependencyCheckResult, DependencyHealthContributor, DependencyHealthEntry, EngineBuilder } from '@corekit/abstractions';
+import type {
+  DependencyCheckResult,
+  DependencyHealthContributor,
+  DependencyHealthEntry,
+  EngineBuilder,
+} from '@corekit/abstractions';
 import type { CaptureLogger } from './capture-logger';
 import { createTestEngineBuilder } from './test-engine-builder';
 import { blackHoleServer, refusedPort } from './network-helpers';
@@ -58,7 +63,10 @@ function harness(options: ProbeConformanceOptions, entry: Record<string, unknown
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-  const add = options.add as (builder: EngineBuilder, options: { Dependencies: Array<Record<string, unknown>> }) => unknown;
+  const add = options.add as (
+    builder: EngineBuilder,
+    options: { Dependencies: Array<Record<string, unknown>> },
+  ) => unknown;
   add(recording, { Dependencies: [{ Id: 'conformance', ...entry }] });
   const engine = builder.build();
   return {
@@ -147,7 +155,8 @@ export function describeProbeConformance(options: ProbeConformanceOptions): void
         expect(elapsedMs).toBeLessThan(1000 + timeoutMarginMs);
         expect(hole.acceptedConnections).toBeGreaterThan(0);
         const deadline = performance.now() + 2000;
-        while (hole.openConnections > 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+        while (hole.openConnections > 0 && performance.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 20));
         expect(hole.openConnections).toBe(0);
       } finally {
         await run.engine.stop();
@@ -210,8 +219,12 @@ export function describeProbeConformance(options: ProbeConformanceOptions): void
         expect(failing.entry().status).toBe('Unhealthy');
         const text = `${everyOutput(healthy, results)}\n${everyOutput(failing, [])}`;
         for (const secret of upstream.secrets ?? []) {
-          expect(text.includes(secret) ? `secret ${secret.slice(0, 1)}*** found in output` : 'absent').toBe('absent');
-          expect(text.includes(encodeURIComponent(secret)) ? 'URL-encoded secret found in output' : 'absent').toBe('absent');
+          expect(text.includes(secret) ? `secret ${secret.slice(0, 1)}*** found in output` : 'absent').toBe(
+            'absent',
+          );
+          expect(
+            text.includes(encodeURIComponent(secret)) ? 'URL-encoded secret found in output' : 'absent',
+          ).toBe('absent');
         }
       } finally {
         await healthy.engine.stop();

@@ -26,7 +26,10 @@ export interface TestEngineBuilderOptions {
  * environment variables unless given, and a capture logger. Probe packages use it so their tests need no
  * direct dependency on engine-core.
  */
-export function createTestEngineBuilder(options: TestEngineBuilderOptions = {}): { builder: ReturnType<typeof createEngineBuilder>; logger: CaptureLogger } {
+export function createTestEngineBuilder(options: TestEngineBuilderOptions = {}): {
+  builder: ReturnType<typeof createEngineBuilder>;
+  logger: CaptureLogger;
+} {
   const logger = captureLogger();
   const builder = createEngineBuilder({
     contentRoot: options.contentRoot ?? emptyContentDirectory(),

@@ -48,7 +48,9 @@ export function catalogRoutes(view: CatalogView): HostRoute[] {
       description: narrowing.description,
       tags,
       parameters: { [parameter]: narrowing.description ?? `the ${parameter} to narrow by` },
-      responses: { 200: { description: `The entries whose ${parameter} matches (possibly none)`, schema: list } },
+      responses: {
+        200: { description: `The entries whose ${parameter} matches (possibly none)`, schema: list },
+      },
       handler: (request, response) => {
         const value = String(request.params[parameter]);
         response.setHeader('Cache-Control', 'no-store');
@@ -68,7 +70,9 @@ export function catalogRoutes(view: CatalogView): HostRoute[] {
       parameters: { [parameter]: `the entry's ${parameter}` },
       responses: {
         200: { description: 'The entry', schema: definition.entrySchema },
-        404: { description: `No entry has this ${parameter} (problem code ${webHostProblemCodes.catalogEntryNotFound})` },
+        404: {
+          description: `No entry has this ${parameter} (problem code ${webHostProblemCodes.catalogEntryNotFound})`,
+        },
       },
       handler: (request, response) => {
         const id = String(request.params[parameter]);

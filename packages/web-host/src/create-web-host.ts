@@ -11,8 +11,19 @@ import { EventClients } from './event-clients';
 import { fastAnswersOf, serveFastAnswer, type FastAnswer } from './fast-answers';
 import { createDetailsPolicy, isAuthorized } from './health-exposure';
 import { bySpecificity, matchesPath, toOpenApiPath, type HostRoute } from './host-route';
-import { buildOpenApiDocument, isSelectedRoute, type OpenApiDocument, type OpenApiSelection, type UndocumentedRoute } from './openapi-document';
-import { HttpProblem, problemErrorHandler, routeNotFoundHandler, webHostProblemCodes } from './problem-details';
+import {
+  buildOpenApiDocument,
+  isSelectedRoute,
+  type OpenApiDocument,
+  type OpenApiSelection,
+  type UndocumentedRoute,
+} from './openapi-document';
+import {
+  HttpProblem,
+  problemErrorHandler,
+  routeNotFoundHandler,
+  webHostProblemCodes,
+} from './problem-details';
 import { httpShutdownParticipant, upgradeDispatcher } from './http-shutdown';
 import { RequestDrain } from './request-drain';
 import { restEndpointRoutes } from './rest-endpoint-routes';
@@ -20,7 +31,11 @@ import { openApiRoute, scalarRoutes } from './scalar-reference';
 import { serverSentEventsRoutes } from './server-sent-events';
 import { readTransportNames, resolveTransports } from './transports';
 import { webHostEventIds } from './web-host-event-ids';
-import { webHostConfigurationSchema, type WebHostConfiguration, type WebHostOptions } from './web-host-options';
+import {
+  webHostConfigurationSchema,
+  type WebHostConfiguration,
+  type WebHostOptions,
+} from './web-host-options';
 import { isWorkerHost, portFromEnvironment, webHostArguments } from './web-host-source';
 import { WebSocketEvents, webSocketEventsRoute, type UpgradeHandler } from './websocket-events';
 
@@ -69,7 +84,10 @@ export interface WebHost {
  * Also `createWebHost(engine, options)`, `createWebHost(workerHost, options)` or `createWebHost({ builder, port, authorize })`.
  * Fails at once (CoreError) on invalid `Engine:Web` configuration or an unavailable transport.
  */
-export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions, second: WebHostOptions = {}): WebHost {
+export function createWebHost(
+  first: EngineSource | WorkerHost | WebHostOptions,
+  second: WebHostOptions = {},
+): WebHost {
   const { options, source } = webHostArguments(first, second);
   const handleSignals = options.handleSignals ?? true;
   const workerHost = isWorkerHost(source)
@@ -83,7 +101,10 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
       });
   const engine = workerHost.engine;
   const logger: Logger = options.logger ?? workerHost.logger;
-  const settings = engine.configuration.bind('Engine:Web', webHostConfigurationSchema) as unknown as WebHostConfiguration;
+  const settings = engine.configuration.bind(
+    'Engine:Web',
+    webHostConfigurationSchema,
+  ) as unknown as WebHostConfiguration;
   if (settings.EngineRoutes.RequireAuthorization && !options.authorize) {
     throw new CoreError(
       'CONFIGURATION_INVALID',
@@ -94,12 +115,16 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
   const title = options.title ?? 'Core host';
   const authorize = options.authorize;
   const isGuarded = (route: HostRoute) =>
-    route.requireAuthorization ?? (settings.EngineRoutes.RequireAuthorization && (route.path === '/engine' || route.path.startsWith('/engine/')));
+    route.requireAuthorization ??
+    (settings.EngineRoutes.RequireAuthorization &&
+      (route.path === '/engine' || route.path.startsWith('/engine/')));
 
   const documented: HostRoute[] = [];
   let router = express.Router();
   const cachedDocuments = new Map<string, OpenApiDocument>();
-  const drain = new RequestDrain((request) => documented.some((route) => route.servedWhileDraining && matchesPath(route, request.path)));
+  const drain = new RequestDrain((request) =>
+    documented.some((route) => route.servedWhileDraining && matchesPath(route, request.path)),
+  );
   const eventClients = new EventClients(engine, logger, {
     maxConnections: settings.Events.MaxConnections,
     maxBufferedBytes: settings.Events.MaxBufferedBytes,
@@ -111,7 +136,11 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
 
   const guard = async (request: Request, _response: Response, next: NextFunction) => {
     if (await isAuthorized(request, authorize, logger)) return next();
-    throw new HttpProblem(403, webHostProblemCodes.forbidden, 'The host denied this request (authorize hook); this route requires authorization');
+    throw new HttpProblem(
+      403,
+      webHostProblemCodes.forbidden,
+      'The host denied this request (authorize hook); this route requires authorization',
+    );
   };
   const validateBody = (schema: z.ZodType) => (request: Request, _response: Response, next: NextFunction) => {
     request.body = schema.parse(request.body ?? {});
@@ -146,12 +175,19 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
   outer.use(drain.middleware);
   outer.use(app);
   outer.use(
-    routeNotFoundHandler((path) => documented.filter((route) => matchesPath(route, path)).map((route) => route.method.toUpperCase())),
+    routeNotFoundHandler((path) =>
+      documented.filter((route) => matchesPath(route, path)).map((route) => route.method.toUpperCase()),
+    ),
   );
   outer.use(problemErrorHandler(logger));
 
   function undocumentedRoutes(): UndocumentedRoute[] {
-    const stack = (app as unknown as { router?: { stack?: Array<{ route?: { path: unknown; methods: Record<string, boolean> } }> } }).router?.stack ?? [];
+    const stack =
+      (
+        app as unknown as {
+          router?: { stack?: Array<{ route?: { path: unknown; methods: Record<string, boolean> } }> };
+        }
+      ).router?.stack ?? [];
     return stack.flatMap((layer) =>
       layer.route && typeof layer.route.path === 'string'
         ? Object.keys(layer.route.methods)
@@ -166,19 +202,30 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
     workerHost,
     app,
     handler: (request, response) => {
-      if (!serveFastAnswer(fastAnswers, request, response, { draining: drain.isDraining, logger })) outer(request, response);
+      if (!serveFastAnswer(fastAnswers, request, response, { draining: drain.isDraining, logger }))
+        outer(request, response);
     },
     get server() {
       return server;
     },
     settings,
-    transports: ['RestApi', ...[...transports.builtIn].filter((name) => name !== 'RestApi'), ...transports.adapters.map((adapter) => adapter.name)],
+    transports: [
+      'RestApi',
+      ...[...transports.builtIn].filter((name) => name !== 'RestApi'),
+      ...transports.adapters.map((adapter) => adapter.name),
+    ],
     addRoute(route) {
       if (route.requireAuthorization && !authorize) {
-        throw new CoreError('HOST_ROUTE_INVALID', `${route.method.toUpperCase()} ${route.path} requires authorization but createWebHost got no authorize hook`);
+        throw new CoreError(
+          'HOST_ROUTE_INVALID',
+          `${route.method.toUpperCase()} ${route.path} requires authorization but createWebHost got no authorize hook`,
+        );
       }
       if (documented.some((existing) => existing.method === route.method && existing.path === route.path)) {
-        throw new CoreError('HOST_ROUTE_INVALID', `${route.method.toUpperCase()} ${route.path} is already registered`);
+        throw new CoreError(
+          'HOST_ROUTE_INVALID',
+          `${route.method.toUpperCase()} ${route.path} is already registered`,
+        );
       }
       documented.push(route);
       rebuildRouter();
@@ -195,18 +242,31 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
       let document = cachedDocuments.get(key);
       if (!document) {
         const routes = host.routes().filter((route) => isSelectedRoute(route, selection));
-        const documentTitle = selection.documentName === undefined ? title : `${title}: ${selection.documentName} (API v${selection.majorVersion})`;
-        document = buildOpenApiDocument({ title: documentTitle, version: engine.manifest().engine.version, routes, undocumented, isGuarded });
+        const documentTitle =
+          selection.documentName === undefined
+            ? title
+            : `${title}: ${selection.documentName} (API v${selection.majorVersion})`;
+        document = buildOpenApiDocument({
+          title: documentTitle,
+          version: engine.manifest().engine.version,
+          routes,
+          undocumented,
+          isGuarded,
+        });
         cachedDocuments.set(key, document);
       }
       return document;
     },
     async listen() {
       if (address) return address;
-      const port = options.port ?? settings.Port ?? portFromEnvironment(options.environment ?? process.env) ?? 3000;
+      const port =
+        options.port ?? settings.Port ?? portFromEnvironment(options.environment ?? process.env) ?? 3000;
       const bindAddress = options.bindAddress ?? settings.BindAddress;
       const created = createServer(host.handler);
-      created.on('upgrade', upgradeDispatcher(upgradeHandlers, () => drain.isDraining));
+      created.on(
+        'upgrade',
+        upgradeDispatcher(upgradeHandlers, () => drain.isDraining),
+      );
       await new Promise<void>((resolve, reject) => {
         created.once('error', reject);
         created.listen(port, bindAddress, () => {
@@ -216,8 +276,12 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
       });
       server = created;
       const bound = created.address() as AddressInfo;
-      const shownHost = !bindAddress || bindAddress === '0.0.0.0' || bindAddress === '::' ? 'localhost' : bindAddress;
-      address = { port: bound.port, url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${bound.port}` };
+      const shownHost =
+        !bindAddress || bindAddress === '0.0.0.0' || bindAddress === '::' ? 'localhost' : bindAddress;
+      address = {
+        port: bound.port,
+        url: `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${bound.port}`,
+      };
       logger.log({
         level: 'info',
         eventId: webHostEventIds.listening,
@@ -250,7 +314,11 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
     }),
   );
 
-  for (const route of healthRoutes(engine, settings.Health.ShowDetails, createDetailsPolicy(settings.Health.ShowDetails, authorize, logger))) {
+  for (const route of healthRoutes(
+    engine,
+    settings.Health.ShowDetails,
+    createDetailsPolicy(settings.Health.ShowDetails, authorize, logger),
+  )) {
     documented.push(route);
   }
   const links = (): EngineLink[] =>
@@ -266,12 +334,20 @@ export function createWebHost(first: EngineSource | WorkerHost | WebHostOptions,
       }));
   documented.push(...engineSurfaceRoutes(engine, links));
   for (const view of engine.catalogs()) documented.push(...catalogRoutes(view));
-  documented.push(...restEndpointRoutes(engine, settings.OpenApi.Enabled ? (selection) => host.openApiDocument(selection) : undefined));
+  documented.push(
+    ...restEndpointRoutes(
+      engine,
+      settings.OpenApi.Enabled ? (selection) => host.openApiDocument(selection) : undefined,
+    ),
+  );
   if (transports.builtIn.has('ServerSentEvents')) {
-    documented.push(...serverSentEventsRoutes(eventClients, settings.Events.HeartbeatInterval, drain.release));
+    documented.push(
+      ...serverSentEventsRoutes(eventClients, settings.Events.HeartbeatInterval, drain.release),
+    );
   }
   if (transports.builtIn.has('WebSocket')) {
-    const isAllowed = async (request: IncomingMessage) => !settings.EngineRoutes.RequireAuthorization || isAuthorized(request, authorize, logger);
+    const isAllowed = async (request: IncomingMessage) =>
+      !settings.EngineRoutes.RequireAuthorization || isAuthorized(request, authorize, logger);
     webSocketEvents = new WebSocketEvents(eventClients, isAllowed);
     documented.push(...webSocketEvents.routes());
     upgradeHandlers.set(webSocketEventsRoute, webSocketEvents.handleUpgrade);

@@ -37,7 +37,13 @@ function withEverything() {
       addWidgetCatalogs(builder);
       builder.addDependencyHealthContributor(controlledDependency('ledger-db', true));
       builder.addTechnologySurfaces(() => [
-        { id: 'widget-bus', kind: 'event-channels', displayName: 'Widget bus', sourcePackage: '@example/widgets', metadata: { retryPolicy: 'none' } },
+        {
+          id: 'widget-bus',
+          kind: 'event-channels',
+          displayName: 'Widget bus',
+          sourcePackage: '@example/widgets',
+          metadata: { retryPolicy: 'none' },
+        },
       ]);
     },
   });
@@ -55,17 +61,34 @@ describe('/engine read surfaces', () => {
 
   it('answers with the engine truth: status, dependencies, manifest, policies, technology surfaces and the diagnostics health routes', async () => {
     const test = await withEverything();
-    expect((await test.request('/engine/status')).body).toMatchObject({ state: 'Started', readiness: 'Healthy' });
-    expect((await test.request('/engine/dependencies')).body.map((entry: { id: string }) => entry.id)).toEqual(['ledger-db']);
+    expect((await test.request('/engine/status')).body).toMatchObject({
+      state: 'Started',
+      readiness: 'Healthy',
+    });
+    expect(
+      (await test.request('/engine/dependencies')).body.map((entry: { id: string }) => entry.id),
+    ).toEqual(['ledger-db']);
     expect((await test.request('/engine/manifest')).body.modules).toEqual([
-      { id: 'workshop', version: '2.1.0', displayName: 'workshop', capabilities: ['widgets.make'], origin: 'code' },
+      {
+        id: 'workshop',
+        version: '2.1.0',
+        displayName: 'workshop',
+        capabilities: ['widgets.make'],
+        origin: 'code',
+      },
     ]);
     const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
-    expect((await test.request('/engine/package-policy')).body).toEqual(plain(test.host.engine.packagePolicy()));
+    expect((await test.request('/engine/package-policy')).body).toEqual(
+      plain(test.host.engine.packagePolicy()),
+    );
     expect((await test.request('/engine/trust-policy')).body).toEqual(plain(test.host.engine.trustPolicy()));
     expect((await test.request('/engine/packages')).body).toEqual(plain(test.host.engine.packages()));
     expect((await test.request('/engine/technology-surfaces')).body[0].id).toBe('widget-bus');
-    expect((await test.request('/engine/diagnostics')).body.healthRoutes).toEqual(['/health', '/health/live', '/health/ready']);
+    expect((await test.request('/engine/diagnostics')).body.healthRoutes).toEqual([
+      '/health',
+      '/health/live',
+      '/health/ready',
+    ]);
     const story = (await test.request('/engine/runtime-story')).body;
     expect(story.modules[0]).toMatchObject({ moduleId: 'workshop', state: 'started' });
     expect(story.timeline.some((entry: { transition: string }) => entry.transition === 'started')).toBe(true);
@@ -76,7 +99,8 @@ describe('/engine read surfaces', () => {
     const { body } = await test.request('/engine/snapshot');
     expect(body.widgets.map((entry: { id: string }) => entry.id)).toEqual(['w-1', 'w-2', 'w-3']);
     expect(body.widgetStates).toHaveLength(2);
-    for (const view of test.host.engine.catalogs()) expect(Array.isArray(body[view.definition.snapshotField])).toBe(true);
+    for (const view of test.host.engine.catalogs())
+      expect(Array.isArray(body[view.definition.snapshotField])).toBe(true);
   });
 
   it('the index links every GET surface the host serves, catalogs included, and every link answers', async () => {
@@ -84,7 +108,17 @@ describe('/engine read surfaces', () => {
     const { body } = await test.request('/engine');
     const hrefs = body.links.map((link: { href: string }) => link.href);
     for (const [path] of surfaces) expect(hrefs).toContain(path);
-    for (const path of ['/health', '/health/live', '/health/ready', '/openapi/v1.json', '/scalar', '/engine/widgets', '/engine/widgets/{id}', '/engine/widgets/providers/{providerId}', '/engine/widgets/runtime']) {
+    for (const path of [
+      '/health',
+      '/health/live',
+      '/health/ready',
+      '/openapi/v1.json',
+      '/scalar',
+      '/engine/widgets',
+      '/engine/widgets/{id}',
+      '/engine/widgets/providers/{providerId}',
+      '/engine/widgets/runtime',
+    ]) {
       expect(hrefs).toContain(path);
     }
     for (const view of test.host.engine.catalogs()) expect(hrefs).toContain(view.definition.path);
@@ -97,10 +131,18 @@ describe('/engine read surfaces', () => {
 describe('catalog routes, generically', () => {
   it('lists, finds by id and narrows a catalog a pack registered, with no web host change', async () => {
     const test = await withEverything();
-    expect((await test.request('/engine/widgets')).body.map((entry: { id: string }) => entry.id)).toEqual(['w-1', 'w-2', 'w-3']);
+    expect((await test.request('/engine/widgets')).body.map((entry: { id: string }) => entry.id)).toEqual([
+      'w-1',
+      'w-2',
+      'w-3',
+    ]);
     expect((await test.request('/engine/widgets/w-2')).body).toMatchObject({ id: 'w-2', color: 'blue' });
-    expect((await test.request('/engine/widgets/providers/acme')).body.map((entry: { id: string }) => entry.id)).toEqual(['w-1', 'w-2']);
-    expect((await test.request('/engine/widgets/colors/blue')).body.map((entry: { id: string }) => entry.id)).toEqual(['w-2', 'w-3']);
+    expect(
+      (await test.request('/engine/widgets/providers/acme')).body.map((entry: { id: string }) => entry.id),
+    ).toEqual(['w-1', 'w-2']);
+    expect(
+      (await test.request('/engine/widgets/colors/blue')).body.map((entry: { id: string }) => entry.id),
+    ).toEqual(['w-2', 'w-3']);
     expect((await test.request('/engine/widgets/providers/initech')).body).toEqual([]);
   });
 
@@ -110,7 +152,10 @@ describe('catalog routes, generically', () => {
       { widgetId: 'w-1', spinning: true },
       { widgetId: 'w-2', spinning: false },
     ]);
-    expect((await test.request('/engine/widgets/runtime/w-2')).body).toEqual({ widgetId: 'w-2', spinning: false });
+    expect((await test.request('/engine/widgets/runtime/w-2')).body).toEqual({
+      widgetId: 'w-2',
+      spinning: false,
+    });
   });
 
   it('an unknown id answers 404 problem details with the stable code CATALOG_ENTRY_NOT_FOUND', async () => {
@@ -119,13 +164,21 @@ describe('catalog routes, generically', () => {
     expect(status).toBe(404);
     expect(headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(problemDetailsSchema.safeParse(body).success).toBe(true);
-    expect(body).toMatchObject({ code: 'CATALOG_ENTRY_NOT_FOUND', status: 404, instance: '/engine/widgets/w-404', catalogId: 'widgets', id: 'w-404' });
+    expect(body).toMatchObject({
+      code: 'CATALOG_ENTRY_NOT_FOUND',
+      status: 404,
+      instance: '/engine/widgets/w-404',
+      catalogId: 'widgets',
+      id: 'w-404',
+    });
     expect((await test.request('/engine/widgets/runtime/w-404')).body.code).toBe('CATALOG_ENTRY_NOT_FOUND');
   });
 
   it('serves the catalogs the engine registers itself', async () => {
     const test = await withEverything();
-    const builtIn = test.host.engine.catalogs().filter((view) => view.definition.id !== 'widgets' && view.definition.id !== 'widget-states');
+    const builtIn = test.host.engine
+      .catalogs()
+      .filter((view) => view.definition.id !== 'widgets' && view.definition.id !== 'widget-states');
     expect(builtIn.length).toBeGreaterThan(0);
     for (const view of builtIn) {
       const { status, body } = await test.request(view.definition.path);
@@ -143,7 +196,13 @@ describe('Engine:Web:EngineRoutes:RequireAuthorization', () => {
       setup: addWidgetCatalogs,
       host: { authorize: (request) => request.headers['x-operator'] === 'yes' },
     });
-    for (const path of ['/engine', '/engine/status', '/engine/snapshot', '/engine/widgets', '/engine/widgets/w-1']) {
+    for (const path of [
+      '/engine',
+      '/engine/status',
+      '/engine/snapshot',
+      '/engine/widgets',
+      '/engine/widgets/w-1',
+    ]) {
       const denied = await test.request(path);
       expect([path, denied.status, denied.body.code]).toEqual([path, 403, 'FORBIDDEN']);
       const allowed = await test.request(path, { headers: { 'x-operator': 'yes' } });

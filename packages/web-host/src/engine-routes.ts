@@ -52,18 +52,31 @@ export function healthRoutes(
   detailsAllowed: (request: IncomingMessage) => boolean | Promise<boolean>,
 ): HostRoute[] {
   const schema: ZodType =
-    showDetails === 'Always' ? healthReportSchema : showDetails === 'Never' ? healthSummarySchema : z.union([healthReportSchema, healthSummarySchema]);
+    showDetails === 'Always'
+      ? healthReportSchema
+      : showDetails === 'Never'
+        ? healthSummarySchema
+        : z.union([healthReportSchema, healthSummarySchema]);
   const detailNote =
     showDetails === 'Always'
       ? 'Every caller sees the details.'
       : showDetails === 'Never'
         ? 'Details are never shown (Engine:Web:Health:ShowDetails is Never): the body carries the status only.'
         : 'Details are shown only to requests the host authorizes (Engine:Web:Health:ShowDetails is WhenAuthorized); other callers get the status only.';
-  const route = (path: string, rel: string, summary: string, description: string, compute: () => HealthReport): HostRoute => {
+  const route = (
+    path: string,
+    rel: string,
+    summary: string,
+    description: string,
+    compute: () => HealthReport,
+  ): HostRoute => {
     const read = oncePerTurn(compute);
     const answer = (request: IncomingMessage): JsonAnswer | Promise<JsonAnswer> => {
       const report = read();
-      const shape = (show: boolean): JsonAnswer => ({ status: healthStatusCode(report), body: show ? report : summarize(report) });
+      const shape = (show: boolean): JsonAnswer => ({
+        status: healthStatusCode(report),
+        body: show ? report : summarize(report),
+      });
       const allowed = detailsAllowed(request);
       return typeof allowed === 'boolean' ? shape(allowed) : allowed.then(shape);
     };
@@ -87,7 +100,13 @@ export function healthRoutes(
     };
   };
   return [
-    route('/health', 'health', 'Overall health', 'The worse of liveness and readiness, with every reason.', () => engine.health()),
+    route(
+      '/health',
+      'health',
+      'Overall health',
+      'The worse of liveness and readiness, with every reason.',
+      () => engine.health(),
+    ),
     route(
       '/health/live',
       'health-live',
@@ -134,7 +153,9 @@ export function engineSurfaceRoutes(engine: Engine, links: () => EngineLink[]): 
     handler: (_request, response) => sendJson(response, produce()),
   });
   const snapshotSchema = snapshotDocumentSchema.extend(
-    Object.fromEntries(engine.catalogs().map((view) => [view.definition.snapshotField, z.array(view.definition.entrySchema)])),
+    Object.fromEntries(
+      engine.catalogs().map((view) => [view.definition.snapshotField, z.array(view.definition.entrySchema)]),
+    ),
   );
   return [
     read('/engine', 'engine', 'Index of every surface', engineIndexDocumentSchema, () => ({
@@ -168,7 +189,9 @@ export function engineSurfaceRoutes(engine: Engine, links: () => EngineLink[]): 
       () => engine.runtimeStory(),
       'Current status, last failure, loaded packages, per-module and per-execution lifecycle and the ordered timeline.',
     ),
-    read('/engine/manifest', 'manifest', 'Engine and module manifest', manifestDocumentSchema, () => engine.manifest()),
+    read('/engine/manifest', 'manifest', 'Engine and module manifest', manifestDocumentSchema, () =>
+      engine.manifest(),
+    ),
     read(
       '/engine/snapshot',
       'snapshot',
@@ -177,9 +200,15 @@ export function engineSurfaceRoutes(engine: Engine, links: () => EngineLink[]): 
       () => engine.snapshot(),
       'Status, manifest, dependencies, packages, policies, technology surfaces and every registered catalog under its snapshot field.',
     ),
-    read('/engine/packages', 'packages', 'Discovered packages', packagesDocumentSchema, () => engine.packages()),
-    read('/engine/package-policy', 'package-policy', 'Package policy', policyDocumentSchema, () => engine.packagePolicy()),
-    read('/engine/trust-policy', 'trust-policy', 'Trust policy', policyDocumentSchema, () => engine.trustPolicy()),
+    read('/engine/packages', 'packages', 'Discovered packages', packagesDocumentSchema, () =>
+      engine.packages(),
+    ),
+    read('/engine/package-policy', 'package-policy', 'Package policy', policyDocumentSchema, () =>
+      engine.packagePolicy(),
+    ),
+    read('/engine/trust-policy', 'trust-policy', 'Trust policy', policyDocumentSchema, () =>
+      engine.trustPolicy(),
+    ),
     read(
       '/engine/technology-surfaces',
       'technology-surfaces',

@@ -7,10 +7,15 @@ import { webHostEventIds } from './web-host-event-ids';
 export type FastAnswer = NonNullable<HostRoute['answer']>;
 
 /** The routes that may be served before express: unguarded GET routes without parameters that have an `answer`. */
-export function fastAnswersOf(routes: readonly HostRoute[], isGuarded: (route: HostRoute) => boolean): Map<string, FastAnswer> {
+export function fastAnswersOf(
+  routes: readonly HostRoute[],
+  isGuarded: (route: HostRoute) => boolean,
+): Map<string, FastAnswer> {
   return new Map(
     routes
-      .filter((route) => route.answer && route.method === 'get' && !route.path.includes(':') && !isGuarded(route))
+      .filter(
+        (route) => route.answer && route.method === 'get' && !route.path.includes(':') && !isGuarded(route),
+      )
       .map((route) => [route.path, route.answer!]),
   );
 }
@@ -54,7 +59,8 @@ export function serveFastAnswer(
   };
   try {
     const result = answer(request);
-    if (result instanceof Promise) result.then((value) => write(value.status, 'application/json', value.body), fail);
+    if (result instanceof Promise)
+      result.then((value) => write(value.status, 'application/json', value.body), fail);
     else write(result.status, 'application/json', result.body);
   } catch (error) {
     fail(error);

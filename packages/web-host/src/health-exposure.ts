@@ -4,7 +4,11 @@ import { webHostEventIds } from './web-host-event-ids';
 import type { AuthorizeRequest, ShowDetails } from './web-host-options';
 
 /** Runs the `authorize` hook; a missing hook or a throw counts as denied (the throw is logged). */
-export async function isAuthorized(request: IncomingMessage, authorize: AuthorizeRequest | undefined, logger: Logger): Promise<boolean> {
+export async function isAuthorized(
+  request: IncomingMessage,
+  authorize: AuthorizeRequest | undefined,
+  logger: Logger,
+): Promise<boolean> {
   if (!authorize) return false;
   try {
     return (await authorize(request)) === true;
@@ -32,7 +36,12 @@ export function createDetailsPolicy(
 
 /** A health report reduced to what every caller may see: the status and when and how fast it was computed. */
 export function summarize(report: HealthReport): HealthSummary {
-  return { status: report.status, duration: report.duration, durationMs: report.durationMs, checkedAtUtc: report.checkedAtUtc };
+  return {
+    status: report.status,
+    duration: report.duration,
+    durationMs: report.durationMs,
+    checkedAtUtc: report.checkedAtUtc,
+  };
 }
 
 /** Healthy and Degraded answer 200, Unhealthy 503 (spec 3.1). */

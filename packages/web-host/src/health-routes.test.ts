@@ -9,7 +9,10 @@ const summaryKeys = ['checkedAtUtc', 'duration', 'durationMs', 'status'];
 
 describe('health routes (spec 3.1)', () => {
   it('a Started runtime with healthy dependencies answers 200 Healthy on all three routes, with a valid 2.1 report', async () => {
-    const test = await startTestHost({ configuration: showAll, setup: (builder) => builder.addDependencyHealthContributor(controlledDependency('db', true)) });
+    const test = await startTestHost({
+      configuration: showAll,
+      setup: (builder) => builder.addDependencyHealthContributor(controlledDependency('db', true)),
+    });
     for (const path of ['/health', '/health/live', '/health/ready']) {
       const { status, body, headers } = await test.request(path);
       expect(status).toBe(200);
@@ -23,7 +26,11 @@ describe('health routes (spec 3.1)', () => {
   it('answers HEAD with the status code and no body, and ignores a query string', async () => {
     const test = await startTestHost({ configuration: showAll });
     const head = await fetch(`${test.base}/health/ready`, { method: 'HEAD' });
-    expect([head.status, await head.text(), Number(head.headers.get('content-length')) > 0]).toEqual([200, '', true]);
+    expect([head.status, await head.text(), Number(head.headers.get('content-length')) > 0]).toEqual([
+      200,
+      '',
+      true,
+    ]);
     const withQuery = await test.request('/health/live?probe=kubelet');
     expect([withQuery.status, withQuery.body.status]).toEqual([200, 'Healthy']);
   });
@@ -33,7 +40,12 @@ describe('health routes (spec 3.1)', () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const { createEngineBuilder, createMemoryLogger } = await import('@corekit/engine-core');
     const { createWebHost } = await import('./index');
-    const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger(), configuration: showAll, contentRoot: __dirname });
+    const builder = createEngineBuilder({
+      environment: {},
+      logger: createMemoryLogger(),
+      configuration: showAll,
+      contentRoot: __dirname,
+    });
     builder.addModule({ id: 'slow', version: '1.0.0', start: () => gate });
     const host = createWebHost(builder, { port: 0, handleSignals: false });
     const listening = host.listen();
@@ -66,11 +78,21 @@ describe('health routes (spec 3.1)', () => {
   it('a required dependency that is Unhealthy makes readiness 503 and liveness 200 Degraded', async () => {
     const test = await startTestHost({
       configuration: showAll,
-      setup: (builder) => builder.addDependencyHealthContributor(controlledDependency('db', true, { status: 'Unhealthy', error: { code: 'REFUSED', message: 'refused' } })),
+      setup: (builder) =>
+        builder.addDependencyHealthContributor(
+          controlledDependency('db', true, {
+            status: 'Unhealthy',
+            error: { code: 'REFUSED', message: 'refused' },
+          }),
+        ),
     });
     const ready = await test.request('/health/ready');
     expect([ready.status, ready.body.status]).toEqual([503, 'Unhealthy']);
-    expect(ready.body.dependencies[0]).toMatchObject({ id: 'db', status: 'Unhealthy', error: { code: 'REFUSED' } });
+    expect(ready.body.dependencies[0]).toMatchObject({
+      id: 'db',
+      status: 'Unhealthy',
+      error: { code: 'REFUSED' },
+    });
     const live = await test.request('/health/live');
     expect([live.status, live.body.status]).toEqual([200, 'Degraded']);
     const overall = await test.request('/health');
@@ -103,17 +125,26 @@ describe('health routes (spec 3.1)', () => {
     });
     const live = await test.request('/health/live');
     expect([live.status, live.body.status, live.body.runtime.state]).toEqual([503, 'Unhealthy', 'Failed']);
-    expect(live.body.runtime.lastFailure).toMatchObject({ moduleId: 'broken', message: 'cannot open the ledger' });
+    expect(live.body.runtime.lastFailure).toMatchObject({
+      moduleId: 'broken',
+      message: 'cannot open the ledger',
+    });
     expect(live.body.restartAvailableAtUtc).toBe(new Date(test.clock.now() + 10_000).toISOString());
     expect((await test.request('/health/ready')).status).toBe(503);
   });
 
   it('during the shutdown drain readiness is 503 at once, liveness 200 until ShutdownLivenessGracePeriod ends, then 503', async () => {
-    const test = await startTestHost({ configuration: { Engine: { ...showAll.Engine, FailurePolicy: { ShutdownLivenessGracePeriod: '10s' } } } });
+    const test = await startTestHost({
+      configuration: { Engine: { ...showAll.Engine, FailurePolicy: { ShutdownLivenessGracePeriod: '10s' } } },
+    });
     test.host.engine.beginShutdown();
     expect((await test.request('/health/ready')).status).toBe(503);
     const live = await test.request('/health/live');
-    expect([live.status, live.body.status, live.body.activeWindow]).toEqual([200, 'Healthy', 'ShutdownLivenessGracePeriod']);
+    expect([live.status, live.body.status, live.body.activeWindow]).toEqual([
+      200,
+      'Healthy',
+      'ShutdownLivenessGracePeriod',
+    ]);
     test.clock.advance(10_000);
     const expired = await test.request('/health/live');
     expect([expired.status, expired.body.status]).toEqual([503, 'Unhealthy']);
@@ -129,7 +160,12 @@ describe('health routes (spec 3.1)', () => {
 
 describe('Engine:Web:Health:ShowDetails and the authorize hook', () => {
   const unhealthy = (builder: EngineBuilder) =>
-    builder.addDependencyHealthContributor(controlledDependency('db', true, { status: 'Unhealthy', error: { code: 'AUTH', message: 'password rejected' } }));
+    builder.addDependencyHealthContributor(
+      controlledDependency('db', true, {
+        status: 'Unhealthy',
+        error: { code: 'AUTH', message: 'password rejected' },
+      }),
+    );
   const byHeader = (request: IncomingMessage) => request.headers.authorization === 'Bearer operator';
 
   it('by default (WhenAuthorized) and with no hook, every caller gets the status only, never the details', async () => {
@@ -174,12 +210,16 @@ describe('Engine:Web:Health:ShowDetails and the authorize hook', () => {
     });
     const { body } = await test.request('/health/ready');
     expect(Object.keys(body).sort()).toEqual(summaryKeys);
-    expect(test.logger.records.some((record) => record.eventId === 2015 && String(record.message).includes('token service down'))).toBe(true);
+    expect(
+      test.logger.records.some(
+        (record) => record.eventId === 2015 && String(record.message).includes('token service down'),
+      ),
+    ).toBe(true);
   });
 
   it('an unknown ShowDetails value fails at startup naming the full key', async () => {
-    await expect(startTestHost({ configuration: { Engine: { Web: { Health: { ShowDetails: 'Sometimes' } } } } })).rejects.toThrow(
-      /Engine:Web:Health:ShowDetails/,
-    );
+    await expect(
+      startTestHost({ configuration: { Engine: { Web: { Health: { ShowDetails: 'Sometimes' } } } } }),
+    ).rejects.toThrow(/Engine:Web:Health:ShowDetails/);
   });
 });

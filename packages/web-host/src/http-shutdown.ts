@@ -21,11 +21,16 @@ export function httpShutdownParticipant(parts: {
   readonly logger: Logger;
 }): ShutdownParticipant {
   const { drain, eventClients, logger } = parts;
-  const log = (level: 'info' | 'warn', eventId: number, message: string) => logger.log({ level, eventId, category: 'web-host', message });
+  const log = (level: 'info' | 'warn', eventId: number, message: string) =>
+    logger.log({ level, eventId, category: 'web-host', message });
   return {
     name: 'web-host',
     async drain(signal) {
-      log('info', webHostEventIds.drainStarted, `Draining: ${drain.inFlightCount} request(s) in flight; only the health routes answer until shutdown completes`);
+      log(
+        'info',
+        webHostEventIds.drainStarted,
+        `Draining: ${drain.inFlightCount} request(s) in flight; only the health routes answer until shutdown completes`,
+      );
       eventClients.closeAll();
       parts.server()?.closeIdleConnections();
       const timeout = new AbortController();
@@ -33,7 +38,11 @@ export function httpShutdownParticipant(parts: {
       const outcome = await drain.drain(AbortSignal.any([signal, timeout.signal]));
       clearTimeout(timer);
       if (outcome === 'cut') {
-        log('warn', webHostEventIds.drainTimedOut, `Drain cut with ${drain.inFlightCount} request(s) still in flight (Engine:Web:DrainTimeout or a second signal)`);
+        log(
+          'warn',
+          webHostEventIds.drainTimedOut,
+          `Drain cut with ${drain.inFlightCount} request(s) still in flight (Engine:Web:DrainTimeout or a second signal)`,
+        );
         parts.server()?.closeAllConnections();
       } else {
         log('info', webHostEventIds.drainCompleted, 'Drain completed: no request in flight');
@@ -67,7 +76,13 @@ export function upgradeDispatcher(handlers: ReadonlyMap<string, UpgradeHandler>,
     }
     socket.on('error', () => socket.destroy());
     Promise.resolve(handler(request, socket, head)).catch(() => {
-      rejectUpgrade(socket, 500, webHostProblemCodes.internalError, 'The upgrade failed; the host log has the details', path);
+      rejectUpgrade(
+        socket,
+        500,
+        webHostProblemCodes.internalError,
+        'The upgrade failed; the host log has the details',
+        path,
+      );
     });
   };
 }

@@ -5,7 +5,9 @@ import { webHostEventIds } from './web-host-event-ids';
 
 /** A route a module declared (engine-core's `corekit.module-routes` extension) as a host route. */
 function toHostRoute(route: ModuleRoute, engine: Engine): HostRoute {
-  const origin = route.packageId ? `module ${route.moduleId} (package ${route.packageId})` : `module ${route.moduleId}`;
+  const origin = route.packageId
+    ? `module ${route.moduleId} (package ${route.packageId})`
+    : `module ${route.moduleId}`;
   return {
     method: route.method.toLowerCase() as HostRoute['method'],
     path: route.path,

@@ -3,8 +3,17 @@ import { addWidgetCatalogs } from './test-support/widget-catalogs';
 
 afterEach(closeTestHosts);
 
-type Operation = { operationId: string; parameters?: Array<{ name: string; in: string; required: boolean }>; responses: Record<string, any>; tags?: string[] };
-type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, any> } };
+type Operation = {
+  operationId: string;
+  parameters?: Array<{ name: string; in: string; required: boolean }>;
+  responses: Record<string, any>;
+  tags?: string[];
+};
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, any> };
+};
 
 async function hostWithEverything(): Promise<TestHost> {
   return startTestHost({
@@ -50,18 +59,30 @@ describe('/openapi/v1.json', () => {
   it('documents every route the host serves: the route table and every route added straight to host.app', async () => {
     const test = await hostWithEverything();
     test.host.app.get('/api/plain/:thingId', (_request, response) => void response.json({}));
-    test.host.addRoute({ method: 'get', path: '/api/described', summary: 'Described', responses: { 200: { description: 'ok' } }, handler: (_q, r) => void r.json({}) });
+    test.host.addRoute({
+      method: 'get',
+      path: '/api/described',
+      summary: 'Described',
+      responses: { 200: { description: 'ok' } },
+      handler: (_q, r) => void r.json({}),
+    });
     const document = (await test.request('/openapi/v1.json')).body as Document;
     const served = [
       ...test.host.routes().map((route) => ({ method: route.method, path: route.path })),
       ...((test.host.app as any).router.stack as any[])
         .filter((layer) => layer.route)
-        .flatMap((layer) => Object.keys(layer.route.methods).map((method) => ({ method, path: layer.route.path as string }))),
+        .flatMap((layer) =>
+          Object.keys(layer.route.methods).map((method) => ({ method, path: layer.route.path as string })),
+        ),
     ];
     expect(served.length).toBeGreaterThan(30);
     for (const { method, path } of served) {
       const openApiPath = path.replace(/:(\w+)/g, '{$1}');
-      expect([method, openApiPath, Boolean(document.paths[openApiPath]?.[method])]).toEqual([method, openApiPath, true]);
+      expect([method, openApiPath, Boolean(document.paths[openApiPath]?.[method])]).toEqual([
+        method,
+        openApiPath,
+        true,
+      ]);
     }
     expect(document.paths['/api/plain/{thingId}'].get.responses.default).toBeDefined();
   });
@@ -72,9 +93,15 @@ describe('/openapi/v1.json', () => {
     for (const { path, method } of operations(document)) {
       const concrete = path.replace(/\{(\w+)\}/g, 'sample');
       const response = await fetch(`${test.base}${concrete}`, { method: method.toUpperCase() });
-      const code = /json/.test(response.headers.get('content-type') ?? '') ? ((await response.json()) as { code?: string }).code : undefined;
+      const code = /json/.test(response.headers.get('content-type') ?? '')
+        ? ((await response.json()) as { code?: string }).code
+        : undefined;
       if (!response.bodyUsed) await response.body?.cancel();
-      expect([method, path, response.status === 405 || code === 'ROUTE_NOT_FOUND']).toEqual([method, path, false]);
+      expect([method, path, response.status === 405 || code === 'ROUTE_NOT_FOUND']).toEqual([
+        method,
+        path,
+        false,
+      ]);
     }
   });
 
@@ -85,15 +112,26 @@ describe('/openapi/v1.json', () => {
     const byId = document.paths['/engine/widgets/{id}'].get;
     const narrowed = document.paths['/engine/widgets/providers/{providerId}'].get;
     expect(byId.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
-    expect(narrowed.parameters).toEqual([expect.objectContaining({ name: 'providerId', in: 'path', required: true, description: 'widgets of one provider' })]);
+    expect(narrowed.parameters).toEqual([
+      expect.objectContaining({
+        name: 'providerId',
+        in: 'path',
+        required: true,
+        description: 'widgets of one provider',
+      }),
+    ]);
     expect(byId.responses['404'].content['application/problem+json']).toBeDefined();
     const entryRef = byId.responses['200'].content['application/json'].schema.$ref as string;
     const entry = document.components.schemas[entryRef.split('/').pop()!];
     expect(entry.properties.color).toEqual({ type: 'string', enum: ['red', 'blue'] });
-    const listSchema = document.components.schemas[(list.responses['200'].content['application/json'].schema.$ref as string).split('/').pop()!];
+    const listSchema =
+      document.components.schemas[
+        (list.responses['200'].content['application/json'].schema.$ref as string).split('/').pop()!
+      ];
     expect(listSchema).toEqual({ type: 'array', items: { $ref: entryRef } });
     expect(list.tags).toEqual(['Widgets']);
-    for (const view of test.host.engine.catalogs()) expect(document.paths[view.definition.path]?.get).toBeDefined();
+    for (const view of test.host.engine.catalogs())
+      expect(document.paths[view.definition.path]?.get).toBeDefined();
   });
 
   it('documents the health routes with their 200 and 503 answers, and the snapshot with every catalog field', async () => {
@@ -102,9 +140,11 @@ describe('/openapi/v1.json', () => {
     for (const path of ['/health', '/health/live', '/health/ready']) {
       expect(Object.keys(document.paths[path].get.responses).sort()).toEqual(['200', '503', 'default']);
     }
-    const snapshotRef = document.paths['/engine/snapshot'].get.responses['200'].content['application/json'].schema.$ref as string;
+    const snapshotRef = document.paths['/engine/snapshot'].get.responses['200'].content['application/json']
+      .schema.$ref as string;
     const snapshot = document.components.schemas[snapshotRef.split('/').pop()!];
-    for (const view of test.host.engine.catalogs()) expect(snapshot.properties[view.definition.snapshotField]).toBeDefined();
+    for (const view of test.host.engine.catalogs())
+      expect(snapshot.properties[view.definition.snapshotField]).toBeDefined();
     expect(document.paths['/engine/events'].get.responses['200'].content['text/event-stream']).toBeDefined();
     expect(document.paths['/engine/events/ws'].get.responses['101']).toBeDefined();
   });

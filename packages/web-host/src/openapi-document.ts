@@ -62,7 +62,9 @@ function pascalCase(text: string): string {
 
 /** `get /engine/cdc-captures/:cdcCaptureId` → `getEngineCdcCapturesByCdcCaptureId`. */
 export function operationIdOf(method: string, path: string): string {
-  const words = pathSegments(path).map((segment) => ('parameter' in segment ? `By${pascalCase(segment.parameter)}` : pascalCase(segment.literal)));
+  const words = pathSegments(path).map((segment) =>
+    'parameter' in segment ? `By${pascalCase(segment.parameter)}` : pascalCase(segment.literal),
+  );
   return `${method.toLowerCase()}${words.join('') || 'Root'}`;
 }
 
@@ -121,19 +123,29 @@ export interface OpenApiSelection {
 /** True when `route` belongs to the selected document. */
 export function isSelectedRoute(route: HostRoute, selection: OpenApiSelection): boolean {
   if (selection.documentName !== undefined) {
-    return route.apiMajorVersion === selection.majorVersion && (route.openApiDocumentNames ?? []).includes(selection.documentName);
+    return (
+      route.apiMajorVersion === selection.majorVersion &&
+      (route.openApiDocumentNames ?? []).includes(selection.documentName)
+    );
   }
   return route.apiMajorVersion === undefined || route.apiMajorVersion === selection.majorVersion;
 }
 
 function inputJsonSchema(schema: ZodType): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as Record<string, unknown>;
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+  }) as Record<string, unknown>;
   return rest;
 }
 
 /** The properties of an object schema as OpenAPI query parameters. */
 function queryParameters(schema: ZodType): unknown[] {
-  const json = inputJsonSchema(schema) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+  const json = inputJsonSchema(schema) as {
+    properties?: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
   return Object.entries(json.properties ?? {}).map(([name, property]) => ({
     name,
     in: 'query',
@@ -154,12 +166,15 @@ export function buildOpenApiDocument(input: {
   const components = new SchemaComponents();
   const paths: Record<string, Record<string, unknown>> = {};
   const tags: string[] = [];
-  const problem = { [problemContentType]: { schema: components.reference(problemDetailsSchema, 'ProblemDetails') } };
+  const problem = {
+    [problemContentType]: { schema: components.reference(problemDetailsSchema, 'ProblemDetails') },
+  };
 
   const operationIds = new Set<string>();
   for (const route of input.routes) {
     const derived = operationIdOf(route.method, route.path);
-    const operationId = route.operationId && !operationIds.has(route.operationId) ? route.operationId : derived;
+    const operationId =
+      route.operationId && !operationIds.has(route.operationId) ? route.operationId : derived;
     operationIds.add(operationId);
     const responses: Record<string, unknown> = {};
     for (const [status, response] of Object.entries(route.responses)) {
@@ -170,12 +185,22 @@ export function buildOpenApiDocument(input: {
         ...(isProblem
           ? { content: problem }
           : contentType
-            ? { content: { [contentType]: response.schema ? { schema: components.reference(response.schema, `${operationId}${status}`) } : {} } }
+            ? {
+                content: {
+                  [contentType]: response.schema
+                    ? { schema: components.reference(response.schema, `${operationId}${status}`) }
+                    : {},
+                },
+              }
             : {}),
       };
     }
     const guarded = input.isGuarded(route);
-    if (guarded) responses['403'] = { description: 'The authorize hook denied the request (problem code FORBIDDEN)', content: problem };
+    if (guarded)
+      responses['403'] = {
+        description: 'The authorize hook denied the request (problem code FORBIDDEN)',
+        content: problem,
+      };
     responses.default = { description: 'Problem details (RFC 9457)', content: problem };
     const parameters: unknown[] = pathSegments(route.path)
       .filter((segment): segment is { parameter: string } => 'parameter' in segment)
@@ -189,7 +214,10 @@ export function buildOpenApiDocument(input: {
     if (route.documentedInput?.query) parameters.push(...queryParameters(route.documentedInput.query));
     const documentedBody = route.documentedInput?.body;
     for (const tag of route.tags ?? []) if (!tags.includes(tag)) tags.push(tag);
-    const description = [route.description, guarded ? 'Requires authorization by the host (`authorize` hook).' : undefined]
+    const description = [
+      route.description,
+      guarded ? 'Requires authorization by the host (`authorize` hook).' : undefined,
+    ]
       .filter(Boolean)
       .join(' ');
     (paths[toOpenApiPath(route.path)] ??= {})[route.method] = {
@@ -202,11 +230,20 @@ export function buildOpenApiDocument(input: {
         ? {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: components.reference(route.requestBody, `${operationId}Request`) } },
+              content: {
+                'application/json': {
+                  schema: components.reference(route.requestBody, `${operationId}Request`),
+                },
+              },
             },
           }
         : documentedBody
-          ? { requestBody: { required: true, content: { 'application/json': { schema: inputJsonSchema(documentedBody) } } } }
+          ? {
+              requestBody: {
+                required: true,
+                content: { 'application/json': { schema: inputJsonSchema(documentedBody) } },
+              },
+            }
           : {}),
       responses,
     };

@@ -4,7 +4,11 @@ import { closeTestHosts, startTestHost } from './test-support/test-host';
 
 afterEach(closeTestHosts);
 
-function expectProblem(response: { status: number; headers: Headers; body: any }, status: number, code: string) {
+function expectProblem(
+  response: { status: number; headers: Headers; body: any },
+  status: number,
+  code: string,
+) {
   expect([response.status, response.body?.code]).toEqual([status, code]);
   expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   expect(problemDetailsSchema.safeParse(response.body).success).toBe(true);
@@ -32,7 +36,11 @@ describe('problem details (RFC 9457) for everything the routes do not answer', (
 
   it('a malformed JSON body answers 400 MALFORMED_JSON', async () => {
     const test = await startTestHost();
-    const response = await test.request('/engine/status', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"half": ' });
+    const response = await test.request('/engine/status', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"half": ',
+    });
     expectProblem(response, 400, 'MALFORMED_JSON');
   });
 
@@ -62,7 +70,9 @@ describe('problem details (RFC 9457) for everything the routes do not answer', (
     expectProblem(response, 500, 'INTERNAL_ERROR');
     expect(response.text).not.toContain('hunter2');
     expect(response.text).not.toMatch(/at .*\.ts:\d+/);
-    expect(test.logger.records.some((record) => record.eventId === 2014 && record.errorCode === 'INTERNAL_ERROR')).toBe(true);
+    expect(
+      test.logger.records.some((record) => record.eventId === 2014 && record.errorCode === 'INTERNAL_ERROR'),
+    ).toBe(true);
   });
 
   it('an async handler that rejects answers 500 too', async () => {
@@ -93,7 +103,10 @@ describe('host.addRoute', () => {
       body: JSON.stringify({ sku: '', quantity: -1 }),
     });
     expectProblem(invalid, 400, 'REQUEST_BODY_INVALID');
-    expect(invalid.body.errors.map((error: { path: string }) => error.path).sort()).toEqual(['quantity', 'sku']);
+    expect(invalid.body.errors.map((error: { path: string }) => error.path).sort()).toEqual([
+      'quantity',
+      'sku',
+    ]);
     const valid = await test.request('/api/orders', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -104,7 +117,13 @@ describe('host.addRoute', () => {
 
   it('refuses a second registration of the same method and path', async () => {
     const test = await startTestHost();
-    const route = { method: 'get' as const, path: '/api/once', summary: 'Once', responses: {}, handler: () => undefined };
+    const route = {
+      method: 'get' as const,
+      path: '/api/once',
+      summary: 'Once',
+      responses: {},
+      handler: () => undefined,
+    };
     test.host.addRoute(route);
     expect(() => test.host.addRoute(route)).toThrow(/already registered/);
   });
@@ -123,7 +142,14 @@ describe('host.addRoute', () => {
     expect((await test.request('/api/secret-report', { headers: { 'x-key': 'k' } })).status).toBe(200);
     const open = await startTestHost();
     expect(() =>
-      open.host.addRoute({ method: 'get', path: '/x', summary: 'x', requireAuthorization: true, responses: {}, handler: () => undefined }),
+      open.host.addRoute({
+        method: 'get',
+        path: '/x',
+        summary: 'x',
+        requireAuthorization: true,
+        responses: {},
+        handler: () => undefined,
+      }),
     ).toThrow(/no authorize hook/);
   });
 });

@@ -76,10 +76,7 @@ export class HttpProblem extends CoreError {
 
 /** Writes a problem details answer. */
 export function sendProblem(request: Request, response: Response, problem: ProblemDetails): void {
-  response
-    .status(problem.status)
-    .type(problemContentType)
-    .setHeader('Cache-Control', 'no-store');
+  response.status(problem.status).type(problemContentType).setHeader('Cache-Control', 'no-store');
   response.send(JSON.stringify({ ...problem, instance: request.originalUrl.split('?')[0] }));
 }
 
@@ -98,7 +95,11 @@ export function problemFromError(error: unknown): ProblemDetails {
   const parserError = error as BodyParserError;
   switch (parserError?.type) {
     case 'entity.parse.failed':
-      return createProblem(400, webHostProblemCodes.malformedJson, 'The request body is not valid JSON; send a JSON document with Content-Type application/json');
+      return createProblem(
+        400,
+        webHostProblemCodes.malformedJson,
+        'The request body is not valid JSON; send a JSON document with Content-Type application/json',
+      );
     case 'entity.too.large':
       return createProblem(
         413,
@@ -107,22 +108,37 @@ export function problemFromError(error: unknown): ProblemDetails {
       );
     case 'encoding.unsupported':
     case 'charset.unsupported':
-      return createProblem(415, webHostProblemCodes.unsupportedMediaType, 'The request body encoding or charset is not supported; send UTF-8 JSON');
+      return createProblem(
+        415,
+        webHostProblemCodes.unsupportedMediaType,
+        'The request body encoding or charset is not supported; send UTF-8 JSON',
+      );
     default:
       break;
   }
   if (error instanceof ZodError) {
     return createProblem(400, webHostProblemCodes.requestBodyInvalid, 'The request body is invalid', {
-      errors: error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message })),
+      errors: error.issues.map((issue) => ({
+        path: issue.path.map(String).join('.'),
+        message: issue.message,
+      })),
     });
   }
   if (error instanceof CoreError) {
     return createProblem(500, error.code, error.message);
   }
   if (typeof parserError?.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
-    return createProblem(parserError.status, 'REQUEST_REJECTED', `The request was rejected (HTTP ${parserError.status})`);
+    return createProblem(
+      parserError.status,
+      'REQUEST_REJECTED',
+      `The request was rejected (HTTP ${parserError.status})`,
+    );
   }
-  return createProblem(500, webHostProblemCodes.internalError, 'An unexpected error occurred; the host log has the details');
+  return createProblem(
+    500,
+    webHostProblemCodes.internalError,
+    'An unexpected error occurred; the host log has the details',
+  );
 }
 
 /** The last error handler: logs server errors and answers with problem details. */
@@ -162,7 +178,11 @@ export function routeNotFoundHandler(allowedMethods: (path: string) => string[])
       sendProblem(
         request,
         response,
-        createProblem(405, webHostProblemCodes.methodNotAllowed, `${request.method} is not allowed on ${request.path}; allowed: ${methods.join(', ')}`),
+        createProblem(
+          405,
+          webHostProblemCodes.methodNotAllowed,
+          `${request.method} is not allowed on ${request.path}; allowed: ${methods.join(', ')}`,
+        ),
       );
       return;
     }

@@ -29,7 +29,15 @@ export class RequestDrain {
         return;
       }
       response.setHeader('Retry-After', '5');
-      sendProblem(request, response, createProblem(503, webHostProblemCodes.shuttingDown, 'The host is shutting down and takes no new requests'));
+      sendProblem(
+        request,
+        response,
+        createProblem(
+          503,
+          webHostProblemCodes.shuttingDown,
+          'The host is shutting down and takes no new requests',
+        ),
+      );
       return;
     }
     this.inFlight.add(response);

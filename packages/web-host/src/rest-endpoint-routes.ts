@@ -43,16 +43,26 @@ export function requestInput(request: Request): unknown {
   const body: unknown = request.body;
   if (body === undefined || isPlainObject(body)) return { ...query, ...(body ?? {}), ...params };
   if (Object.keys(params).length === 0 && Object.keys(query).length === 0) return body;
-  throw new HttpProblem(400, behaviorErrorCodes.inputInvalid, 'A JSON body that is not an object cannot be merged with path or query parameters; send an object', {
-    errors: [{ path: '(body)', message: 'expected a JSON object' }],
-  });
+  throw new HttpProblem(
+    400,
+    behaviorErrorCodes.inputInvalid,
+    'A JSON body that is not an object cannot be merged with path or query parameters; send an object',
+    {
+      errors: [{ path: '(body)', message: 'expected a JSON object' }],
+    },
+  );
 }
 
 /** An object schema without the path parameters (they are documented as such), or undefined when not an object. */
 function withoutPathParameters(schema: ZodType, parameters: readonly string[]): ZodType | undefined {
-  const object = schema as unknown as { shape?: Record<string, unknown>; omit?: (mask: Record<string, true>) => ZodType };
+  const object = schema as unknown as {
+    shape?: Record<string, unknown>;
+    omit?: (mask: Record<string, true>) => ZodType;
+  };
   if (!object.shape || typeof object.omit !== 'function') return undefined;
-  const mask = Object.fromEntries(parameters.filter((name) => name in object.shape!).map((name) => [name, true as const]));
+  const mask = Object.fromEntries(
+    parameters.filter((name) => name in object.shape!).map((name) => [name, true as const]),
+  );
   return object.omit(mask);
 }
 
@@ -66,7 +76,11 @@ function pathParameters(path: string): string[] {
 function endpointRoute({ descriptor, behavior }: PublishedRestEndpoint, runtime: BehaviorRuntime): HostRoute {
   const parameters = pathParameters(descriptor.path);
   const rest = withoutPathParameters(behavior.input, parameters);
-  const documentedInput = bodyMethods.has(descriptor.method) ? { body: rest ?? behavior.input } : rest ? { query: rest } : undefined;
+  const documentedInput = bodyMethods.has(descriptor.method)
+    ? { body: rest ?? behavior.input }
+    : rest
+      ? { query: rest }
+      : undefined;
   return {
     method: descriptor.method.toLowerCase() as HttpMethod,
     path: descriptor.path,
@@ -74,14 +88,21 @@ function endpointRoute({ descriptor, behavior }: PublishedRestEndpoint, runtime:
     summary: descriptor.summary ?? `${descriptor.method} ${descriptor.path}`,
     description: `Behavior \`${descriptor.behaviorId}\` of module \`${descriptor.sourceModuleId}\`, published by ${descriptor.authoringStyle} (candidate \`${descriptor.candidateId}\`). Input: query parameters, JSON body and path parameters merged (later wins).`,
     tags: descriptor.tagNames.length > 0 ? descriptor.tagNames : [descriptor.sourceModuleId],
-    parameters: Object.fromEntries(parameters.map((name) => [name, `Path parameter, part of the behavior input (\`${name}\`)`])),
+    parameters: Object.fromEntries(
+      parameters.map((name) => [name, `Path parameter, part of the behavior input (\`${name}\`)`]),
+    ),
     apiMajorVersion: descriptor.apiMajorVersion,
     openApiDocumentNames: descriptor.openApiDocumentNames,
     ...(documentedInput ? { documentedInput } : {}),
     responses: {
-      [descriptor.successStatus]: { description: 'The behavior answer, shaped by its output schema', schema: behavior.output },
+      [descriptor.successStatus]: {
+        description: 'The behavior answer, shaped by its output schema',
+        schema: behavior.output,
+      },
       204: { description: 'The behavior answered nothing' },
-      400: { description: `The input does not match the behavior input schema (problem code ${behaviorErrorCodes.inputInvalid}; errors lists each issue)` },
+      400: {
+        description: `The input does not match the behavior input schema (problem code ${behaviorErrorCodes.inputInvalid}; errors lists each issue)`,
+      },
       503: { description: `The engine has not started yet (problem code ${behaviorErrorCodes.unavailable})` },
     },
     handler: async (request: Request, response: Response) => {
@@ -93,7 +114,11 @@ function endpointRoute({ descriptor, behavior }: PublishedRestEndpoint, runtime:
       response.once('close', abort);
       let output: unknown;
       try {
-        output = await runtime.invoke(descriptor.behaviorId, input, { transport: 'rest', endpointId: descriptor.id, signal: controller.signal });
+        output = await runtime.invoke(descriptor.behaviorId, input, {
+          transport: 'rest',
+          endpointId: descriptor.id,
+          signal: controller.signal,
+        });
       } catch (error) {
         const kind = (error as { kind?: BehaviorErrorKind }).kind;
         if (error instanceof CoreError && kind && behaviorErrorStatus[kind]) {
@@ -109,7 +134,13 @@ function endpointRoute({ descriptor, behavior }: PublishedRestEndpoint, runtime:
   };
 }
 
-function documentRoute(path: string, rel: string, summary: string, selection: OpenApiSelection, document: (selection: OpenApiSelection) => OpenApiDocument): HostRoute {
+function documentRoute(
+  path: string,
+  rel: string,
+  summary: string,
+  selection: OpenApiSelection,
+  document: (selection: OpenApiSelection) => OpenApiDocument,
+): HostRoute {
   return {
     method: 'get',
     path,
@@ -127,18 +158,35 @@ function documentRoute(path: string, rel: string, summary: string, selection: Op
  * (`/openapi/{documentName}/v{major}.json`) when `document` is given (OpenAPI enabled). `/openapi/v1.json`
  * is the host's own route.
  */
-export function restEndpointRoutes(engine: Engine, document?: (selection: OpenApiSelection) => OpenApiDocument): HostRoute[] {
+export function restEndpointRoutes(
+  engine: Engine,
+  document?: (selection: OpenApiSelection) => OpenApiDocument,
+): HostRoute[] {
   const publication = engine.extension<RestPublicationRuntime>(restPublicationExtensionKey);
   const runtime = engine.extension<BehaviorRuntime>(behaviorRuntimeExtensionKey);
   const endpoints = publication?.endpoints() ?? [];
   if (!runtime || endpoints.length === 0) return [];
   const routes = endpoints.map((endpoint) => endpointRoute(endpoint, runtime));
   if (!document) return routes;
-  const versions = [...new Set(endpoints.map(({ descriptor }) => descriptor.apiMajorVersion))].sort((left, right) => left - right);
+  const versions = [...new Set(endpoints.map(({ descriptor }) => descriptor.apiMajorVersion))].sort(
+    (left, right) => left - right,
+  );
   for (const majorVersion of versions.filter((version) => version !== 1)) {
-    routes.push(documentRoute(`/openapi/v${majorVersion}.json`, `openapi:v${majorVersion}`, `OpenAPI document of API major version ${majorVersion}`, { majorVersion }, document));
+    routes.push(
+      documentRoute(
+        `/openapi/v${majorVersion}.json`,
+        `openapi:v${majorVersion}`,
+        `OpenAPI document of API major version ${majorVersion}`,
+        { majorVersion },
+        document,
+      ),
+    );
   }
-  const named = new Set(endpoints.flatMap(({ descriptor }) => descriptor.openApiDocumentNames.map((name) => `${name}\u0000${descriptor.apiMajorVersion}`)));
+  const named = new Set(
+    endpoints.flatMap(({ descriptor }) =>
+      descriptor.openApiDocumentNames.map((name) => `${name}\u0000${descriptor.apiMajorVersion}`),
+    ),
+  );
   for (const key of [...named].sort()) {
     const [documentName, version] = key.split('\u0000');
     const majorVersion = Number(version);

@@ -49,13 +49,16 @@ export function scalarRoutes(title: string): HostRoute[] {
       method: 'get',
       path: scalarBundleRoute,
       summary: 'Scalar API reference bundle',
-      description: 'The standalone browser bundle of @scalar/api-reference, served from the installed package.',
+      description:
+        'The standalone browser bundle of @scalar/api-reference, served from the installed package.',
       tags: ['Reference'],
       responses: { 200: { description: 'JavaScript', contentType: 'application/javascript' } },
       handler: (_request, response) =>
         new Promise<void>((resolve, reject) => {
           response.type('application/javascript');
-          response.sendFile(bundle, { maxAge: '1h', dotfiles: 'allow' }, (error) => (error ? reject(error) : resolve()));
+          response.sendFile(bundle, { maxAge: '1h', dotfiles: 'allow' }, (error) =>
+            error ? reject(error) : resolve(),
+          );
         }),
     },
   ];

@@ -27,8 +27,14 @@ export function serverSentEventsRoutes(
         'A text/event-stream of health status changes, dependency status changes and runtime-story entries. Each message: `id`, `event` (the type) and `data` (the event JSON).',
       tags: ['Transports'],
       responses: {
-        200: { description: 'An event stream; `data` of every message is a RuntimeEvent', contentType: 'text/event-stream', schema: runtimeEventSchema },
-        503: { description: `Engine:Web:Events:MaxConnections reached (problem code ${webHostProblemCodes.tooManyConnections})` },
+        200: {
+          description: 'An event stream; `data` of every message is a RuntimeEvent',
+          contentType: 'text/event-stream',
+          schema: runtimeEventSchema,
+        },
+        503: {
+          description: `Engine:Web:Events:MaxConnections reached (problem code ${webHostProblemCodes.tooManyConnections})`,
+        },
       },
       handler: (request, response) => {
         if (!clients.canAccept()) {
@@ -51,7 +57,8 @@ export function serverSentEventsRoutes(
         heartbeat.unref();
         const remove = clients.add({
           transport: 'ServerSentEvents',
-          send: (event, id) => void response.write(`id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
+          send: (event, id) =>
+            void response.write(`id: ${id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`),
           bufferedBytes: () => response.writableLength,
           close: (reason) => {
             clearInterval(heartbeat);

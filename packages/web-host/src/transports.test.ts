@@ -1,6 +1,12 @@
 import { runtimeEventSchema } from '@corekit/abstractions';
 import WebSocket from 'ws';
-import { closeTestHosts, controlledDependency, startTestHost, type ControlledDependency, type TestHost } from './test-support/test-host';
+import {
+  closeTestHosts,
+  controlledDependency,
+  startTestHost,
+  type ControlledDependency,
+  type TestHost,
+} from './test-support/test-host';
 
 afterEach(closeTestHosts);
 
@@ -11,7 +17,10 @@ interface ServerSentEvent {
 }
 
 /** Reads server-sent events from a fetch response until `until` returns true. */
-async function readEvents(response: Response, until: (events: ServerSentEvent[]) => boolean): Promise<ServerSentEvent[]> {
+async function readEvents(
+  response: Response,
+  until: (events: ServerSentEvent[]) => boolean,
+): Promise<ServerSentEvent[]> {
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
   const events: ServerSentEvent[] = [];
@@ -61,16 +70,23 @@ describe('Engine:Transports ServerSentEvents', () => {
     const response = await fetch(`${test.base}/engine/events`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-    const readinessChanged = (event: ServerSentEvent) => event.event === 'health-changed' && JSON.parse(event.data!).probe === 'readiness';
+    const readinessChanged = (event: ServerSentEvent) =>
+      event.event === 'health-changed' && JSON.parse(event.data!).probe === 'readiness';
     const reading = readEvents(response, (events) => events.some(readinessChanged));
     await new Promise((resolve) => setTimeout(resolve, 50));
     await flip(test, dependency);
     const events = await reading;
     const dependencyChanged = events.find((event) => event.event === 'dependency-changed')!;
-    expect(JSON.parse(dependencyChanged.data!)).toMatchObject({ type: 'dependency-changed', dependencyId: 'ledger-db', status: 'Unhealthy', previous: 'Healthy' });
+    expect(JSON.parse(dependencyChanged.data!)).toMatchObject({
+      type: 'dependency-changed',
+      dependencyId: 'ledger-db',
+      status: 'Unhealthy',
+      previous: 'Healthy',
+    });
     const healthChanged = JSON.parse(events.find(readinessChanged)!.data!);
     expect(healthChanged).toMatchObject({ probe: 'readiness', status: 'Unhealthy', previous: 'Healthy' });
-    for (const event of events) expect(runtimeEventSchema.safeParse(JSON.parse(event.data!)).success).toBe(true);
+    for (const event of events)
+      expect(runtimeEventSchema.safeParse(JSON.parse(event.data!)).success).toBe(true);
     const ids = events.map((event) => Number(event.id));
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
   });
@@ -94,7 +110,9 @@ describe('Engine:Transports ServerSentEvents', () => {
   });
 
   it('sends a keep-alive comment every Engine:Web:Events:HeartbeatInterval', async () => {
-    const { test } = await hostWithTransports(['ServerSentEvents'], { Events: { HeartbeatInterval: '50ms' } });
+    const { test } = await hostWithTransports(['ServerSentEvents'], {
+      Events: { HeartbeatInterval: '50ms' },
+    });
     const response = await fetch(`${test.base}/engine/events`);
     const reader = response.body!.getReader();
     let text = '';
@@ -116,7 +134,9 @@ describe('Engine:Transports WebSocket', () => {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url, { headers });
       socket.once('open', () => resolve(socket));
-      socket.once('unexpected-response', (_request, response) => reject(new Error(`HTTP ${response.statusCode}`)));
+      socket.once('unexpected-response', (_request, response) =>
+        reject(new Error(`HTTP ${response.statusCode}`)),
+      );
       socket.once('error', reject);
     });
   }
@@ -134,7 +154,12 @@ describe('Engine:Transports WebSocket', () => {
     await flip(test, dependency);
     await received;
     const message = messages.find((candidate) => candidate.type === 'dependency-changed');
-    expect(message).toMatchObject({ type: 'dependency-changed', dependencyId: 'ledger-db', status: 'Unhealthy', id: expect.any(Number) });
+    expect(message).toMatchObject({
+      type: 'dependency-changed',
+      dependencyId: 'ledger-db',
+      status: 'Unhealthy',
+      id: expect.any(Number),
+    });
     const { id: _id, ...event } = message;
     expect(runtimeEventSchema.safeParse(event).success).toBe(true);
     const closed = new Promise<number>((resolve) => socket.on('close', (code) => resolve(code)));
@@ -145,13 +170,19 @@ describe('Engine:Transports WebSocket', () => {
   it('answers 426 problem details to a plain GET, 404 to an upgrade on another path', async () => {
     const { test } = await hostWithTransports(['WebSocket']);
     const plain = await test.request('/engine/events/ws');
-    expect([plain.status, plain.body.code, plain.headers.get('upgrade')]).toEqual([426, 'UPGRADE_REQUIRED', 'websocket']);
+    expect([plain.status, plain.body.code, plain.headers.get('upgrade')]).toEqual([
+      426,
+      'UPGRADE_REQUIRED',
+      'websocket',
+    ]);
     await expect(connect(`${test.base.replace('http', 'ws')}/engine/elsewhere`)).rejects.toThrow('HTTP 404');
   });
 
   it('refuses the upgrade with 403 when /engine routes require authorization and the hook denies', async () => {
     const test = await startTestHost({
-      configuration: { Engine: { Transports: ['WebSocket'], Web: { EngineRoutes: { RequireAuthorization: true } } } },
+      configuration: {
+        Engine: { Transports: ['WebSocket'], Web: { EngineRoutes: { RequireAuthorization: true } } },
+      },
       host: { authorize: (request) => request.headers['x-operator'] === 'yes' },
     });
     const url = `${test.base.replace('http', 'ws')}/engine/events/ws`;
@@ -163,9 +194,13 @@ describe('Engine:Transports WebSocket', () => {
 
 describe('unavailable transports fail startup', () => {
   it('an unknown name names the full key and the accepted values', async () => {
-    await expect(startTestHost({ configuration: { Engine: { Transports: ['RestApi', 'CarrierPigeon'] } } })).rejects.toMatchObject({
+    await expect(
+      startTestHost({ configuration: { Engine: { Transports: ['RestApi', 'CarrierPigeon'] } } }),
+    ).rejects.toMatchObject({
       code: 'TRANSPORT_UNAVAILABLE',
-      message: expect.stringMatching(/Engine:Transports:1 is "CarrierPigeon".*RestApi, ServerSentEvents, WebSocket, GraphQL, Grpc, JsonRpc/),
+      message: expect.stringMatching(
+        /Engine:Transports:1 is "CarrierPigeon".*RestApi, ServerSentEvents, WebSocket, GraphQL, Grpc, JsonRpc/,
+      ),
     });
   });
 
@@ -173,31 +208,42 @@ describe('unavailable transports fail startup', () => {
     ['GraphQL', '@corekit/transport-graphql', 'addGraphQlTransport'],
     ['Grpc', '@corekit/transport-grpc', 'addGrpcTransport'],
     ['JsonRpc', '@corekit/transport-jsonrpc', 'addJsonRpcTransport'],
-  ])('%s without its adapter package names the package to install', async (name, packageName, registration) => {
-    const failure = startTestHost({ configuration: { Engine: { Transports: ['RestApi', name] } } });
-    await expect(failure).rejects.toMatchObject({ code: 'TRANSPORT_UNAVAILABLE' });
-    await expect(failure).rejects.toThrow(`install it (pnpm add ${packageName}) and call ${registration}(builder)`);
-  });
+  ])(
+    '%s without its adapter package names the package to install',
+    async (name, packageName, registration) => {
+      const failure = startTestHost({ configuration: { Engine: { Transports: ['RestApi', name] } } });
+      await expect(failure).rejects.toMatchObject({ code: 'TRANSPORT_UNAVAILABLE' });
+      await expect(failure).rejects.toThrow(
+        `install it (pnpm add ${packageName}) and call ${registration}(builder)`,
+      );
+    },
+  );
 
   it('an adapter registered under its extension key is mounted and its routes are served and documented', async () => {
     const test = await startTestHost({
       configuration: { Engine: { Transports: ['RestApi', 'graphql'] } },
       setup: (builder) =>
-        (builder as unknown as { setExtension(key: string, value: unknown): void }).setExtension('web-host:transport:GraphQL', {
-          mount(host: import('./index').WebHost) {
-            host.addRoute({
-              method: 'post',
-              path: '/graphql',
-              summary: 'GraphQL endpoint',
-              tags: ['Transports'],
-              responses: { 200: { description: 'GraphQL result' } },
-              handler: (_request, response) => response.json({ data: { status: host.engine.status().state } }),
-            });
+        (builder as unknown as { setExtension(key: string, value: unknown): void }).setExtension(
+          'web-host:transport:GraphQL',
+          {
+            mount(host: import('./index').WebHost) {
+              host.addRoute({
+                method: 'post',
+                path: '/graphql',
+                summary: 'GraphQL endpoint',
+                tags: ['Transports'],
+                responses: { 200: { description: 'GraphQL result' } },
+                handler: (_request, response) =>
+                  response.json({ data: { status: host.engine.status().state } }),
+              });
+            },
           },
-        }),
+        ),
     });
     expect(test.host.transports).toEqual(['RestApi', 'GraphQL']);
-    expect((await test.request('/graphql', { method: 'POST' })).body).toEqual({ data: { status: 'Started' } });
+    expect((await test.request('/graphql', { method: 'POST' })).body).toEqual({
+      data: { status: 'Started' },
+    });
     expect((await test.request('/openapi/v1.json')).body.paths['/graphql'].post).toBeDefined();
   });
 });

@@ -60,7 +60,10 @@ export function readTransportNames(configuration: ConfigurationReader): string[]
 export function resolveTransports(
   engine: Engine,
   names: readonly string[],
-): { builtIn: Set<(typeof builtInTransports)[number]>; adapters: Array<{ name: string; adapter: WebTransportAdapter }> } {
+): {
+  builtIn: Set<(typeof builtInTransports)[number]>;
+  adapters: Array<{ name: string; adapter: WebTransportAdapter }>;
+} {
   const builtIn = new Set<(typeof builtInTransports)[number]>();
   const adapters: Array<{ name: string; adapter: WebTransportAdapter }> = [];
   const problems: string[] = [];
@@ -81,15 +84,23 @@ export function resolveTransports(
     if (adapter && typeof adapter.mount === 'function') {
       adapters.push({ name: canonical, adapter });
     } else if (isInstalled(packageName)) {
-      problems.push(`${key} is ${canonical}: ${packageName} is installed but not registered; call ${registration}(builder) before building the engine`);
+      problems.push(
+        `${key} is ${canonical}: ${packageName} is installed but not registered; call ${registration}(builder) before building the engine`,
+      );
     } else {
-      problems.push(`${key} is ${canonical}, which needs the package ${packageName}: install it (pnpm add ${packageName}) and call ${registration}(builder)`);
+      problems.push(
+        `${key} is ${canonical}, which needs the package ${packageName}: install it (pnpm add ${packageName}) and call ${registration}(builder)`,
+      );
     }
   });
   if (problems.length > 0) {
-    throw new CoreError('TRANSPORT_UNAVAILABLE', `The web host cannot serve the configured transports:\n- ${problems.join('\n- ')}`, {
-      problems,
-    });
+    throw new CoreError(
+      'TRANSPORT_UNAVAILABLE',
+      `The web host cannot serve the configured transports:\n- ${problems.join('\n- ')}`,
+      {
+        problems,
+      },
+    );
   }
   return { builtIn, adapters };
 }

@@ -18,7 +18,12 @@ function freePort(): Promise<number> {
 }
 
 function builder(configuration: Record<string, unknown> = {}) {
-  return createEngineBuilder({ configuration, environment: {}, logger: createMemoryLogger(), contentRoot: __dirname });
+  return createEngineBuilder({
+    configuration,
+    environment: {},
+    logger: createMemoryLogger(),
+    contentRoot: __dirname,
+  });
 }
 
 function host(...args: Parameters<typeof createWebHost>): WebHost {
@@ -30,22 +35,39 @@ function host(...args: Parameters<typeof createWebHost>): WebHost {
 describe('port and composition', () => {
   it('takes the port from the port option, then Engine:Web:Port, then PORT', async () => {
     const [option, configured, environment] = [await freePort(), await freePort(), await freePort()];
-    const fromOption = await host(builder({ Engine: { Web: { Port: configured } } }), { port: option, handleSignals: false, environment: { PORT: String(environment) } }).listen();
+    const fromOption = await host(builder({ Engine: { Web: { Port: configured } } }), {
+      port: option,
+      handleSignals: false,
+      environment: { PORT: String(environment) },
+    }).listen();
     expect(fromOption.port).toBe(option);
-    const fromConfiguration = await host(builder({ Engine: { Web: { Port: configured } } }), { handleSignals: false, environment: { PORT: String(environment) } }).listen();
+    const fromConfiguration = await host(builder({ Engine: { Web: { Port: configured } } }), {
+      handleSignals: false,
+      environment: { PORT: String(environment) },
+    }).listen();
     expect(fromConfiguration.port).toBe(configured);
-    const fromEnvironment = await host(builder(), { handleSignals: false, environment: { PORT: String(environment) } }).listen();
+    const fromEnvironment = await host(builder(), {
+      handleSignals: false,
+      environment: { PORT: String(environment) },
+    }).listen();
     expect(fromEnvironment).toEqual({ port: environment, url: `http://localhost:${environment}` });
     expect((await fetch(`http://127.0.0.1:${environment}/health/live`)).status).toBe(200);
   });
 
   it('an invalid Engine:Web:Port or PORT fails with the key named', async () => {
-    expect(() => host(builder({ Engine: { Web: { Port: 70000 } } }), { handleSignals: false })).toThrow(/Engine:Web:Port/);
-    await expect(host(builder(), { handleSignals: false, environment: { PORT: 'eighty' } }).listen()).rejects.toThrow(/PORT must be an integer/);
+    expect(() => host(builder({ Engine: { Web: { Port: 70000 } } }), { handleSignals: false })).toThrow(
+      /Engine:Web:Port/,
+    );
+    await expect(
+      host(builder(), { handleSignals: false, environment: { PORT: 'eighty' } }).listen(),
+    ).rejects.toThrow(/PORT must be an integer/);
   });
 
   it('binds the configured address', async () => {
-    const created = host(builder({ Engine: { Web: { BindAddress: '127.0.0.1' } } }), { port: 0, handleSignals: false });
+    const created = host(builder({ Engine: { Web: { BindAddress: '127.0.0.1' } } }), {
+      port: 0,
+      handleSignals: false,
+    });
     const { url } = await created.listen();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect((created.server!.address() as { address: string }).address).toBe('127.0.0.1');
@@ -77,12 +99,25 @@ describe('port and composition', () => {
       },
     });
     const { port } = await host(failing, { port: 0, handleSignals: false }).listen();
-    const status = (await (await fetch(`http://127.0.0.1:${port}/engine/status`)).json()) as { state: string; lastFailure: { message: string } };
+    const status = (await (await fetch(`http://127.0.0.1:${port}/engine/status`)).json()) as {
+      state: string;
+      lastFailure: { message: string };
+    };
     expect([status.state, status.lastFailure.message]).toEqual(['Failed', 'no license']);
     const exits: number[] = [];
     const strict = builder();
-    strict.addModule({ id: 'broken', version: '1.0.0', start: () => Promise.reject(new Error('no license')) });
-    await host(strict, { port: 0, handleSignals: false, exitProcess: true, exitOnStartFailure: true, exit: (code) => void exits.push(code) }).listen();
+    strict.addModule({
+      id: 'broken',
+      version: '1.0.0',
+      start: () => Promise.reject(new Error('no license')),
+    });
+    await host(strict, {
+      port: 0,
+      handleSignals: false,
+      exitProcess: true,
+      exitOnStartFailure: true,
+      exit: (code) => void exits.push(code),
+    }).listen();
     expect(exits).toEqual([1]);
   });
 });

@@ -66,7 +66,11 @@ export interface WebHostConfiguration {
   readonly OpenApi: { readonly Enabled: boolean };
   readonly DrainTimeout: number;
   readonly MaxRequestBodyBytes: number;
-  readonly Events: { readonly HeartbeatInterval: number; readonly MaxConnections: number; readonly MaxBufferedBytes: number };
+  readonly Events: {
+    readonly HeartbeatInterval: number;
+    readonly MaxConnections: number;
+    readonly MaxBufferedBytes: number;
+  };
 }
 
 /**

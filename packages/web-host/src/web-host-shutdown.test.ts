@@ -4,19 +4,30 @@ import { startFixture as startPackageFixture, type FixtureProcess } from '@corek
 const startFixture = (fixture: string, environment?: Record<string, string>) =>
   startPackageFixture(path.resolve(__dirname, '..'), fixture, environment);
 
-async function startWebProcess(configuration: Record<string, unknown>): Promise<{ fixture: FixtureProcess; base: string }> {
+async function startWebProcess(
+  configuration: Record<string, unknown>,
+): Promise<{ fixture: FixtureProcess; base: string }> {
   const fixture = startFixture('web-process.ts', { FIXTURE_CONFIGURATION: JSON.stringify(configuration) });
   const line = await fixture.waitForLine('"listening"');
   return { fixture, base: `http://127.0.0.1:${JSON.parse(line).port}` };
 }
 
-async function get(base: string, path: string): Promise<{ status: number; body: any; connection: string | null }> {
+async function get(
+  base: string,
+  path: string,
+): Promise<{ status: number; body: any; connection: string | null }> {
   const response = await fetch(`${base}${path}`);
-  return { status: response.status, body: await response.json(), connection: response.headers.get('connection') };
+  return {
+    status: response.status,
+    body: await response.json(),
+    connection: response.headers.get('connection'),
+  };
 }
 
 function policy(grace: string, drainTimeout = '30s') {
-  return { Engine: { FailurePolicy: { ShutdownLivenessGracePeriod: grace }, Web: { DrainTimeout: drainTimeout } } };
+  return {
+    Engine: { FailurePolicy: { ShutdownLivenessGracePeriod: grace }, Web: { DrainTimeout: drainTimeout } },
+  };
 }
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
@@ -24,7 +35,10 @@ const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(reso
 describe('graceful shutdown of the web host (child process, real signals)', () => {
   it('on SIGTERM: readiness 503 at once, liveness 200, new work refused, the in-flight request finishes, exit 0', async () => {
     const { fixture, base } = await startWebProcess(policy('10s'));
-    const inFlight = fetch(`${base}/api/slow?ms=1500`).then(async (response) => ({ status: response.status, body: await response.json() }));
+    const inFlight = fetch(`${base}/api/slow?ms=1500`).then(async (response) => ({
+      status: response.status,
+      body: await response.json(),
+    }));
     await fixture.waitForLine('slow-started');
     fixture.child.kill('SIGTERM');
     await fixture.waitForLine('Draining');

@@ -11,8 +11,19 @@ export const webSocketEventsRoute = '/engine/events/ws';
 export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Buffer) => void | Promise<void>;
 
 /** Answers an upgrade request with a problem and closes the socket (no WebSocket is opened). */
-export function rejectUpgrade(socket: Duplex, status: number, code: string, detail: string, path: string): void {
-  const reasons: Record<number, string> = { 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 503: 'Service Unavailable' };
+export function rejectUpgrade(
+  socket: Duplex,
+  status: number,
+  code: string,
+  detail: string,
+  path: string,
+): void {
+  const reasons: Record<number, string> = {
+    403: 'Forbidden',
+    404: 'Not Found',
+    500: 'Internal Server Error',
+    503: 'Service Unavailable',
+  };
   const body = JSON.stringify({ ...createProblem(status, code, detail), instance: path });
   socket.end(
     `HTTP/1.1 ${status} ${reasons[status] ?? 'Error'}\r\nContent-Type: ${problemContentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -45,7 +56,9 @@ export class WebSocketEvents {
         tags: ['Transports'],
         responses: {
           101: { description: 'Switching Protocols: the WebSocket is open' },
-          426: { description: `Not a WebSocket upgrade (problem code ${webHostProblemCodes.upgradeRequired})` },
+          426: {
+            description: `Not a WebSocket upgrade (problem code ${webHostProblemCodes.upgradeRequired})`,
+          },
         },
         handler: () => {
           throw new HttpProblem(
@@ -62,7 +75,13 @@ export class WebSocketEvents {
 
   readonly handleUpgrade: UpgradeHandler = async (request, socket, head) => {
     if (!(await this.isAllowed(request))) {
-      rejectUpgrade(socket, 403, webHostProblemCodes.forbidden, 'The host denied this request (authorize hook)', webSocketEventsRoute);
+      rejectUpgrade(
+        socket,
+        403,
+        webHostProblemCodes.forbidden,
+        'The host denied this request (authorize hook)',
+        webSocketEventsRoute,
+      );
       return;
     }
     if (!this.clients.canAccept()) {

@@ -80,12 +80,21 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
   const stopped = new Promise<number>((resolve) => (resolveStopped = resolve));
   let keepAlive: NodeJS.Timeout | undefined;
 
-  const log = (level: 'info' | 'warn' | 'error', eventId: number, message: string, fields: Record<string, unknown> = {}) =>
-    logger.log({ level, eventId, category: 'worker-host', message, ...fields });
+  const log = (
+    level: 'info' | 'warn' | 'error',
+    eventId: number,
+    message: string,
+    fields: Record<string, unknown> = {},
+  ) => logger.log({ level, eventId, category: 'worker-host', message, ...fields });
 
   const onSignal = (signal: ShutdownSignal) => {
     if (stopping) {
-      log('warn', engineEventIds.runtimeStopping, `${signal} received again: cutting the remaining in-flight work`, { signal });
+      log(
+        'warn',
+        engineEventIds.runtimeStopping,
+        `${signal} received again: cutting the remaining in-flight work`,
+        { signal },
+      );
       forceDrain.abort();
       return;
     }
@@ -115,9 +124,14 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
     try {
       await engine.start();
     } catch (error) {
-      log('error', engineEventIds.runtimeStartFailed, `The engine failed to start: ${(error as Error)?.message ?? error}`, {
-        errorCode: errorCode(error),
-      });
+      log(
+        'error',
+        engineEventIds.runtimeStartFailed,
+        `The engine failed to start: ${(error as Error)?.message ?? error}`,
+        {
+          errorCode: errorCode(error),
+        },
+      );
       if (exitProcess && exitOnStartFailure) {
         finish(1);
         exit(1);
@@ -141,25 +155,41 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
         try {
           await participant.drain(forceDrain.signal);
         } catch (error) {
-          log('error', engineEventIds.runtimeStopping, `${participant.name} failed to drain: ${(error as Error)?.message ?? error}`);
+          log(
+            'error',
+            engineEventIds.runtimeStopping,
+            `${participant.name} failed to drain: ${(error as Error)?.message ?? error}`,
+          );
         }
       }
       try {
         await engine.stop();
       } catch (error) {
         code = 1;
-        log('error', engineEventIds.runtimeStopped, `The engine failed to stop: ${(error as Error)?.message ?? error}`, {
-          errorCode: errorCode(error),
-        });
+        log(
+          'error',
+          engineEventIds.runtimeStopped,
+          `The engine failed to stop: ${(error as Error)?.message ?? error}`,
+          {
+            errorCode: errorCode(error),
+          },
+        );
       }
       for (const participant of [...participants].reverse()) {
         try {
           await participant.close?.();
         } catch (error) {
-          log('error', engineEventIds.runtimeStopped, `${participant.name} failed to close: ${(error as Error)?.message ?? error}`);
+          log(
+            'error',
+            engineEventIds.runtimeStopped,
+            `${participant.name} failed to close: ${(error as Error)?.message ?? error}`,
+          );
         }
       }
-      log('info', engineEventIds.runtimeStopped, `Host stopped (${reason}), exit code ${code}`, { reason, exitCode: code });
+      log('info', engineEventIds.runtimeStopped, `Host stopped (${reason}), exit code ${code}`, {
+        reason,
+        exitCode: code,
+      });
       finish(code);
       return code;
     })();

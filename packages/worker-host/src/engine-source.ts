@@ -22,14 +22,21 @@ export function isEngine(value: unknown): value is Engine {
 
 /** True for a builder with a `build()` method. */
 export function isBuildableBuilder(value: unknown): value is BuildableEngineBuilder {
-  return typeof value === 'object' && value !== null && typeof (value as BuildableEngineBuilder).build === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as BuildableEngineBuilder).build === 'function'
+  );
 }
 
 /**
  * Builds the engine when given a builder and picks the logger the host writes to: the one passed in, else the
  * builder's or engine's (so host records are redacted like the engine's), else JSON lines on stdout.
  */
-export function resolveEngineSource(source: EngineSource, logger?: Logger): { engine: Engine; logger: Logger } {
+export function resolveEngineSource(
+  source: EngineSource,
+  logger?: Logger,
+): { engine: Engine; logger: Logger } {
   if (isEngine(source)) {
     const engineLogger = (source as Engine & { logger?: Logger }).logger;
     return { engine: source, logger: logger ?? engineLogger ?? createJsonLogger() };

@@ -21,7 +21,15 @@ describe('worker host in a child process', () => {
     fixture.child.kill('SIGTERM');
     expect(await fixture.exited).toBe(0);
     const messages = records(fixture.lines).map((record) => record.message ?? record.fixture);
-    const order = ['Runtime starting', 'Runtime started', 'SIGTERM received', 'Runtime stopping', 'module-stopped', 'Runtime stopped', 'Host stopped'];
+    const order = [
+      'Runtime starting',
+      'Runtime started',
+      'SIGTERM received',
+      'Runtime stopping',
+      'module-stopped',
+      'Runtime stopped',
+      'Host stopped',
+    ];
     const positions = order.map((text) => messages.findIndex((message) => String(message).includes(text)));
     expect(positions.every((position) => position >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -38,7 +46,9 @@ describe('worker host in a child process', () => {
   it('exits 1 when the engine fails to start, with the failure logged', async () => {
     const fixture = startFixture('worker-process.ts', { FIXTURE_MODE: 'fail-start' });
     expect(await fixture.exited).toBe(1);
-    const failure = records(fixture.lines).find((record) => record.category === 'worker-host' && record.eventId === 2002);
+    const failure = records(fixture.lines).find(
+      (record) => record.category === 'worker-host' && record.eventId === 2002,
+    );
     expect(String(failure?.message)).toContain('the fixture module refuses to start');
   });
 

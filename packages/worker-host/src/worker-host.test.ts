@@ -60,11 +60,17 @@ describe('createWorkerHost', () => {
       throw new Error('boom');
     });
     const exits: number[] = [];
-    const host = createWorkerHost(builder, { handleSignals: false, exitProcess: true, exit: (code) => void exits.push(code) });
+    const host = createWorkerHost(builder, {
+      handleSignals: false,
+      exitProcess: true,
+      exit: (code) => void exits.push(code),
+    });
     expect(await host.run()).toBe(1);
     expect(exits).toEqual([1]);
     expect(host.engine.state).toBe('Failed');
-    expect(logger.records.some((record) => record.category === 'worker-host' && record.eventId === 2002)).toBe(true);
+    expect(
+      logger.records.some((record) => record.category === 'worker-host' && record.eventId === 2002),
+    ).toBe(true);
   });
 
   it('start() rejects with the engine error when the engine fails and the process is not managed', async () => {

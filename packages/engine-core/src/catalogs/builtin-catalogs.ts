@@ -21,7 +21,11 @@ import { registerRestPublication, type RestPublicationRegistration } from '../re
  * cell technology surfaces and the materialization reporter extension (`corekit.cells.materialization`), and the
  * six REST publication catalogs; returns the REST publication handle the builder resolves at build.
  */
-export function builtinCatalogs(builder: EngineBuilder, registry: CatalogRegistry, clock: Clock): RestPublicationRegistration {
+export function builtinCatalogs(
+  builder: EngineBuilder,
+  registry: CatalogRegistry,
+  clock: Clock,
+): RestPublicationRegistration {
   const store = new CellMaterializationStore(
     clock,
     () => registry.publishedEntries('cell-traffic-automations') as CellTrafficAutomationDescriptor[],
@@ -39,6 +43,8 @@ export function builtinCatalogs(builder: EngineBuilder, registry: CatalogRegistr
   ];
   for (const definition of definitions) builder.addCatalog(definition);
   builder.setExtension(cellMaterializationExtensionKey, store);
-  builder.addTechnologySurfaces(() => cellTechnologySurfaces((catalogId) => registry.view(catalogId)?.entries() ?? []));
+  builder.addTechnologySurfaces(() =>
+    cellTechnologySurfaces((catalogId) => registry.view(catalogId)?.entries() ?? []),
+  );
   return registerRestPublication(builder);
 }

@@ -16,7 +16,13 @@ interface SideState {
   readonly metadata: Readonly<Record<string, string | number | boolean>>;
 }
 
-const initial: SideState = { materializerId: null, state: 'pending', observedAtUtc: null, error: null, metadata: {} };
+const initial: SideState = {
+  materializerId: null,
+  state: 'pending',
+  observedAtUtc: null,
+  error: null,
+  metadata: {},
+};
 
 /**
  * Precedence used to fold several materialization states into one posture: the worst wins. A route is
@@ -31,9 +37,11 @@ export function foldPosture(states: readonly MaterializationState[]): Materializ
 }
 
 const usesProvider = (automation: CellTrafficAutomationDescriptor) =>
-  automation.materializationMode === 'provider-managed' || automation.materializationMode === 'provider-and-edge-managed';
+  automation.materializationMode === 'provider-managed' ||
+  automation.materializationMode === 'provider-and-edge-managed';
 const usesEdge = (automation: CellTrafficAutomationDescriptor) =>
-  automation.materializationMode === 'edge-managed' || automation.materializationMode === 'provider-and-edge-managed';
+  automation.materializationMode === 'edge-managed' ||
+  automation.materializationMode === 'provider-and-edge-managed';
 
 /** The cell-automation extension hosts and materializers use to report what they applied. */
 export interface CellMaterializationReporter {
@@ -56,7 +64,10 @@ export class CellMaterializationStore implements CellMaterializationReporter {
   reportProviderMaterialization(automationId: string, report: MaterializationReport): void {
     const automation = this.require(automationId);
     if (!usesProvider(automation)) {
-      throw new CoreError('CELL_MATERIALIZATION_NOT_MANAGED', `Traffic automation ${automationId} is not provider-managed (mode ${automation.materializationMode})`);
+      throw new CoreError(
+        'CELL_MATERIALIZATION_NOT_MANAGED',
+        `Traffic automation ${automationId} is not provider-managed (mode ${automation.materializationMode})`,
+      );
     }
     this.provider.set(automationId, this.toSide(report));
   }
@@ -64,7 +75,10 @@ export class CellMaterializationStore implements CellMaterializationReporter {
   reportEdgeMaterialization(automationId: string, report: MaterializationReport): void {
     const automation = this.require(automationId);
     if (!usesEdge(automation)) {
-      throw new CoreError('CELL_MATERIALIZATION_NOT_MANAGED', `Traffic automation ${automationId} is not edge-managed (mode ${automation.materializationMode})`);
+      throw new CoreError(
+        'CELL_MATERIALIZATION_NOT_MANAGED',
+        `Traffic automation ${automationId} is not edge-managed (mode ${automation.materializationMode})`,
+      );
     }
     this.edge.set(automationId, this.toSide(report));
   }
@@ -100,7 +114,9 @@ export class CellMaterializationStore implements CellMaterializationReporter {
    */
   routeView(route: CellRouteDescriptor): Record<string, unknown> {
     const candidates = this.automations().filter(
-      (automation) => automation.cellId === route.cellId && (automation.routeId === null || automation.routeId === route.id),
+      (automation) =>
+        automation.cellId === route.cellId &&
+        (automation.routeId === null || automation.routeId === route.id),
     );
     const providerCandidates = candidates.filter(usesProvider);
     const edgeCandidates = candidates.filter(usesEdge);
@@ -115,17 +131,29 @@ export class CellMaterializationStore implements CellMaterializationReporter {
     const states = sides.map((side) => side.state);
     if (missing.length > 0) states.push('unavailable');
 
-    const breakdown: Record<MaterializationState, number> = { pending: 0, applied: 0, unavailable: 0, failed: 0 };
+    const breakdown: Record<MaterializationState, number> = {
+      pending: 0,
+      applied: 0,
+      unavailable: 0,
+      failed: 0,
+    };
     for (const side of sides) breakdown[side.state]++;
-    const observed = sides.map((side) => side.observedAtUtc).filter((value): value is string => value !== null).sort();
-    const failedSide = sides.find((side) => side.state === 'failed' && side.error) ?? sides.find((side) => side.error);
+    const observed = sides
+      .map((side) => side.observedAtUtc)
+      .filter((value): value is string => value !== null)
+      .sort();
+    const failedSide =
+      sides.find((side) => side.state === 'failed' && side.error) ?? sides.find((side) => side.error);
 
     return {
       ...route,
       materializationState: foldPosture(states),
       materializationObservedAtUtc: observed.at(-1) ?? null,
       materializationError:
-        failedSide?.error ?? (missing.length > 0 ? `no traffic automation materializes the required dimension(s): ${missing.join(', ')}` : null),
+        failedSide?.error ??
+        (missing.length > 0
+          ? `no traffic automation materializes the required dimension(s): ${missing.join(', ')}`
+          : null),
       'providerSelection.matchingCandidateCount': providerCandidates.length,
       'providerSelection.selectedAutomationId': selectedProvider?.id ?? null,
       'providerSelection.selectedPriority': selectedProvider?.priority ?? null,
@@ -140,14 +168,21 @@ export class CellMaterializationStore implements CellMaterializationReporter {
 
   private require(automationId: string): CellTrafficAutomationDescriptor {
     const automation = this.automations().find((candidate) => candidate.id === automationId);
-    if (!automation) throw new CoreError('CELL_AUTOMATION_NOT_FOUND', `No traffic automation "${automationId}" is registered`);
+    if (!automation)
+      throw new CoreError(
+        'CELL_AUTOMATION_NOT_FOUND',
+        `No traffic automation "${automationId}" is registered`,
+      );
     return automation;
   }
 
   private toSide(report: MaterializationReport): SideState {
     const parsed = materializationReportSchema.safeParse(report);
     if (!parsed.success) {
-      throw new CoreError('CELL_MATERIALIZATION_INVALID', `Invalid materialization report: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`);
+      throw new CoreError(
+        'CELL_MATERIALIZATION_INVALID',
+        `Invalid materialization report: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`,
+      );
     }
     const value = parsed.data;
     return {
@@ -160,6 +195,8 @@ export class CellMaterializationStore implements CellMaterializationReporter {
   }
 }
 
-function highestPriority(automations: readonly CellTrafficAutomationDescriptor[]): CellTrafficAutomationDescriptor | undefined {
+function highestPriority(
+  automations: readonly CellTrafficAutomationDescriptor[],
+): CellTrafficAutomationDescriptor | undefined {
   return [...automations].sort((a, b) => b.priority - a.priority || a.id.localeCompare(b.id))[0];
 }

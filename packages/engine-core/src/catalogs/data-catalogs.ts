@@ -12,8 +12,18 @@ import {
 import { z } from 'zod';
 import { descriptorCatalog, idsOf, problemCollector } from './catalog-helpers';
 
-export const dataProductCatalog = descriptorCatalog('data-products', 'Data products', 'dataProducts', dataProductSchema);
-export const projectionCatalog = descriptorCatalog('projections', 'Projections', 'projections', projectionSchema);
+export const dataProductCatalog = descriptorCatalog(
+  'data-products',
+  'Data products',
+  'dataProducts',
+  dataProductSchema,
+);
+export const projectionCatalog = descriptorCatalog(
+  'projections',
+  'Projections',
+  'projections',
+  projectionSchema,
+);
 export const outboxCatalog = descriptorCatalog('outboxes', 'Outboxes', 'outboxes', outboxSchema);
 export const inboxCatalog = descriptorCatalog('inboxes', 'Inboxes', 'inboxes', inboxSchema);
 

@@ -20,10 +20,16 @@ export const executionGraphCatalog: CatalogDefinition<ExecutionGraphDescriptor> 
       for (const graph of entries) {
         const nodeIds = new Set<string>();
         graph.nodes.forEach((node, index) => {
-          if (nodeIds.has(node.id)) add(graph.id, `nodes.${index}.id`, node.id, `duplicate node id "${node.id}"`);
+          if (nodeIds.has(node.id))
+            add(graph.id, `nodes.${index}.id`, node.id, `duplicate node id "${node.id}"`);
           nodeIds.add(node.id);
           if (!context.moduleIds.has(node.moduleId)) {
-            add(graph.id, `nodes.${index}.moduleId`, node.moduleId, `node "${node.id}" references unknown module "${node.moduleId}"`);
+            add(
+              graph.id,
+              `nodes.${index}.moduleId`,
+              node.moduleId,
+              `node "${node.id}" references unknown module "${node.moduleId}"`,
+            );
           } else if (!context.capabilities.get(node.moduleId)?.has(node.capabilityKey)) {
             add(
               graph.id,
@@ -33,10 +39,17 @@ export const executionGraphCatalog: CatalogDefinition<ExecutionGraphDescriptor> 
             );
           }
         });
-        if (!nodeIds.has(graph.entryNodeId)) add(graph.id, 'entryNodeId', graph.entryNodeId, 'entry node is not one of the graph nodes');
+        if (!nodeIds.has(graph.entryNodeId))
+          add(graph.id, 'entryNodeId', graph.entryNodeId, 'entry node is not one of the graph nodes');
         graph.edges.forEach((edge, index) => {
           for (const end of ['from', 'to'] as const) {
-            if (!nodeIds.has(edge[end])) add(graph.id, `edges.${index}.${end}`, edge[end], `edge references unknown node "${edge[end]}"`);
+            if (!nodeIds.has(edge[end]))
+              add(
+                graph.id,
+                `edges.${index}.${end}`,
+                edge[end],
+                `edge references unknown node "${edge[end]}"`,
+              );
           }
         });
       }
@@ -52,13 +65,19 @@ export const hostedExecutionCatalog: CatalogDefinition<HostedExecutionDescriptor
   'hostedExecutions',
   hostedExecutionSchema,
   {
-    description: 'Background executions the host runs; those with startsWithHost are started and stopped by the engine',
+    description:
+      'Background executions the host runs; those with startsWithHost are started and stopped by the engine',
     resolve(entries, context) {
       const { problems, add } = problemCollector('hosted-executions');
       const graphs = idsOf(context.entries('execution-graphs'));
       for (const execution of entries) {
         if (execution.executionGraphId !== null && !graphs.has(execution.executionGraphId)) {
-          add(execution.id, 'executionGraphId', execution.executionGraphId, `unknown execution graph "${execution.executionGraphId}"`);
+          add(
+            execution.id,
+            'executionGraphId',
+            execution.executionGraphId,
+            `unknown execution graph "${execution.executionGraphId}"`,
+          );
         }
       }
       return problems;

@@ -39,8 +39,10 @@ export function summarize(certificate: X509Certificate): CertificateSummary {
 function validityProblem(certificate: X509Certificate, now: number, role: string): string | undefined {
   const from = Date.parse(certificate.validFrom);
   const to = Date.parse(certificate.validTo);
-  if (now < from) return `${role} ${certificate.subject.replace(/\n/g, ', ')} is not valid before ${utc(certificate.validFrom)}`;
-  if (now > to) return `${role} ${certificate.subject.replace(/\n/g, ', ')} expired at ${utc(certificate.validTo)}`;
+  if (now < from)
+    return `${role} ${certificate.subject.replace(/\n/g, ', ')} is not valid before ${utc(certificate.validFrom)}`;
+  if (now > to)
+    return `${role} ${certificate.subject.replace(/\n/g, ', ')} expired at ${utc(certificate.validTo)}`;
   return undefined;
 }
 
@@ -75,8 +77,13 @@ export function verifyCertificateChain(
     );
   }
   const thumbprint = certificateThumbprintOf(leaf);
-  if (store.certificates.length > 0 && !store.certificates.some((pinned) => pinned.thumbprint === thumbprint)) {
-    reasons.push(`the signing certificate ${thumbprint} is not listed in Engine:Trust:TrustedSignatureCertificates`);
+  if (
+    store.certificates.length > 0 &&
+    !store.certificates.some((pinned) => pinned.thumbprint === thumbprint)
+  ) {
+    reasons.push(
+      `the signing certificate ${thumbprint} is not listed in Engine:Trust:TrustedSignatureCertificates`,
+    );
   }
   if (store.authorities.length > 0) {
     let current = leaf;

@@ -1,6 +1,11 @@
 export { ModulePackages } from './module-packages';
 export type { LoadedPackageModule, ModulePackagesOptions } from './module-packages';
-export { discoveryOptionsSchema, packagePolicyOptionsSchema, trustOptionsSchema, matchesPackagePattern } from './package-options';
+export {
+  discoveryOptionsSchema,
+  packagePolicyOptionsSchema,
+  trustOptionsSchema,
+  matchesPackagePattern,
+} from './package-options';
 export type { DiscoveryOptions, PackagePolicyOptions, TrustOptions } from './package-options';
 export {
   computePackageDigest,

@@ -26,21 +26,35 @@ export function moduleDefinitionFrom(namespace: unknown, entry: string): RoutedM
     candidate = (candidate as Record<string, unknown>).module;
   }
   if (!candidate || typeof candidate !== 'object') {
-    throw new CoreError('PACKAGE_MODULE_INVALID', `${entry} exports no module definition: export default { id, version, ... } or export const module = { ... }`);
+    throw new CoreError(
+      'PACKAGE_MODULE_INVALID',
+      `${entry} exports no module definition: export default { id, version, ... } or export const module = { ... }`,
+    );
   }
   const module = candidate as RoutedModuleDefinition;
   const problems: string[] = [];
-  if (typeof module.id !== 'string' || !idPattern.test(module.id)) problems.push(`"id" must be a valid module id (letters, digits, . _ : -), got ${JSON.stringify(module.id ?? null)}`);
-  if (typeof module.version !== 'string' || module.version.length === 0) problems.push('"version" must be a non-empty string');
+  if (typeof module.id !== 'string' || !idPattern.test(module.id))
+    problems.push(
+      `"id" must be a valid module id (letters, digits, . _ : -), got ${JSON.stringify(module.id ?? null)}`,
+    );
+  if (typeof module.version !== 'string' || module.version.length === 0)
+    problems.push('"version" must be a non-empty string');
   for (const hook of ['initialize', 'start', 'stop'] as const) {
-    if (module[hook] !== undefined && typeof module[hook] !== 'function') problems.push(`"${hook}" must be a function when present`);
+    if (module[hook] !== undefined && typeof module[hook] !== 'function')
+      problems.push(`"${hook}" must be a function when present`);
   }
-  if (module.capabilities !== undefined && !(Array.isArray(module.capabilities) && module.capabilities.every((item) => typeof item === 'string'))) {
+  if (
+    module.capabilities !== undefined &&
+    !(Array.isArray(module.capabilities) && module.capabilities.every((item) => typeof item === 'string'))
+  ) {
     problems.push('"capabilities" must be an array of strings');
   }
   problems.push(...routeProblems(module));
   if (problems.length > 0) {
-    throw new CoreError('PACKAGE_MODULE_INVALID', `${entry} does not export a valid module definition: ${problems.join('; ')}`);
+    throw new CoreError(
+      'PACKAGE_MODULE_INVALID',
+      `${entry} does not export a valid module definition: ${problems.join('; ')}`,
+    );
   }
   return module;
 }

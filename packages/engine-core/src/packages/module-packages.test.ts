@@ -5,7 +5,12 @@ import { snapshotDocumentSchema, type ModuleDefinition, type PackageRecord } fro
 import { testBuilder } from '../testing-support/engine-fixtures';
 import { moduleRoutesExtensionKey, type ModuleRouteRegistry } from './module-routes';
 import { signPackageDirectory } from './package-signature';
-import { temporaryDirectory, wasImported, writeModulePackage, type ModulePackageSpec } from './testing-support/package-fixtures';
+import {
+  temporaryDirectory,
+  wasImported,
+  writeModulePackage,
+  type ModulePackageSpec,
+} from './testing-support/package-fixtures';
 
 const temporary = temporaryDirectory();
 afterAll(() => temporary.remove());
@@ -23,7 +28,11 @@ function stagingDirectory(name = 'staging'): string {
   return directory;
 }
 
-async function stage(parent: string, spec: Omit<ModulePackageSpec, 'markerDirectory'>, privateKey = trustedKeys.privateKey) {
+async function stage(
+  parent: string,
+  spec: Omit<ModulePackageSpec, 'markerDirectory'>,
+  privateKey = trustedKeys.privateKey,
+) {
   const full = { ...spec, name: `${spec.name}-${scenario}`, markerDirectory: markers };
   const directory = writeModulePackage(parent, full);
   if (privateKey) await signPackageDirectory(directory, { privateKey });
@@ -32,7 +41,9 @@ async function stage(parent: string, spec: Omit<ModulePackageSpec, 'markerDirect
 
 function engineWith(engineConfiguration: Record<string, unknown>, modules: ModuleDefinition[] = []) {
   const fixture = testBuilder({
-    configuration: { Engine: { Trust: { TrustedSignaturePublicKeys: [trustedPublicKey] }, ...engineConfiguration } },
+    configuration: {
+      Engine: { Trust: { TrustedSignaturePublicKeys: [trustedPublicKey] }, ...engineConfiguration },
+    },
   });
   for (const module of modules) fixture.builder.addModule(module);
   return { ...fixture, engine: fixture.builder.build() };
@@ -54,7 +65,9 @@ describe('discovery in Engine:Discovery:PackageDirectories', () => {
     const beta = await stage(first, { name: '@acme/beta' });
     const gamma = await stage(second, { name: 'gamma' });
     const missing = path.join(path.dirname(first), 'missing');
-    const { engine, logger } = engineWith({ Discovery: { PackageDirectories: [first, second, missing] } }, [{ id: 'host', version: '1.0.0' }]);
+    const { engine, logger } = engineWith({ Discovery: { PackageDirectories: [first, second, missing] } }, [
+      { id: 'host', version: '1.0.0' },
+    ]);
 
     await engine.start();
 
@@ -80,15 +93,21 @@ describe('discovery in Engine:Discovery:PackageDirectories', () => {
       [alpha.id, 'loaded'],
       [gamma.id, 'loaded'],
     ]);
-    const firstInitialize = timeline.find((entry) => entry.kind === 'module' && entry.transition === 'initialized')!;
+    const firstInitialize = timeline.find(
+      (entry) => entry.kind === 'module' && entry.transition === 'initialized',
+    )!;
     expect(packageLoads.every((entry) => entry.sequence < firstInitialize.sequence)).toBe(true);
-    expect(engine.runtimeStory().modules.find((module) => module.moduleId === gamma.id)?.state).toBe('started');
+    expect(engine.runtimeStory().modules.find((module) => module.moduleId === gamma.id)?.state).toBe(
+      'started',
+    );
     expect(engine.packagePolicy().packageDirectories).toEqual([
       { configured: first, path: first, exists: true, candidates: 2 },
       { configured: second, path: second, exists: true, candidates: 1 },
       { configured: missing, path: missing, exists: false, candidates: 0 },
     ]);
-    expect(logger.records.some((record) => record.level === 'warn' && String(record.message).includes(missing))).toBe(true);
+    expect(
+      logger.records.some((record) => record.level === 'warn' && String(record.message).includes(missing)),
+    ).toBe(true);
     await engine.stop();
   });
 
@@ -97,11 +116,19 @@ describe('discovery in Engine:Discovery:PackageDirectories', () => {
     const item = await stage(staging, { name: 'relative' });
     const fixture = testBuilder({
       contentRoot: path.dirname(staging),
-      configuration: { Engine: { Discovery: { PackageDirectories: ['relative'] }, Trust: { TrustedSignaturePublicKeys: [trustedPublicKey] } } },
+      configuration: {
+        Engine: {
+          Discovery: { PackageDirectories: ['relative'] },
+          Trust: { TrustedSignaturePublicKeys: [trustedPublicKey] },
+        },
+      },
     });
     const engine = fixture.builder.build();
     await engine.start();
-    expect(recordOf(engine.packages(), item.id)).toMatchObject({ outcome: 'loaded', directory: path.join(staging, item.id) });
+    expect(recordOf(engine.packages(), item.id)).toMatchObject({
+      outcome: 'loaded',
+      directory: path.join(staging, item.id),
+    });
     await engine.stop();
   });
 
@@ -113,10 +140,18 @@ describe('discovery in Engine:Discovery:PackageDirectories', () => {
     expect(registry.routes()).toEqual([]);
     await engine.start();
     const [route] = registry.routes();
-    expect(route).toMatchObject({ method: 'GET', path: `/api/${item.id}/status`, moduleId: item.id, origin: 'package', packageId: item.id });
+    expect(route).toMatchObject({
+      method: 'GET',
+      path: `/api/${item.id}/status`,
+      moduleId: item.id,
+      origin: 'package',
+      packageId: item.id,
+    });
     const response = await route.handle({ params: {}, query: {}, body: undefined, headers: {}, engine });
     expect(response).toEqual({ body: { module: item.id, started: true } });
-    expect(recordOf(engine.packages(), item.id).routes).toEqual([{ method: 'GET', path: `/api/${item.id}/status` }]);
+    expect(recordOf(engine.packages(), item.id).routes).toEqual([
+      { method: 'GET', path: `/api/${item.id}/status` },
+    ]);
     await engine.stop();
   });
 
@@ -130,7 +165,9 @@ describe('discovery in Engine:Discovery:PackageDirectories', () => {
     expect(engine.state).toBe('Started');
     expect(engine.runtimeStory().timeline.filter((entry) => entry.kind === 'package')).toHaveLength(1);
     expect(engine.manifest().modules.filter((module) => module.id === item.id)).toHaveLength(1);
-    expect(engine.runtimeStory().modules.find((module) => module.moduleId === item.id)?.state).toBe('started');
+    expect(engine.runtimeStory().modules.find((module) => module.moduleId === item.id)?.state).toBe(
+      'started',
+    );
     await engine.stop();
   });
 
@@ -138,7 +175,11 @@ describe('discovery in Engine:Discovery:PackageDirectories', () => {
     const first = stagingDirectory('first');
     const second = path.join(path.dirname(first), 'second');
     const winner = await stage(first, { name: 'twice', version: '1.0.0' });
-    const loser = writeModulePackage(second, { name: winner.id, version: '2.0.0', markerDirectory: path.join(markers, 'loser') });
+    const loser = writeModulePackage(second, {
+      name: winner.id,
+      version: '2.0.0',
+      markerDirectory: path.join(markers, 'loser'),
+    });
     await signPackageDirectory(loser, { privateKey: trustedKeys.privateKey });
     const { engine } = engineWith({ Discovery: { PackageDirectories: [first, second] } });
     await engine.start();
@@ -168,11 +209,20 @@ describe('Engine:PackagePolicy', () => {
     });
     await engine.start();
     const records = engine.packages();
-    expect(recordOf(records, allowed.id)).toMatchObject({ outcome: 'loaded', verification: 'trusted-public-key' });
+    expect(recordOf(records, allowed.id)).toMatchObject({
+      outcome: 'loaded',
+      verification: 'trusted-public-key',
+    });
     expect(recordOf(records, denied.id)).toMatchObject({ outcome: 'denied', verification: 'not-evaluated' });
-    expect(recordOf(records, denied.id).reasons).toEqual([`the package id ${denied.id} matches "denied-*" in Engine:PackagePolicy:DeniedPackageIds`]);
-    expect(recordOf(records, old.id).reasons).toEqual(['version 0.9.0 does not satisfy "^1.2.0" (Engine:PackagePolicy:AllowedVersionRanges:0)']);
-    expect(recordOf(records, stranger.id).reasons).toEqual([`the package id ${stranger.id} is not listed in Engine:PackagePolicy:AllowedPackageIds`]);
+    expect(recordOf(records, denied.id).reasons).toEqual([
+      `the package id ${denied.id} matches "denied-*" in Engine:PackagePolicy:DeniedPackageIds`,
+    ]);
+    expect(recordOf(records, old.id).reasons).toEqual([
+      'version 0.9.0 does not satisfy "^1.2.0" (Engine:PackagePolicy:AllowedVersionRanges:0)',
+    ]);
+    expect(recordOf(records, stranger.id).reasons).toEqual([
+      `the package id ${stranger.id} is not listed in Engine:PackagePolicy:AllowedPackageIds`,
+    ]);
     expect(wasImported(allowed.spec)).toBe(true);
     expect([denied, old, stranger].map((item) => wasImported(item.spec))).toEqual([false, false, false]);
     const policy = engine.packagePolicy();
@@ -182,7 +232,12 @@ describe('Engine:PackagePolicy', () => {
       allowedVersionRanges: [{ packageId: 'allowed-*', range: '^1.2.0' }],
       allowUnsignedPackages: false,
     });
-    expect((policy.decisions as Array<{ id: string; outcome: string }>).map((decision) => [decision.id, decision.outcome])).toEqual(
+    expect(
+      (policy.decisions as Array<{ id: string; outcome: string }>).map((decision) => [
+        decision.id,
+        decision.outcome,
+      ]),
+    ).toEqual(
       expect.arrayContaining([
         [allowed.id, 'loaded'],
         [denied.id, 'denied'],
@@ -190,15 +245,19 @@ describe('Engine:PackagePolicy', () => {
         [stranger.id, 'denied'],
       ]),
     );
-    const storyDenials = engine.runtimeStory().timeline.filter((entry) => entry.kind === 'package' && entry.transition === 'denied');
-    expect(storyDenials.map((entry) => entry.subjectId).sort()).toEqual([denied.id, old.id, stranger.id].sort());
+    const storyDenials = engine
+      .runtimeStory()
+      .timeline.filter((entry) => entry.kind === 'package' && entry.transition === 'denied');
+    expect(storyDenials.map((entry) => entry.subjectId).sort()).toEqual(
+      [denied.id, old.id, stranger.id].sort(),
+    );
     await engine.stop();
   });
 
   it('refuses an invalid version range at build, naming the full key path', () => {
-    expect(() => engineWith({ PackagePolicy: { AllowedVersionRanges: [{ PackageId: 'x', Range: '>=banana' }] } })).toThrow(
-      /Engine:PackagePolicy:AllowedVersionRanges:0:Range must be a version range/,
-    );
+    expect(() =>
+      engineWith({ PackagePolicy: { AllowedVersionRanges: [{ PackageId: 'x', Range: '>=banana' }] } }),
+    ).toThrow(/Engine:PackagePolicy:AllowedVersionRanges:0:Range must be a version range/);
   });
 
   it('refuses AllowUnsignedPackages while signature verification is required', () => {
@@ -210,28 +269,45 @@ describe('Engine:PackagePolicy', () => {
 
 describe('Engine:Trust with trusted public keys', () => {
   it.each([
-    ['changed', (directory: string) => writeFileSync(path.join(directory, 'dist', 'module.js'), 'export default { id: "evil", version: "6.6.6" };'), 'changed', 'dist/module.js'],
-    ['added', (directory: string) => writeFileSync(path.join(directory, 'dist', 'payload.js'), '// extra'), 'added', 'dist/payload.js'],
+    [
+      'changed',
+      (directory: string) =>
+        writeFileSync(
+          path.join(directory, 'dist', 'module.js'),
+          'export default { id: "evil", version: "6.6.6" };',
+        ),
+      'changed',
+      'dist/module.js',
+    ],
+    [
+      'added',
+      (directory: string) => writeFileSync(path.join(directory, 'dist', 'payload.js'), '// extra'),
+      'added',
+      'dist/payload.js',
+    ],
     ['removed', (directory: string) => rmSync(path.join(directory, 'NOTICE')), 'removed', 'NOTICE'],
-  ])('rejects a signed package with a file %s after signing and never imports it', async (_case, tamper, verb, file) => {
-    const staging = stagingDirectory();
-    const item = await stage(staging, { name: 'tampered', files: { NOTICE: 'notice\n' } });
-    tamper(item.directory);
-    const { engine } = engineWith({ Discovery: { PackageDirectories: [staging] } });
-    await engine.start();
-    expect(recordOf(engine.packages(), item.id)).toMatchObject({
-      outcome: 'rejected',
-      verification: 'invalid',
-      reasons: [`file ${file} was ${verb} after signing`],
-      moduleId: null,
-    });
-    expect(wasImported(item.spec)).toBe(false);
-    expect(engine.state).toBe('Started');
-    const entry = engine.runtimeStory().timeline.find((candidate) => candidate.kind === 'package')!;
-    expect(entry).toMatchObject({ subjectId: item.id, transition: 'rejected' });
-    expect(entry.message).toContain(`file ${file} was ${verb} after signing`);
-    await engine.stop();
-  });
+  ])(
+    'rejects a signed package with a file %s after signing and never imports it',
+    async (_case, tamper, verb, file) => {
+      const staging = stagingDirectory();
+      const item = await stage(staging, { name: 'tampered', files: { NOTICE: 'notice\n' } });
+      tamper(item.directory);
+      const { engine } = engineWith({ Discovery: { PackageDirectories: [staging] } });
+      await engine.start();
+      expect(recordOf(engine.packages(), item.id)).toMatchObject({
+        outcome: 'rejected',
+        verification: 'invalid',
+        reasons: [`file ${file} was ${verb} after signing`],
+        moduleId: null,
+      });
+      expect(wasImported(item.spec)).toBe(false);
+      expect(engine.state).toBe('Started');
+      const entry = engine.runtimeStory().timeline.find((candidate) => candidate.kind === 'package')!;
+      expect(entry).toMatchObject({ subjectId: item.id, transition: 'rejected' });
+      expect(entry.message).toContain(`file ${file} was ${verb} after signing`);
+      await engine.stop();
+    },
+  );
 
   it('rejects a package signed with a key that is not trusted and never imports it', async () => {
     const staging = stagingDirectory();
@@ -250,7 +326,11 @@ describe('Engine:Trust with trusted public keys', () => {
     const item = await stage(staging, { name: 'unsigned' }, null as never);
     const { engine } = engineWith({ Discovery: { PackageDirectories: [staging] } });
     await engine.start();
-    expect(recordOf(engine.packages(), item.id)).toMatchObject({ outcome: 'rejected', verification: 'unsigned', signed: false });
+    expect(recordOf(engine.packages(), item.id)).toMatchObject({
+      outcome: 'rejected',
+      verification: 'unsigned',
+      signed: false,
+    });
     expect(wasImported(item.spec)).toBe(false);
     await engine.stop();
   });
@@ -261,13 +341,24 @@ describe('Engine:Trust with trusted public keys', () => {
     const untrusted = await stage(staging, { name: 'untrusted' }, generateKeyPairSync('ed25519').privateKey);
     const tampered = await stage(staging, { name: 'tampered' });
     writeFileSync(path.join(tampered.directory, 'dist', 'module.js'), '// changed');
-    const strict = engineWith({ Discovery: { PackageDirectories: [staging] }, Trust: { RequireSignatureVerification: false } }).engine;
+    const strict = engineWith({
+      Discovery: { PackageDirectories: [staging] },
+      Trust: { RequireSignatureVerification: false },
+    }).engine;
     await strict.start();
     expect(recordOf(strict.packages(), unsigned.id)).toMatchObject({ outcome: 'denied' });
-    expect(recordOf(strict.packages(), unsigned.id).reasons).toEqual(['the package is unsigned and Engine:PackagePolicy:AllowUnsignedPackages is false']);
+    expect(recordOf(strict.packages(), unsigned.id).reasons).toEqual([
+      'the package is unsigned and Engine:PackagePolicy:AllowUnsignedPackages is false',
+    ]);
     expect(wasImported(unsigned.spec)).toBe(false);
-    expect(recordOf(strict.packages(), untrusted.id)).toMatchObject({ outcome: 'loaded', verification: 'untrusted-signer' });
-    expect(recordOf(strict.packages(), tampered.id)).toMatchObject({ outcome: 'rejected', verification: 'invalid' });
+    expect(recordOf(strict.packages(), untrusted.id)).toMatchObject({
+      outcome: 'loaded',
+      verification: 'untrusted-signer',
+    });
+    expect(recordOf(strict.packages(), tampered.id)).toMatchObject({
+      outcome: 'rejected',
+      verification: 'invalid',
+    });
     expect(wasImported(tampered.spec)).toBe(false);
     await strict.stop();
 
@@ -277,7 +368,10 @@ describe('Engine:Trust with trusted public keys', () => {
       PackagePolicy: { AllowUnsignedPackages: true },
     }).engine;
     await lenient.start();
-    expect(recordOf(lenient.packages(), unsigned.id)).toMatchObject({ outcome: 'loaded', verification: 'unsigned' });
+    expect(recordOf(lenient.packages(), unsigned.id)).toMatchObject({
+      outcome: 'loaded',
+      verification: 'unsigned',
+    });
     expect(wasImported(unsigned.spec)).toBe(true);
     await lenient.stop();
   });
@@ -289,18 +383,30 @@ describe('packages that pass every check but cannot be used', () => {
     const noEntry = path.join(staging, 'no-entry');
     mkdirSync(noEntry);
     writeFileSync(path.join(noEntry, 'package.json'), JSON.stringify({ name: 'no-entry', version: '1.0.0' }));
-    const throwing = await stage(staging, { name: 'throwing', moduleBody: 'throw new Error("module file exploded");\n' });
+    const throwing = await stage(staging, {
+      name: 'throwing',
+      moduleBody: 'throw new Error("module file exploded");\n',
+    });
     const noExport = await stage(staging, { name: 'no-export', moduleBody: 'export const nothing = 1;\n' });
     const taken = await stage(staging, { name: 'taken', moduleId: 'host' });
-    const { engine } = engineWith({ Discovery: { PackageDirectories: [staging] } }, [{ id: 'host', version: '1.0.0' }]);
+    const { engine } = engineWith({ Discovery: { PackageDirectories: [staging] } }, [
+      { id: 'host', version: '1.0.0' },
+    ]);
     await engine.start();
     expect(engine.state).toBe('Started');
     const records = engine.packages();
     expect(recordOf(records, 'no-entry')).toMatchObject({ outcome: 'failed' });
-    expect(recordOf(records, 'no-entry').reasons[0]).toMatch(/"corekit.module" must name the module entry file/);
-    expect(recordOf(records, throwing.id).reasons[0]).toMatch(/importing \.\/dist\/module\.js failed: module file exploded/);
+    expect(recordOf(records, 'no-entry').reasons[0]).toMatch(
+      /"corekit.module" must name the module entry file/,
+    );
+    expect(recordOf(records, throwing.id).reasons[0]).toMatch(
+      /importing \.\/dist\/module\.js failed: module file exploded/,
+    );
     expect(recordOf(records, noExport.id).reasons[0]).toMatch(/exports no module definition/);
-    expect(recordOf(records, taken.id)).toMatchObject({ outcome: 'failed', reasons: ['module id host is already registered by another module'] });
+    expect(recordOf(records, taken.id)).toMatchObject({
+      outcome: 'failed',
+      reasons: ['module id host is already registered by another module'],
+    });
     expect(engine.manifest().modules.map((module) => module.id)).toEqual(['host']);
     await engine.stop();
   });
@@ -311,8 +417,15 @@ describe('surfaces and snapshot', () => {
     const staging = stagingDirectory();
     const loaded = await stage(staging, { name: 'shown-loaded' });
     const denied = await stage(staging, { name: 'shown-denied' });
-    const rejected = await stage(staging, { name: 'shown-rejected' }, generateKeyPairSync('ed25519').privateKey);
-    const { engine } = engineWith({ Discovery: { PackageDirectories: [staging] }, PackagePolicy: { DeniedPackageIds: [denied.id] } });
+    const rejected = await stage(
+      staging,
+      { name: 'shown-rejected' },
+      generateKeyPairSync('ed25519').privateKey,
+    );
+    const { engine } = engineWith({
+      Discovery: { PackageDirectories: [staging] },
+      PackagePolicy: { DeniedPackageIds: [denied.id] },
+    });
     await engine.start();
     const snapshot = snapshotDocumentSchema.parse(engine.snapshot());
     const outcomes = Object.fromEntries(snapshot.packages.map((record) => [record.id, record.outcome]));
@@ -325,11 +438,27 @@ describe('surfaces and snapshot', () => {
       verificationMode: 'trusted-public-key',
       trustedSignaturePublicKeys: [{ keyId: expect.stringMatching(/^sha256:/), algorithm: 'ed25519' }],
     });
-    const verifications = Object.fromEntries((trust.verifications as Array<{ id: string; verification: string }>).map((item) => [item.id, item.verification]));
-    expect(verifications).toEqual({ [loaded.id]: 'trusted-public-key', [denied.id]: 'not-evaluated', [rejected.id]: 'untrusted-signer' });
+    const verifications = Object.fromEntries(
+      (trust.verifications as Array<{ id: string; verification: string }>).map((item) => [
+        item.id,
+        item.verification,
+      ]),
+    );
+    expect(verifications).toEqual({
+      [loaded.id]: 'trusted-public-key',
+      [denied.id]: 'not-evaluated',
+      [rejected.id]: 'untrusted-signer',
+    });
     const record = recordOf(snapshot.packages as PackageRecord[], loaded.id);
-    expect(record).toMatchObject({ signed: true, digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), fileCount: 2, moduleEntry: './dist/module.js' });
-    expect(JSON.parse(JSON.stringify(engine.runtimeStory().packages))).toEqual(JSON.parse(JSON.stringify(engine.packages())));
+    expect(record).toMatchObject({
+      signed: true,
+      digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      fileCount: 2,
+      moduleEntry: './dist/module.js',
+    });
+    expect(JSON.parse(JSON.stringify(engine.runtimeStory().packages))).toEqual(
+      JSON.parse(JSON.stringify(engine.packages())),
+    );
     await engine.stop();
   });
 });

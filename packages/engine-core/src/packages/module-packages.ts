@@ -13,9 +13,19 @@ import { isoAt, type Clock } from '../clock';
 import { moduleDefinitionFrom, importModuleFile, type ModuleImporter } from './module-package-loader';
 import { ModuleRouteCollection, routeProblems, type RoutedModuleDefinition } from './module-routes';
 import { computePackageDigest } from './package-digest';
-import { discoverPackageCandidates, type PackageCandidate, type PackageDirectoryState } from './package-discovery';
+import {
+  discoverPackageCandidates,
+  type PackageCandidate,
+  type PackageDirectoryState,
+} from './package-discovery';
 import { readModulePackageManifest, type ModulePackageManifest } from './package-manifest';
-import { discoveryOptionsSchema, packagePolicyOptionsSchema, trustOptionsSchema, type DiscoveryOptions, type PackagePolicyOptions } from './package-options';
+import {
+  discoveryOptionsSchema,
+  packagePolicyOptionsSchema,
+  trustOptionsSchema,
+  type DiscoveryOptions,
+  type PackagePolicyOptions,
+} from './package-options';
 import { describePackagePolicy, packagePolicyDenials } from './package-policy';
 import { readPackageSignature } from './package-signature';
 import { verifyPackageSignature, type SignatureVerdict } from './signature-verification';
@@ -40,7 +50,8 @@ export interface ModulePackagesOptions {
 }
 
 /** Last reason of a package rejected for want of a trusted signature. */
-export const requiredReason = 'a trusted signature is required (Engine:Trust:RequireSignatureVerification is true)';
+export const requiredReason =
+  'a trusted signature is required (Engine:Trust:RequireSignatureVerification is true)';
 
 type Recorder = (entry: Omit<RuntimeStoryEntry, 'sequence' | 'atUtc'>) => void;
 
@@ -71,7 +82,10 @@ export class ModulePackages {
       throw new CoreError(
         'CONFIGURATION_INVALID',
         'Invalid configuration:\n- Engine:PackagePolicy:AllowUnsignedPackages is true but Engine:Trust:RequireSignatureVerification is true, so unsigned packages would still be rejected; set Engine:Trust:RequireSignatureVerification to false to let unsigned packages load',
-        { section: 'Engine:PackagePolicy', problems: ['AllowUnsignedPackages conflicts with RequireSignatureVerification'] },
+        {
+          section: 'Engine:PackagePolicy',
+          problems: ['AllowUnsignedPackages conflicts with RequireSignatureVerification'],
+        },
       );
     }
     this.importer = options.importer ?? importModuleFile;
@@ -79,12 +93,17 @@ export class ModulePackages {
     const problems: string[] = [];
     for (const module of options.codeModules as RoutedModuleDefinition[]) {
       const moduleProblems = routeProblems(module).map((problem) => `module ${module.id}: ${problem}`);
-      if (moduleProblems.length === 0) moduleProblems.push(...this.claimRoutes(module).map((problem) => `module ${module.id}: ${problem}`));
+      if (moduleProblems.length === 0)
+        moduleProblems.push(...this.claimRoutes(module).map((problem) => `module ${module.id}: ${problem}`));
       if (moduleProblems.length === 0) this.routeRegistry.add(module, 'code');
       problems.push(...moduleProblems);
     }
     if (problems.length > 0) {
-      throw new CoreError('ENGINE_REGISTRATION_INVALID', `The engine cannot be built:\n- ${problems.join('\n- ')}`, { problems });
+      throw new CoreError(
+        'ENGINE_REGISTRATION_INVALID',
+        `The engine cannot be built:\n- ${problems.join('\n- ')}`,
+        { problems },
+      );
     }
   }
 
@@ -107,17 +126,24 @@ export class ModulePackages {
 
   packagePolicyDocument(): Record<string, unknown> {
     return {
-      packageDirectories: this.directories ?? this.discovery.PackageDirectories.map((configured) => ({
-        configured,
-        path: path.resolve(this.options.contentRoot, configured),
-        exists: null,
-        candidates: null,
-      })),
+      packageDirectories:
+        this.directories ??
+        this.discovery.PackageDirectories.map((configured) => ({
+          configured,
+          path: path.resolve(this.options.contentRoot, configured),
+          exists: null,
+          candidates: null,
+        })),
       maxFilesPerPackage: this.discovery.MaxFilesPerPackage,
       ...describePackagePolicy(this.policy),
       requireSignatureVerification: this.trust.requireSignatureVerification,
       discoveredAtUtc: this.discoveredAt === null ? null : isoAt(this.discoveredAt),
-      decisions: this.packageRecords.map((item) => ({ id: item.id, version: item.version, outcome: item.outcome, reasons: item.reasons })),
+      decisions: this.packageRecords.map((item) => ({
+        id: item.id,
+        version: item.version,
+        outcome: item.outcome,
+        reasons: item.reasons,
+      })),
     };
   }
 
@@ -139,11 +165,17 @@ export class ModulePackages {
   }
 
   private async loadNow(record: Recorder): Promise<LoadedPackageModule[]> {
-    const { candidates, directories } = await discoverPackageCandidates(this.discovery.PackageDirectories, this.options.contentRoot);
+    const { candidates, directories } = await discoverPackageCandidates(
+      this.discovery.PackageDirectories,
+      this.options.contentRoot,
+    );
     this.directories = directories;
     this.discoveredAt = this.options.clock.now();
     for (const missing of directories.filter((directory) => !directory.exists)) {
-      this.log('warn', `Package directory ${missing.path} (Engine:Discovery:PackageDirectories entry "${missing.configured}") does not exist`);
+      this.log(
+        'warn',
+        `Package directory ${missing.path} (Engine:Discovery:PackageDirectories entry "${missing.configured}") does not exist`,
+      );
     }
     const loaded: LoadedPackageModule[] = [];
     const seen = new Map<string, string>();
@@ -156,7 +188,10 @@ export class ModulePackages {
     return loaded;
   }
 
-  private async evaluate(candidate: PackageCandidate, seen: Map<string, string>): Promise<{ record: PackageRecord; module?: ModuleDefinition }> {
+  private async evaluate(
+    candidate: PackageCandidate,
+    seen: Map<string, string>,
+  ): Promise<{ record: PackageRecord; module?: ModuleDefinition }> {
     const base = {
       directory: candidate.directory,
       packageDirectory: candidate.source,
@@ -191,10 +226,23 @@ export class ModulePackages {
         },
       };
     }
-    const identity = { ...base, id: manifest.id, version: manifest.version, moduleEntry: manifest.moduleEntry };
+    const identity = {
+      ...base,
+      id: manifest.id,
+      version: manifest.version,
+      moduleEntry: manifest.moduleEntry,
+    };
     const earlier = seen.get(manifest.id);
     if (earlier) {
-      return { record: { ...identity, outcome: 'denied', reasons: [`package ${manifest.id} was already discovered at ${earlier}; the first directory listed in Engine:Discovery:PackageDirectories wins`] } };
+      return {
+        record: {
+          ...identity,
+          outcome: 'denied',
+          reasons: [
+            `package ${manifest.id} was already discovered at ${earlier}; the first directory listed in Engine:Discovery:PackageDirectories wins`,
+          ],
+        },
+      };
     }
     seen.set(manifest.id, candidate.directory);
     const denials = packagePolicyDenials(this.policy, manifest.id, manifest.version);
@@ -203,12 +251,16 @@ export class ModulePackages {
     let verdict: SignatureVerdict;
     let checked = identity;
     try {
-      const digest = await computePackageDigest(candidate.directory, { maxFiles: this.discovery.MaxFilesPerPackage });
+      const digest = await computePackageDigest(candidate.directory, {
+        maxFiles: this.discovery.MaxFilesPerPackage,
+      });
       checked = { ...identity, digest: `sha256:${digest.digest}`, fileCount: digest.files.length };
       const signature = await readPackageSignature(candidate.directory);
       verdict = verifyPackageSignature(signature, digest, this.trust, this.options.clock.now());
     } catch (error) {
-      return { record: { ...checked, outcome: 'rejected', verification: 'invalid', reasons: [this.describe(error)] } };
+      return {
+        record: { ...checked, outcome: 'rejected', verification: 'invalid', reasons: [this.describe(error)] },
+      };
     }
     checked = {
       ...checked,
@@ -222,44 +274,83 @@ export class ModulePackages {
       certificateChain: [...verdict.certificateChain],
     };
     const notes: string[] = [];
-    if (verdict.verification === 'invalid') return { record: { ...checked, outcome: 'rejected', reasons: [...verdict.reasons] } };
+    if (verdict.verification === 'invalid')
+      return { record: { ...checked, outcome: 'rejected', reasons: [...verdict.reasons] } };
     if (verdict.verification === 'unsigned' || verdict.verification === 'untrusted-signer') {
       if (this.trust.requireSignatureVerification) {
         return { record: { ...checked, outcome: 'rejected', reasons: [...verdict.reasons, requiredReason] } };
       }
       if (verdict.verification === 'unsigned' && !this.policy.AllowUnsignedPackages) {
-        return { record: { ...checked, outcome: 'denied', reasons: ['the package is unsigned and Engine:PackagePolicy:AllowUnsignedPackages is false'] } };
+        return {
+          record: {
+            ...checked,
+            outcome: 'denied',
+            reasons: ['the package is unsigned and Engine:PackagePolicy:AllowUnsignedPackages is false'],
+          },
+        };
       }
-      notes.push(...verdict.reasons, 'loaded without a trusted signature because Engine:Trust:RequireSignatureVerification is false');
+      notes.push(
+        ...verdict.reasons,
+        'loaded without a trusted signature because Engine:Trust:RequireSignatureVerification is false',
+      );
     }
 
     let module: RoutedModuleDefinition;
     try {
       module = moduleDefinitionFrom(await this.importer(manifest.moduleFile), manifest.moduleEntry);
     } catch (error) {
-      return { record: { ...checked, outcome: 'failed', reasons: [`importing ${manifest.moduleEntry} failed: ${this.describe(error)}`] } };
+      return {
+        record: {
+          ...checked,
+          outcome: 'failed',
+          reasons: [`importing ${manifest.moduleEntry} failed: ${this.describe(error)}`],
+        },
+      };
     }
-    const withModule = { ...checked, moduleId: module.id, routes: (module.routes ?? []).map((route) => ({ method: route.method, path: route.path })) };
+    const withModule = {
+      ...checked,
+      moduleId: module.id,
+      routes: (module.routes ?? []).map((route) => ({ method: route.method, path: route.path })),
+    };
     if (this.takenModuleIds.has(module.id)) {
-      return { record: { ...withModule, outcome: 'failed', reasons: [`module id ${module.id} is already registered by another module`] } };
+      return {
+        record: {
+          ...withModule,
+          outcome: 'failed',
+          reasons: [`module id ${module.id} is already registered by another module`],
+        },
+      };
     }
     const conflicts = this.claimRoutes(module);
     if (conflicts.length > 0) return { record: { ...withModule, outcome: 'failed', reasons: conflicts } };
     this.takenModuleIds.add(module.id);
     this.routeRegistry.add(module, 'package', manifest.id);
-    return { record: { ...withModule, outcome: 'loaded', loadedAtUtc: isoAt(this.options.clock.now()), reasons: notes }, module };
+    return {
+      record: {
+        ...withModule,
+        outcome: 'loaded',
+        loadedAtUtc: isoAt(this.options.clock.now()),
+        reasons: notes,
+      },
+      module,
+    };
   }
 
   /** Reserves a module's routes; returns conflicts with routes already declared, reserving nothing then. */
   private claimRoutes(module: RoutedModuleDefinition): string[] {
     const keys = (module.routes ?? []).map((route) => `${route.method} ${route.path}`);
-    const conflicts = keys.filter((key) => this.takenRoutes.has(key)).map((key) => `route ${key} is already declared by module ${this.takenRoutes.get(key)}`);
+    const conflicts = keys
+      .filter((key) => this.takenRoutes.has(key))
+      .map((key) => `route ${key} is already declared by module ${this.takenRoutes.get(key)}`);
     if (conflicts.length === 0) for (const key of keys) this.takenRoutes.set(key, module.id);
     return conflicts;
   }
 
   private report(item: PackageRecord, record: Recorder): void {
-    const what = item.outcome === 'loaded' ? `loaded (${String(item.verification)})` : `${item.outcome}: ${item.reasons.join('; ')}`;
+    const what =
+      item.outcome === 'loaded'
+        ? `loaded (${String(item.verification)})`
+        : `${item.outcome}: ${item.reasons.join('; ')}`;
     const message = `Package ${item.id} ${item.version} from ${item.directory} ${what}`;
     record({
       kind: 'package',
@@ -276,7 +367,10 @@ export class ModulePackages {
         reasons: item.reasons,
       },
     });
-    this.log(item.outcome === 'loaded' ? 'info' : 'warn', message, { packageId: item.id, outcome: item.outcome });
+    this.log(item.outcome === 'loaded' ? 'info' : 'warn', message, {
+      packageId: item.id,
+      outcome: item.outcome,
+    });
   }
 
   private describe(error: unknown): string {
@@ -285,11 +379,28 @@ export class ModulePackages {
   }
 
   private log(level: 'info' | 'warn', message: string, fields: Record<string, unknown> = {}): void {
-    this.options.logger.log({ level, eventId: engineEventIds.runtimeStarting, category: 'engine.packages', message, ...fields });
+    this.options.logger.log({
+      level,
+      eventId: engineEventIds.runtimeStarting,
+      category: 'engine.packages',
+      message,
+      ...fields,
+    });
   }
 }
 
-const fieldOrder = ['id', 'version', 'outcome', 'reasons', 'directory', 'packageDirectory', 'moduleId', 'moduleEntry', 'verification', 'signed'];
+const fieldOrder = [
+  'id',
+  'version',
+  'outcome',
+  'reasons',
+  'directory',
+  'packageDirectory',
+  'moduleId',
+  'moduleEntry',
+  'verification',
+  'signed',
+];
 
 /** The same record with the fields a reader looks for first (id, version, outcome, reasons) at the top. */
 function inReadingOrder(record: PackageRecord): PackageRecord {

@@ -64,8 +64,10 @@ export function routeProblems(module: RoutedModuleDefinition): string[] {
   const seen = new Set<string>();
   routes.forEach((route: Partial<ModuleRouteDefinition>, index) => {
     if (!route || typeof route !== 'object') return void problems.push(`routes[${index}] must be an object`);
-    if (!methods.includes(route.method as ModuleRouteMethod)) problems.push(`routes[${index}].method must be one of ${methods.join(', ')}`);
-    if (typeof route.path !== 'string' || !route.path.startsWith('/')) problems.push(`routes[${index}].path must start with "/"`);
+    if (!methods.includes(route.method as ModuleRouteMethod))
+      problems.push(`routes[${index}].method must be one of ${methods.join(', ')}`);
+    if (typeof route.path !== 'string' || !route.path.startsWith('/'))
+      problems.push(`routes[${index}].path must start with "/"`);
     if (typeof route.handle !== 'function') problems.push(`routes[${index}].handle must be a function`);
     const key = `${route.method} ${route.path}`;
     if (seen.has(key)) problems.push(`routes[${index}] declares ${key} twice`);

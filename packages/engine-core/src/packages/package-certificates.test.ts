@@ -7,7 +7,11 @@ import { testBuilder } from '../testing-support/engine-fixtures';
 import { requiredReason } from './module-packages';
 import { signPackageDirectory } from './package-signature';
 import { temporaryDirectory, wasImported, writeModulePackage } from './testing-support/package-fixtures';
-import { createTestCertificates, type IssuedCertificate, type TestCertificates } from './testing-support/test-certificates';
+import {
+  createTestCertificates,
+  type IssuedCertificate,
+  type TestCertificates,
+} from './testing-support/test-certificates';
 
 // Certificates are generated with the openssl command-line tool at test time; no private key is committed.
 const temporary = temporaryDirectory('corekit-certificates-');
@@ -39,7 +43,10 @@ async function stageSigned(name: string, signer: IssuedCertificate, chain: Issue
 
 async function startWith(staging: string, trust: Record<string, unknown>, now = Date.now()) {
   const clock = manualClock(now);
-  const fixture = testBuilder({ clock, configuration: { Engine: { Discovery: { PackageDirectories: [staging] }, Trust: trust } } });
+  const fixture = testBuilder({
+    clock,
+    configuration: { Engine: { Discovery: { PackageDirectories: [staging] }, Trust: trust } },
+  });
   const engine = fixture.builder.build();
   await engine.start();
   const record = engine.packages()[0] as PackageRecord & { certificateChain: Array<{ subject: string }> };
@@ -69,22 +76,41 @@ describe('certificate-chain trust (Engine:Trust:TrustedSignatureCertificateAutho
     expect(wasImported(item.spec)).toBe(true);
 
     const snapshot = snapshotDocumentSchema.parse(engine.snapshot());
-    expect(snapshot.packages[0]).toMatchObject({ verification: 'trusted-certificate-chain', certificateThumbprint: record.certificateThumbprint });
+    expect(snapshot.packages[0]).toMatchObject({
+      verification: 'trusted-certificate-chain',
+      certificateThumbprint: record.certificateThumbprint,
+    });
     expect(snapshot.trustPolicy).toMatchObject({
       verificationMode: 'trusted-certificate-chain',
       certificateThumbprintAlgorithm: 'sha256',
-      trustedSignatureCertificateAuthorities: [{ subject: 'CN=Corekit Test Root CA', certificateThumbprint: thumbprintOf(certificates.root.pem) }],
-      verifications: [{ id: item.id, outcome: 'loaded', verification: 'trusted-certificate-chain', certificateThumbprint: record.certificateThumbprint }],
+      trustedSignatureCertificateAuthorities: [
+        { subject: 'CN=Corekit Test Root CA', certificateThumbprint: thumbprintOf(certificates.root.pem) },
+      ],
+      verifications: [
+        {
+          id: item.id,
+          outcome: 'loaded',
+          verification: 'trusted-certificate-chain',
+          certificateThumbprint: record.certificateThumbprint,
+        },
+      ],
     });
     const entry = engine.runtimeStory().timeline.find((candidate) => candidate.kind === 'package')!;
-    expect(entry.details).toMatchObject({ verification: 'trusted-certificate-chain', certificateThumbprint: record.certificateThumbprint });
+    expect(entry.details).toMatchObject({
+      verification: 'trusted-certificate-chain',
+      certificateThumbprint: record.certificateThumbprint,
+    });
     await engine.stop();
   });
 
   it('loads an Ed25519 certificate issued by the trusted authority directly', async () => {
     const item = await stageSigned('direct', certificates.directCodeSigning);
     const { engine, record } = await startWith(item.staging, trustRoot());
-    expect(record).toMatchObject({ outcome: 'loaded', verification: 'trusted-certificate-chain', signatureAlgorithm: 'ed25519' });
+    expect(record).toMatchObject({
+      outcome: 'loaded',
+      verification: 'trusted-certificate-chain',
+      signatureAlgorithm: 'ed25519',
+    });
     await engine.stop();
   });
 
@@ -92,7 +118,9 @@ describe('certificate-chain trust (Engine:Trust:TrustedSignatureCertificateAutho
     const item = await stageSigned('expired', certificates.expired);
     const { engine, record } = await startWith(item.staging, trustRoot());
     expect(record).toMatchObject({ outcome: 'rejected', verification: 'untrusted-signer' });
-    expect(record.reasons).toContain('the signing certificate CN=Corekit Expired Signer expired at 2020-01-02T00:00:00.000Z');
+    expect(record.reasons).toContain(
+      'the signing certificate CN=Corekit Expired Signer expired at 2020-01-02T00:00:00.000Z',
+    );
     expect(wasImported(item.spec)).toBe(false);
     await engine.stop();
   });
@@ -101,7 +129,9 @@ describe('certificate-chain trust (Engine:Trust:TrustedSignatureCertificateAutho
     const item = await stageSigned('clocked', certificates.directCodeSigning);
     const later = await startWith(item.staging, trustRoot(), Date.now() + 31 * day);
     expect(later.record.outcome).toBe('rejected');
-    expect(later.record.reasons.join(' ')).toMatch(/the signing certificate CN=Corekit Direct Signer expired at/);
+    expect(later.record.reasons.join(' ')).toMatch(
+      /the signing certificate CN=Corekit Direct Signer expired at/,
+    );
     await later.engine.stop();
     const earlier = await startWith(item.staging, trustRoot(), Date.now() - 2 * day);
     expect(earlier.record.outcome).toBe('rejected');
@@ -156,7 +186,10 @@ describe('pinned signing certificates (Engine:Trust:TrustedSignatureCertificates
 
   it('with authorities and pinned certificates both set, a certificate must chain and be pinned', async () => {
     const item = await stageSigned('not-pinned', certificates.directCodeSigning);
-    const { engine, record } = await startWith(item.staging, { ...trustRoot(), TrustedSignatureCertificates: [certificates.codeSigning.pem] });
+    const { engine, record } = await startWith(item.staging, {
+      ...trustRoot(),
+      TrustedSignatureCertificates: [certificates.codeSigning.pem],
+    });
     expect(record.outcome).toBe('rejected');
     expect(record.reasons).toEqual([
       `the signing certificate ${thumbprintOf(certificates.directCodeSigning.pem)} is not listed in Engine:Trust:TrustedSignatureCertificates`,
@@ -167,7 +200,13 @@ describe('pinned signing certificates (Engine:Trust:TrustedSignatureCertificates
   });
 
   it('refuses an authority that is not a CA certificate, naming the key path', () => {
-    const builder = testBuilder({ configuration: { Engine: { Trust: { TrustedSignatureCertificateAuthorities: [certificates.serverOnly.pem] } } } }).builder;
-    expect(() => builder.build()).toThrow(/Engine:Trust:TrustedSignatureCertificateAuthorities:0 must be a PEM or base64 DER CA certificate/);
+    const builder = testBuilder({
+      configuration: {
+        Engine: { Trust: { TrustedSignatureCertificateAuthorities: [certificates.serverOnly.pem] } },
+      },
+    }).builder;
+    expect(() => builder.build()).toThrow(
+      /Engine:Trust:TrustedSignatureCertificateAuthorities:0 must be a PEM or base64 DER CA certificate/,
+    );
   });
 });

@@ -28,7 +28,9 @@ export interface PackageDigest {
 
 /** Sorts by the UTF-8 bytes of the path, the same order on every platform and locale. */
 export function sortFiles(files: readonly PackageFileDigest[]): PackageFileDigest[] {
-  return [...files].sort((left, right) => Buffer.compare(Buffer.from(left.path, 'utf8'), Buffer.from(right.path, 'utf8')));
+  return [...files].sort((left, right) =>
+    Buffer.compare(Buffer.from(left.path, 'utf8'), Buffer.from(right.path, 'utf8')),
+  );
 }
 
 /**
@@ -38,8 +40,16 @@ export function sortFiles(files: readonly PackageFileDigest[]): PackageFileDiges
 export function canonicalManifest(files: readonly PackageFileDigest[]): string {
   let text = `${manifestHeader}\n`;
   for (const file of files) {
-    if (/[\r\n]/.test(file.path)) throw new CoreError('PACKAGE_FILE_NAME_INVALID', `The file name ${JSON.stringify(file.path)} holds a line break`);
-    if (!/^[0-9a-f]{64}$/.test(file.sha256)) throw new CoreError('PACKAGE_FILE_DIGEST_INVALID', `The digest of ${file.path} is not a SHA-256 hex value`);
+    if (/[\r\n]/.test(file.path))
+      throw new CoreError(
+        'PACKAGE_FILE_NAME_INVALID',
+        `The file name ${JSON.stringify(file.path)} holds a line break`,
+      );
+    if (!/^[0-9a-f]{64}$/.test(file.sha256))
+      throw new CoreError(
+        'PACKAGE_FILE_DIGEST_INVALID',
+        `The digest of ${file.path} is not a SHA-256 hex value`,
+      );
     text += `${file.sha256} ${file.path}\n`;
   }
   return text;
@@ -61,7 +71,10 @@ export function digestOf(files: readonly PackageFileDigest[]): PackageDigest {
  * other special files (a package must be self-contained) and packages holding more than `maxFiles` files.
  * Empty directories are not part of the digest.
  */
-export async function computePackageDigest(directory: string, options: { maxFiles?: number } = {}): Promise<PackageDigest> {
+export async function computePackageDigest(
+  directory: string,
+  options: { maxFiles?: number } = {},
+): Promise<PackageDigest> {
   const maxFiles = options.maxFiles ?? 10_000;
   const relativePaths: string[] = [];
   await walk(directory, '', relativePaths, maxFiles);
@@ -73,13 +86,19 @@ export async function computePackageDigest(directory: string, options: { maxFile
 }
 
 async function walk(root: string, relative: string, into: string[], maxFiles: number): Promise<void> {
-  const entries = await readdir(relative ? path.join(root, ...relative.split('/')) : root, { withFileTypes: true });
+  const entries = await readdir(relative ? path.join(root, ...relative.split('/')) : root, {
+    withFileTypes: true,
+  });
   for (const entry of entries) {
     const child = relative ? `${relative}/${entry.name}` : entry.name;
     if (child === signatureFileName) continue;
     const stats = await lstat(path.join(root, ...child.split('/')));
     if (stats.isSymbolicLink()) {
-      throw new CoreError('PACKAGE_FILE_UNSUPPORTED', `${child} is a symbolic link; a module package must hold regular files only`, { path: child });
+      throw new CoreError(
+        'PACKAGE_FILE_UNSUPPORTED',
+        `${child} is a symbolic link; a module package must hold regular files only`,
+        { path: child },
+      );
     }
     if (stats.isDirectory()) await walk(root, child, into, maxFiles);
     else if (stats.isFile()) {
@@ -92,7 +111,11 @@ async function walk(root: string, relative: string, into: string[], maxFiles: nu
         );
       }
     } else {
-      throw new CoreError('PACKAGE_FILE_UNSUPPORTED', `${child} is not a regular file; a module package must hold regular files only`, { path: child });
+      throw new CoreError(
+        'PACKAGE_FILE_UNSUPPORTED',
+        `${child} is not a regular file; a module package must hold regular files only`,
+        { path: child },
+      );
     }
   }
 }
@@ -108,7 +131,10 @@ function hashFile(file: string): Promise<string> {
 }
 
 /** What differs between the signed file list and the files on disk, as readable reasons. */
-export function describeDifferences(signed: readonly PackageFileDigest[], actual: readonly PackageFileDigest[]): string[] {
+export function describeDifferences(
+  signed: readonly PackageFileDigest[],
+  actual: readonly PackageFileDigest[],
+): string[] {
   const signedByPath = new Map(signed.map((file) => [file.path, file.sha256]));
   const actualByPath = new Map(actual.map((file) => [file.path, file.sha256]));
   const reasons: string[] = [];
@@ -116,6 +142,7 @@ export function describeDifferences(signed: readonly PackageFileDigest[], actual
     if (!signedByPath.has(file)) reasons.push(`file ${file} was added after signing`);
     else if (signedByPath.get(file) !== hash) reasons.push(`file ${file} was changed after signing`);
   }
-  for (const file of signedByPath.keys()) if (!actualByPath.has(file)) reasons.push(`file ${file} was removed after signing`);
+  for (const file of signedByPath.keys())
+    if (!actualByPath.has(file)) reasons.push(`file ${file} was removed after signing`);
   return reasons;
 }

@@ -18,11 +18,17 @@ export interface PackageDirectoryState {
 }
 
 async function isDirectory(target: string): Promise<boolean> {
-  return stat(target).then((stats) => stats.isDirectory(), () => false);
+  return stat(target).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
 }
 
 async function exists(target: string): Promise<boolean> {
-  return stat(target).then(() => true, () => false);
+  return stat(target).then(
+    () => true,
+    () => false,
+  );
 }
 
 async function subdirectories(directory: string): Promise<string[]> {
@@ -54,7 +60,8 @@ export async function discoverPackageCandidates(
     for (const name of await subdirectories(root)) {
       const directory = path.join(root, name);
       if (name.startsWith('@') && !(await exists(path.join(directory, 'package.json')))) {
-        for (const scoped of await subdirectories(directory)) candidates.push({ directory: path.join(directory, scoped), source: entry });
+        for (const scoped of await subdirectories(directory))
+          candidates.push({ directory: path.join(directory, scoped), source: entry });
       } else {
         candidates.push({ directory, source: entry });
       }

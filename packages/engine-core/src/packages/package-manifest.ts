@@ -27,7 +27,10 @@ export async function readModulePackageManifest(directory: string): Promise<Modu
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new CoreError('PACKAGE_MANIFEST_INVALID', 'package.json not found: a module package is an npm package directory');
+      throw new CoreError(
+        'PACKAGE_MANIFEST_INVALID',
+        'package.json not found: a module package is an npm package directory',
+      );
     }
     throw error;
   }
@@ -40,8 +43,10 @@ export async function readModulePackageManifest(directory: string): Promise<Modu
   const problems: string[] = [];
   const id = typeof json.name === 'string' ? json.name : '';
   const version = typeof json.version === 'string' ? json.version : '';
-  if (!npmNamePattern.test(id)) problems.push(`"name" must be an npm package name, got ${JSON.stringify(json.name ?? null)}`);
-  if (!parseVersion(version)) problems.push(`"version" must be a semantic version, got ${JSON.stringify(json.version ?? null)}`);
+  if (!npmNamePattern.test(id))
+    problems.push(`"name" must be an npm package name, got ${JSON.stringify(json.name ?? null)}`);
+  if (!parseVersion(version))
+    problems.push(`"version" must be a semantic version, got ${JSON.stringify(json.version ?? null)}`);
   const corekit = json.corekit as { module?: unknown } | undefined;
   const moduleEntry = typeof corekit?.module === 'string' ? corekit.module : '';
   let moduleFile = '';
@@ -53,16 +58,27 @@ export async function readModulePackageManifest(directory: string): Promise<Modu
     if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {
       problems.push(`"corekit.module" must point inside the package, got ${JSON.stringify(moduleEntry)}`);
     } else if (!/\.(m?js|cjs)$/.test(moduleFile)) {
-      problems.push(`"corekit.module" must be a built JavaScript file (.js, .mjs or .cjs), got ${JSON.stringify(moduleEntry)}`);
-    } else if (!(await stat(moduleFile).then((stats) => stats.isFile(), () => false))) {
+      problems.push(
+        `"corekit.module" must be a built JavaScript file (.js, .mjs or .cjs), got ${JSON.stringify(moduleEntry)}`,
+      );
+    } else if (
+      !(await stat(moduleFile).then(
+        (stats) => stats.isFile(),
+        () => false,
+      ))
+    ) {
       problems.push(`"corekit.module" names ${moduleEntry}, which does not exist in the package`);
     }
   }
   if (problems.length > 0) {
-    throw new CoreError('PACKAGE_MANIFEST_INVALID', `package.json is not a Core module package manifest: ${problems.join('; ')}`, {
-      id: id || null,
-      version: version || null,
-    });
+    throw new CoreError(
+      'PACKAGE_MANIFEST_INVALID',
+      `package.json is not a Core module package manifest: ${problems.join('; ')}`,
+      {
+        id: id || null,
+        version: version || null,
+      },
+    );
   }
   return { id, version, moduleEntry, moduleFile };
 }

@@ -19,7 +19,10 @@ const versionRangeRuleSchema = z.object({
   /** Package id or pattern (`*` matches any run of characters: `@acme/*`). */
   PackageId: z.string().min(1),
   /** npm-style range (`^1.2.0`, `>=1.0.0 <3.0.0`, `1.x || 2.x`). */
-  Range: z.string().min(1).refine(isValidRange, { message: 'must be a version range such as "^1.2.0" or ">=1.0.0 <2.0.0"' }),
+  Range: z
+    .string()
+    .min(1)
+    .refine(isValidRange, { message: 'must be a version range such as "^1.2.0" or ">=1.0.0 <2.0.0"' }),
 });
 
 /** `Engine:PackagePolicy`: which discovered packages may load. Evaluated before any signature check or import. */
@@ -64,6 +67,9 @@ export type TrustOptions = z.infer<typeof trustOptionsSchema>;
 /** True when `id` matches the exact id or `*` pattern. */
 export function matchesPackagePattern(pattern: string, id: string): boolean {
   if (!pattern.includes('*')) return pattern === id;
-  const expression = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&')).join('.*');
+  const expression = pattern
+    .split('*')
+    .map((part) => part.replace(/[.+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${expression}$`).test(id);
 }

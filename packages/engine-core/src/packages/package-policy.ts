@@ -8,13 +8,19 @@ import { satisfies } from './version-range';
 export function packagePolicyDenials(policy: PackagePolicyOptions, id: string, version: string): string[] {
   const reasons: string[] = [];
   const denied = policy.DeniedPackageIds.find((pattern) => matchesPackagePattern(pattern, id));
-  if (denied !== undefined) reasons.push(`the package id ${id} matches "${denied}" in Engine:PackagePolicy:DeniedPackageIds`);
-  if (policy.AllowedPackageIds.length > 0 && !policy.AllowedPackageIds.some((pattern) => matchesPackagePattern(pattern, id))) {
+  if (denied !== undefined)
+    reasons.push(`the package id ${id} matches "${denied}" in Engine:PackagePolicy:DeniedPackageIds`);
+  if (
+    policy.AllowedPackageIds.length > 0 &&
+    !policy.AllowedPackageIds.some((pattern) => matchesPackagePattern(pattern, id))
+  ) {
     reasons.push(`the package id ${id} is not listed in Engine:PackagePolicy:AllowedPackageIds`);
   }
   policy.AllowedVersionRanges.forEach((rule, index) => {
     if (matchesPackagePattern(rule.PackageId, id) && !satisfies(version, rule.Range)) {
-      reasons.push(`version ${version} does not satisfy "${rule.Range}" (Engine:PackagePolicy:AllowedVersionRanges:${index})`);
+      reasons.push(
+        `version ${version} does not satisfy "${rule.Range}" (Engine:PackagePolicy:AllowedVersionRanges:${index})`,
+      );
     }
   });
   return reasons;
@@ -25,7 +31,10 @@ export function describePackagePolicy(policy: PackagePolicyOptions): Record<stri
   return {
     allowedPackageIds: [...policy.AllowedPackageIds],
     deniedPackageIds: [...policy.DeniedPackageIds],
-    allowedVersionRanges: policy.AllowedVersionRanges.map((rule) => ({ packageId: rule.PackageId, range: rule.Range })),
+    allowedVersionRanges: policy.AllowedVersionRanges.map((rule) => ({
+      packageId: rule.PackageId,
+      range: rule.Range,
+    })),
     allowUnsignedPackages: policy.AllowUnsignedPackages,
   };
 }

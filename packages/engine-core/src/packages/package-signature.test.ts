@@ -9,14 +9,20 @@ import { trustOptionsSchema } from './package-options';
 import { temporaryDirectory, writeModulePackage } from './testing-support/package-fixtures';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const publicPem = (key: ReturnType<typeof generateKeyPairSync>['publicKey']) => key.export({ type: 'spki', format: 'pem' }).toString();
+const publicPem = (key: ReturnType<typeof generateKeyPairSync>['publicKey']) =>
+  key.export({ type: 'spki', format: 'pem' }).toString();
 
 function storeTrusting(...publicKeys: string[]) {
   return createTrustStore(trustOptionsSchema.parse({ TrustedSignaturePublicKeys: publicKeys }));
 }
 
 async function verify(directory: string, store = storeTrusting()) {
-  return verifyPackageSignature(await readPackageSignature(directory), await computePackageDigest(directory), store, Date.now());
+  return verifyPackageSignature(
+    await readPackageSignature(directory),
+    await computePackageDigest(directory),
+    store,
+    Date.now(),
+  );
 }
 
 describe('canonical package digest', () => {
@@ -55,7 +61,9 @@ describe('canonical package digest', () => {
     const directory = path.join(temporary.path, 'many');
     mkdirSync(directory);
     for (let index = 0; index < 4; index++) writeFileSync(path.join(directory, `${index}.js`), '');
-    await expect(computePackageDigest(directory, { maxFiles: 3 })).rejects.toMatchObject({ code: 'PACKAGE_TOO_LARGE' });
+    await expect(computePackageDigest(directory, { maxFiles: 3 })).rejects.toMatchObject({
+      code: 'PACKAGE_TOO_LARGE',
+    });
   });
 });
 
@@ -66,22 +74,29 @@ describe('detached package signatures', () => {
   afterAll(() => temporary.remove());
 
   function freshPackage() {
-    return writeModulePackage(path.join(temporary.path, `p${++counter}`), { name: 'signed-module', markerDirectory: markers, files: { 'README.md': '# readme\n' } });
+    return writeModulePackage(path.join(temporary.path, `p${++counter}`), {
+      name: 'signed-module',
+      markerDirectory: markers,
+      files: { 'README.md': '# readme\n' },
+    });
   }
 
-  it.each(['ed25519', 'ec', 'rsa'] as const)('a package signed with a trusted %s key verifies as trusted-public-key', async (type) => {
-    const keys =
-      type === 'ec'
-        ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
-        : type === 'rsa'
-          ? generateKeyPairSync('rsa', { modulusLength: 2048 })
-          : generateKeyPairSync('ed25519');
-    const directory = freshPackage();
-    await signPackageDirectory(directory, { privateKey: keys.privateKey });
-    const verdict = await verify(directory, storeTrusting(publicPem(keys.publicKey)));
-    expect(verdict).toMatchObject({ verification: 'trusted-public-key', reasons: [] });
-    expect(verdict.signingKeyId).toMatch(/^sha256:[0-9a-f]{64}$/);
-  });
+  it.each(['ed25519', 'ec', 'rsa'] as const)(
+    'a package signed with a trusted %s key verifies as trusted-public-key',
+    async (type) => {
+      const keys =
+        type === 'ec'
+          ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+          : type === 'rsa'
+            ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+            : generateKeyPairSync('ed25519');
+      const directory = freshPackage();
+      await signPackageDirectory(directory, { privateKey: keys.privateKey });
+      const verdict = await verify(directory, storeTrusting(publicPem(keys.publicKey)));
+      expect(verdict).toMatchObject({ verification: 'trusted-public-key', reasons: [] });
+      expect(verdict.signingKeyId).toMatch(/^sha256:[0-9a-f]{64}$/);
+    },
+  );
 
   it('accepts the trusted key as base64 DER SubjectPublicKeyInfo too', async () => {
     const keys = generateKeyPairSync('ed25519');
@@ -92,18 +107,33 @@ describe('detached package signatures', () => {
   });
 
   it.each([
-    ['changed', (directory: string) => writeFileSync(path.join(directory, 'dist', 'module.js'), '// replaced\n'), 'file dist/module.js was changed after signing'],
-    ['added', (directory: string) => writeFileSync(path.join(directory, 'dist', 'extra.js'), 'x'), 'file dist/extra.js was added after signing'],
-    ['removed', (directory: string) => rmSync(path.join(directory, 'README.md')), 'file README.md was removed after signing'],
-  ])('a file %s after signing makes the signature invalid, naming the file', async (_what, tamper, reason) => {
-    const keys = generateKeyPairSync('ed25519');
-    const directory = freshPackage();
-    await signPackageDirectory(directory, { privateKey: keys.privateKey });
-    tamper(directory);
-    const verdict = await verify(directory, storeTrusting(publicPem(keys.publicKey)));
-    expect(verdict.verification).toBe('invalid');
-    expect(verdict.reasons).toEqual([reason]);
-  });
+    [
+      'changed',
+      (directory: string) => writeFileSync(path.join(directory, 'dist', 'module.js'), '// replaced\n'),
+      'file dist/module.js was changed after signing',
+    ],
+    [
+      'added',
+      (directory: string) => writeFileSync(path.join(directory, 'dist', 'extra.js'), 'x'),
+      'file dist/extra.js was added after signing',
+    ],
+    [
+      'removed',
+      (directory: string) => rmSync(path.join(directory, 'README.md')),
+      'file README.md was removed after signing',
+    ],
+  ])(
+    'a file %s after signing makes the signature invalid, naming the file',
+    async (_what, tamper, reason) => {
+      const keys = generateKeyPairSync('ed25519');
+      const directory = freshPackage();
+      await signPackageDirectory(directory, { privateKey: keys.privateKey });
+      tamper(directory);
+      const verdict = await verify(directory, storeTrusting(publicPem(keys.publicKey)));
+      expect(verdict.verification).toBe('invalid');
+      expect(verdict.reasons).toEqual([reason]);
+    },
+  );
 
   it('a signature file whose list was edited to match tampered files does not verify', async () => {
     const keys = generateKeyPairSync('ed25519');
@@ -136,8 +166,16 @@ describe('detached package signatures', () => {
     await signPackageDirectory(directory, { privateKey: other.privateKey });
     const file = path.join(directory, signatureFileName);
     const signature = JSON.parse(readFileSync(file, 'utf8')) as PackageSignature;
-    writeFileSync(file, JSON.stringify({ ...signature, publicKey: trusted.publicKey.export({ type: 'spki', format: 'der' }).toString('base64') }));
-    expect((await verify(directory, storeTrusting(publicPem(trusted.publicKey)))).verification).toBe('invalid');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...signature,
+        publicKey: trusted.publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+      }),
+    );
+    expect((await verify(directory, storeTrusting(publicPem(trusted.publicKey)))).verification).toBe(
+      'invalid',
+    );
   });
 
   it('a package without a signature file is unsigned', async () => {
@@ -151,6 +189,8 @@ describe('detached package signatures', () => {
   });
 
   it('a trusted key that is not a key fails configuration, naming the full key path', () => {
-    expect(() => storeTrusting('bm90IGEga2V5')).toThrow(/Engine:Trust:TrustedSignaturePublicKeys:0 must be a PEM public key/);
+    expect(() => storeTrusting('bm90IGEga2V5')).toThrow(
+      /Engine:Trust:TrustedSignaturePublicKeys:0 must be a PEM public key/,
+    );
   });
 });

@@ -3,7 +3,13 @@ import { readFile, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { CoreError } from '@corekit/abstractions';
-import { computePackageDigest, digestOf, signatureFileName, sha256Hex, type PackageDigest } from './package-digest';
+import {
+  computePackageDigest,
+  digestOf,
+  signatureFileName,
+  sha256Hex,
+  type PackageDigest,
+} from './package-digest';
 
 /** First field of every signature file. */
 export const signatureFormat = 'corekit-package-signature-v1';
@@ -58,16 +64,33 @@ export function certificateThumbprintOf(certificate: X509Certificate): string {
   return sha256Hex(certificate.raw).toUpperCase();
 }
 
-export function signManifest(manifest: string, privateKey: KeyObject): { algorithm: SignatureAlgorithm; signature: string } {
+export function signManifest(
+  manifest: string,
+  privateKey: KeyObject,
+): { algorithm: SignatureAlgorithm; signature: string } {
   const algorithm = signatureAlgorithmOf(privateKey);
-  const signature = sign(algorithm === 'ed25519' ? null : 'sha256', Buffer.from(manifest, 'utf8'), privateKey);
+  const signature = sign(
+    algorithm === 'ed25519' ? null : 'sha256',
+    Buffer.from(manifest, 'utf8'),
+    privateKey,
+  );
   return { algorithm, signature: signature.toString('base64') };
 }
 
-export function verifyManifest(manifest: string, algorithm: SignatureAlgorithm, signature: string, publicKey: KeyObject): boolean {
+export function verifyManifest(
+  manifest: string,
+  algorithm: SignatureAlgorithm,
+  signature: string,
+  publicKey: KeyObject,
+): boolean {
   if (signatureAlgorithmOf(publicKey) !== algorithm) return false;
   try {
-    return verify(algorithm === 'ed25519' ? null : 'sha256', Buffer.from(manifest, 'utf8'), publicKey, Buffer.from(signature, 'base64'));
+    return verify(
+      algorithm === 'ed25519' ? null : 'sha256',
+      Buffer.from(manifest, 'utf8'),
+      publicKey,
+      Buffer.from(signature, 'base64'),
+    );
   } catch {
     return false;
   }
@@ -87,13 +110,19 @@ export interface SignPackageOptions {
  * Signs a package directory in place: digests every file, signs the manifest text, and writes
  * `corekit-signature.json` (temporary file, then rename). Returns the signature and the digest.
  */
-export async function signPackageDirectory(directory: string, options: SignPackageOptions): Promise<{ signature: PackageSignature; digest: PackageDigest }> {
+export async function signPackageDirectory(
+  directory: string,
+  options: SignPackageOptions,
+): Promise<{ signature: PackageSignature; digest: PackageDigest }> {
   const digest = await computePackageDigest(directory, { maxFiles: options.maxFiles });
   const publicKey = createPublicKey(options.privateKey);
   if (options.certificate) {
     const certificate = new X509Certificate(options.certificate);
     if (!certificate.publicKey.equals(publicKey)) {
-      throw new CoreError('SIGNATURE_CERTIFICATE_MISMATCH', 'The certificate does not hold the public key of the private key given to sign with');
+      throw new CoreError(
+        'SIGNATURE_CERTIFICATE_MISMATCH',
+        'The certificate does not hold the public key of the private key given to sign with',
+      );
     }
   }
   const { algorithm, signature } = signManifest(digest.manifest, options.privateKey);
@@ -135,11 +164,17 @@ export async function readPackageSignature(directory: string): Promise<PackageSi
   const result = packageSignatureSchema.safeParse(parsed);
   if (!result.success) {
     const fields = result.error.issues.map((issue) => issue.path.join('.') || '(root)').join(', ');
-    throw new CoreError('SIGNATURE_FILE_INVALID', `${signatureFileName} is not a ${signatureFormat} document (fields at fault: ${fields})`);
+    throw new CoreError(
+      'SIGNATURE_FILE_INVALID',
+      `${signatureFileName} is not a ${signatureFormat} document (fields at fault: ${fields})`,
+    );
   }
   const rebuilt = digestOf(result.data.files);
   if (rebuilt.digest !== result.data.digest) {
-    throw new CoreError('SIGNATURE_FILE_INVALID', `${signatureFileName} is inconsistent: its digest is not the digest of its file list`);
+    throw new CoreError(
+      'SIGNATURE_FILE_INVALID',
+      `${signatureFileName} is inconsistent: its digest is not the digest of its file list`,
+    );
   }
   return result.data;
 }

@@ -12,7 +12,8 @@ import { usesCertificateTrust, type TrustStore } from './trust-store';
  * - `invalid`: the signature does not verify, or files were changed, added or removed after signing;
  * - `unsigned`: no signature file.
  */
-export type SignatureVerification = 'trusted-certificate-chain' | 'trusted-public-key' | 'untrusted-signer' | 'invalid' | 'unsigned';
+export type SignatureVerification =
+  'trusted-certificate-chain' | 'trusted-public-key' | 'untrusted-signer' | 'invalid' | 'unsigned';
 
 export interface SignatureVerdict {
   readonly verification: SignatureVerification;
@@ -26,7 +27,13 @@ export interface SignatureVerdict {
   readonly certificateChain: readonly CertificateSummary[];
 }
 
-const none = { signatureAlgorithm: null, signingKeyId: null, certificateThumbprint: null, certificateSubject: null, certificateChain: [] };
+const none = {
+  signatureAlgorithm: null,
+  signingKeyId: null,
+  certificateThumbprint: null,
+  certificateSubject: null,
+  certificateChain: [],
+};
 
 /**
  * Judges a package: `signature` is its signature file (undefined when absent), `actual` the digest of the
@@ -39,16 +46,25 @@ export function verifyPackageSignature(
   store: TrustStore,
   now: number,
 ): SignatureVerdict {
-  if (!signature) return { verification: 'unsigned', reasons: ['the package has no corekit-signature.json'], ...none };
+  if (!signature)
+    return { verification: 'unsigned', reasons: ['the package has no corekit-signature.json'], ...none };
   let publicKey: KeyObject;
   let certificate: X509Certificate | undefined;
   let intermediates: X509Certificate[] = [];
   try {
-    publicKey = createPublicKey({ key: Buffer.from(signature.publicKey, 'base64'), format: 'der', type: 'spki' });
+    publicKey = createPublicKey({
+      key: Buffer.from(signature.publicKey, 'base64'),
+      format: 'der',
+      type: 'spki',
+    });
     if (signature.certificate) certificate = new X509Certificate(signature.certificate);
     intermediates = (signature.certificateChain ?? []).map((pem) => new X509Certificate(pem));
   } catch (error) {
-    return { verification: 'invalid', reasons: [`the signature file holds an unreadable key or certificate (${(error as Error).message})`], ...none };
+    return {
+      verification: 'invalid',
+      reasons: [`the signature file holds an unreadable key or certificate (${(error as Error).message})`],
+      ...none,
+    };
   }
   const identity = {
     signatureAlgorithm: signature.signatureAlgorithm,
@@ -58,13 +74,19 @@ export function verifyPackageSignature(
     certificateChain: [] as CertificateSummary[],
   };
   if (certificate && !certificate.publicKey.equals(publicKey)) {
-    return { verification: 'invalid', reasons: ['the signing certificate does not hold the key the signature names'], ...identity };
+    return {
+      verification: 'invalid',
+      reasons: ['the signing certificate does not hold the key the signature names'],
+      ...identity,
+    };
   }
   const signed = digestOf(signature.files);
   if (!verifyManifest(signed.manifest, signature.signatureAlgorithm, signature.signature, publicKey)) {
     return {
       verification: 'invalid',
-      reasons: [`the ${signature.signatureAlgorithm} signature does not verify over the signed file list with the key it names (forged or corrupted signature)`],
+      reasons: [
+        `the ${signature.signatureAlgorithm} signature does not verify over the signed file list with the key it names (forged or corrupted signature)`,
+      ],
       ...identity,
     };
   }
@@ -88,9 +110,13 @@ export function verifyPackageSignature(
   if (store.keys.some((trusted) => trusted.key.equals(publicKey))) {
     return { verification: 'trusted-public-key', reasons: [], ...identity };
   }
-  const reasons = [`the package is signed with key ${identity.signingKeyId}, which is not listed in Engine:Trust:TrustedSignaturePublicKeys`];
+  const reasons = [
+    `the package is signed with key ${identity.signingKeyId}, which is not listed in Engine:Trust:TrustedSignaturePublicKeys`,
+  ];
   if (certificate) {
-    reasons.push('it carries a signing certificate, but neither Engine:Trust:TrustedSignatureCertificates nor TrustedSignatureCertificateAuthorities is set');
+    reasons.push(
+      'it carries a signing certificate, but neither Engine:Trust:TrustedSignatureCertificates nor TrustedSignatureCertificateAuthorities is set',
+    );
   }
   return { verification: 'untrusted-signer', reasons, ...identity };
 }

@@ -83,16 +83,29 @@ export function createTrustStore(options: TrustOptions): TrustStore {
   options.TrustedSignatureCertificateAuthorities.forEach((value, index) => {
     try {
       const authority = parseCertificate(value);
-      if (!authority.ca) throw new Error('the certificate is not a certificate authority (basicConstraints CA:TRUE is missing)');
+      if (!authority.ca)
+        throw new Error(
+          'the certificate is not a certificate authority (basicConstraints CA:TRUE is missing)',
+        );
       authorities.push(authority);
     } catch (error) {
-      problems.push(`Engine:Trust:TrustedSignatureCertificateAuthorities:${index} must be a PEM or base64 DER CA certificate (${(error as Error).message})`);
+      problems.push(
+        `Engine:Trust:TrustedSignatureCertificateAuthorities:${index} must be a PEM or base64 DER CA certificate (${(error as Error).message})`,
+      );
     }
   });
   if (problems.length > 0) {
-    throw new CoreError('CONFIGURATION_INVALID', `Invalid configuration:\n- ${problems.join('\n- ')}`, { section: 'Engine:Trust', problems });
+    throw new CoreError('CONFIGURATION_INVALID', `Invalid configuration:\n- ${problems.join('\n- ')}`, {
+      section: 'Engine:Trust',
+      problems,
+    });
   }
-  return { requireSignatureVerification: options.RequireSignatureVerification, keys, certificates, authorities };
+  return {
+    requireSignatureVerification: options.RequireSignatureVerification,
+    keys,
+    certificates,
+    authorities,
+  };
 }
 
 /** True when certificate trust is configured, so a certificate-signed package is judged by its chain. */
@@ -107,7 +120,11 @@ export function describeTrustStore(store: TrustStore): Record<string, unknown> {
     signatureFile: 'corekit-signature.json',
     digestAlgorithm: 'sha256',
     certificateThumbprintAlgorithm: 'sha256',
-    verificationMode: usesCertificateTrust(store) ? 'trusted-certificate-chain' : store.keys.length > 0 ? 'trusted-public-key' : 'none',
+    verificationMode: usesCertificateTrust(store)
+      ? 'trusted-certificate-chain'
+      : store.keys.length > 0
+        ? 'trusted-public-key'
+        : 'none',
     trustedSignaturePublicKeys: store.keys.map((key) => ({ keyId: key.keyId, algorithm: key.algorithm })),
     trustedSignatureCertificates: store.certificates.map((pinned) => ({
       certificateThumbprint: pinned.thumbprint,

@@ -44,7 +44,16 @@ describe('version ranges of Engine:PackagePolicy:AllowedVersionRanges', () => {
   });
 
   it('orders prerelease identifiers as semver does', () => {
-    const order = ['1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-alpha.beta', '1.0.0-beta', '1.0.0-beta.2', '1.0.0-beta.11', '1.0.0-rc.1', '1.0.0'];
+    const order = [
+      '1.0.0-alpha',
+      '1.0.0-alpha.1',
+      '1.0.0-alpha.beta',
+      '1.0.0-beta',
+      '1.0.0-beta.2',
+      '1.0.0-beta.11',
+      '1.0.0-rc.1',
+      '1.0.0',
+    ];
     for (let index = 1; index < order.length; index++) {
       expect(compareVersions(parseVersion(order[index - 1])!, parseVersion(order[index])!)).toBeLessThan(0);
     }

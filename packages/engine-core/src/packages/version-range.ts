@@ -21,14 +21,21 @@ interface Comparator {
 /** An empty set matches every release version. */
 type ComparatorSet = readonly Comparator[];
 
-const versionPattern = /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
-const partialPattern = /^v?(\d+|[xX*])(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?$/;
+const versionPattern =
+  /^v?(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+const partialPattern =
+  /^v?(\d+|[xX*])(?:\.(\d+|[xX*]))?(?:\.(\d+|[xX*]))?(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?(?:\+[0-9A-Za-z.-]+)?$/;
 
 /** Parses a full version (`1.2.3`, `1.2.3-rc.1`, build metadata ignored); undefined when it is not one. */
 export function parseVersion(text: string): SemanticVersion | undefined {
   const match = versionPattern.exec(text.trim());
   if (!match) return undefined;
-  return { major: Number(match[1]), minor: Number(match[2]), patch: Number(match[3]), prerelease: identifiers(match[4]) };
+  return {
+    major: Number(match[1]),
+    minor: Number(match[2]),
+    patch: Number(match[3]),
+    prerelease: identifiers(match[4]),
+  };
 }
 
 function identifiers(text: string | undefined): Array<string | number> {
@@ -119,14 +126,20 @@ interface Partial {
 function parsePartial(text: string, whole: string): Partial {
   const match = partialPattern.exec(text);
   if (!match) throw new Error(`"${text}" in the range "${whole}" is not a version`);
-  const part = (value: string | undefined) => (value === undefined || /^[xX*]$/.test(value) ? null : Number(value));
+  const part = (value: string | undefined) =>
+    value === undefined || /^[xX*]$/.test(value) ? null : Number(value);
   const major = part(match[1]);
   const minor = major === null ? null : part(match[2]);
   const patch = minor === null ? null : part(match[3]);
   return { major, minor, patch, prerelease: patch === null ? [] : identifiers(match[4]) };
 }
 
-const version = (major: number, minor: number, patch: number, prerelease: Array<string | number> = []): SemanticVersion => ({
+const version = (
+  major: number,
+  minor: number,
+  patch: number,
+  prerelease: Array<string | number> = [],
+): SemanticVersion => ({
   major,
   minor,
   patch,
@@ -169,22 +182,31 @@ function expand(token: string, whole: string): Comparator[] {
   const partial = parsePartial(match[2], whole);
   const { major, minor, patch } = partial;
   const upper = upperExclusive(partial);
-  if (major === null) return operator === '<' || operator === '>' ? [{ operator: '<', version: version(0, 0, 0, [0]) }] : [];
+  if (major === null)
+    return operator === '<' || operator === '>' ? [{ operator: '<', version: version(0, 0, 0, [0]) }] : [];
   switch (operator) {
     case '^': {
       let ceiling: SemanticVersion;
       if (major > 0 || minor === null) ceiling = floorOf(major + 1, 0, 0);
       else if (minor > 0 || patch === null) ceiling = floorOf(0, minor + 1, 0);
       else ceiling = floorOf(0, 0, patch + 1);
-      return [{ operator: '>=', version: lower(partial) }, { operator: '<', version: ceiling }];
+      return [
+        { operator: '>=', version: lower(partial) },
+        { operator: '<', version: ceiling },
+      ];
     }
     case '~':
     case '~>': {
       const ceiling = minor === null ? floorOf(major + 1, 0, 0) : floorOf(major, minor + 1, 0);
-      return [{ operator: '>=', version: lower(partial) }, { operator: '<', version: ceiling }];
+      return [
+        { operator: '>=', version: lower(partial) },
+        { operator: '<', version: ceiling },
+      ];
     }
     case '>':
-      return upper ? [{ operator: '>=', version: version(upper.major, upper.minor, upper.patch) }] : [{ operator: '>', version: lower(partial) }];
+      return upper
+        ? [{ operator: '>=', version: version(upper.major, upper.minor, upper.patch) }]
+        : [{ operator: '>', version: lower(partial) }];
     case '>=':
       return [{ operator: '>=', version: lower(partial) }];
     case '<':
@@ -193,7 +215,10 @@ function expand(token: string, whole: string): Comparator[] {
       return upper ? [{ operator: '<', version: upper }] : [{ operator: '<=', version: lower(partial) }];
     default:
       return upper
-        ? [{ operator: '>=', version: lower(partial) }, { operator: '<', version: upper }]
+        ? [
+            { operator: '>=', version: lower(partial) },
+            { operator: '<', version: upper },
+          ]
         : [{ operator: '=', version: lower(partial) }];
   }
 }

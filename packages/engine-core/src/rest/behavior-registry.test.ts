@@ -10,7 +10,9 @@ import {
 import { z } from 'zod';
 import { buildWithRest, ordersModule, thrown } from './rest-test-fixtures';
 
-async function rejection(promise: Promise<unknown>): Promise<{ code: string; kind?: string; message: string; details: Record<string, unknown> }> {
+async function rejection(
+  promise: Promise<unknown>,
+): Promise<{ code: string; kind?: string; message: string; details: Record<string, unknown> }> {
   try {
     await promise;
   } catch (error) {
@@ -26,9 +28,15 @@ describe('the behavior runtime (corekit.behaviors)', () => {
     const before = await rejection(runtime.invoke('orders.get', { id: 'o-1' }, { transport: 'in-process' }));
     expect(before).toMatchObject({ code: 'BEHAVIOR_UNAVAILABLE', kind: 'unavailable' });
     await engine.start();
-    await expect(runtime.invoke('orders.get', { id: 'o-1' }, { transport: 'in-process' })).resolves.toEqual({ id: 'o-1', item: 'apple', quantity: 2 });
+    await expect(runtime.invoke('orders.get', { id: 'o-1' }, { transport: 'in-process' })).resolves.toEqual({
+      id: 'o-1',
+      item: 'apple',
+      quantity: 2,
+    });
     await engine.stop();
-    expect(await rejection(runtime.invoke('orders.get', { id: 'o-1' }, { transport: 'in-process' }))).toMatchObject({ code: 'BEHAVIOR_UNAVAILABLE' });
+    expect(
+      await rejection(runtime.invoke('orders.get', { id: 'o-1' }, { transport: 'in-process' })),
+    ).toMatchObject({ code: 'BEHAVIOR_UNAVAILABLE' });
   });
 
   it('refuses invalid input with the zod issues, before the handler runs', async () => {
@@ -43,7 +51,11 @@ describe('the behavior runtime (corekit.behaviors)', () => {
     await engine.start();
     const runtime = engine.extension<BehaviorRuntime>(behaviorRuntimeExtensionKey)!;
     const error = await rejection(runtime.invoke('count', { amount: 'three' }, { transport: 'in-process' }));
-    expect(error).toMatchObject({ code: 'BEHAVIOR_INPUT_INVALID', kind: 'invalid-input', details: { behaviorId: 'count', errors: [{ path: 'amount' }] } });
+    expect(error).toMatchObject({
+      code: 'BEHAVIOR_INPUT_INVALID',
+      kind: 'invalid-input',
+      details: { behaviorId: 'count', errors: [{ path: 'amount' }] },
+    });
     expect(calls).toBe(0);
     await engine.stop();
   });
@@ -53,7 +65,8 @@ describe('the behavior runtime (corekit.behaviors)', () => {
       id: 'leaky',
       input: z.object({ broken: z.boolean().default(false) }),
       output: z.object({ name: z.string() }),
-      handler: ({ broken }) => (broken ? ({ name: 42 } as never) : ({ name: 'ok', internalNote: 'secret' } as { name: string })),
+      handler: ({ broken }) =>
+        broken ? ({ name: 42 } as never) : ({ name: 'ok', internalNote: 'secret' } as { name: string }),
     });
     const engine = buildWithRest([{ id: 'leaks', version: '1.0.0', behaviors: [leaky] }]);
     await engine.start();
@@ -61,7 +74,9 @@ describe('the behavior runtime (corekit.behaviors)', () => {
     await expect(runtime.invoke('leaky', {}, { transport: 'in-process' })).resolves.toEqual({ name: 'ok' });
     const error = await rejection(runtime.invoke('leaky', { broken: true }, { transport: 'in-process' }));
     expect(error.code).toBe('BEHAVIOR_OUTPUT_INVALID');
-    expect(error.message).toContain('Behavior "leaky" of module "leaks" answered a value its output schema rejects (name:');
+    expect(error.message).toContain(
+      'Behavior "leaky" of module "leaks" answered a value its output schema rejects (name:',
+    );
     await engine.stop();
   });
 
@@ -79,8 +94,16 @@ describe('the behavior runtime (corekit.behaviors)', () => {
     const engine = buildWithRest([{ id: 'probes', version: '1.0.0', behaviors: [probe] }]);
     await engine.start();
     const controller = new AbortController();
-    await engine.extension<BehaviorRuntime>(behaviorRuntimeExtensionKey)!.invoke('probe', {}, { transport: 'rest', endpointId: 'e-1', signal: controller.signal });
-    expect(seen).toMatchObject({ moduleId: 'probes', behaviorId: 'probe', transport: 'rest', endpointId: 'e-1', signal: controller.signal });
+    await engine
+      .extension<BehaviorRuntime>(behaviorRuntimeExtensionKey)!
+      .invoke('probe', {}, { transport: 'rest', endpointId: 'e-1', signal: controller.signal });
+    expect(seen).toMatchObject({
+      moduleId: 'probes',
+      behaviorId: 'probe',
+      transport: 'rest',
+      endpointId: 'e-1',
+      signal: controller.signal,
+    });
     expect(typeof seen!.configuration.get).toBe('function');
     expect(typeof seen!.logger.log).toBe('function');
     await engine.stop();
@@ -88,7 +111,16 @@ describe('the behavior runtime (corekit.behaviors)', () => {
 
   it('rejects behaviors without schemas or handler at build', () => {
     const error = thrown(() =>
-      buildWithRest([{ id: 'broken', version: '1.0.0', behaviors: [{ id: 'bad id', input: {}, output: z.object({}) } as never, { id: 'ok', input: {}, output: z.object({}) } as never] }]),
+      buildWithRest([
+        {
+          id: 'broken',
+          version: '1.0.0',
+          behaviors: [
+            { id: 'bad id', input: {}, output: z.object({}) } as never,
+            { id: 'ok', input: {}, output: z.object({}) } as never,
+          ],
+        },
+      ]),
     );
     expect(error.code).toBe('REST_PUBLICATION_INVALID');
     expect(error.message).toContain('module "broken" behaviors[0] id "bad id" is not a valid behavior id');
@@ -101,6 +133,8 @@ describe('the published endpoints extension (corekit.rest-publication)', () => {
   it('hands hosts exactly the published endpoints with their behaviors', () => {
     const engine = buildWithRest([ordersModule([restGet('/api/ping', 'ping')])]);
     const endpoints = engine.extension<RestPublicationRuntime>(restPublicationExtensionKey)!.endpoints();
-    expect(endpoints.map(({ descriptor, behavior }) => [descriptor.id, descriptor.path, behavior.id])).toEqual([['orders:inline:ping', '/api/ping', 'ping']]);
+    expect(
+      endpoints.map(({ descriptor, behavior }) => [descriptor.id, descriptor.path, behavior.id]),
+    ).toEqual([['orders:inline:ping', '/api/ping', 'ping']]);
   });
 });

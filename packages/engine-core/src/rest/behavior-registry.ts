@@ -52,17 +52,25 @@ export class BehaviorRegistry implements BehaviorRuntime {
       }
       behaviors.forEach((behavior: BehaviorDefinition, index) => {
         const where = `module "${module.id}" behaviors[${index}]`;
-        if (!behavior || typeof behavior !== 'object') return void problems.push(`${where} must be a behavior (defineBehavior(...))`);
+        if (!behavior || typeof behavior !== 'object')
+          return void problems.push(`${where} must be a behavior (defineBehavior(...))`);
         if (typeof behavior.id !== 'string' || !behaviorIdPattern.test(behavior.id)) {
-          return void problems.push(`${where} id ${JSON.stringify(behavior.id)} is not a valid behavior id (letters, digits, . _ -)`);
+          return void problems.push(
+            `${where} id ${JSON.stringify(behavior.id)} is not a valid behavior id (letters, digits, . _ -)`,
+          );
         }
         const existing = this.byId.get(behavior.id);
         if (existing) {
-          return void problems.push(`${where} repeats the behavior id "${behavior.id}" of module "${existing.moduleId}"; behavior ids are unique across the engine`);
+          return void problems.push(
+            `${where} repeats the behavior id "${behavior.id}" of module "${existing.moduleId}"; behavior ids are unique across the engine`,
+          );
         }
-        if (!isSchema(behavior.input)) problems.push(`${where} ("${behavior.id}") input must be a zod schema`);
-        if (!isSchema(behavior.output)) problems.push(`${where} ("${behavior.id}") output must be a zod schema`);
-        if (typeof behavior.handler !== 'function') problems.push(`${where} ("${behavior.id}") handler must be a function`);
+        if (!isSchema(behavior.input))
+          problems.push(`${where} ("${behavior.id}") input must be a zod schema`);
+        if (!isSchema(behavior.output))
+          problems.push(`${where} ("${behavior.id}") output must be a zod schema`);
+        if (typeof behavior.handler !== 'function')
+          problems.push(`${where} ("${behavior.id}") handler must be a function`);
         problems.push(...policyProblems(behavior, where));
         const entry = { moduleId: module.id, behavior };
         this.registered.push(entry);
@@ -87,7 +95,8 @@ export class BehaviorRegistry implements BehaviorRuntime {
 
   async invoke(behaviorId: string, input: unknown, invocation: BehaviorInvocation): Promise<unknown> {
     const entry = this.byId.get(behaviorId);
-    if (!entry) throw new CoreError('BEHAVIOR_NOT_FOUND', `No behavior "${behaviorId}" is registered`, { behaviorId });
+    if (!entry)
+      throw new CoreError('BEHAVIOR_NOT_FOUND', `No behavior "${behaviorId}" is registered`, { behaviorId });
     const state = this.state();
     if (state !== 'Started') {
       throw new BehaviorError(
@@ -100,10 +109,15 @@ export class BehaviorRegistry implements BehaviorRuntime {
     const { behavior, moduleId } = entry;
     const parsed = behavior.input.safeParse(input);
     if (!parsed.success) {
-      throw new BehaviorError('invalid-input', behaviorErrorCodes.inputInvalid, `The input of behavior "${behaviorId}" is invalid`, {
-        behaviorId,
-        errors: issuesOf(parsed.error),
-      });
+      throw new BehaviorError(
+        'invalid-input',
+        behaviorErrorCodes.inputInvalid,
+        `The input of behavior "${behaviorId}" is invalid`,
+        {
+          behaviorId,
+          errors: issuesOf(parsed.error),
+        },
+      );
     }
     const answer = await behavior.handler(parsed.data, {
       moduleId,
@@ -135,18 +149,29 @@ function policyProblems(behavior: BehaviorDefinition, where: string): string[] {
   const label = `${where} ("${behavior.id}") restAuthoring`;
   for (const field of ['allowedStyles', 'disallowedStyles'] as const) {
     for (const style of policy[field] ?? []) {
-      if (!known(style)) problems.push(`${label}.${field} has unknown style ${JSON.stringify(style)}; use ${restAuthoringStyles.join(', ')}`);
+      if (!known(style))
+        problems.push(
+          `${label}.${field} has unknown style ${JSON.stringify(style)}; use ${restAuthoringStyles.join(', ')}`,
+        );
     }
   }
   if (policy.preferredStyle !== undefined) {
-    if (!known(policy.preferredStyle)) problems.push(`${label}.preferredStyle ${JSON.stringify(policy.preferredStyle)} is not a style; use ${restAuthoringStyles.join(', ')}`);
-    else if ((policy.allowedStyles && !policy.allowedStyles.includes(policy.preferredStyle)) || policy.disallowedStyles?.includes(policy.preferredStyle)) {
+    if (!known(policy.preferredStyle))
+      problems.push(
+        `${label}.preferredStyle ${JSON.stringify(policy.preferredStyle)} is not a style; use ${restAuthoringStyles.join(', ')}`,
+      );
+    else if (
+      (policy.allowedStyles && !policy.allowedStyles.includes(policy.preferredStyle)) ||
+      policy.disallowedStyles?.includes(policy.preferredStyle)
+    ) {
       problems.push(`${label}.preferredStyle "${policy.preferredStyle}" is not an allowed style`);
     }
   }
   const answer = policy.multiplePublishedCandidates;
   if (answer !== undefined && !(multiplePublishedCandidatesAnswers as readonly string[]).includes(answer)) {
-    problems.push(`${label}.multiplePublishedCandidates ${JSON.stringify(answer)} must be one of ${multiplePublishedCandidatesAnswers.join(', ')}`);
+    problems.push(
+      `${label}.multiplePublishedCandidates ${JSON.stringify(answer)} must be one of ${multiplePublishedCandidatesAnswers.join(', ')}`,
+    );
   }
   return problems;
 }

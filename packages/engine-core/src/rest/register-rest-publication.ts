@@ -10,7 +10,12 @@ import {
 import { BehaviorRegistry } from './behavior-registry';
 import { restPublicationCatalogs } from './rest-publication-catalogs';
 import { bindRestPublicationOptions } from './rest-publication-options';
-import { emptyRestPublication, restPublicationErrorCodes, runRestPublication, type RestPublicationResult } from './rest-publication-pipeline';
+import {
+  emptyRestPublication,
+  restPublicationErrorCodes,
+  runRestPublication,
+  type RestPublicationResult,
+} from './rest-publication-pipeline';
 
 /** The builder's handle on REST publication. */
 export interface RestPublicationRegistration {
@@ -30,14 +35,22 @@ export function registerRestPublication(builder: EngineBuilder): RestPublication
   for (const definition of restPublicationCatalogs(() => result)) builder.addCatalog(definition);
   builder.setExtension(behaviorRuntimeExtensionKey, behaviors);
   const runtime: RestPublicationRuntime = {
-    endpoints: () => result.endpoints.map((descriptor) => ({ descriptor, behavior: behaviors.find(descriptor.behaviorId)!.behavior })),
+    endpoints: () =>
+      result.endpoints.map((descriptor) => ({
+        descriptor,
+        behavior: behaviors.find(descriptor.behaviorId)!.behavior,
+      })),
   };
   builder.setExtension(restPublicationExtensionKey, runtime);
   return {
     resolve(modules) {
       const problems = behaviors.load(modules);
       if (problems.length > 0) {
-        throw new CoreError(restPublicationErrorCodes.invalid, `The engine cannot be built; behavior problems:\n- ${problems.join('\n- ')}`, { problems });
+        throw new CoreError(
+          restPublicationErrorCodes.invalid,
+          `The engine cannot be built; behavior problems:\n- ${problems.join('\n- ')}`,
+          { problems },
+        );
       }
       result = runRestPublication(modules, behaviors, bindRestPublicationOptions(builder.configuration));
     },

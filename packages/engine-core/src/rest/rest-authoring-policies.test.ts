@@ -1,10 +1,28 @@
-import { endpoint, restPost, routeGroup, type RestAuthoringPolicyDeclaration, type RestEndpointCandidateDescriptor } from '@corekit/abstractions';
-import { buildWithRest, entriesOf, orderBehaviors, ordersModule, pingBehavior, thrown } from './rest-test-fixtures';
+import {
+  endpoint,
+  restPost,
+  routeGroup,
+  type RestAuthoringPolicyDeclaration,
+  type RestEndpointCandidateDescriptor,
+} from '@corekit/abstractions';
+import {
+  buildWithRest,
+  entriesOf,
+  orderBehaviors,
+  ordersModule,
+  pingBehavior,
+  thrown,
+} from './rest-test-fixtures';
 
 /** `ping` published three ways: explicit DSL (POST /api/ping), inline helper (POST /ping) and a profile mapping (POST /ops/ping). */
 function threeWays(policy: RestAuthoringPolicyDeclaration | undefined, rest: Record<string, unknown> = {}) {
   return buildWithRest(
-    [ordersModule([routeGroup('/api', [endpoint('POST', '/ping', 'ping')]), restPost('/ping', 'ping')], [...orderBehaviors(), pingBehavior(policy)])],
+    [
+      ordersModule(
+        [routeGroup('/api', [endpoint('POST', '/ping', 'ping')]), restPost('/ping', 'ping')],
+        [...orderBehaviors(), pingBehavior(policy)],
+      ),
+    ],
     { Profiles: { ops: { Routes: [{ Behavior: 'ping', Method: 'POST', Path: '/ops/ping' }] } }, ...rest },
   );
 }
@@ -16,7 +34,8 @@ const outcomes = (engine: ReturnType<typeof buildWithRest>) =>
       `${candidate.outcome}/${candidate.policyOutcome}`,
     ]),
   );
-const publishedPaths = (engine: ReturnType<typeof buildWithRest>) => entriesOf(engine, 'rest-endpoints').map((entry) => entry.path);
+const publishedPaths = (engine: ReturnType<typeof buildWithRest>) =>
+  entriesOf(engine, 'rest-endpoints').map((entry) => entry.path);
 
 describe('behavior-level authoring policies', () => {
   it('publish-all (the default) publishes every candidate of every style', () => {
@@ -60,7 +79,10 @@ describe('behavior-level authoring policies', () => {
   });
 
   it('publish-preferred-style keeps the preferred style and marks the others superseded', () => {
-    const engine = threeWays({ preferredStyle: 'profile-mapping', multiplePublishedCandidates: 'publish-preferred-style' });
+    const engine = threeWays({
+      preferredStyle: 'profile-mapping',
+      multiplePublishedCandidates: 'publish-preferred-style',
+    });
     expect(outcomes(engine)).toEqual({
       'explicit-module-dsl': 'superseded/superseded-by-preferred-style',
       'inline-helper': 'superseded/superseded-by-preferred-style',
@@ -71,14 +93,19 @@ describe('behavior-level authoring policies', () => {
       publishedCandidateIds: ['profile:ops:ping'],
       supersededCandidateIds: ['orders:api:ping', 'orders:inline:ping'],
     });
-    expect(engine.catalog('rest-endpoint-publication-groups')!.find('ping:explicit-module-dsl')).toMatchObject({
+    expect(
+      engine.catalog('rest-endpoint-publication-groups')!.find('ping:explicit-module-dsl'),
+    ).toMatchObject({
       supersededCandidateIds: ['orders:api:ping'],
       publishedStyles: ['profile-mapping'],
     });
   });
 
   it('publish-preferred-style without a preferred style follows the order of allowedStyles', () => {
-    const engine = threeWays({ allowedStyles: ['inline-helper', 'explicit-module-dsl', 'profile-mapping'], multiplePublishedCandidates: 'publish-preferred-style' });
+    const engine = threeWays({
+      allowedStyles: ['inline-helper', 'explicit-module-dsl', 'profile-mapping'],
+      multiplePublishedCandidates: 'publish-preferred-style',
+    });
     expect(publishedPaths(engine)).toEqual(['/ping']);
   });
 
@@ -95,23 +122,34 @@ describe('behavior-level authoring policies', () => {
   });
 
   it('fail-build fails the build naming every candidate that would publish', () => {
-    const error = thrown(() => threeWays({ multiplePublishedCandidates: 'fail-build', disallowedStyles: ['profile-mapping'] }));
+    const error = thrown(() =>
+      threeWays({ multiplePublishedCandidates: 'fail-build', disallowedStyles: ['profile-mapping'] }),
+    );
     expect(error.code).toBe('REST_AUTHORING_POLICY_VIOLATED');
     expect(error.message).toContain('behavior "ping" of module "orders"');
-    expect(error.message).toContain('"orders:api:ping" (module "orders" routeGroup("/api").endpoint("POST", "/ping", "ping"))');
+    expect(error.message).toContain(
+      '"orders:api:ping" (module "orders" routeGroup("/api").endpoint("POST", "/ping", "ping"))',
+    );
     expect(error.message).toContain('"orders:inline:ping" (module "orders" restPost("/ping", "ping"))');
     expect(error.message).not.toContain('profile:ops:ping');
   });
 
   it('fail-build builds when only one candidate is left to publish', () => {
-    const engine = threeWays({ multiplePublishedCandidates: 'fail-build', allowedStyles: ['explicit-module-dsl'] });
+    const engine = threeWays({
+      multiplePublishedCandidates: 'fail-build',
+      allowedStyles: ['explicit-module-dsl'],
+    });
     expect(publishedPaths(engine)).toEqual(['/api/ping']);
   });
 
   it('an invalid policy fails the build with the behavior named', () => {
-    const error = thrown(() => threeWays({ preferredStyle: 'inline-helper', disallowedStyles: ['inline-helper'] }));
+    const error = thrown(() =>
+      threeWays({ preferredStyle: 'inline-helper', disallowedStyles: ['inline-helper'] }),
+    );
     expect(error.code).toBe('REST_PUBLICATION_INVALID');
-    expect(error.message).toContain('module "orders" behaviors[5] ("ping") restAuthoring.preferredStyle "inline-helper" is not an allowed style');
+    expect(error.message).toContain(
+      'module "orders" behaviors[5] ("ping") restAuthoring.preferredStyle "inline-helper" is not an allowed style',
+    );
     const unknown = thrown(() => threeWays({ allowedStyles: ['graphql' as never] }));
     expect(unknown.message).toContain('restAuthoring.allowedStyles has unknown style "graphql"');
   });

@@ -1,10 +1,22 @@
-import { restAuthoringStyles, type RegisteredBehavior, type RestAuthoringStyle, type RestEndpointAuthoringPolicyDescriptor } from '@corekit/abstractions';
+import {
+  restAuthoringStyles,
+  type RegisteredBehavior,
+  type RestAuthoringStyle,
+  type RestEndpointAuthoringPolicyDescriptor,
+} from '@corekit/abstractions';
 import type { RestCandidateDraft } from './rest-candidates';
 
 /** A behavior's authoring policy with the defaults filled in. */
 export type EffectiveAuthoringPolicy = Pick<
   RestEndpointAuthoringPolicyDescriptor,
-  'behaviorId' | 'sourceModuleId' | 'declared' | 'preferredStyle' | 'allowedStyles' | 'disallowedStyles' | 'multiplePublishedCandidates' | 'effectiveStyles'
+  | 'behaviorId'
+  | 'sourceModuleId'
+  | 'declared'
+  | 'preferredStyle'
+  | 'allowedStyles'
+  | 'disallowedStyles'
+  | 'multiplePublishedCandidates'
+  | 'effectiveStyles'
 >;
 
 /** Defaults: every style allowed (in `restAuthoringStyles` order), none disallowed or preferred, `publish-all`. */
@@ -25,7 +37,10 @@ export function effectivePolicy({ moduleId, behavior }: RegisteredBehavior): Eff
 }
 
 /** Whether a candidate of `style` may publish under the policy. */
-export function styleOutcome(policy: EffectiveAuthoringPolicy, style: RestAuthoringStyle): 'allowed' | 'disallowed-style' | 'style-not-allowed' {
+export function styleOutcome(
+  policy: EffectiveAuthoringPolicy,
+  style: RestAuthoringStyle,
+): 'allowed' | 'disallowed-style' | 'style-not-allowed' {
   if (policy.disallowedStyles.includes(style)) return 'disallowed-style';
   if (!policy.allowedStyles.includes(style)) return 'style-not-allowed';
   return 'allowed';
@@ -43,14 +58,18 @@ export function resolveMultiple(
     return { published: [...wouldPublish], superseded: [], problem: null };
   }
   if (policy.multiplePublishedCandidates === 'fail-build') {
-    const list = wouldPublish.map((candidate) => `"${candidate.candidateId}" (${candidate.source})`).join(', ');
+    const list = wouldPublish
+      .map((candidate) => `"${candidate.candidateId}" (${candidate.source})`)
+      .join(', ');
     return {
       published: [...wouldPublish],
       superseded: [],
       problem: `behavior "${policy.behaviorId}" of module "${policy.sourceModuleId}" allows one published REST candidate (restAuthoring.multiplePublishedCandidates "fail-build"), but ${wouldPublish.length} would publish: ${list}; remove all but one, suppress the others (Engine:Rest:Governance:Suppressions) or change the policy`,
     };
   }
-  const order = policy.preferredStyle ? [policy.preferredStyle, ...policy.effectiveStyles.filter((style) => style !== policy.preferredStyle)] : policy.effectiveStyles;
+  const order = policy.preferredStyle
+    ? [policy.preferredStyle, ...policy.effectiveStyles.filter((style) => style !== policy.preferredStyle)]
+    : policy.effectiveStyles;
   const winner = order.find((style) => wouldPublish.some((candidate) => candidate.authoringStyle === style));
   return {
     published: wouldPublish.filter((candidate) => candidate.authoringStyle === winner),

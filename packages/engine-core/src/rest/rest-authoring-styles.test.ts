@@ -20,21 +20,42 @@ import { manualClock } from '../clock';
 import { createMemoryLogger } from '../logger';
 import { buildWithRest, entriesOf, ordersModule, thrown } from './rest-test-fixtures';
 
-const crud = { list: 'orders.list', get: 'orders.get', create: 'orders.create', update: 'orders.update', remove: 'orders.remove' };
+const crud = {
+  list: 'orders.list',
+  get: 'orders.get',
+  create: 'orders.create',
+  update: 'orders.update',
+  remove: 'orders.remove',
+};
 
-function candidate(engine: ReturnType<typeof buildWithRest>, candidateId: string): RestEndpointCandidateDescriptor {
-  const found = engine.catalog('rest-endpoint-candidates')!.find(candidateId) as RestEndpointCandidateDescriptor | undefined;
-  if (!found) throw new Error(`no candidate ${candidateId}; have ${entriesOf(engine, 'rest-endpoint-candidates').map((entry) => entry.candidateId).join(', ')}`);
+function candidate(
+  engine: ReturnType<typeof buildWithRest>,
+  candidateId: string,
+): RestEndpointCandidateDescriptor {
+  const found = engine.catalog('rest-endpoint-candidates')!.find(candidateId) as
+    RestEndpointCandidateDescriptor | undefined;
+  if (!found)
+    throw new Error(
+      `no candidate ${candidateId}; have ${entriesOf(engine, 'rest-endpoint-candidates')
+        .map((entry) => entry.candidateId)
+        .join(', ')}`,
+    );
   return found;
 }
 
 describe('each authoring style produces its candidate', () => {
   it('explicit module DSL: a CRUD resource in a route group gives five candidates with the group metadata and explicit target bindings', () => {
     const engine = buildWithRest([
-      ordersModule([routeGroup('/api', { scopes: ['public-api'], version: 1, tags: ['Orders'], documents: ['public'] }, [restResource('orders', crud)])]),
+      ordersModule([
+        routeGroup('/api', { scopes: ['public-api'], version: 1, tags: ['Orders'], documents: ['public'] }, [
+          restResource('orders', crud),
+        ]),
+      ]),
     ]);
     const candidates = entriesOf<RestEndpointCandidateDescriptor>(engine, 'rest-endpoint-candidates');
-    expect(candidates.map((entry) => `${entry.originalMetadata.method} ${entry.originalMetadata.path}`)).toEqual([
+    expect(
+      candidates.map((entry) => `${entry.originalMetadata.method} ${entry.originalMetadata.path}`),
+    ).toEqual([
       'GET /api/orders',
       'GET /api/orders/:id',
       'POST /api/orders',
@@ -72,13 +93,22 @@ describe('each authoring style produces its candidate', () => {
   });
 
   it('explicit module DSL: endpoint() binds one behavior with its own name, and a group without scopes is not opted in', () => {
-    const engine = buildWithRest([ordersModule([routeGroup('/internal', [endpoint('GET', '/orders/:id', 'orders.get', { name: 'fetchOrder' })])])]);
+    const engine = buildWithRest([
+      ordersModule([
+        routeGroup('/internal', [endpoint('GET', '/orders/:id', 'orders.get', { name: 'fetchOrder' })]),
+      ]),
+    ]);
     expect(candidate(engine, 'orders:internal:fetchOrder')).toMatchObject({
       sourceShape: 'route-group-endpoint',
       source: 'module "orders" routeGroup("/internal").endpoint("GET", "/orders/:id", "orders.get")',
       hostGovernanceScopes: [],
       hostGovernance: 'not-opted-in',
-      originalMetadata: { path: '/internal/orders/:id', endpointName: 'fetchOrder', openApiDocumentNames: ['default'], apiMajorVersion: 1 },
+      originalMetadata: {
+        path: '/internal/orders/:id',
+        endpointName: 'fetchOrder',
+        openApiDocumentNames: ['default'],
+        apiMajorVersion: 1,
+      },
     });
   });
 
@@ -94,15 +124,30 @@ describe('each authoring style produces its candidate', () => {
       routeGroupPrefix: null,
       hostGovernance: 'host-governed',
       targetBindings: [{ kind: 'behavior', behaviorId: 'ping', moduleId: 'orders' }],
-      originalMetadata: { method: 'POST', path: '/api/ping', endpointName: 'ping', tags: ['Diagnostics'], summary: 'Answers pong' },
+      originalMetadata: {
+        method: 'POST',
+        path: '/api/ping',
+        endpointName: 'ping',
+        tags: ['Diagnostics'],
+        summary: 'Answers pong',
+      },
       outcome: 'published',
     });
   });
 
   it('generated profile shorthand: restProfile("crud") generates the five conventional routes, without explicit target bindings', () => {
-    const engine = buildWithRest([ordersModule([restProfile('crud', 'orders', { prefix: '/v2/orders', version: 2 })])]);
+    const engine = buildWithRest([
+      ordersModule([restProfile('crud', 'orders', { prefix: '/v2/orders', version: 2 })]),
+    ]);
     const candidates = entriesOf<RestEndpointCandidateDescriptor>(engine, 'rest-endpoint-candidates');
-    expect(candidates.map((entry) => [entry.candidateId, entry.behaviorId, entry.originalMetadata.method, entry.originalMetadata.path])).toEqual([
+    expect(
+      candidates.map((entry) => [
+        entry.candidateId,
+        entry.behaviorId,
+        entry.originalMetadata.method,
+        entry.originalMetadata.path,
+      ]),
+    ).toEqual([
       ['orders:crud:orders:orders.list', 'orders.list', 'GET', '/v2/orders'],
       ['orders:crud:orders:orders.get', 'orders.get', 'GET', '/v2/orders/:id'],
       ['orders:crud:orders:orders.create', 'orders.create', 'POST', '/v2/orders'],
@@ -120,13 +165,22 @@ describe('each authoring style produces its candidate', () => {
 
   it('generated profile shorthand: "read-only" generates list and get only', () => {
     const engine = buildWithRest([ordersModule([restProfile('read-only', 'orders')])]);
-    expect(entriesOf(engine, 'rest-endpoint-candidates').map((entry) => entry.originalMetadata.path)).toEqual(['/orders', '/orders/:id']);
+    expect(entriesOf(engine, 'rest-endpoint-candidates').map((entry) => entry.originalMetadata.path)).toEqual(
+      ['/orders', '/orders/:id'],
+    );
   });
 
   it('profile mapping: a profile in host configuration maps behavior ids to method and path', () => {
     const engine = buildWithRest([ordersModule([])], {
       Profiles: {
-        partner: { Prefix: '/partner', Version: 3, Tags: ['Partner'], Documents: ['partner'], Scopes: ['partner-api'], Routes: [{ Behavior: 'orders.get', Method: 'GET', Path: '/orders/:id' }] },
+        partner: {
+          Prefix: '/partner',
+          Version: 3,
+          Tags: ['Partner'],
+          Documents: ['partner'],
+          Scopes: ['partner-api'],
+          Routes: [{ Behavior: 'orders.get', Method: 'GET', Path: '/orders/:id' }],
+        },
         dormant: { Enabled: false, Routes: [{ Behavior: 'ping', Method: 'GET', Path: '/dormant' }] },
       },
     });
@@ -141,7 +195,13 @@ describe('each authoring style produces its candidate', () => {
       routeGroupId: 'profile:partner',
       routeGroupPrefix: '/partner',
       hostGovernanceScopes: ['partner-api'],
-      originalMetadata: { method: 'GET', path: '/partner/orders/:id', tags: ['Partner'], openApiDocumentNames: ['partner'], apiMajorVersion: 3 },
+      originalMetadata: {
+        method: 'GET',
+        path: '/partner/orders/:id',
+        tags: ['Partner'],
+        openApiDocumentNames: ['partner'],
+        apiMajorVersion: 3,
+      },
     });
   });
 
@@ -159,15 +219,23 @@ describe('each authoring style produces its candidate', () => {
     });
     builder.addModule(ordersModule([]));
     const engine = builder.build();
-    expect(entriesOf(engine, 'rest-endpoints').map((entry) => [entry.method, entry.path, entry.apiMajorVersion])).toEqual([['POST', '/ops/ping', 2]]);
+    expect(
+      entriesOf(engine, 'rest-endpoints').map((entry) => [entry.method, entry.path, entry.apiMajorVersion]),
+    ).toEqual([['POST', '/ops/ping', 2]]);
   });
 });
 
 describe('the published endpoint catalog', () => {
   it('carries every field of spec 2.4 and the ownership metadata, and the six catalogs are in the snapshot', () => {
-    const engine = buildWithRest([ordersModule([routeGroup('/api', { scopes: ['public-api'] }, [restResource('orders', { get: 'orders.get' })]), restGet('/api/ping', 'ping')])]);
+    const engine = buildWithRest([
+      ordersModule([
+        routeGroup('/api', { scopes: ['public-api'] }, [restResource('orders', { get: 'orders.get' })]),
+        restGet('/api/ping', 'ping'),
+      ]),
+    ]);
     const endpoints = entriesOf<RestEndpointDescriptor>(engine, 'rest-endpoints');
-    for (const entry of endpoints) expect(restEndpointSchema.strict().safeParse(entry).error?.issues ?? []).toEqual([]);
+    for (const entry of endpoints)
+      expect(restEndpointSchema.strict().safeParse(entry).error?.issues ?? []).toEqual([]);
     expect(endpoints[0]).toEqual({
       id: 'orders:api:orders.get',
       candidateId: 'orders:api:orders.get',
@@ -241,16 +309,33 @@ describe('the published endpoint catalog', () => {
   it('lists an authoring policy for every behavior, published or not, with the defaults when none is declared', () => {
     const engine = buildWithRest([ordersModule([restGet('/api/ping', 'ping')])]);
     const policies = entriesOf(engine, 'rest-endpoint-authoring-policies');
-    expect(policies.map((policy) => policy.behaviorId)).toEqual(['orders.list', 'orders.get', 'orders.create', 'orders.update', 'orders.remove', 'ping']);
+    expect(policies.map((policy) => policy.behaviorId)).toEqual([
+      'orders.list',
+      'orders.get',
+      'orders.create',
+      'orders.update',
+      'orders.remove',
+      'ping',
+    ]);
     expect(engine.catalog('rest-endpoint-authoring-policies')!.find('ping')).toEqual({
       behaviorId: 'ping',
       sourceModuleId: 'orders',
       declared: false,
       preferredStyle: null,
-      allowedStyles: ['explicit-module-dsl', 'inline-helper', 'generated-profile-shorthand', 'profile-mapping'],
+      allowedStyles: [
+        'explicit-module-dsl',
+        'inline-helper',
+        'generated-profile-shorthand',
+        'profile-mapping',
+      ],
       disallowedStyles: [],
       multiplePublishedCandidates: 'publish-all',
-      effectiveStyles: ['explicit-module-dsl', 'inline-helper', 'generated-profile-shorthand', 'profile-mapping'],
+      effectiveStyles: [
+        'explicit-module-dsl',
+        'inline-helper',
+        'generated-profile-shorthand',
+        'profile-mapping',
+      ],
       candidateIds: ['orders:inline:ping'],
       filteredCandidateIds: [],
       wouldPublishCandidateIds: ['orders:inline:ping'],
@@ -260,12 +345,22 @@ describe('the published endpoint catalog', () => {
   });
 
   it('refuses entries contributed through addCatalogEntries: module code and host configuration are the only authoring inputs', () => {
-    const builder = createEngineBuilder({ contentRoot: '/nonexistent', environment: {}, clock: manualClock(), logger: createMemoryLogger() });
-    const validEntry = entriesOf(buildWithRest([ordersModule([restGet('/api/ping', 'ping')])]), 'rest-endpoints')[0];
+    const builder = createEngineBuilder({
+      contentRoot: '/nonexistent',
+      environment: {},
+      clock: manualClock(),
+      logger: createMemoryLogger(),
+    });
+    const validEntry = entriesOf(
+      buildWithRest([ordersModule([restGet('/api/ping', 'ping')])]),
+      'rest-endpoints',
+    )[0];
     builder.addModule(ordersModule([]));
     builder.addCatalogEntries('rest-endpoints', null, [validEntry]);
     const error = thrown(() => builder.build());
     expect(error.code).toBe('CATALOG_INVALID');
-    expect(error.message).toContain('the rest-endpoints catalog is computed from module behaviors (ModuleDefinition.rest) and Engine:Rest');
+    expect(error.message).toContain(
+      'the rest-endpoints catalog is computed from module behaviors (ModuleDefinition.rest) and Engine:Rest',
+    );
   });
 });

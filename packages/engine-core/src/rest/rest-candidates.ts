@@ -51,7 +51,9 @@ export function collectCandidates(
 
   /** Validates and records one candidate; `owner` is the module that must own the behavior (null: any module). */
   function add(
-    draft: Omit<RestCandidateDraft, 'sourceModuleId' | 'originalMetadata'> & { metadata: Omit<RestEndpointMetadata, 'summary'> & { summary?: string } },
+    draft: Omit<RestCandidateDraft, 'sourceModuleId' | 'originalMetadata'> & {
+      metadata: Omit<RestEndpointMetadata, 'summary'> & { summary?: string };
+    },
     owner: string | null,
   ): void {
     const { metadata, ...rest } = draft;
@@ -63,38 +65,57 @@ export function collectCandidates(
       return;
     }
     if (owner !== null && found.moduleId !== owner) {
-      problems.push(`${where} targets behavior "${draft.behaviorId}" of module "${found.moduleId}"; a module publishes only its own behaviors`);
+      problems.push(
+        `${where} targets behavior "${draft.behaviorId}" of module "${found.moduleId}"; a module publishes only its own behaviors`,
+      );
       return;
     }
     problems.push(...metadataProblems(metadata, where));
-    candidates.push({ ...rest, sourceModuleId: found.moduleId, originalMetadata: { ...metadata, summary: summaryOf(draft.behaviorId, metadata.summary) } });
+    candidates.push({
+      ...rest,
+      sourceModuleId: found.moduleId,
+      originalMetadata: { ...metadata, summary: summaryOf(draft.behaviorId, metadata.summary) },
+    });
   }
 
   for (const module of modules) {
     const declarations: unknown = module.rest;
     if (declarations === undefined) continue;
     if (!Array.isArray(declarations)) {
-      problems.push(`module "${module.id}" rest must be an array of routeGroup(...), restProfile(...) or restGet/restPost/... declarations`);
+      problems.push(
+        `module "${module.id}" rest must be an array of routeGroup(...), restProfile(...) or restGet/restPost/... declarations`,
+      );
       continue;
     }
     declarations.forEach((declaration, index) => {
       const kind = (declaration as { kind?: unknown })?.kind;
       if (kind === 'route-group') explicitGroup(module.id, declaration as RestRouteGroupDeclaration);
       else if (kind === 'inline-route') inlineRoute(module.id, declaration as RestInlineRouteDeclaration);
-      else if (kind === 'profile-shorthand') shorthand(module.id, declaration as RestProfileShorthandDeclaration);
-      else problems.push(`module "${module.id}" rest[${index}] is not a routeGroup(...), restProfile(...) or inline helper declaration`);
+      else if (kind === 'profile-shorthand')
+        shorthand(module.id, declaration as RestProfileShorthandDeclaration);
+      else
+        problems.push(
+          `module "${module.id}" rest[${index}] is not a routeGroup(...), restProfile(...) or inline helper declaration`,
+        );
     });
   }
-  for (const profile of options.profiles) if (profile.options.Enabled) profileMapping(profile.name, profile.options);
+  for (const profile of options.profiles)
+    if (profile.options.Enabled) profileMapping(profile.name, profile.options);
   return { candidates, problems };
 
   function explicitGroup(moduleId: string, group: RestRouteGroupDeclaration): void {
     const groupOptions = group.options ?? {};
     const localId = groupOptions.id ?? slugOf(group.prefix ?? '');
     const label = `module "${moduleId}" routeGroup(${JSON.stringify(group.prefix)})`;
-    if (!localIdPattern.test(localId)) problems.push(`${label} id ${JSON.stringify(localId)} must use letters, digits, . _ - only`);
+    if (!localIdPattern.test(localId))
+      problems.push(`${label} id ${JSON.stringify(localId)} must use letters, digits, . _ - only`);
     const scopes = [...(groupOptions.scopes ?? [])];
-    const governance = scopes.length === 0 ? 'not-opted-in' : groupOptions.allowHostGovernance === false ? 'declared-only' : 'host-governed';
+    const governance =
+      scopes.length === 0
+        ? 'not-opted-in'
+        : groupOptions.allowHostGovernance === false
+          ? 'declared-only'
+          : 'host-governed';
     const routeGroupId = `${moduleId}:${localId}`;
     for (const endpoint of group.endpoints ?? []) {
       const name = endpoint.name ?? endpoint.behaviorId;
@@ -111,7 +132,13 @@ export function collectCandidates(
           hostGovernanceScopes: scopes,
           hostGovernance: governance,
           targetBindings: [{ kind: 'behavior', behaviorId: endpoint.behaviorId, moduleId }],
-          metadata: metadataOf(endpoint, groupOptions, joinRoutePath(group.prefix ?? '', endpoint.path ?? ''), name, endpoint.tags),
+          metadata: metadataOf(
+            endpoint,
+            groupOptions,
+            joinRoutePath(group.prefix ?? '', endpoint.path ?? ''),
+            name,
+            endpoint.tags,
+          ),
         },
         moduleId,
       );
@@ -153,9 +180,13 @@ export function collectCandidates(
     const idParameter = shorthandOptions.idParameter ?? 'id';
     const routeGroupId = `${moduleId}:${declaration.profile}:${declaration.resource}`;
     const expected = actions.map((action) => `${behaviorPrefix}${action}`);
-    const present = actions.filter((action) => behaviors.find(`${behaviorPrefix}${action}`)?.moduleId === moduleId);
+    const present = actions.filter(
+      (action) => behaviors.find(`${behaviorPrefix}${action}`)?.moduleId === moduleId,
+    );
     if (present.length === 0) {
-      problems.push(`${label} generates routes for the behaviors ${expected.join(', ')}, but module "${moduleId}" defines none of them`);
+      problems.push(
+        `${label} generates routes for the behaviors ${expected.join(', ')}, but module "${moduleId}" defines none of them`,
+      );
       return;
     }
     for (const action of present) {
@@ -175,14 +206,23 @@ export function collectCandidates(
           hostGovernanceScopes: [...(shorthandOptions.scopes ?? [])],
           hostGovernance: 'host-governed',
           targetBindings: [],
-          metadata: metadataOf({ successStatus, method }, shorthandOptions, joinRoutePath(prefix, item ? `:${idParameter}` : ''), name, []),
+          metadata: metadataOf(
+            { successStatus, method },
+            shorthandOptions,
+            joinRoutePath(prefix, item ? `:${idParameter}` : ''),
+            name,
+            [],
+          ),
         },
         moduleId,
       );
     }
   }
 
-  function profileMapping(name: string, profile: RestPublicationOptions['profiles'][number]['options']): void {
+  function profileMapping(
+    name: string,
+    profile: RestPublicationOptions['profiles'][number]['options'],
+  ): void {
     const routeGroupId = `profile:${name}`;
     profile.Routes.forEach((route, index) => {
       const endpointName = route.Name ?? route.Behavior;
@@ -238,26 +278,46 @@ function metadataOf(
 
 function metadataProblems(metadata: Omit<RestEndpointMetadata, 'summary'>, where: string): string[] {
   const problems: string[] = [];
-  if (!(restMethods as readonly string[]).includes(metadata.method)) problems.push(`${where}: method ${JSON.stringify(metadata.method)} must be one of ${restMethods.join(', ')}`);
+  if (!(restMethods as readonly string[]).includes(metadata.method))
+    problems.push(
+      `${where}: method ${JSON.stringify(metadata.method)} must be one of ${restMethods.join(', ')}`,
+    );
   problems.push(...routePathProblems(metadata.path).map((problem) => `${where}: ${problem}`));
   if (!Number.isInteger(metadata.apiMajorVersion) || metadata.apiMajorVersion < 1) {
-    problems.push(`${where}: version must be an integer API major version from 1, got ${JSON.stringify(metadata.apiMajorVersion)}`);
+    problems.push(
+      `${where}: version must be an integer API major version from 1, got ${JSON.stringify(metadata.apiMajorVersion)}`,
+    );
   }
-  if (!Number.isInteger(metadata.successStatus) || metadata.successStatus < 200 || metadata.successStatus > 299) {
-    problems.push(`${where}: successStatus must be a 2xx status, got ${JSON.stringify(metadata.successStatus)}`);
+  if (
+    !Number.isInteger(metadata.successStatus) ||
+    metadata.successStatus < 200 ||
+    metadata.successStatus > 299
+  ) {
+    problems.push(
+      `${where}: successStatus must be a 2xx status, got ${JSON.stringify(metadata.successStatus)}`,
+    );
   }
   for (const name of metadata.openApiDocumentNames) {
-    if (!documentNamePattern.test(name)) problems.push(`${where}: OpenAPI document name ${JSON.stringify(name)} must use letters, digits, . _ - only`);
+    if (!documentNamePattern.test(name))
+      problems.push(
+        `${where}: OpenAPI document name ${JSON.stringify(name)} must use letters, digits, . _ - only`,
+      );
   }
-  if (metadata.openApiDocumentNames.length === 0) problems.push(`${where}: documents must name at least one OpenAPI document`);
+  if (metadata.openApiDocumentNames.length === 0)
+    problems.push(`${where}: documents must name at least one OpenAPI document`);
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(metadata.endpointName)) {
-    problems.push(`${where}: endpoint name ${JSON.stringify(metadata.endpointName)} must use letters, digits, . _ - only`);
+    problems.push(
+      `${where}: endpoint name ${JSON.stringify(metadata.endpointName)} must use letters, digits, . _ - only`,
+    );
   }
   return problems;
 }
 
 function ownBehaviors(behaviors: BehaviorRegistry, moduleId: string): string {
-  const own = behaviors.behaviors().filter((entry) => entry.moduleId === moduleId).map((entry) => `"${entry.behavior.id}"`);
+  const own = behaviors
+    .behaviors()
+    .filter((entry) => entry.moduleId === moduleId)
+    .map((entry) => `"${entry.behavior.id}"`);
   return own.length > 0 ? own.join(', ') : 'no behaviors';
 }
 

@@ -12,13 +12,32 @@ import {
 import { z } from 'zod';
 import { buildWithRest, entriesOf, ordersModule, thrown } from './rest-test-fixtures';
 
-const crud = { list: 'orders.list', get: 'orders.get', create: 'orders.create', update: 'orders.update', remove: 'orders.remove' };
-const apiIds = ['orders:api:orders.list', 'orders:api:orders.get', 'orders:api:orders.create', 'orders:api:orders.update', 'orders:api:orders.remove'];
+const crud = {
+  list: 'orders.list',
+  get: 'orders.get',
+  create: 'orders.create',
+  update: 'orders.update',
+  remove: 'orders.remove',
+};
+const apiIds = [
+  'orders:api:orders.list',
+  'orders:api:orders.get',
+  'orders:api:orders.create',
+  'orders:api:orders.update',
+  'orders:api:orders.remove',
+];
 
 const billing: ModuleDefinition = {
   id: 'billing',
   version: '1.0.0',
-  behaviors: [defineBehavior({ id: 'invoices.list', input: z.object({}), output: z.array(z.string()), handler: () => [] })],
+  behaviors: [
+    defineBehavior({
+      id: 'invoices.list',
+      input: z.object({}),
+      output: z.array(z.string()),
+      handler: () => [],
+    }),
+  ],
   rest: [restGet('/invoices', 'invoices.list')],
 };
 
@@ -32,7 +51,9 @@ function governed(governance: Record<string, unknown>) {
       ordersModule([
         routeGroup('/api', { scopes: ['public-api'], tags: ['Orders'] }, [restResource('orders', crud)]),
         routeGroup('/internal', [endpoint('GET', '/orders/:id', 'orders.get', { name: 'internal-get' })]),
-        routeGroup('/preview', { scopes: ['preview'], allowHostGovernance: false }, [endpoint('GET', '/orders', 'orders.list', { name: 'preview-list' })]),
+        routeGroup('/preview', { scopes: ['preview'], allowHostGovernance: false }, [
+          endpoint('GET', '/orders', 'orders.list', { name: 'preview-list' }),
+        ]),
         restPost('/ping', 'ping', { tags: ['Diagnostics'] }),
       ]),
       billing,
@@ -43,7 +64,8 @@ function governed(governance: Record<string, unknown>) {
 
 type Engine = ReturnType<typeof governed>;
 const find = <T>(engine: Engine, catalogId: string, id: string) => engine.catalog(catalogId)!.find(id) as T;
-const candidate = (engine: Engine, id: string) => find<RestEndpointCandidateDescriptor>(engine, 'rest-endpoint-candidates', id);
+const candidate = (engine: Engine, id: string) =>
+  find<RestEndpointCandidateDescriptor>(engine, 'rest-endpoint-candidates', id);
 const suppressed = (engine: Engine) =>
   entriesOf<RestEndpointCandidateDescriptor>(engine, 'rest-endpoint-candidates')
     .filter((entry) => entry.outcome === 'suppressed')
@@ -57,23 +79,34 @@ describe('host suppressions', () => {
     ['route-group', { RouteGroups: ['orders:api'] }, apiIds],
     ['tag', { Tags: ['Diagnostics'] }, ['orders:inline:ping']],
     ['scope', { Scopes: ['public-api'] }, apiIds],
-    ['authoring-style', { Styles: ['inline-helper'] }, ['orders:inline:ping', 'billing:inline:invoices.list']],
-  ])('match by %s (%j) and suppress exactly the matching host-governed candidates', (basis, match, expected) => {
-    const engine = governed({ Suppressions: [{ Id: 'hide', Match: match, Reason: 'not for the public' }] });
-    expect(suppressed(engine)).toEqual(expected);
-    expect(find(engine, 'rest-endpoint-suppressions', 'hide')).toMatchObject({
-      source: 'Engine:Rest:Governance:Suppressions:0',
-      reason: 'not for the public',
-      suppressedCandidateIds: expected,
-      outcome: 'suppressed',
-      selectionBasisSummary: [{ basis, candidateIds: expected }],
-    });
-    const published = entriesOf<RestEndpointDescriptor>(engine, 'rest-endpoints').map((entry) => entry.id);
-    for (const id of expected) {
-      expect(published).not.toContain(id);
-      expect(candidate(engine, id)).toMatchObject({ selectedSuppressionId: 'hide', suppressionSelectionBasis: basis, matchedRuleIds: ['hide'] });
-    }
-  });
+    [
+      'authoring-style',
+      { Styles: ['inline-helper'] },
+      ['orders:inline:ping', 'billing:inline:invoices.list'],
+    ],
+  ])(
+    'match by %s (%j) and suppress exactly the matching host-governed candidates',
+    (basis, match, expected) => {
+      const engine = governed({ Suppressions: [{ Id: 'hide', Match: match, Reason: 'not for the public' }] });
+      expect(suppressed(engine)).toEqual(expected);
+      expect(find(engine, 'rest-endpoint-suppressions', 'hide')).toMatchObject({
+        source: 'Engine:Rest:Governance:Suppressions:0',
+        reason: 'not for the public',
+        suppressedCandidateIds: expected,
+        outcome: 'suppressed',
+        selectionBasisSummary: [{ basis, candidateIds: expected }],
+      });
+      const published = entriesOf<RestEndpointDescriptor>(engine, 'rest-endpoints').map((entry) => entry.id);
+      for (const id of expected) {
+        expect(published).not.toContain(id);
+        expect(candidate(engine, id)).toMatchObject({
+          selectedSuppressionId: 'hide',
+          suppressionSelectionBasis: basis,
+          matchedRuleIds: ['hide'],
+        });
+      }
+    },
+  );
 
   it('is skipped for a route group that declared no host governance scope: the explicit group stays authoritative', () => {
     const engine = governed({ Suppressions: [{ Id: 'no-get', Match: { Behaviors: ['orders.get'] } }] });
@@ -98,7 +131,14 @@ describe('host suppressions', () => {
       suppressedCandidateIds: ['orders:api:orders.get'],
       routeGroupIds: ['orders:api', 'orders:internal'],
       authoritativeRouteGroupIds: ['orders:internal'],
-      skippedHostRules: [{ ruleId: 'no-get', kind: 'suppression', reason: 'route-group-not-opted-in', candidateId: 'orders:internal:internal-get' }],
+      skippedHostRules: [
+        {
+          ruleId: 'no-get',
+          kind: 'suppression',
+          reason: 'route-group-not-opted-in',
+          candidateId: 'orders:internal:internal-get',
+        },
+      ],
       publishedStyles: ['explicit-module-dsl'],
       outcome: 'published',
     });
@@ -113,12 +153,19 @@ describe('host suppressions', () => {
       skippedRules: [{ ruleId: 'no-preview', kind: 'suppression', reason: 'host-governance-not-allowed' }],
       outcome: 'published',
     });
-    expect(find(engine, 'rest-endpoint-suppressions', 'no-preview')).toMatchObject({ outcome: 'matched-but-skipped', suppressedCandidateIds: [] });
-    expect(find(engine, 'rest-endpoints', 'orders:preview:preview-list')).toMatchObject({ hostGovernanceScopes: ['preview'] });
+    expect(find(engine, 'rest-endpoint-suppressions', 'no-preview')).toMatchObject({
+      outcome: 'matched-but-skipped',
+      suppressedCandidateIds: [],
+    });
+    expect(find(engine, 'rest-endpoints', 'orders:preview:preview-list')).toMatchObject({
+      hostGovernanceScopes: ['preview'],
+    });
   });
 
   it('groups the selection basis per candidate: the most specific selector that names it', () => {
-    const engine = governed({ Suppressions: [{ Id: 'mixed', Match: { Behaviors: ['ping'], Tags: ['Orders'] } }] });
+    const engine = governed({
+      Suppressions: [{ Id: 'mixed', Match: { Behaviors: ['ping'], Tags: ['Orders'] } }],
+    });
     expect(find(engine, 'rest-endpoint-suppressions', 'mixed')).toMatchObject({
       selectionBasisSummary: [
         { basis: 'behavior', candidateIds: ['orders:inline:ping'] },
@@ -147,15 +194,25 @@ describe('host suppressions', () => {
   });
 
   it('qualifiers narrow: a version that no candidate has leaves the rule unmatched', () => {
-    const engine = governed({ Suppressions: [{ Id: 'v2-only', Match: { Scopes: ['public-api'], Versions: [2] } }] });
+    const engine = governed({
+      Suppressions: [{ Id: 'v2-only', Match: { Scopes: ['public-api'], Versions: [2] } }],
+    });
     expect(suppressed(engine)).toEqual([]);
-    expect(find(engine, 'rest-endpoint-suppressions', 'v2-only')).toMatchObject({ outcome: 'unmatched', matchedCandidateIds: [], selectionBasisSummary: [] });
+    expect(find(engine, 'rest-endpoint-suppressions', 'v2-only')).toMatchObject({
+      outcome: 'unmatched',
+      matchedCandidateIds: [],
+      selectionBasisSummary: [],
+    });
   });
 });
 
 describe('host overrides', () => {
   it('an applied override changes the published answer and keeps the original metadata visible', () => {
-    const engine = governed({ Overrides: [{ Id: 'v2-list', Match: { Behaviors: ['orders.list'] }, Set: { Path: '/api/v2/orders', Version: 2 } }] });
+    const engine = governed({
+      Overrides: [
+        { Id: 'v2-list', Match: { Behaviors: ['orders.list'] }, Set: { Path: '/api/v2/orders', Version: 2 } },
+      ],
+    });
     expect(find(engine, 'rest-endpoints', 'orders:api:orders.list')).toMatchObject({
       path: '/api/v2/orders',
       apiMajorVersion: 2,
@@ -165,11 +222,21 @@ describe('host overrides', () => {
       overrideSelectionBasis: 'behavior',
       appliedOverrideId: 'v2-list',
     });
-    expect(candidate(engine, 'orders:api:orders.list')).toMatchObject({ appliedChanges: ['path', 'apiMajorVersion'], effectiveMetadata: { path: '/api/v2/orders' } });
+    expect(candidate(engine, 'orders:api:orders.list')).toMatchObject({
+      appliedChanges: ['path', 'apiMajorVersion'],
+      effectiveMetadata: { path: '/api/v2/orders' },
+    });
     expect(find(engine, 'rest-endpoint-overrides', 'v2-list')).toMatchObject({
       source: 'Engine:Rest:Governance:Overrides:0',
       priority: 0,
-      declaredAction: { method: null, path: '/api/v2/orders', apiMajorVersion: 2, tags: null, openApiDocumentNames: null, endpointName: null },
+      declaredAction: {
+        method: null,
+        path: '/api/v2/orders',
+        apiMajorVersion: 2,
+        tags: null,
+        openApiDocumentNames: null,
+        endpointName: null,
+      },
       declaredFields: ['path', 'apiMajorVersion'],
       effectiveFields: ['path', 'apiMajorVersion'],
       matchedCandidateIds: ['orders:api:orders.list', 'orders:preview:preview-list'],
@@ -177,18 +244,39 @@ describe('host overrides', () => {
       appliedCandidateIds: ['orders:api:orders.list'],
       unchangedCandidateIds: [],
       skipped: [{ candidateId: 'orders:preview:preview-list', reason: 'host-governance-not-allowed' }],
-      effectiveActions: [{ candidateId: 'orders:api:orders.list', changedFields: ['path', 'apiMajorVersion'] }],
+      effectiveActions: [
+        { candidateId: 'orders:api:orders.list', changedFields: ['path', 'apiMajorVersion'] },
+      ],
       outcome: 'applied',
-      selectionBasisSummary: [{ basis: 'behavior', candidateIds: ['orders:api:orders.list', 'orders:preview:preview-list'] }],
+      selectionBasisSummary: [
+        { basis: 'behavior', candidateIds: ['orders:api:orders.list', 'orders:preview:preview-list'] },
+      ],
     });
-    expect(find(engine, 'rest-endpoints', 'orders:preview:preview-list')).toMatchObject({ path: '/preview/orders', selectedOverrideId: null });
+    expect(find(engine, 'rest-endpoints', 'orders:preview:preview-list')).toMatchObject({
+      path: '/preview/orders',
+      selectedOverrideId: null,
+    });
   });
 
   it('rule 4: an override that wins selection but changes nothing keeps SelectedOverrideId and OverrideSelectionBasis, AppliedOverrideId is null', () => {
-    const engine = governed({ Overrides: [{ Id: 'same-get', Match: { Behaviors: ['orders.get'] }, Set: { Method: 'GET', Version: 1 } }] });
+    const engine = governed({
+      Overrides: [
+        { Id: 'same-get', Match: { Behaviors: ['orders.get'] }, Set: { Method: 'GET', Version: 1 } },
+      ],
+    });
     const published = find<RestEndpointDescriptor>(engine, 'rest-endpoints', 'orders:api:orders.get');
-    expect(published).toMatchObject({ method: 'GET', path: '/api/orders/:id', selectedOverrideId: 'same-get', overrideSelectionBasis: 'behavior', appliedOverrideId: null });
-    expect(candidate(engine, 'orders:api:orders.get')).toMatchObject({ selectedOverrideId: 'same-get', appliedOverrideId: null, appliedChanges: [] });
+    expect(published).toMatchObject({
+      method: 'GET',
+      path: '/api/orders/:id',
+      selectedOverrideId: 'same-get',
+      overrideSelectionBasis: 'behavior',
+      appliedOverrideId: null,
+    });
+    expect(candidate(engine, 'orders:api:orders.get')).toMatchObject({
+      selectedOverrideId: 'same-get',
+      appliedOverrideId: null,
+      appliedChanges: [],
+    });
     expect(find(engine, 'rest-endpoint-overrides', 'same-get')).toMatchObject({
       declaredFields: ['method', 'apiMajorVersion'],
       effectiveFields: [],
@@ -204,7 +292,12 @@ describe('host overrides', () => {
       Overrides: [
         { Id: 'scope-high', Match: { Scopes: ['public-api'] }, Priority: 10, Set: { Tags: ['Public'] } },
         { Id: 'behavior-low', Match: { Behaviors: ['orders.update'] }, Set: { Method: 'PATCH' } },
-        { Id: 'tag-low', Match: { Tags: ['Diagnostics'] }, Priority: 1, Set: { Path: '/diagnostics/ping-low' } },
+        {
+          Id: 'tag-low',
+          Match: { Tags: ['Diagnostics'] },
+          Priority: 1,
+          Set: { Path: '/diagnostics/ping-low' },
+        },
         { Id: 'tag-high', Match: { Tags: ['Diagnostics'] }, Priority: 5, Set: { Path: '/diagnostics/ping' } },
       ],
     });
@@ -213,15 +306,32 @@ describe('host overrides', () => {
       overrideSelectionBasis: 'behavior',
       skippedRules: [{ ruleId: 'scope-high', kind: 'override', reason: 'another-rule-selected' }],
     });
-    expect(find(engine, 'rest-endpoints', 'orders:api:orders.update')).toMatchObject({ method: 'PATCH', tagNames: ['Orders'] });
-    expect(find(engine, 'rest-endpoints', 'orders:api:orders.get')).toMatchObject({ tagNames: ['Public'], appliedOverrideId: 'scope-high', overrideSelectionBasis: 'scope' });
-    expect(find(engine, 'rest-endpoints', 'orders:inline:ping')).toMatchObject({ path: '/diagnostics/ping', selectedOverrideId: 'tag-high', overrideSelectionBasis: 'tag' });
+    expect(find(engine, 'rest-endpoints', 'orders:api:orders.update')).toMatchObject({
+      method: 'PATCH',
+      tagNames: ['Orders'],
+    });
+    expect(find(engine, 'rest-endpoints', 'orders:api:orders.get')).toMatchObject({
+      tagNames: ['Public'],
+      appliedOverrideId: 'scope-high',
+      overrideSelectionBasis: 'scope',
+    });
+    expect(find(engine, 'rest-endpoints', 'orders:inline:ping')).toMatchObject({
+      path: '/diagnostics/ping',
+      selectedOverrideId: 'tag-high',
+      overrideSelectionBasis: 'tag',
+    });
   });
 
   it('is skipped for a suppressed candidate and for a group that did not opt in', () => {
     const engine = governed({
       Suppressions: [{ Id: 'hide-remove', Match: { Behaviors: ['orders.remove'] } }],
-      Overrides: [{ Id: 'rename', Match: { Behaviors: ['orders.remove', 'orders.get'] }, Set: { EndpointName: 'renamed' } }],
+      Overrides: [
+        {
+          Id: 'rename',
+          Match: { Behaviors: ['orders.remove', 'orders.get'] },
+          Set: { EndpointName: 'renamed' },
+        },
+      ],
     });
     expect(find(engine, 'rest-endpoint-overrides', 'rename')).toMatchObject({
       appliedCandidateIds: ['orders:api:orders.get'],
@@ -230,8 +340,15 @@ describe('host overrides', () => {
         { candidateId: 'orders:internal:internal-get', reason: 'route-group-not-opted-in' },
       ],
     });
-    expect(find(engine, 'rest-endpoints', 'orders:internal:internal-get')).toMatchObject({ endpointName: 'internal-get', endpointNames: ['internal-get'], appliedOverrideId: null });
-    expect(find(engine, 'rest-endpoints', 'orders:api:orders.get')).toMatchObject({ endpointName: 'renamed', endpointNames: ['renamed'] });
+    expect(find(engine, 'rest-endpoints', 'orders:internal:internal-get')).toMatchObject({
+      endpointName: 'internal-get',
+      endpointNames: ['internal-get'],
+      appliedOverrideId: null,
+    });
+    expect(find(engine, 'rest-endpoints', 'orders:api:orders.get')).toMatchObject({
+      endpointName: 'renamed',
+      endpointNames: ['renamed'],
+    });
   });
 });
 
@@ -247,18 +364,31 @@ describe('governance configuration', () => {
       }),
     );
     expect(error.code).toBe('CONFIGURATION_INVALID');
-    expect(error.message).toContain('Engine:Rest:Governance:Suppressions:0:Match needs at least one of Modules, Behaviors, RouteGroups, Tags, Scopes, Styles or Versions');
-    expect(error.message).toContain('Engine:Rest:Governance:Overrides:0:Set needs at least one of Method, Path, Version, Tags, Documents or EndpointName');
+    expect(error.message).toContain(
+      'Engine:Rest:Governance:Suppressions:0:Match needs at least one of Modules, Behaviors, RouteGroups, Tags, Scopes, Styles or Versions',
+    );
+    expect(error.message).toContain(
+      'Engine:Rest:Governance:Overrides:0:Set needs at least one of Method, Path, Version, Tags, Documents or EndpointName',
+    );
     expect(error.message).toContain('Engine:Rest:Governance:Overrides:1:Set:Version');
   });
 
   it('repeated rule ids and an invalid override path are refused', () => {
     const repeated = thrown(() =>
-      governed({ Suppressions: [{ Id: 'same', Match: { Tags: ['x'] } }], Overrides: [{ Id: 'same', Match: { Tags: ['x'] }, Set: { Version: 2 } }] }),
+      governed({
+        Suppressions: [{ Id: 'same', Match: { Tags: ['x'] } }],
+        Overrides: [{ Id: 'same', Match: { Tags: ['x'] }, Set: { Version: 2 } }],
+      }),
     );
-    expect(repeated.message).toContain('Engine:Rest:Governance:Overrides:0:Id repeats the rule id "same" of Engine:Rest:Governance:Suppressions:0:Id');
-    const path = thrown(() => governed({ Overrides: [{ Id: 'bad', Match: { Tags: ['x'] }, Set: { Path: 'no-slash' } }] }));
+    expect(repeated.message).toContain(
+      'Engine:Rest:Governance:Overrides:0:Id repeats the rule id "same" of Engine:Rest:Governance:Suppressions:0:Id',
+    );
+    const path = thrown(() =>
+      governed({ Overrides: [{ Id: 'bad', Match: { Tags: ['x'] }, Set: { Path: 'no-slash' } }] }),
+    );
     expect(path.code).toBe('REST_PUBLICATION_INVALID');
-    expect(path.message).toContain('Engine:Rest:Governance:Overrides:0:Set:Path: path "no-slash" must start with "/"');
+    expect(path.message).toContain(
+      'Engine:Rest:Governance:Overrides:0:Set:Path: path "no-slash" must start with "/"',
+    );
   });
 });

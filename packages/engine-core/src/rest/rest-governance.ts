@@ -7,9 +7,12 @@ import {
   type RestSelectionBasis,
 } from '@corekit/abstractions';
 import type { RestCandidateDraft } from './rest-candidates';
-import type { RestGovernanceOptions, RestOverrideOptions, RestRuleMatchOptions } from './rest-publication-options';
+import type {
+  RestGovernanceOptions,
+  RestOverrideOptions,
+  RestRuleMatchOptions,
+} from './rest-publication-options';
 import { joinRoutePath, routePathProblems } from './rest-route-paths';
-
 
 /** What host governance decided for one candidate. */
 export interface CandidateGovernance {
@@ -24,9 +27,22 @@ export interface CandidateGovernance {
   effectiveMetadata: RestEndpointMetadata;
 }
 
-const selectors: ReadonlyArray<readonly [RestSelectionBasis, keyof RestRuleMatchOptions, (candidate: RestCandidateDraft) => readonly string[]]> = [
+const selectors: ReadonlyArray<
+  readonly [
+    RestSelectionBasis,
+    keyof RestRuleMatchOptions,
+    (candidate: RestCandidateDraft) => readonly string[],
+  ]
+> = [
   ['behavior', 'Behaviors', (candidate) => [candidate.behaviorId]],
-  ['route-group', 'RouteGroups', (candidate) => [candidate.routeGroupId, ...(candidate.routeGroupPrefix ? [candidate.routeGroupPrefix] : [])]],
+  [
+    'route-group',
+    'RouteGroups',
+    (candidate) => [
+      candidate.routeGroupId,
+      ...(candidate.routeGroupPrefix ? [candidate.routeGroupPrefix] : []),
+    ],
+  ],
   ['module', 'Modules', (candidate) => [candidate.sourceModuleId]],
   ['tag', 'Tags', (candidate) => candidate.originalMetadata.tags],
   ['scope', 'Scopes', (candidate) => candidate.hostGovernanceScopes],
@@ -36,9 +52,13 @@ const selectors: ReadonlyArray<readonly [RestSelectionBasis, keyof RestRuleMatch
  * The basis on which a rule matches a candidate, or null. Selectors are alternatives and the basis is the most
  * specific one that names the candidate; Styles and Versions narrow; a rule with qualifiers only matches on them.
  */
-export function selectionBasis(match: RestRuleMatchOptions, candidate: RestCandidateDraft): RestSelectionBasis | null {
+export function selectionBasis(
+  match: RestRuleMatchOptions,
+  candidate: RestCandidateDraft,
+): RestSelectionBasis | null {
   if (match.Styles.length > 0 && !match.Styles.includes(candidate.authoringStyle)) return null;
-  if (match.Versions.length > 0 && !match.Versions.includes(candidate.originalMetadata.apiMajorVersion)) return null;
+  if (match.Versions.length > 0 && !match.Versions.includes(candidate.originalMetadata.apiMajorVersion))
+    return null;
   const given = selectors.filter(([, key]) => (match[key] as readonly unknown[]).length > 0);
   if (given.length === 0) return match.Styles.length > 0 ? 'authoring-style' : 'api-major-version';
   for (const [basis, key, values] of given) {
@@ -53,11 +73,18 @@ const rank = (basis: RestSelectionBasis) => restSelectionBases.indexOf(basis);
 /** Problems with override actions that can be checked once per rule (an invalid Set:Path). */
 export function overrideProblems(governance: RestGovernanceOptions): string[] {
   return governance.Overrides.flatMap((rule, index) =>
-    rule.Set.Path === undefined ? [] : routePathProblems(rule.Set.Path).map((problem) => `Engine:Rest:Governance:Overrides:${index}:Set:Path: ${problem}`),
+    rule.Set.Path === undefined
+      ? []
+      : routePathProblems(rule.Set.Path).map(
+          (problem) => `Engine:Rest:Governance:Overrides:${index}:Set:Path: ${problem}`,
+        ),
   );
 }
 
-function applyAction(metadata: RestEndpointMetadata, set: RestOverrideOptions['Set']): { metadata: RestEndpointMetadata; changed: string[] } {
+function applyAction(
+  metadata: RestEndpointMetadata,
+  set: RestOverrideOptions['Set'],
+): { metadata: RestEndpointMetadata; changed: string[] } {
   const next: RestEndpointMetadata = {
     ...metadata,
     ...(set.Method !== undefined ? { method: set.Method } : {}),
@@ -74,14 +101,25 @@ function applyAction(metadata: RestEndpointMetadata, set: RestOverrideOptions['S
 }
 
 function declaredFields(set: RestOverrideOptions['Set']): string[] {
-  const names: Record<string, string> = { Method: 'method', Path: 'path', Version: 'apiMajorVersion', Tags: 'tags', Documents: 'openApiDocumentNames', EndpointName: 'endpointName' };
-  return Object.entries(names).filter(([key]) => set[key as keyof typeof set] !== undefined).map(([, field]) => field);
+  const names: Record<string, string> = {
+    Method: 'method',
+    Path: 'path',
+    Version: 'apiMajorVersion',
+    Tags: 'tags',
+    Documents: 'openApiDocumentNames',
+    EndpointName: 'endpointName',
+  };
+  return Object.entries(names)
+    .filter(([key]) => set[key as keyof typeof set] !== undefined)
+    .map(([, field]) => field);
 }
 
 function summary(bases: Map<string, RestSelectionBasis>): SuppressionEntry['selectionBasisSummary'] {
   const grouped = new Map<RestSelectionBasis, string[]>();
   for (const [candidateId, basis] of bases) grouped.set(basis, [...(grouped.get(basis) ?? []), candidateId]);
-  return [...grouped].sort(([left], [right]) => rank(left) - rank(right)).map(([basis, candidateIds]) => ({ basis, candidateIds }));
+  return [...grouped]
+    .sort(([left], [right]) => rank(left) - rank(right))
+    .map(([basis, candidateIds]) => ({ basis, candidateIds }));
 }
 
 /**
@@ -92,9 +130,17 @@ function summary(bases: Map<string, RestSelectionBasis>): SuppressionEntry['sele
 export function applyGovernance(
   candidates: ReadonlyArray<RestCandidateDraft & { readonly policyAllowed: boolean }>,
   governance: RestGovernanceOptions,
-): { results: Map<string, CandidateGovernance>; suppressions: SuppressionEntry[]; overrides: OverrideEntry[] } {
+): {
+  results: Map<string, CandidateGovernance>;
+  suppressions: SuppressionEntry[];
+  overrides: OverrideEntry[];
+} {
   const results = new Map<string, CandidateGovernance>();
-  const suppressionTrack = governance.Suppressions.map(() => ({ matched: new Map<string, RestSelectionBasis>(), selected: [] as string[], skipped: [] as Array<{ candidateId: string; reason: SkipReason }> }));
+  const suppressionTrack = governance.Suppressions.map(() => ({
+    matched: new Map<string, RestSelectionBasis>(),
+    selected: [] as string[],
+    skipped: [] as Array<{ candidateId: string; reason: SkipReason }>,
+  }));
   const overrideTrack = governance.Overrides.map(() => ({
     matched: new Map<string, RestSelectionBasis>(),
     selected: [] as string[],
@@ -123,12 +169,21 @@ export function applyGovernance(
         : candidate.hostGovernance === 'declared-only'
           ? 'host-governance-not-allowed'
           : null;
-    const skip = (kind: 'suppression' | 'override', ruleId: string, track: { skipped: Array<{ candidateId: string; reason: SkipReason }> }, reason: SkipReason) => {
+    const skip = (
+      kind: 'suppression' | 'override',
+      ruleId: string,
+      track: { skipped: Array<{ candidateId: string; reason: SkipReason }> },
+      reason: SkipReason,
+    ) => {
       track.skipped.push({ candidateId: candidate.candidateId, reason });
       result.skippedRules.push({ ruleId, kind, reason });
     };
 
-    const suppressionMatches = governance.Suppressions.map((rule, index) => ({ rule, index, basis: selectionBasis(rule.Match, candidate) }))
+    const suppressionMatches = governance.Suppressions.map((rule, index) => ({
+      rule,
+      index,
+      basis: selectionBasis(rule.Match, candidate),
+    }))
       .filter((match): match is typeof match & { basis: RestSelectionBasis } => match.basis !== null)
       .sort((left, right) => rank(left.basis) - rank(right.basis) || left.index - right.index);
     suppressionMatches.forEach(({ rule, index, basis }, position) => {
@@ -141,9 +196,18 @@ export function applyGovernance(
       result.suppressionSelectionBasis = basis;
     });
 
-    const overrideMatches = governance.Overrides.map((rule, index) => ({ rule, index, basis: selectionBasis(rule.Match, candidate) }))
+    const overrideMatches = governance.Overrides.map((rule, index) => ({
+      rule,
+      index,
+      basis: selectionBasis(rule.Match, candidate),
+    }))
       .filter((match): match is typeof match & { basis: RestSelectionBasis } => match.basis !== null)
-      .sort((left, right) => rank(left.basis) - rank(right.basis) || right.rule.Priority - left.rule.Priority || left.index - right.index);
+      .sort(
+        (left, right) =>
+          rank(left.basis) - rank(right.basis) ||
+          right.rule.Priority - left.rule.Priority ||
+          left.index - right.index,
+      );
     overrideMatches.forEach(({ rule, index, basis }, position) => {
       const track = overrideTrack[index];
       result.matchedRuleIds.push(rule.Id);
@@ -176,7 +240,12 @@ export function applyGovernance(
       matchedCandidateIds: [...track.matched.keys()],
       suppressedCandidateIds: track.selected,
       skipped: track.skipped,
-      outcome: track.selected.length > 0 ? 'suppressed' : track.matched.size > 0 ? 'matched-but-skipped' : 'unmatched',
+      outcome:
+        track.selected.length > 0
+          ? 'suppressed'
+          : track.matched.size > 0
+            ? 'matched-but-skipped'
+            : 'unmatched',
       selectionBasisSummary: summary(track.matched),
     };
   });
@@ -203,7 +272,14 @@ export function applyGovernance(
       unchangedCandidateIds: track.unchanged,
       skipped: track.skipped,
       effectiveActions: track.applied,
-      outcome: track.applied.length > 0 ? 'applied' : track.selected.length > 0 ? 'selected-without-change' : track.matched.size > 0 ? 'matched-but-skipped' : 'unmatched',
+      outcome:
+        track.applied.length > 0
+          ? 'applied'
+          : track.selected.length > 0
+            ? 'selected-without-change'
+            : track.matched.size > 0
+              ? 'matched-but-skipped'
+              : 'unmatched',
       selectionBasisSummary: summary(track.matched),
     };
   });

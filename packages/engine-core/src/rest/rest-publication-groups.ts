@@ -11,12 +11,23 @@ const notOptedIn = new Set(['route-group-not-opted-in', 'host-governance-not-all
  * filtered or superseded; which explicit route groups stayed authoritative; which host rules were skipped
  * because the route group did not opt into host governance; and which styles published the behavior at all.
  */
-export function publicationGroups(candidates: readonly RestEndpointCandidateDescriptor[]): RestEndpointPublicationGroupDescriptor[] {
+export function publicationGroups(
+  candidates: readonly RestEndpointCandidateDescriptor[],
+): RestEndpointPublicationGroupDescriptor[] {
   const groups = new Map<string, RestEndpointCandidateDescriptor[]>();
-  for (const candidate of candidates) groups.set(candidate.publicationGroupId, [...(groups.get(candidate.publicationGroupId) ?? []), candidate]);
+  for (const candidate of candidates)
+    groups.set(candidate.publicationGroupId, [
+      ...(groups.get(candidate.publicationGroupId) ?? []),
+      candidate,
+    ]);
   const publishedStyles = (behaviorId: string) =>
     restAuthoringStyles.filter((style) =>
-      candidates.some((candidate) => candidate.behaviorId === behaviorId && candidate.authoringStyle === style && candidate.outcome === 'published'),
+      candidates.some(
+        (candidate) =>
+          candidate.behaviorId === behaviorId &&
+          candidate.authoringStyle === style &&
+          candidate.outcome === 'published',
+      ),
     );
   return [...groups].map(([id, members]) => {
     const [first] = members;
@@ -37,12 +48,18 @@ export function publicationGroups(candidates: readonly RestEndpointCandidateDesc
       authoritativeRouteGroupIds: [
         ...new Set(
           members
-            .filter((candidate) => candidate.authoringStyle === 'explicit-module-dsl' && candidate.hostGovernance !== 'host-governed')
+            .filter(
+              (candidate) =>
+                candidate.authoringStyle === 'explicit-module-dsl' &&
+                candidate.hostGovernance !== 'host-governed',
+            )
             .map((candidate) => candidate.routeGroupId),
         ),
       ],
       skippedHostRules: members.flatMap((candidate) =>
-        candidate.skippedRules.filter((rule) => notOptedIn.has(rule.reason)).map((rule) => ({ ...rule, candidateId: candidate.candidateId })),
+        candidate.skippedRules
+          .filter((rule) => notOptedIn.has(rule.reason))
+          .map((rule) => ({ ...rule, candidateId: candidate.candidateId })),
       ),
       publishedStyles: publishedStyles(first.behaviorId),
       outcome: published.length > 0 ? 'published' : 'not-published',

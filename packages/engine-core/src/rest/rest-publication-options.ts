@@ -3,7 +3,9 @@ import { z } from 'zod';
 
 const ruleId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'must be an id (letters, digits, . _ : -)');
 const names = z.array(z.string().min(1)).default([]);
-const documentName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a document name (letters, digits, . _ -)');
+const documentName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'must be a document name (letters, digits, . _ -)');
 const apiMajorVersion = z.number().int().min(1);
 
 /**
@@ -118,7 +120,10 @@ export function bindRestPublicationOptions(configuration: ConfigurationReader): 
         continue;
       }
       try {
-        profiles.push({ name, options: configuration.bind(`Engine:Rest:Profiles:${name}`, restProfileOptionsSchema) });
+        profiles.push({
+          name,
+          options: configuration.bind(`Engine:Rest:Profiles:${name}`, restProfileOptionsSchema),
+        });
       } catch (error) {
         problems.push(...problemsOf(error));
       }
@@ -132,16 +137,26 @@ export function bindRestPublicationOptions(configuration: ConfigurationReader): 
   }
   const seen = new Map<string, string>();
   const rules = [
-    ...governance.Suppressions.map((rule, index) => [rule.Id, `Engine:Rest:Governance:Suppressions:${index}:Id`] as const),
-    ...governance.Overrides.map((rule, index) => [rule.Id, `Engine:Rest:Governance:Overrides:${index}:Id`] as const),
+    ...governance.Suppressions.map(
+      (rule, index) => [rule.Id, `Engine:Rest:Governance:Suppressions:${index}:Id`] as const,
+    ),
+    ...governance.Overrides.map(
+      (rule, index) => [rule.Id, `Engine:Rest:Governance:Overrides:${index}:Id`] as const,
+    ),
   ];
   for (const [id, key] of rules) {
     const previous = seen.get(id);
-    if (previous) problems.push(`${key} repeats the rule id "${id}" of ${previous}; rule ids must be unique across suppressions and overrides`);
+    if (previous)
+      problems.push(
+        `${key} repeats the rule id "${id}" of ${previous}; rule ids must be unique across suppressions and overrides`,
+      );
     seen.set(id, key);
   }
   if (problems.length > 0) {
-    throw new CoreError('CONFIGURATION_INVALID', `Invalid configuration:\n- ${problems.join('\n- ')}`, { section: 'Engine:Rest', problems });
+    throw new CoreError('CONFIGURATION_INVALID', `Invalid configuration:\n- ${problems.join('\n- ')}`, {
+      section: 'Engine:Rest',
+      problems,
+    });
   }
   return { profiles, governance };
 }

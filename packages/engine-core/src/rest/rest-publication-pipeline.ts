@@ -9,7 +9,12 @@ import {
   type RestEndpointSuppressionDescriptor,
 } from '@corekit/abstractions';
 import type { BehaviorRegistry } from './behavior-registry';
-import { effectivePolicy, resolveMultiple, styleOutcome, type EffectiveAuthoringPolicy } from './rest-authoring-policies';
+import {
+  effectivePolicy,
+  resolveMultiple,
+  styleOutcome,
+  type EffectiveAuthoringPolicy,
+} from './rest-authoring-policies';
 import { collectCandidates, duplicateCandidateProblems, type RestCandidateDraft } from './rest-candidates';
 import { applyGovernance, overrideProblems } from './rest-governance';
 import { publicationGroups } from './rest-publication-groups';
@@ -26,7 +31,14 @@ export interface RestPublicationResult {
   readonly endpoints: readonly RestEndpointDescriptor[];
 }
 
-export const emptyRestPublication: RestPublicationResult = { candidates: [], policies: [], suppressions: [], overrides: [], groups: [], endpoints: [] };
+export const emptyRestPublication: RestPublicationResult = {
+  candidates: [],
+  policies: [],
+  suppressions: [],
+  overrides: [],
+  groups: [],
+  endpoints: [],
+};
 
 /** Stable codes of the build failures of REST publication. */
 export const restPublicationErrorCodes = {
@@ -44,14 +56,34 @@ function fail(code: string, heading: string, problems: readonly string[]): never
  * host suppressions and overrides, the multiple-published-candidate answer, then the final endpoints. Throws
  * REST_PUBLICATION_INVALID, REST_AUTHORING_POLICY_VIOLATED or REST_ENDPOINT_CONFLICT (naming both sources).
  */
-export function runRestPublication(modules: readonly ModuleDefinition[], behaviors: BehaviorRegistry, options: RestPublicationOptions): RestPublicationResult {
+export function runRestPublication(
+  modules: readonly ModuleDefinition[],
+  behaviors: BehaviorRegistry,
+  options: RestPublicationOptions,
+): RestPublicationResult {
   const collected = collectCandidates(modules, behaviors, options);
   const drafts = collected.candidates;
-  const problems = [...collected.problems, ...duplicateCandidateProblems(drafts), ...overrideProblems(options.governance)];
-  if (problems.length > 0) fail(restPublicationErrorCodes.invalid, 'The engine cannot be built; REST publication problems', problems);
+  const problems = [
+    ...collected.problems,
+    ...duplicateCandidateProblems(drafts),
+    ...overrideProblems(options.governance),
+  ];
+  if (problems.length > 0)
+    fail(
+      restPublicationErrorCodes.invalid,
+      'The engine cannot be built; REST publication problems',
+      problems,
+    );
 
-  const policies = new Map<string, EffectiveAuthoringPolicy>(behaviors.behaviors().map((entry) => [entry.behavior.id, effectivePolicy(entry)]));
-  const policyOutcomes = new Map(drafts.map((draft) => [draft.candidateId, styleOutcome(policies.get(draft.behaviorId)!, draft.authoringStyle)]));
+  const policies = new Map<string, EffectiveAuthoringPolicy>(
+    behaviors.behaviors().map((entry) => [entry.behavior.id, effectivePolicy(entry)]),
+  );
+  const policyOutcomes = new Map(
+    drafts.map((draft) => [
+      draft.candidateId,
+      styleOutcome(policies.get(draft.behaviorId)!, draft.authoringStyle),
+    ]),
+  );
   const governed = applyGovernance(
     drafts.map((draft) => ({ ...draft, policyAllowed: policyOutcomes.get(draft.candidateId) === 'allowed' })),
     options.governance,
@@ -60,8 +92,15 @@ export function runRestPublication(modules: readonly ModuleDefinition[], behavio
   const superseded = new Set<string>();
   const wouldPublishByBehavior = new Map<string, RestCandidateDraft[]>();
   for (const draft of drafts) {
-    if (policyOutcomes.get(draft.candidateId) !== 'allowed' || governed.results.get(draft.candidateId)!.selectedSuppressionId) continue;
-    wouldPublishByBehavior.set(draft.behaviorId, [...(wouldPublishByBehavior.get(draft.behaviorId) ?? []), draft]);
+    if (
+      policyOutcomes.get(draft.candidateId) !== 'allowed' ||
+      governed.results.get(draft.candidateId)!.selectedSuppressionId
+    )
+      continue;
+    wouldPublishByBehavior.set(draft.behaviorId, [
+      ...(wouldPublishByBehavior.get(draft.behaviorId) ?? []),
+      draft,
+    ]);
   }
   const violations: string[] = [];
   for (const [behaviorId, wouldPublish] of wouldPublishByBehavior) {
@@ -69,11 +108,18 @@ export function runRestPublication(modules: readonly ModuleDefinition[], behavio
     if (resolution.problem) violations.push(resolution.problem);
     for (const candidate of resolution.superseded) superseded.add(candidate.candidateId);
   }
-  if (violations.length > 0) fail(restPublicationErrorCodes.policyViolated, 'The engine cannot be built; REST authoring policies refuse the candidates', violations);
+  if (violations.length > 0)
+    fail(
+      restPublicationErrorCodes.policyViolated,
+      'The engine cannot be built; REST authoring policies refuse the candidates',
+      violations,
+    );
 
   const candidates: RestEndpointCandidateDescriptor[] = drafts.map((draft) => {
     const governance = governed.results.get(draft.candidateId)!;
-    const policyOutcome = superseded.has(draft.candidateId) ? 'superseded-by-preferred-style' : policyOutcomes.get(draft.candidateId)!;
+    const policyOutcome = superseded.has(draft.candidateId)
+      ? 'superseded-by-preferred-style'
+      : policyOutcomes.get(draft.candidateId)!;
     const outcome =
       policyOutcome === 'superseded-by-preferred-style'
         ? 'superseded'
@@ -99,12 +145,15 @@ export function runRestPublication(modules: readonly ModuleDefinition[], behavio
     candidates,
     policies: [...policies.values()].map((policy) => {
       const own = candidates.filter((candidate) => candidate.behaviorId === policy.behaviorId);
-      const ids = (keep: (candidate: RestEndpointCandidateDescriptor) => boolean) => own.filter(keep).map((candidate) => candidate.candidateId);
+      const ids = (keep: (candidate: RestEndpointCandidateDescriptor) => boolean) =>
+        own.filter(keep).map((candidate) => candidate.candidateId);
       return {
         ...policy,
         candidateIds: ids(() => true),
         filteredCandidateIds: ids((candidate) => candidate.outcome === 'filtered-by-policy'),
-        wouldPublishCandidateIds: ids((candidate) => candidate.outcome === 'published' || candidate.outcome === 'superseded'),
+        wouldPublishCandidateIds: ids(
+          (candidate) => candidate.outcome === 'published' || candidate.outcome === 'superseded',
+        ),
         publishedCandidateIds: ids((candidate) => candidate.outcome === 'published'),
         supersededCandidateIds: ids((candidate) => candidate.outcome === 'superseded'),
       };
@@ -157,7 +206,9 @@ function toEndpoint(candidate: RestEndpointCandidateDescriptor): RestEndpointDes
 
 /** Fields of an object input schema; undefined for other schemas (nothing to check). */
 function inputFields(behaviors: BehaviorRegistry, behaviorId: string): string[] | undefined {
-  const shape = (behaviors.find(behaviorId)?.behavior.input as { shape?: Record<string, unknown> } | undefined)?.shape;
+  const shape = (
+    behaviors.find(behaviorId)?.behavior.input as { shape?: Record<string, unknown> } | undefined
+  )?.shape;
   return shape && typeof shape === 'object' ? Object.keys(shape) : undefined;
 }
 
@@ -165,17 +216,27 @@ function inputFields(behaviors: BehaviorRegistry, behaviorId: string): string[] 
  * Reserved host prefixes and path parameters the behavior input does not have (every request would be refused),
  * then method-and-path conflicts between published candidates (both sources named).
  */
-function checkPublishedRoutes(endpoints: readonly RestEndpointDescriptor[], candidates: readonly RestEndpointCandidateDescriptor[], behaviors: BehaviorRegistry): void {
-  const sourceOf = (candidateId: string) => candidates.find((candidate) => candidate.candidateId === candidateId)!.source;
-  const overridden = (endpoint: RestEndpointDescriptor) => (endpoint.appliedOverrideId ? ` after override "${endpoint.appliedOverrideId}"` : '');
+function checkPublishedRoutes(
+  endpoints: readonly RestEndpointDescriptor[],
+  candidates: readonly RestEndpointCandidateDescriptor[],
+  behaviors: BehaviorRegistry,
+): void {
+  const sourceOf = (candidateId: string) =>
+    candidates.find((candidate) => candidate.candidateId === candidateId)!.source;
+  const overridden = (endpoint: RestEndpointDescriptor) =>
+    endpoint.appliedOverrideId ? ` after override "${endpoint.appliedOverrideId}"` : '';
   const invalid = endpoints.flatMap((endpoint) => {
     const problems: string[] = [];
     const prefix = reservedPrefixOf(endpoint.path);
     if (prefix) {
-      problems.push(`${sourceOf(endpoint.candidateId)} publishes ${endpoint.method} ${endpoint.path}${overridden(endpoint)}, under ${prefix}, which the host serves itself; choose another path`);
+      problems.push(
+        `${sourceOf(endpoint.candidateId)} publishes ${endpoint.method} ${endpoint.path}${overridden(endpoint)}, under ${prefix}, which the host serves itself; choose another path`,
+      );
     }
     const fields = inputFields(behaviors, endpoint.behaviorId);
-    const missing = fields ? routeParameters(endpoint.path).filter((parameter) => !fields.includes(parameter)) : [];
+    const missing = fields
+      ? routeParameters(endpoint.path).filter((parameter) => !fields.includes(parameter))
+      : [];
     if (missing.length > 0) {
       problems.push(
         `${sourceOf(endpoint.candidateId)} publishes ${endpoint.method} ${endpoint.path}${overridden(endpoint)}, but the input of behavior "${endpoint.behaviorId}" has no field ${missing.map((name) => `"${name}"`).join(', ')} (its fields: ${fields!.join(', ') || 'none'}); name the path parameter after an input field (restResource and restProfile take idParameter)`,
@@ -183,7 +244,8 @@ function checkPublishedRoutes(endpoints: readonly RestEndpointDescriptor[], cand
     }
     return problems;
   });
-  if (invalid.length > 0) fail(restPublicationErrorCodes.invalid, 'The engine cannot be built; REST publication problems', invalid);
+  if (invalid.length > 0)
+    fail(restPublicationErrorCodes.invalid, 'The engine cannot be built; REST publication problems', invalid);
 
   const claimed = new Map<string, RestEndpointDescriptor>();
   const conflicts: string[] = [];
@@ -198,5 +260,10 @@ function checkPublishedRoutes(endpoints: readonly RestEndpointDescriptor[], cand
       `candidate "${first.candidateId}" (${sourceOf(first.candidateId)}${overridden(first)}) publishes ${first.method} ${first.path} and candidate "${endpoint.candidateId}" (${sourceOf(endpoint.candidateId)}${overridden(endpoint)}) publishes ${endpoint.method} ${endpoint.path}: the same method and path; change one path, suppress one (Engine:Rest:Governance:Suppressions) or give the behavior an authoring policy`,
     );
   }
-  if (conflicts.length > 0) fail(restPublicationErrorCodes.conflict, 'The engine cannot be built; two published REST endpoints claim the same method and path', conflicts);
+  if (conflicts.length > 0)
+    fail(
+      restPublicationErrorCodes.conflict,
+      'The engine cannot be built; two published REST endpoints claim the same method and path',
+      conflicts,
+    );
 }

@@ -11,13 +11,15 @@ export function joinRoutePath(prefix: string, path: string): string {
 
 /** Problems with a full route path, as sentences; empty when it is valid. */
 export function routePathProblems(path: string): string[] {
-  if (typeof path !== 'string' || !path.startsWith('/')) return [`path ${JSON.stringify(path)} must start with "/"`];
+  if (typeof path !== 'string' || !path.startsWith('/'))
+    return [`path ${JSON.stringify(path)} must start with "/"`];
   const problems: string[] = [];
   const parameters = new Set<string>();
   for (const segment of path.split('/').filter(Boolean)) {
     const parameter = parameterSegment.exec(segment);
     if (parameter) {
-      if (parameters.has(parameter[1])) problems.push(`path ${JSON.stringify(path)} names the parameter "${parameter[1]}" twice`);
+      if (parameters.has(parameter[1]))
+        problems.push(`path ${JSON.stringify(path)} names the parameter "${parameter[1]}" twice`);
       parameters.add(parameter[1]);
     } else if (!literalSegment.test(segment)) {
       problems.push(
@@ -25,7 +27,13 @@ export function routePathProblems(path: string): string[] {
       );
     }
   }
-  if (path.split('/').slice(1, -1).some((segment) => segment === '')) problems.push(`path ${JSON.stringify(path)} has an empty segment`);
+  if (
+    path
+      .split('/')
+      .slice(1, -1)
+      .some((segment) => segment === '')
+  )
+    problems.push(`path ${JSON.stringify(path)} has an empty segment`);
   return problems;
 }
 
@@ -61,5 +69,11 @@ export function reservedPrefixOf(path: string): string | undefined {
 
 /** `/api/orders` is `api-orders`; the root is `root`. */
 export function slugOf(path: string): string {
-  return path.split('/').filter(Boolean).map((segment) => segment.replace(/^:/, '')).join('-') || 'root';
+  return (
+    path
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => segment.replace(/^:/, ''))
+      .join('-') || 'root'
+  );
 }

@@ -1,4 +1,9 @@
-import { BehaviorError, defineBehavior, type ModuleDefinition, type RestDeclaration } from '@corekit/abstractions';
+import {
+  BehaviorError,
+  defineBehavior,
+  type ModuleDefinition,
+  type RestDeclaration,
+} from '@corekit/abstractions';
 import { z } from 'zod';
 import { createEngineBuilder } from '../engine-builder';
 import { manualClock } from '../clock';
@@ -8,7 +13,9 @@ import { createMemoryLogger } from '../logger';
 export const orderSchema = z.object({ id: z.string(), item: z.string(), quantity: z.number().int() });
 
 export function orderBehaviors() {
-  const orders = new Map<string, z.infer<typeof orderSchema>>([['o-1', { id: 'o-1', item: 'apple', quantity: 2 }]]);
+  const orders = new Map<string, z.infer<typeof orderSchema>>([
+    ['o-1', { id: 'o-1', item: 'apple', quantity: 2 }],
+  ]);
   let next = 2;
   const find = (id: string) => {
     const order = orders.get(id);
@@ -21,7 +28,8 @@ export function orderBehaviors() {
       description: 'List orders',
       input: z.object({ item: z.string().optional() }),
       output: z.array(orderSchema),
-      handler: ({ item }) => [...orders.values()].filter((order) => item === undefined || order.item === item),
+      handler: ({ item }) =>
+        [...orders.values()].filter((order) => item === undefined || order.item === item),
     }),
     defineBehavior({
       id: 'orders.get',
@@ -74,7 +82,10 @@ export function pingBehavior(restAuthoring?: Parameters<typeof defineBehavior>[0
 }
 
 /** A module `orders` with the order behaviors (plus `ping`) and the given REST declarations. */
-export function ordersModule(rest: readonly RestDeclaration[], behaviors: NonNullable<ModuleDefinition["behaviors"]> = [...orderBehaviors(), pingBehavior()]): ModuleDefinition {
+export function ordersModule(
+  rest: readonly RestDeclaration[],
+  behaviors: NonNullable<ModuleDefinition['behaviors']> = [...orderBehaviors(), pingBehavior()],
+): ModuleDefinition {
   return { id: 'orders', version: '1.0.0', behaviors, rest };
 }
 
@@ -97,7 +108,11 @@ export function entriesOf<T = any>(engine: ReturnType<typeof buildWithRest>, cat
 }
 
 /** The error `fn` throws (fails the test when it does not throw). */
-export function thrown(fn: () => unknown): { code: string; message: string; details: Record<string, unknown> } {
+export function thrown(fn: () => unknown): {
+  code: string;
+  message: string;
+  details: Record<string, unknown>;
+} {
   try {
     fn();
   } catch (error) {

@@ -1,4 +1,9 @@
-import type { DependencyCheckResult, DependencyHealthContributor, HealthStatus, ModuleDefinition } from '@corekit/abstractions';
+import type {
+  DependencyCheckResult,
+  DependencyHealthContributor,
+  HealthStatus,
+  ModuleDefinition,
+} from '@corekit/abstractions';
 import { manualClock } from '../clock';
 import { createEngineBuilder, type EngineBuilderOptions } from '../engine-builder';
 import { createMemoryLogger } from '../logger';
@@ -6,7 +11,12 @@ import { createMemoryLogger } from '../logger';
 /** A contributor whose answer the test sets; counts its runs. */
 export function controllableContributor(
   id: string,
-  options: { required?: boolean; status?: HealthStatus; refreshIntervalSeconds?: number; timeoutSeconds?: number } = {},
+  options: {
+    required?: boolean;
+    status?: HealthStatus;
+    refreshIntervalSeconds?: number;
+    timeoutSeconds?: number;
+  } = {},
 ) {
   let next: DependencyCheckResult = { status: options.status ?? 'Healthy' };
   const contributor: DependencyHealthContributor & { runs: number; set(status: HealthStatus): void } = {
@@ -42,6 +52,12 @@ export function failingModule(id: string, message = 'boom'): ModuleDefinition {
 export function testBuilder(options: Partial<EngineBuilderOptions> = {}) {
   const clock = manualClock();
   const logger = createMemoryLogger();
-  const builder = createEngineBuilder({ contentRoot: '/nonexistent', environment: {}, clock, logger, ...options });
+  const builder = createEngineBuilder({
+    contentRoot: '/nonexistent',
+    environment: {},
+    clock,
+    logger,
+    ...options,
+  });
   return { builder, clock, logger };
 }

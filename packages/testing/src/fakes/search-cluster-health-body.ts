@@ -1,7 +1,11 @@
 /** A `_cluster/health` response body as Elasticsearch and OpenSearch document it, for one colour. */
 export type ClusterColour = 'green' | 'yellow' | 'red';
 
-export function clusterHealthBody(clusterName: string, status: ClusterColour, timedOut: boolean): Record<string, unknown> {
+export function clusterHealthBody(
+  clusterName: string,
+  status: ClusterColour,
+  timedOut: boolean,
+): Record<string, unknown> {
   const unassigned = status === 'green' ? 0 : status === 'yellow' ? 5 : 10;
   return {
     cluster_name: clusterName,

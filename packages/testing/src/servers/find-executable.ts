@@ -6,8 +6,14 @@ import path from 'node:path';
  * `/usr/sbin` and versioned directories such as `/usr/lib/postgresql/15/bin` are often not on PATH), or
  * undefined.
  */
-export function findExecutable(names: readonly string[], extraDirectories: readonly string[] = []): string | undefined {
-  const directories = [...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean), ...extraDirectories];
+export function findExecutable(
+  names: readonly string[],
+  extraDirectories: readonly string[] = [],
+): string | undefined {
+  const directories = [
+    ...(process.env.PATH ?? '').split(path.delimiter).filter(Boolean),
+    ...extraDirectories,
+  ];
   for (const name of names) {
     for (const directory of directories) {
       const candidate = path.join(directory, name);

@@ -37,21 +37,38 @@ function quote(text: string): string {
 export async function startMariaDbServer(options: MariaDbServerOptions = {}): Promise<MariaDbServerProcess> {
   const install = findExecutable(['mariadb-install-db', 'mysql_install_db'], sbin);
   const daemon = findExecutable(['mariadbd', 'mysqld'], sbin);
-  if (!install || !daemon) throw new Error('mariadb-install-db and mariadbd were not found on PATH or in /usr/sbin; install the MariaDB server package');
+  if (!install || !daemon)
+    throw new Error(
+      'mariadb-install-db and mariadbd were not found on PATH or in /usr/sbin; install the MariaDB server package',
+    );
   const port = await refusedPort();
   const directory = mkdtempSync(path.join(os.tmpdir(), 'corekit-mariadb-'));
   const dataDirectory = path.join(directory, 'data');
   const asRoot = process.getuid?.() === 0;
   const userArguments = asRoot ? ['--user=root'] : [];
   try {
-    execFileSync(install, ['--no-defaults', `--datadir=${dataDirectory}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--skip-name-resolve', ...userArguments], { stdio: 'pipe' });
+    execFileSync(
+      install,
+      [
+        '--no-defaults',
+        `--datadir=${dataDirectory}`,
+        '--auth-root-authentication-method=normal',
+        '--skip-test-db',
+        '--skip-name-resolve',
+        ...userArguments,
+      ],
+      { stdio: 'pipe' },
+    );
   } catch (error) {
     rmSync(directory, { recursive: true, force: true });
     throw error;
   }
   const statements = ['CREATE DATABASE IF NOT EXISTS test;'];
   for (const [name, password] of Object.entries(options.users ?? {})) {
-    statements.push(`CREATE USER IF NOT EXISTS ${quote(name)}@'%' IDENTIFIED BY ${quote(password)};`, `GRANT ALL ON test.* TO ${quote(name)}@'%';`);
+    statements.push(
+      `CREATE USER IF NOT EXISTS ${quote(name)}@'%' IDENTIFIED BY ${quote(password)};`,
+      `GRANT ALL ON test.* TO ${quote(name)}@'%';`,
+    );
   }
   const initFile = path.join(directory, 'init.sql');
   writeFileSync(initFile, `${statements.join('\n')}\n`);
@@ -77,7 +94,13 @@ export async function startMariaDbServer(options: MariaDbServerOptions = {}): Pr
   }
   let server: ServerProcess;
   try {
-    server = await startServerProcess({ name: 'mariadbd', command: daemon, args, port, startTimeoutMs: 30000 });
+    server = await startServerProcess({
+      name: 'mariadbd',
+      command: daemon,
+      args,
+      port,
+      startTimeoutMs: 30000,
+    });
   } catch (error) {
     rmSync(directory, { recursive: true, force: true });
     throw error;

@@ -48,7 +48,13 @@ export async function startMosquitto(options: MosquittoOptions = {}): Promise<Mo
   ];
   if (options.users) {
     const passwordFile = path.join(directory, 'passwords');
-    writeFileSync(passwordFile, Object.entries(options.users).map(([user, password]) => mosquittoPasswordLine(user, password)).join('\n') + '\n', { mode: 0o600 });
+    writeFileSync(
+      passwordFile,
+      Object.entries(options.users)
+        .map(([user, password]) => mosquittoPasswordLine(user, password))
+        .join('\n') + '\n',
+      { mode: 0o600 },
+    );
     lines.push('allow_anonymous false', `password_file ${passwordFile}`);
   } else {
     lines.push('allow_anonymous true');

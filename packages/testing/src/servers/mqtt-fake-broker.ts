@@ -35,7 +35,12 @@ export interface MqttFakeBroker {
 }
 
 const packetNames: Record<number, string> = {
-  1: 'CONNECT', 3: 'PUBLISH', 8: 'SUBSCRIBE', 10: 'UNSUBSCRIBE', 12: 'PINGREQ', 14: 'DISCONNECT',
+  1: 'CONNECT',
+  3: 'PUBLISH',
+  8: 'SUBSCRIBE',
+  10: 'UNSUBSCRIBE',
+  12: 'PINGREQ',
+  14: 'DISCONNECT',
 };
 
 /** Decodes a CONNECT body (variable header and payload). Throws on a malformed packet. */

@@ -68,7 +68,11 @@ function readHandshakeResponse(payload: Buffer): { user: string; plugin: string 
   offset += 1 + length;
   if (flags & 0x8) offset = payload.indexOf(0, offset) + 1;
   const pluginEnd = payload.indexOf(0, offset);
-  return { user, plugin: flags & 0x80000 ? payload.subarray(offset, pluginEnd < 0 ? payload.length : pluginEnd).toString() : '' };
+  return {
+    user,
+    plugin:
+      flags & 0x80000 ? payload.subarray(offset, pluginEnd < 0 ? payload.length : pluginEnd).toString() : '',
+  };
 }
 
 /**
@@ -77,7 +81,10 @@ function readHandshakeResponse(payload: Buffer): { user: string; plugin: string 
  * answered with another plugin, "perform full authentication", the RSA public-key exchange, OK or ERR, then
  * OK for every COM_QUERY and COM_PING. Built from the protocol documentation (Handshake v10, AuthMoreData).
  */
-export async function startMySqlCachingSha2Fake(options: { user: string; password: string }): Promise<MySqlCachingSha2Fake> {
+export async function startMySqlCachingSha2Fake(options: {
+  user: string;
+  password: string;
+}): Promise<MySqlCachingSha2Fake> {
   const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const publicPem = publicKey.export({ type: 'spki', format: 'pem' });
   const queries: string[] = [];
@@ -100,7 +107,10 @@ export async function startMySqlCachingSha2Fake(options: { user: string; passwor
         send(sequence, okPayload);
         state = 'command';
       } else {
-        send(sequence, errorPayload(1045, '28000', `Access denied for user '${user}'@'localhost' (using password: YES)`));
+        send(
+          sequence,
+          errorPayload(1045, '28000', `Access denied for user '${user}'@'localhost' (using password: YES)`),
+        );
         socket.end();
       }
     };
@@ -112,7 +122,10 @@ export async function startMySqlCachingSha2Fake(options: { user: string; passwor
           user = response.user;
           if (response.plugin !== plugin) {
             state = 'switched';
-            send(next, Buffer.concat([Buffer.from([0xfe]), Buffer.from(`${plugin}\0`), scramble, Buffer.from([0])]));
+            send(
+              next,
+              Buffer.concat([Buffer.from([0xfe]), Buffer.from(`${plugin}\0`), scramble, Buffer.from([0])]),
+            );
           } else {
             state = 'full-auth';
             send(next, Buffer.from([0x01, 0x04]));
@@ -134,7 +147,10 @@ export async function startMySqlCachingSha2Fake(options: { user: string; passwor
           }
           return;
         case 'key-sent': {
-          const decrypted = privateDecrypt({ key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' }, payload);
+          const decrypted = privateDecrypt(
+            { key: privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha1' },
+            payload,
+          );
           const plain = Buffer.from(decrypted.map((byte, index) => byte ^ scramble[index % scramble.length]));
           finishLogin(next, plain.toString().replace(/\0$/, ''));
           return;

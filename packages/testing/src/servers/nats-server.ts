@@ -32,7 +32,11 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
   if (options.user !== undefined) args.push('--user', options.user, '--pass', options.password ?? '');
   if (options.token !== undefined) args.push('--auth', options.token);
   if (monitoringPort !== undefined) args.push('-m', String(monitoringPort));
-  if (options.tls) args.push('--tls', '--tlscert', options.tls.certificateFile, '--tlskey', options.tls.keyFile);
+  if (options.tls)
+    args.push('--tls', '--tlscert', options.tls.certificateFile, '--tlskey', options.tls.keyFile);
   const server = await startServerProcess({ name: 'nats-server', command: 'nats-server', args, port });
-  return Object.assign(server, { url: `nats://127.0.0.1:${port}`, ...(monitoringPort !== undefined ? { monitoringPort } : {}) });
+  return Object.assign(server, {
+    url: `nats://127.0.0.1:${port}`,
+    ...(monitoringPort !== undefined ? { monitoringPort } : {}),
+  });
 }

@@ -26,7 +26,10 @@ export interface PostgresServerProcess extends ServerProcess {
 
 function postgresBinary(name: string): string {
   const found = findExecutable([name], versionedDirectories('/usr/lib/postgresql', 'bin'));
-  if (!found) throw new Error(`${name} was not found on PATH or in /usr/lib/postgresql/<version>/bin; install the PostgreSQL server package`);
+  if (!found)
+    throw new Error(
+      `${name} was not found on PATH or in /usr/lib/postgresql/<version>/bin; install the PostgreSQL server package`,
+    );
   return found;
 }
 
@@ -45,27 +48,64 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
   const directory = mkdtempSync(path.join(os.tmpdir(), 'corekit-postgres-'));
   const dataDirectory = path.join(directory, 'data');
   const asRoot = process.getuid?.() === 0;
-  const owner = asRoot ? { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })) } : undefined;
-  const asOwner = (command: string, args: string[]) => (asRoot ? { command: 'setpriv', args: ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', command, ...args] } : { command, args });
+  const owner = asRoot
+    ? {
+        uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
+        gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
+      }
+    : undefined;
+  const asOwner = (command: string, args: string[]) =>
+    asRoot
+      ? {
+          command: 'setpriv',
+          args: ['--reuid=postgres', '--regid=postgres', '--init-groups', '--', command, ...args],
+        }
+      : { command, args };
   const own = (file: string) => owner && chownSync(file, owner.uid, owner.gid);
   try {
     own(directory);
     const passwordFile = path.join(directory, 'password');
     writeFileSync(passwordFile, `${options.password}\n`, { mode: 0o600 });
     own(passwordFile);
-    const init = asOwner(initdb, ['-D', dataDirectory, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${passwordFile}`, '-E', 'UTF8', '--no-sync', '--no-instructions']);
+    const init = asOwner(initdb, [
+      '-D',
+      dataDirectory,
+      '-U',
+      'postgres',
+      '--auth=scram-sha-256',
+      `--pwfile=${passwordFile}`,
+      '-E',
+      'UTF8',
+      '--no-sync',
+      '--no-instructions',
+    ]);
     execFileSync(init.command, init.args, { stdio: 'pipe', cwd: directory });
     rmSync(passwordFile);
 
     const hba = ['local all all trust'];
     for (const address of ['127.0.0.1/32', '::1/128']) {
       if (options.certificate) hba.push(`hostssl all all ${address} scram-sha-256`);
-      hba.push(options.certificate && options.requireTls ? `hostnossl all all ${address} reject` : `host all all ${address} scram-sha-256`);
+      hba.push(
+        options.certificate && options.requireTls
+          ? `hostnossl all all ${address} reject`
+          : `host all all ${address} scram-sha-256`,
+      );
     }
     writeFileSync(path.join(dataDirectory, 'pg_hba.conf'), `${hba.join('\n')}\n`);
-    const settings = [`port = ${port}`, "listen_addresses = '127.0.0.1'", `unix_socket_directories = '${directory}'`, 'fsync = off', 'shared_buffers = 16MB', 'max_connections = 40', 'log_connections = on'];
+    const settings = [
+      `port = ${port}`,
+      "listen_addresses = '127.0.0.1'",
+      `unix_socket_directories = '${directory}'`,
+      'fsync = off',
+      'shared_buffers = 16MB',
+      'max_connections = 40',
+      'log_connections = on',
+    ];
     if (options.certificate) {
-      for (const [file, content] of [['server.key', options.certificate.key], ['server.crt', options.certificate.cert]] as const) {
+      for (const [file, content] of [
+        ['server.key', options.certificate.key],
+        ['server.crt', options.certificate.cert],
+      ] as const) {
         const target = path.join(dataDirectory, file);
         writeFileSync(target, content);
         chmodSync(target, 0o600);
@@ -88,7 +128,8 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
         execFileSync(isReady, ['-h', '127.0.0.1', '-p', String(port), '-t', '1'], { stdio: 'pipe' });
         return;
       } catch (error) {
-        if (Date.now() > deadline) throw new Error(`PostgreSQL on port ${port} did not become ready: ${(error as Error).message}`);
+        if (Date.now() > deadline)
+          throw new Error(`PostgreSQL on port ${port} did not become ready: ${(error as Error).message}`);
         await pause(50);
       }
     }

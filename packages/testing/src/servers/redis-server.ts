@@ -20,9 +20,21 @@ export interface RedisServerProcess extends ServerProcess {
  */
 export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServerProcess> {
   const port = await refusedPort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'no'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--protected-mode',
+    'no',
+  ];
   if (options.password !== undefined) args.push('--requirepass', options.password);
-  for (const [name, password] of Object.entries(options.users ?? {})) args.push('--user', name, 'on', `>${password}`, '~*', '&*', '+@all');
+  for (const [name, password] of Object.entries(options.users ?? {}))
+    args.push('--user', name, 'on', `>${password}`, '~*', '&*', '+@all');
   const server = await startServerProcess({ name: 'redis-server', command: 'redis-server', args, port });
   return Object.assign(server, { url: `redis://127.0.0.1:${port}` });
 }

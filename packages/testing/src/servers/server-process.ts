@@ -53,13 +53,18 @@ export async function startServerProcess(options: ServerProcessOptions): Promise
     spawned.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString('utf8')));
     const deadline = Date.now() + (options.startTimeoutMs ?? 15000);
     while (Date.now() < deadline) {
-      if (spawnError) throw new Error(`${options.name} could not be started (${options.command}): ${(spawnError as Error).message}`);
+      if (spawnError)
+        throw new Error(
+          `${options.name} could not be started (${options.command}): ${(spawnError as Error).message}`,
+        );
       if (hasExited) throw new Error(`${options.name} exited during startup:\n${log}`);
       if (await isPortOpen('127.0.0.1', options.port, 500)) return;
       await pause(50);
     }
     await stop();
-    throw new Error(`${options.name} did not accept connections on port ${options.port} within the start timeout:\n${log}`);
+    throw new Error(
+      `${options.name} did not accept connections on port ${options.port} within the start timeout:\n${log}`,
+    );
   };
 
   const stop = async () => {

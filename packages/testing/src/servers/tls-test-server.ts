@@ -22,8 +22,25 @@ export function createSelfSignedCertificate(commonName = 'localhost'): SelfSigne
     const certPath = path.join(directory, 'cert.pem');
     execFileSync(
       'openssl',
-      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyPath, '-out', certPath,
-        '-days', '1', '-subj', `/CN=${commonName}`, '-addext', `subjectAltName=DNS:${commonName}`],
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        keyPath,
+        '-out',
+        certPath,
+        '-days',
+        '1',
+        '-subj',
+        `/CN=${commonName}`,
+        '-addext',
+        `subjectAltName=DNS:${commonName}`,
+      ],
       { stdio: 'pipe' },
     );
     return { key: readFileSync(keyPath, 'utf8'), cert: readFileSync(certPath, 'utf8') };

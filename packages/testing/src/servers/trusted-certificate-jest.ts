@@ -23,7 +23,9 @@ export interface TrustedCertificateJestOptions {
  * successful TLS handshake with a self-signed server, through a probe that always verifies certificates,
  * runs its assertions there. Resolves with the exit code and the child's output.
  */
-export async function runJestTrustingCertificate(options: TrustedCertificateJestOptions): Promise<{ exitCode: number | null; output: string }> {
+export async function runJestTrustingCertificate(
+  options: TrustedCertificateJestOptions,
+): Promise<{ exitCode: number | null; output: string }> {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'corekit-trusted-ca-'));
   const certificateFile = path.join(directory, 'ca.pem');
   writeFileSync(certificateFile, options.certificate);
@@ -32,7 +34,13 @@ export async function runJestTrustingCertificate(options: TrustedCertificateJest
     return await new Promise((resolve, reject) => {
       const child = spawn(
         process.execPath,
-        [jest, '--ci', '--runInBand', '--testMatch', `<rootDir>/${options.testFile.split(path.sep).join('/')}`],
+        [
+          jest,
+          '--ci',
+          '--runInBand',
+          '--testMatch',
+          `<rootDir>/${options.testFile.split(path.sep).join('/')}`,
+        ],
         {
           cwd: options.packageDirectory,
           env: { ...process.env, ...options.environment, NODE_EXTRA_CA_CERTS: certificateFile },

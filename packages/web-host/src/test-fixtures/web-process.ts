@@ -18,4 +18,6 @@ host.addRoute({
     response.json({ done: true });
   },
 });
-void host.listen().then(({ port }) => process.stdout.write(`${JSON.stringify({ fixture: 'listening', port })}\n`));
+void host
+  .listen()
+  .then(({ port }) => process.stdout.write(`${JSON.stringify({ fixture: 'listening', port })}\n`));

@@ -1,4 +1,13 @@
-import { BehaviorError, defineBehavior, restGet, restPost, restProfile, restResource, routeGroup, type ModuleDefinition } from '@corekit/abstractions';
+import {
+  BehaviorError,
+  defineBehavior,
+  restGet,
+  restPost,
+  restProfile,
+  restResource,
+  routeGroup,
+  type ModuleDefinition,
+} from '@corekit/abstractions';
 import { z } from 'zod';
 
 export const orderSchema = z.object({ id: z.string(), item: z.string(), quantity: z.number().int() });
@@ -11,11 +20,19 @@ type Order = z.infer<typeof orderSchema>;
  * fourth style (see `restProfiles` below).
  */
 export function restOrdersModule(): ModuleDefinition {
-  const orders = new Map<string, Order & { internalNote?: string }>([['o-1', { id: 'o-1', item: 'apple', quantity: 2, internalNote: 'never shown' }]]);
+  const orders = new Map<string, Order & { internalNote?: string }>([
+    ['o-1', { id: 'o-1', item: 'apple', quantity: 2, internalNote: 'never shown' }],
+  ]);
   let next = 2;
   const find = (id: string) => {
     const order = orders.get(id);
-    if (!order) throw new BehaviorError('not-found', 'ORDER_NOT_FOUND', `No order "${id}"; GET /api/orders lists them`, { orderId: id });
+    if (!order)
+      throw new BehaviorError(
+        'not-found',
+        'ORDER_NOT_FOUND',
+        `No order "${id}"; GET /api/orders lists them`,
+        { orderId: id },
+      );
     return order;
   };
   return {
@@ -27,9 +44,16 @@ export function restOrdersModule(): ModuleDefinition {
         description: 'List orders, optionally of one item',
         input: z.object({ item: z.string().optional() }),
         output: z.array(orderSchema),
-        handler: ({ item }) => [...orders.values()].filter((order) => item === undefined || order.item === item),
+        handler: ({ item }) =>
+          [...orders.values()].filter((order) => item === undefined || order.item === item),
       }),
-      defineBehavior({ id: 'orders.get', description: 'One order', input: z.object({ id: z.string() }), output: orderSchema, handler: ({ id }) => find(id) }),
+      defineBehavior({
+        id: 'orders.get',
+        description: 'One order',
+        input: z.object({ id: z.string() }),
+        output: orderSchema,
+        handler: ({ id }) => find(id),
+      }),
       defineBehavior({
         id: 'orders.create',
         description: 'Create an order',
@@ -72,7 +96,13 @@ export function restOrdersModule(): ModuleDefinition {
     ],
     rest: [
       routeGroup('/api', { scopes: ['public-api'], tags: ['Orders'], documents: ['public'] }, [
-        restResource('orders', { list: 'orders.list', get: 'orders.get', create: 'orders.create', update: 'orders.update', remove: 'orders.remove' }),
+        restResource('orders', {
+          list: 'orders.list',
+          get: 'orders.get',
+          create: 'orders.create',
+          update: 'orders.update',
+          remove: 'orders.remove',
+        }),
       ]),
       restProfile('read-only', 'orders', { prefix: '/v2/orders', version: 2 }),
       restPost('/api/ping', 'ping'),
@@ -83,7 +113,12 @@ export function restOrdersModule(): ModuleDefinition {
 /** `Engine:Rest` with the fourth style: a profile mapping `partner` (API major version 3, document `partner`). */
 export const restProfiles = {
   Profiles: {
-    partner: { Prefix: '/partner', Version: 3, Documents: ['partner'], Routes: [{ Behavior: 'orders.get', Method: 'GET', Path: '/orders/:id' }] },
+    partner: {
+      Prefix: '/partner',
+      Version: 3,
+      Documents: ['partner'],
+      Routes: [{ Behavior: 'orders.get', Method: 'GET', Path: '/orders/:id' }],
+    },
   },
 };
 
@@ -92,7 +127,14 @@ export function restStatusModule(path = '/status'): ModuleDefinition {
   return {
     id: 'status',
     version: '1.0.0',
-    behaviors: [defineBehavior({ id: 'status.read', input: z.object({}), output: z.object({ ok: z.boolean() }), handler: () => ({ ok: true }) })],
+    behaviors: [
+      defineBehavior({
+        id: 'status.read',
+        input: z.object({}),
+        output: z.object({ ok: z.boolean() }),
+        handler: () => ({ ok: true }),
+      }),
+    ],
     rest: [restGet(path, 'status.read')],
   };
 }

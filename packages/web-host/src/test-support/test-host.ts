@@ -1,4 +1,8 @@
-import type { DependencyCheckResult, DependencyHealthContributor, EngineBuilder } from '@corekit/abstractions';
+import type {
+  DependencyCheckResult,
+  DependencyHealthContributor,
+  EngineBuilder,
+} from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger, manualClock, type ManualClock } from '@corekit/engine-core';
 import { createWebHost, type WebHost, type WebHostOptions } from '../index';
 
@@ -7,7 +11,11 @@ export interface ControlledDependency extends DependencyHealthContributor {
   result: DependencyCheckResult;
 }
 
-export function controlledDependency(id: string, required: boolean, result: DependencyCheckResult = { status: 'Healthy' }): ControlledDependency {
+export function controlledDependency(
+  id: string,
+  required: boolean,
+  result: DependencyCheckResult = { status: 'Healthy' },
+): ControlledDependency {
   const dependency: ControlledDependency = {
     id,
     displayName: `Dependency ${id}`,
@@ -27,7 +35,10 @@ export interface TestHost {
   readonly clock: ManualClock;
   readonly logger: ReturnType<typeof createMemoryLogger>;
   /** GET (or another method) on the host; the body is parsed as JSON when it is JSON. */
-  request(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any; text: string }>;
+  request(
+    path: string,
+    init?: RequestInit,
+  ): Promise<{ status: number; headers: Headers; body: any; text: string }>;
 }
 
 const open: WebHost[] = [];
@@ -43,7 +54,13 @@ export async function startTestHost(
 ): Promise<TestHost> {
   const clock = manualClock();
   const logger = createMemoryLogger();
-  const builder = createEngineBuilder({ configuration: options.configuration, environment: {}, clock, logger, contentRoot: __dirname });
+  const builder = createEngineBuilder({
+    configuration: options.configuration,
+    environment: {},
+    clock,
+    logger,
+    contentRoot: __dirname,
+  });
   options.setup?.(builder);
   const host = createWebHost(builder, { port: 0, handleSignals: false, environment: {}, ...options.host });
   open.push(host);

@@ -25,7 +25,12 @@ export function addWidgetCatalogs(builder: EngineBuilder): void {
     idField: 'id',
     entrySchema: widgetSchema,
     narrowings: [
-      { segment: 'providers', parameter: 'providerId', description: 'widgets of one provider', select: (entry, value) => entry.providerId === value },
+      {
+        segment: 'providers',
+        parameter: 'providerId',
+        description: 'widgets of one provider',
+        select: (entry, value) => entry.providerId === value,
+      },
       { segment: 'colors', parameter: 'color', select: (entry, value) => entry.color === value },
     ],
   });

@@ -62,7 +62,10 @@ function openssl(directory: string, ...args: string[]): void {
 
 /** `YYYYMMDDHHMMSSZ` as `openssl ca -startdate/-enddate` take it. */
 function opensslDate(epochMilliseconds: number): string {
-  return new Date(epochMilliseconds).toISOString().replace(/[-:T]/g, '').replace(/\.\d+Z$/, 'Z');
+  return new Date(epochMilliseconds)
+    .toISOString()
+    .replace(/[-:T]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 }
 
 /**
@@ -80,19 +83,81 @@ export function createTestCertificates(directory: string, now = Date.now()): Tes
   });
   const key = (name: string, algorithm: 'ec' | 'ed25519') =>
     algorithm === 'ec'
-      ? openssl(directory, 'genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:P-256', '-out', `${name}.key`)
+      ? openssl(
+          directory,
+          'genpkey',
+          '-algorithm',
+          'EC',
+          '-pkeyopt',
+          'ec_paramgen_curve:P-256',
+          '-out',
+          `${name}.key`,
+        )
       : openssl(directory, 'genpkey', '-algorithm', 'ed25519', '-out', `${name}.key`);
   const root = (name: string, subject: string) => {
     key(name, 'ec');
-    openssl(directory, 'req', '-x509', '-key', `${name}.key`, '-out', `${name}.pem`, '-days', '3650', '-subj', `/CN=${subject}`,
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    openssl(
+      directory,
+      'req',
+      '-x509',
+      '-key',
+      `${name}.key`,
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '3650',
+      '-subj',
+      `/CN=${subject}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
     return read(name);
   };
-  const issue = (name: string, subject: string, issuer: string, extensions: string, algorithm: 'ec' | 'ed25519', from: number, to: number) => {
+  const issue = (
+    name: string,
+    subject: string,
+    issuer: string,
+    extensions: string,
+    algorithm: 'ec' | 'ed25519',
+    from: number,
+    to: number,
+  ) => {
     key(name, algorithm);
-    openssl(directory, 'req', '-new', '-key', `${name}.key`, '-subj', `/CN=${subject}`, '-out', `${name}.csr`);
-    openssl(directory, 'ca', '-batch', '-config', 'ca.cnf', '-cert', `${issuer}.pem`, '-keyfile', `${issuer}.key`, '-in', `${name}.csr`,
-      '-out', `${name}.pem`, '-startdate', opensslDate(from), '-enddate', opensslDate(to), '-extensions', extensions, '-notext');
+    openssl(
+      directory,
+      'req',
+      '-new',
+      '-key',
+      `${name}.key`,
+      '-subj',
+      `/CN=${subject}`,
+      '-out',
+      `${name}.csr`,
+    );
+    openssl(
+      directory,
+      'ca',
+      '-batch',
+      '-config',
+      'ca.cnf',
+      '-cert',
+      `${issuer}.pem`,
+      '-keyfile',
+      `${issuer}.key`,
+      '-in',
+      `${name}.csr`,
+      '-out',
+      `${name}.pem`,
+      '-startdate',
+      opensslDate(from),
+      '-enddate',
+      opensslDate(to),
+      '-extensions',
+      extensions,
+      '-notext',
+    );
     return read(name);
   };
   const day = 24 * 60 * 60 * 1000;
@@ -100,12 +165,52 @@ export function createTestCertificates(directory: string, now = Date.now()): Tes
   const validTo = now + 30 * day;
   return {
     root: root('root', 'Corekit Test Root CA'),
-    intermediate: issue('intermediate', 'Corekit Test Intermediate CA', 'root', 'intermediate_authority', 'ec', validFrom, now + 3650 * day),
-    codeSigning: issue('code-signing', 'Corekit Test Signer', 'intermediate', 'code_signing', 'ec', validFrom, validTo),
-    directCodeSigning: issue('direct-code-signing', 'Corekit Direct Signer', 'root', 'code_signing', 'ed25519', validFrom, validTo),
+    intermediate: issue(
+      'intermediate',
+      'Corekit Test Intermediate CA',
+      'root',
+      'intermediate_authority',
+      'ec',
+      validFrom,
+      now + 3650 * day,
+    ),
+    codeSigning: issue(
+      'code-signing',
+      'Corekit Test Signer',
+      'intermediate',
+      'code_signing',
+      'ec',
+      validFrom,
+      validTo,
+    ),
+    directCodeSigning: issue(
+      'direct-code-signing',
+      'Corekit Direct Signer',
+      'root',
+      'code_signing',
+      'ed25519',
+      validFrom,
+      validTo,
+    ),
     serverOnly: issue('server-only', 'Corekit TLS Server', 'root', 'server_only', 'ec', validFrom, validTo),
-    expired: issue('expired', 'Corekit Expired Signer', 'root', 'code_signing', 'ed25519', Date.parse('2020-01-01T00:00:00Z'), Date.parse('2020-01-02T00:00:00Z')),
+    expired: issue(
+      'expired',
+      'Corekit Expired Signer',
+      'root',
+      'code_signing',
+      'ed25519',
+      Date.parse('2020-01-01T00:00:00Z'),
+      Date.parse('2020-01-02T00:00:00Z'),
+    ),
     otherRoot: root('other-root', 'Untrusted Root CA'),
-    otherCodeSigning: issue('other-code-signing', 'Untrusted Signer', 'other-root', 'code_signing', 'ec', validFrom, validTo),
+    otherCodeSigning: issue(
+      'other-code-signing',
+      'Untrusted Signer',
+      'other-root',
+      'code_signing',
+      'ec',
+      validFrom,
+      validTo,
+    ),
   };
 }

@@ -26,18 +26,28 @@ export interface ConsulFakeServer extends FakeHttpServer {
 
 export async function startConsulFakeServer(initial: ConsulFakeOptions = {}): Promise<ConsulFakeServer> {
   const options: ConsulFakeOptions = { leader: '10.1.10.12:8300', datacenters: ['dc1'], ...initial };
-  const text = (status: number, body: string) => ({ status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body });
+  const text = (status: number, body: string) => ({
+    status,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+    body,
+  });
   const server = await startHttpFakeServer((request) => {
     if (options.aclToken !== undefined) {
-      const bearer = typeof request.headers.authorization === 'string' ? request.headers.authorization.replace(/^bearer\s+/i, '') : undefined;
-      const token = (request.headers['x-consul-token'] as string | undefined) ?? request.query.token ?? bearer;
+      const bearer =
+        typeof request.headers.authorization === 'string'
+          ? request.headers.authorization.replace(/^bearer\s+/i, '')
+          : undefined;
+      const token =
+        (request.headers['x-consul-token'] as string | undefined) ?? request.query.token ?? bearer;
       if (token === undefined || token === '') return text(403, 'Permission denied');
       if (token !== options.aclToken) return text(403, 'ACL not found');
     }
     const datacenter = request.query.dc;
-    if (datacenter !== undefined && !(options.datacenters ?? []).includes(datacenter)) return text(500, 'No path to datacenter');
+    if (datacenter !== undefined && !(options.datacenters ?? []).includes(datacenter))
+      return text(500, 'No path to datacenter');
     const headers = { 'x-consul-effective-consistency': 'leader', 'content-type': 'application/json' };
-    if (request.method === 'GET' && request.path === '/v1/status/leader') return { status: 200, headers, body: JSON.stringify(options.leader ?? '') };
+    if (request.method === 'GET' && request.path === '/v1/status/leader')
+      return { status: 200, headers, body: JSON.stringify(options.leader ?? '') };
     if (request.method === 'GET' && request.path === '/v1/status/peers') {
       return { status: 200, headers, body: JSON.stringify(options.leader ? [options.leader] : []) };
     }

@@ -11,7 +11,12 @@
  * Every answer carries `X-Elastic-Product: Elasticsearch` (the official client refuses a server without it)
  * and the JSON content type the client asked for (compatible-with=8 when requested).
  */
-import { basicCredentialsOf, startHttpFakeServer, type FakeHttpServer, type RecordedHttpRequest } from '../../http-fake-server';
+import {
+  basicCredentialsOf,
+  startHttpFakeServer,
+  type FakeHttpServer,
+  type RecordedHttpRequest,
+} from '../../http-fake-server';
 import { clusterHealthBody, type ClusterColour } from '../search-cluster-health-body';
 
 export interface ElasticsearchFakeOptions {
@@ -37,15 +42,28 @@ function authenticationError(request: RecordedHttpRequest, missing: boolean) {
   const reason = missing
     ? `missing authentication credentials for REST request [${request.path}]`
     : 'unable to authenticate with provided credentials and anonymous access is not allowed for this request';
-  const header = { 'WWW-Authenticate': ['Basic realm="security" charset="UTF-8"', 'Bearer realm="security"', 'ApiKey'] };
-  const error = { root_cause: [{ type: 'security_exception', reason, header }], type: 'security_exception', reason, header };
-  return { status: 401, extraHeaders: { 'www-authenticate': 'Basic realm="security" charset="UTF-8"' }, body: { error, status: 401 } };
+  const header = {
+    'WWW-Authenticate': ['Basic realm="security" charset="UTF-8"', 'Bearer realm="security"', 'ApiKey'],
+  };
+  const error = {
+    root_cause: [{ type: 'security_exception', reason, header }],
+    type: 'security_exception',
+    reason,
+    header,
+  };
+  return {
+    status: 401,
+    extraHeaders: { 'www-authenticate': 'Basic realm="security" charset="UTF-8"' },
+    body: { error, status: 401 },
+  };
 }
 
 function authenticate(options: ElasticsearchFakeOptions, request: RecordedHttpRequest) {
-  const required = options.apiKey !== undefined || options.bearerToken !== undefined || options.username !== undefined;
+  const required =
+    options.apiKey !== undefined || options.bearerToken !== undefined || options.username !== undefined;
   if (!required) return undefined;
-  const header = typeof request.headers.authorization === 'string' ? request.headers.authorization : undefined;
+  const header =
+    typeof request.headers.authorization === 'string' ? request.headers.authorization : undefined;
   if (!header) return authenticationError(request, true);
   const [scheme, value = ''] = header.split(/\s+/, 2);
   const accepted =
@@ -58,14 +76,27 @@ function authenticate(options: ElasticsearchFakeOptions, request: RecordedHttpRe
   return accepted ? undefined : authenticationError(request, false);
 }
 
-export async function startElasticsearchFakeServer(initial: ElasticsearchFakeOptions = {}): Promise<ElasticsearchFakeServer> {
-  const options: ElasticsearchFakeOptions = { status: 'green', clusterName: 'fake-elasticsearch', ...initial };
+export async function startElasticsearchFakeServer(
+  initial: ElasticsearchFakeOptions = {},
+): Promise<ElasticsearchFakeServer> {
+  const options: ElasticsearchFakeOptions = {
+    status: 'green',
+    clusterName: 'fake-elasticsearch',
+    ...initial,
+  };
   const server = await startHttpFakeServer((request) => {
     const accept = typeof request.headers.accept === 'string' ? request.headers.accept : '';
-    const contentType = accept.includes('compatible-with=8') ? 'application/vnd.elasticsearch+json;compatible-with=8' : 'application/json';
+    const contentType = accept.includes('compatible-with=8')
+      ? 'application/vnd.elasticsearch+json;compatible-with=8'
+      : 'application/json';
     const headers = { 'x-elastic-product': 'Elasticsearch', 'content-type': contentType };
     const refused = authenticate(options, request);
-    if (refused) return { status: refused.status, headers: { ...headers, ...refused.extraHeaders }, body: JSON.stringify(refused.body) };
+    if (refused)
+      return {
+        status: refused.status,
+        headers: { ...headers, ...refused.extraHeaders },
+        body: JSON.stringify(refused.body),
+      };
     const health = /^\/_cluster\/health(?:\/([^/]+))?\/?$/.exec(request.path);
     if ((request.method === 'GET' || request.method === 'HEAD') && request.path === '/') {
       return {
@@ -75,17 +106,37 @@ export async function startElasticsearchFakeServer(initial: ElasticsearchFakeOpt
           name: 'fake-node-1',
           cluster_name: options.clusterName,
           cluster_uuid: 'k8Xg0fakeUUIDQd2Kq9w',
-          version: { number: '8.15.0', build_flavor: 'default', lucene_version: '9.11.1', minimum_wire_compatibility_version: '7.17.0' },
+          version: {
+            number: '8.15.0',
+            build_flavor: 'default',
+            lucene_version: '9.11.1',
+            minimum_wire_compatibility_version: '7.17.0',
+          },
           tagline: 'You Know, for Search',
         }),
       };
     }
     if (request.method === 'GET' && health) {
       const timedOut = options.timedOut === true;
-      return { status: timedOut ? 408 : 200, headers, body: JSON.stringify(clusterHealthBody(options.clusterName!, options.status!, timedOut)) };
+      return {
+        status: timedOut ? 408 : 200,
+        headers,
+        body: JSON.stringify(clusterHealthBody(options.clusterName!, options.status!, timedOut)),
+      };
     }
     const reason = `no handler found for uri [${request.path}] and method [${request.method}]`;
-    return { status: 404, headers, body: JSON.stringify({ error: { root_cause: [{ type: 'illegal_argument_exception', reason }], type: 'illegal_argument_exception', reason }, status: 404 }) };
+    return {
+      status: 404,
+      headers,
+      body: JSON.stringify({
+        error: {
+          root_cause: [{ type: 'illegal_argument_exception', reason }],
+          type: 'illegal_argument_exception',
+          reason,
+        },
+        status: 404,
+      }),
+    };
   });
   return Object.assign(server, { options });
 }

@@ -34,7 +34,9 @@ export interface OpenSearchFakeServer extends FakeHttpServer {
   readonly options: OpenSearchFakeOptions;
 }
 
-export async function startOpenSearchFakeServer(initial: OpenSearchFakeOptions = {}): Promise<OpenSearchFakeServer> {
+export async function startOpenSearchFakeServer(
+  initial: OpenSearchFakeOptions = {},
+): Promise<OpenSearchFakeServer> {
   const options: OpenSearchFakeOptions = { status: 'green', clusterName: 'fake-opensearch', ...initial };
   const server = await startHttpFakeServer((request) => {
     const headers = { 'content-type': 'application/json; charset=UTF-8' };
@@ -43,13 +45,26 @@ export async function startOpenSearchFakeServer(initial: OpenSearchFakeOptions =
       const basic = basicCredentialsOf(request);
       const accepted =
         (options.bearerToken !== undefined && header === `Bearer ${options.bearerToken}`) ||
-        (options.username !== undefined && basic?.username === options.username && basic.password === (options.password ?? ''));
+        (options.username !== undefined &&
+          basic?.username === options.username &&
+          basic.password === (options.password ?? ''));
       if (!accepted) {
-        return { status: 401, headers: { 'content-type': 'text/plain; charset=UTF-8', 'www-authenticate': 'Basic realm="OpenSearch Security"' }, body: 'Unauthorized' };
+        return {
+          status: 401,
+          headers: {
+            'content-type': 'text/plain; charset=UTF-8',
+            'www-authenticate': 'Basic realm="OpenSearch Security"',
+          },
+          body: 'Unauthorized',
+        };
       }
     }
     if (options.clusterManagerMissing) {
-      const error = { root_cause: [{ type: 'cluster_manager_not_discovered_exception', reason: null }], type: 'cluster_manager_not_discovered_exception', reason: null };
+      const error = {
+        root_cause: [{ type: 'cluster_manager_not_discovered_exception', reason: null }],
+        type: 'cluster_manager_not_discovered_exception',
+        reason: null,
+      };
       return { status: 503, headers, body: JSON.stringify({ error, status: 503 }) };
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && request.path === '/') {
@@ -60,7 +75,12 @@ export async function startOpenSearchFakeServer(initial: OpenSearchFakeOptions =
           name: 'fake-opensearch-node1',
           cluster_name: options.clusterName,
           cluster_uuid: 'Xb9fakeUUID0pQ7sLmN2w',
-          version: { distribution: 'opensearch', number: '2.17.0', lucene_version: '9.11.1', minimum_wire_compatibility_version: '7.10.0' },
+          version: {
+            distribution: 'opensearch',
+            number: '2.17.0',
+            lucene_version: '9.11.1',
+            minimum_wire_compatibility_version: '7.10.0',
+          },
           tagline: 'The OpenSearch Project: https://opensearch.org/',
         }),
       };
@@ -68,7 +88,8 @@ export async function startOpenSearchFakeServer(initial: OpenSearchFakeOptions =
     const health = /^\/_cluster\/health(?:\/([^/]+))?\/?$/.exec(request.path);
     if (request.method === 'GET' && health) {
       const index = health[1] ? decodeURIComponent(health[1]) : undefined;
-      const missingIndex = index !== undefined && options.indices !== undefined && !options.indices.includes(index);
+      const missingIndex =
+        index !== undefined && options.indices !== undefined && !options.indices.includes(index);
       const timedOut = options.timedOut === true || missingIndex;
       const body = {
         ...clusterHealthBody(options.clusterName!, missingIndex ? 'red' : options.status!, timedOut),
@@ -78,7 +99,18 @@ export async function startOpenSearchFakeServer(initial: OpenSearchFakeOptions =
       return { status: timedOut ? 408 : 200, headers, body: JSON.stringify(body) };
     }
     const reason = `no handler found for uri [${request.path}] and method [${request.method}]`;
-    return { status: 404, headers, body: JSON.stringify({ error: { root_cause: [{ type: 'illegal_argument_exception', reason }], type: 'illegal_argument_exception', reason }, status: 404 }) };
+    return {
+      status: 404,
+      headers,
+      body: JSON.stringify({
+        error: {
+          root_cause: [{ type: 'illegal_argument_exception', reason }],
+          type: 'illegal_argument_exception',
+          reason,
+        },
+        status: 404,
+      }),
+    };
   });
   return Object.assign(server, { options });
 }
