@@ -1,29 +1,10 @@
 import { probeEventIds } from '@corekit/abstractions';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { probeRegistration } from '@corekit/testing';
 import { addMongoDbHealth } from './add-mongodb-health';
 
 const entryPath = 'Engine:Observability:DependencyHealth:MongoDb:Dependencies:0';
 
-function register(entry: Record<string, unknown> | null, environment?: Record<string, string>) {
-  const { builder } = createTestEngineBuilder(environment ? { environment } : {});
-  const added: Array<{ id: string; timeoutSeconds?: number; eventIds?: unknown; kind: string }> = [];
-  const original = builder.addDependencyHealthContributor.bind(builder);
-  builder.addDependencyHealthContributor = (contributor) => {
-    added.push(contributor);
-    return original(contributor);
-  };
-  addMongoDbHealth(builder, entry ? { Dependencies: [{ Id: 'mongo', ...entry } as never] } : undefined);
-  return added;
-}
-
-function configurationError(entry: Record<string, unknown>): { code?: string; message: string } {
-  try {
-    register(entry);
-  } catch (error) {
-    return error as { code?: string; message: string };
-  }
-  throw new Error('registration did not fail');
-}
+const { register, configurationError } = probeRegistration(addMongoDbHealth, 'mongo');
 
 describe('MongoDB probe configuration', () => {
   it('registers one contributor with the MongoDb event ids', () => {

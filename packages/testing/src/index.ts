@@ -43,3 +43,4 @@ export * from './servers/mariadb-server';
 export * from './servers/mysql-caching-sha2-fake';
 export { startFixture } from './child-process';
 export type { FixtureProcess } from './child-process';
+export { probeRegistration } from './probe-registration';
