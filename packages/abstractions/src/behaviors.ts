@@ -1,6 +1,7 @@
 import type { input as ZodInput, output as ZodOutput, ZodType } from 'zod';
 import type { ConfigurationReader } from './configuration';
-import { CoreError } from './errors';
+import { OperationError, type ErrorKind } from './pack/error-kinds';
+import { defineExtensionKey } from './pack/extension-key';
 import type { Logger } from './logging';
 import type { RestAuthoringPolicyDeclaration } from './rest-publication';
 
@@ -66,31 +67,17 @@ export function defineBehavior<TInputSchema extends ZodType, TOutputSchema exten
   return Object.freeze({ ...definition });
 }
 
-/**
- * Transport-neutral kinds of expected behavior failures. Each transport maps them to its own vocabulary; the
- * web host answers `invalid-input` 400, `unauthenticated` 401, `forbidden` 403, `not-found` 404, `conflict`
- * 409, `precondition-failed` 412 and `unavailable` 503.
- */
-export type BehaviorErrorKind =
-  | 'invalid-input'
-  | 'unauthenticated'
-  | 'forbidden'
-  | 'not-found'
-  | 'conflict'
-  | 'precondition-failed'
-  | 'unavailable';
+/** The kinds of expected behavior failures: the one error-kind table of the pack contract (`errorKindStatus`). */
+export type BehaviorErrorKind = ErrorKind;
 
 /**
  * An expected failure of a behavior, with a stable `code` (`ORDER_NOT_FOUND`) and a message that is safe to
  * show to the caller. Any other error a handler throws is a server error whose message is never shown.
  */
-export class BehaviorError extends CoreError {
-  readonly kind: BehaviorErrorKind;
-
+export class BehaviorError extends OperationError {
   constructor(kind: BehaviorErrorKind, code: string, message: string, details: Record<string, unknown> = {}) {
-    super(code, message, details);
+    super(kind, code, message, details);
     this.name = 'BehaviorError';
-    this.kind = kind;
   }
 }
 
@@ -120,8 +107,11 @@ export interface RegisteredBehavior {
   readonly behavior: BehaviorDefinition;
 }
 
-/** Key of the engine extension through which transports call behaviors: `engine.extension(behaviorRuntimeExtensionKey)`. */
-export const behaviorRuntimeExtensionKey = 'corekit.behaviors';
+/** Typed key through which transports call behaviors: `engine.resolve(behaviorRuntimeKey)`. */
+export const behaviorRuntimeKey = defineExtensionKey<BehaviorRuntime>(
+  '@corekit/abstractions/behaviors',
+  'runs a registered behavior for any transport',
+);
 
 /** The value of the `corekit.behaviors` extension: one way for every transport to run a behavior. */
 export interface BehaviorRuntime {

@@ -29,6 +29,16 @@ export interface CatalogNarrowing<T = unknown> {
 }
 
 /**
+ * A parameterless filtered list under a catalog path: `/engine/event-dispatches/terminal-failures`.
+ */
+export interface CatalogFilterView<T = unknown> {
+  /** Path segments after the catalog path (`terminal-failures`). */
+  readonly segment: string;
+  readonly description: string;
+  select(entry: T): boolean;
+}
+
+/**
  * A catalog registered with the engine. Hosts serve every registered catalog generically: a list route at
  * `path`, a by-id route when `idField` is set (404 for an unknown id), each narrowing, and the catalog under
  * `snapshotField` in `/engine/snapshot`.
@@ -47,6 +57,8 @@ export interface CatalogDefinition<T = unknown> {
   /** Schema of one entry, used to validate contributions and to document the routes. */
   readonly entrySchema: ZodType<T>;
   readonly narrowings?: readonly CatalogNarrowing<T>[];
+  /** Parameterless filtered lists (`retry-pending`, `terminal-failures`), served before the by-id route. */
+  readonly views?: readonly CatalogFilterView<T>[];
   /**
    * Live entries for catalogs whose content is runtime state supplied by a pack. Catalogs without `list`
    * publish the entries contributed through the builder (validated and resolved at build).

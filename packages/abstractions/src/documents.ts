@@ -45,6 +45,7 @@ export const dependenciesDocumentSchema = z.array(dependencyHealthEntrySchema);
 export const eventIdRangeSchema = z.object({
   component: z.string(),
   ranges: z.array(z.tuple([z.number().int(), z.number().int()])),
+  names: z.record(z.string(), z.string()).optional().describe('a short name per event id'),
 });
 
 /** `GET /engine/diagnostics`. */
@@ -58,6 +59,36 @@ export const diagnosticsDocumentSchema = z.object({
   readiness: healthReportSchema,
   dependencies: dependenciesDocumentSchema,
   healthRoutes: z.array(z.string()).describe('the health routes the host maps'),
+  warnings: z
+    .array(
+      z.object({
+        code: z.string(),
+        message: z.string(),
+        keyPath: z.string().optional(),
+        eventId: z.number().int(),
+      }),
+    )
+    .describe('registration warnings, such as an add*Health call that found no dependency to check'),
+  jobs: z
+    .array(
+      z.object({
+        id: z.string(),
+        owner: z.string().nullable(),
+        intervalMs: z.number().nullable(),
+        runOnStartup: z.boolean(),
+        startupDelayMs: z.number(),
+        running: z.boolean(),
+        runCount: z.number().int(),
+        failureCount: z.number().int(),
+        lastTrigger: z.enum(['startup', 'interval', 'manual']).nullable(),
+        lastStartedAtUtc: z.string().nullable(),
+        lastCompletedAtUtc: z.string().nullable(),
+        lastOutcome: z.enum(['completed', 'failed']).nullable(),
+        lastError: z.string().nullable(),
+        nextRunAtUtc: z.string().nullable(),
+      }),
+    )
+    .describe('background jobs of the engine and its packs'),
 });
 
 /** A package discovered out of tree; packs and discovery add fields (signature, certificate thumbprint...). */
@@ -78,16 +109,11 @@ export const policyDocumentSchema = z.record(z.string(), z.unknown());
 export const runtimeStoryEntrySchema = z.object({
   sequence: z.number().int().describe('monotonic; a gap means older entries were dropped by the bound'),
   atUtc: z.string(),
-  kind: z.enum([
-    'runtime',
-    'module',
-    'package',
-    'restart',
-    'failure',
-    'execution-graph',
-    'hosted-execution',
-    'hosted-service',
-  ]),
+  kind: z
+    .string()
+    .describe(
+      'runtime, module, package, restart, failure, execution-graph, hosted-execution, hosted-service, job, or a pack kind',
+    ),
   subjectId: z.string().nullable(),
   transition: z.string(),
   message: z.string(),
@@ -199,6 +225,13 @@ export const runtimeEventSchema = z.discriminatedUnion('type', [
     atUtc: z.string(),
   }),
   z.object({ type: z.literal('runtime-story'), entry: runtimeStoryEntrySchema }),
+  z.object({
+    type: z.literal('pack-event'),
+    name: z.string(),
+    subjectId: z.string().nullable(),
+    data: z.record(z.string(), z.unknown()),
+    atUtc: z.string(),
+  }),
 ]);
 
 /**

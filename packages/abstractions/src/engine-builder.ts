@@ -4,32 +4,70 @@ import type { DependencyHealthContributor } from './dependency-health';
 import type { Logger } from './logging';
 import type { HostedService, ModuleDefinition } from './module';
 import type { TechnologySurface } from './engine';
+import type { ExtensionKey } from './pack/extension-key';
+import type { ExtensionResolver } from './pack/extension-resolver';
+import type { JobDefinition, JobHandle } from './pack/jobs';
+import type { LifecycleHooks } from './pack/lifecycle-hooks';
+import type { OperationDefinition } from './pack/operations';
+import type {
+  EventIdCatalogEntry,
+  PackMeter,
+  RegistrationWarning,
+  RuntimeEventPublisher,
+  RuntimeStoryWriter,
+} from './pack/runtime-writers';
+import type { KeyedStore, StoreOptions, StoreProvider } from './pack/stores';
 
 /**
- * What every `add*` registration call takes. Registration only records intent; validation of references
- * happens at `build()`, which fails with one error listing every problem.
+ * What every `add*` registration call takes: the pack contract. Registration records intent; validation of
+ * references happens at `build()`, which fails with one error listing every problem. A pack needs nothing
+ * else from the engine: catalogs and views, operations, story entries, runtime events, counters, event ids,
+ * lifecycle hooks, jobs, stores and typed extensions all come through here.
  */
-export interface EngineBuilder {
-  /** The merged configuration; `add*` calls bind and validate their sections through it. */
+export interface EngineBuilder extends ExtensionResolver {
+  /**
+   * The merged configuration. `configuration.bind(path, schema, codeOptions)` is the one section binder: it
+   * merges code options over the section, coerces, refuses unknown keys (naming the closest known one),
+   * refuses `<PLACEHOLDER>` secrets and registers every `secretString()` value for redaction.
+   */
   readonly configuration: ConfigurationReader;
   /** Structured logger; records are redacted of registered secrets. */
   readonly logger: Logger;
+  /** Writes runtime-story entries (open kinds); entries written before start are kept. */
+  readonly story: RuntimeStoryWriter;
+  /** Publishes runtime events to the hosts' live transports (SSE, WebSocket). */
+  readonly events: RuntimeEventPublisher;
+  /** Creates counters and histograms on the engine's meter; listed in `/engine/diagnostics`. */
+  readonly meter: PackMeter;
   addModule(module: ModuleDefinition): this;
   addDependencyHealthContributor(contributor: DependencyHealthContributor): this;
-  /** Registers a catalog kind (routes and snapshot field follow from it). Registering an id twice fails. */
+  /** Registers a catalog kind (routes, views and snapshot field follow from it). Registering an id twice fails. */
   addCatalog<T>(definition: CatalogDefinition<T>): this;
   /** Contributes entries to a registered catalog on behalf of a module (null for the host itself). */
   addCatalogEntries(catalogId: string, sourceModuleId: string | null, entries: readonly unknown[]): this;
+  /** Registers an operation; hosts serve it (web host over HTTP) and in-process callers invoke it. */
+  addOperation(operation: OperationDefinition<any, any, any, any>): this;
   addHostedService(service: HostedService): this;
   /** Adds technology surfaces (2.5), evaluated on read so they can report live state. */
   addTechnologySurfaces(source: () => readonly TechnologySurface[]): this;
-  /** Registers a value that must never appear in any output (set automatically for bound secret fields). */
-  addSecret(value: string): this;
+  /** Registers a recurring or manual background job on the engine's one job scheduler. */
+  addJob<TResult>(job: JobDefinition<TResult>): JobHandle<TResult>;
   /**
-   * Makes a value available to hosts as `engine.extension(key)`: how a pack hands its implementation of an
-   * /engine surface contract to the web host without the host depending on the pack.
+   * Opens a named keyed store from the engine's store provider (`Engine:Stores`: memory by default, a local
+   * file directory when configured, or a provider a package installed with `useStoreProvider`).
    */
-  setExtension(key: string, value: unknown): this;
+  openStore<T>(name: string, options?: StoreOptions): KeyedStore<T>;
+  /** Replaces the store provider (PostgreSQL, Redis...) for every store opened after the call. */
+  useStoreProvider(provider: StoreProvider): this;
+  /** Registers a package's event-id range with a name per id. Overlapping another package's range fails the build. */
+  addEventIds(entry: EventIdCatalogEntry): this;
+  addLifecycleHooks(hooks: LifecycleHooks): this;
+  /** Records a registration warning: logged at build and listed in `/engine/diagnostics`. */
+  addWarning(warning: RegistrationWarning): this;
+  /** Registers a value that must never appear in any output (bound `secretString()` fields are registered by the binder). */
+  addSecret(value: string): this;
+  /** Provides a typed extension (`engine.resolve(key)` answers it). Providing a key twice fails. */
+  provide<T>(key: ExtensionKey<T>, value: T): this;
   /** True when a registration with this key was made (lets `add*` calls refuse or skip a second call). */
   hasRegistration(key: string): boolean;
   markRegistration(key: string): void;

@@ -8,21 +8,21 @@ import type {
   HealthStatus,
 } from './health';
 import type { EventIdRange } from './event-ids';
+import type { ExtensionResolver } from './pack/extension-resolver';
+import type { JobState } from './pack/jobs';
+import type { OperationRegistry } from './pack/operations';
+import type { RegistrationWarning } from './pack/runtime-writers';
 
 /** One entry of the runtime story, the ordered lifecycle narrative. */
 export interface RuntimeStoryEntry {
   /** Monotonic sequence number; gaps mean older entries were dropped by the bound. */
   readonly sequence: number;
   readonly atUtc: string;
-  readonly kind:
-    | 'runtime'
-    | 'module'
-    | 'package'
-    | 'restart'
-    | 'failure'
-    | 'execution-graph'
-    | 'hosted-execution'
-    | 'hosted-service';
+  /**
+   * Open set. The engine writes `runtime`, `module`, `package`, `restart`, `failure`, `execution-graph`,
+   * `hosted-execution`, `hosted-service` and `job`; packs write their own (`eventing.dispatch`).
+   */
+  readonly kind: string;
   /** Id of what changed (module id, package id, graph id...), null for the runtime itself. */
   readonly subjectId: string | null;
   /** What happened: `loaded`, `initialized`, `started`, `stopped`, `failed`, `active`, `deactivated`... */
@@ -79,6 +79,10 @@ export interface DiagnosticsDocument {
   readonly counters: Readonly<Record<string, string>>;
   readonly conventions: Readonly<Record<string, string>>;
   readonly eventIds: readonly EventIdRange[];
+  /** Registration warnings (an `add*Health` call that found no dependency...). */
+  readonly warnings: readonly RegistrationWarning[];
+  /** Background jobs and their last runs. */
+  readonly jobs: readonly JobState[];
   readonly liveness: HealthReport;
   readonly readiness: HealthReport;
   readonly dependencies: readonly DependencyHealthEntry[];
@@ -141,13 +145,21 @@ export type RuntimeEvent =
       readonly previous: HealthStatus | null;
       readonly atUtc: string;
     }
-  | { readonly type: 'runtime-story'; readonly entry: RuntimeStoryEntry };
+  | { readonly type: 'runtime-story'; readonly entry: RuntimeStoryEntry }
+  | {
+      /** A pack's own event (`PackRuntimeEventInput`), published as is. */
+      readonly type: 'pack-event';
+      readonly name: string;
+      readonly subjectId: string | null;
+      readonly data: Readonly<Record<string, unknown>>;
+      readonly atUtc: string;
+    };
 
 /**
  * The built engine as hosts see it: lifecycle control plus every read surface. Reads never run a
  * dependency check; they answer from cached state.
  */
-export interface Engine {
+export interface Engine extends ExtensionResolver {
   readonly configuration: ConfigurationReader;
   readonly state: RuntimeState;
   start(): Promise<void>;
@@ -177,6 +189,8 @@ export interface Engine {
   technologySurfaces(): readonly TechnologySurface[];
   /** Subscribes to runtime events; returns the unsubscribe function. */
   subscribe(listener: (event: RuntimeEvent) => void): () => void;
-  /** Host extensions registered by packs (route contributions and the like), by key. */
-  extension<T>(key: string): T | undefined;
+  /** Every operation registered by packs, modules and adapters; hosts serve them, tests invoke them. */
+  readonly operations: OperationRegistry;
+  /** The state of every background job. */
+  jobs(): readonly JobState[];
 }

@@ -5,6 +5,8 @@
 export interface EventIdRange {
   readonly component: string;
   readonly ranges: ReadonlyArray<readonly [number, number]>;
+  /** A short name per id, where the owning package registered them. */
+  readonly names?: Readonly<Record<number, string>>;
 }
 
 export const eventIdRanges: readonly EventIdRange[] = [

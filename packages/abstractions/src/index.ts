@@ -9,6 +9,7 @@ export type { ModuleContext, ModuleDefinition, HostedService } from './module';
 export type { ConfigurationReader } from './configuration';
 export type {
   CatalogDefinition,
+  CatalogFilterView,
   CatalogNarrowing,
   CatalogProblem,
   CatalogResolutionContext,
@@ -53,7 +54,7 @@ export {
 } from './documents';
 export type { HealthSummary, ProblemDetails } from './documents';
 export * from './cell-descriptors';
-export { defineBehavior, BehaviorError, behaviorErrorCodes, behaviorRuntimeExtensionKey } from './behaviors';
+export { defineBehavior, BehaviorError, behaviorErrorCodes, behaviorRuntimeKey } from './behaviors';
 export type {
   BehaviorContext,
   BehaviorDefinition,
@@ -77,7 +78,7 @@ export {
   restPut,
   restPatch,
   restDelete,
-  restPublicationExtensionKey,
+  restPublicationKey,
 } from './rest-publication';
 export type {
   RestAuthoringStyle,
@@ -99,3 +100,7 @@ export type {
   RestPublicationRuntime,
 } from './rest-publication';
 export * from './rest-endpoint-descriptors';
+export * from './pack';
+export { parseDuration, formatDuration, durationSchema } from './duration';
+export { cellMaterializationKey } from './cell-materialization';
+export type { CellMaterializationReporter } from './cell-materialization';

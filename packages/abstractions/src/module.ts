@@ -2,6 +2,7 @@ import type { Logger } from './logging';
 import type { ConfigurationReader } from './configuration';
 import type { BehaviorDefinition } from './behaviors';
 import type { RestDeclaration } from './rest-publication';
+import type { OperationDefinition } from './pack/operations';
 
 /** What a module's lifecycle hooks receive. */
 export interface ModuleContext {
@@ -31,6 +32,12 @@ export interface ModuleDefinition {
    * (generated shorthand) and `restGet/restPost/...` (inline helpers). Targets must be the module's own behaviors.
    */
   readonly rest?: readonly RestDeclaration[];
+  /**
+   * Operations the module serves directly (module routes such as `/api/operations/status`): the same contract
+   * packs use. Paths are absolute; a clash with another operation fails the build (code modules) or is
+   * refused and recorded (package modules).
+   */
+  readonly operations?: readonly OperationDefinition<any, any, any, any>[];
   initialize?(context: ModuleContext): void | Promise<void>;
   start?(context: ModuleContext): void | Promise<void>;
   stop?(context: ModuleContext): void | Promise<void>;

@@ -1,3 +1,4 @@
+import { defineExtensionKey } from './pack/extension-key';
 import type { BehaviorDefinition } from './behaviors';
 import type { RestEndpointDescriptor } from './rest-endpoint-descriptors';
 
@@ -248,8 +249,11 @@ export const restPut = inline('PUT');
 export const restPatch = inline('PATCH');
 export const restDelete = inline('DELETE');
 
-/** Key of the engine extension that hands hosts the published endpoints: `engine.extension(restPublicationExtensionKey)`. */
-export const restPublicationExtensionKey = 'corekit.rest-publication';
+/** Typed key that hands hosts the published endpoints: `engine.resolve(restPublicationKey)`. */
+export const restPublicationKey = defineExtensionKey<RestPublicationRuntime>(
+  '@corekit/abstractions/rest-publication',
+  'the published REST endpoints with the behaviors they serve',
+);
 
 /** A published endpoint with the behavior it serves. */
 export interface PublishedRestEndpoint {

@@ -46,15 +46,24 @@ export function formatDuration(milliseconds: number): string {
   return `PT${Number(seconds.toFixed(3))}S`;
 }
 
-/** A configuration duration: accepts `00:00:30`, `30s` or `PT30S`; outputs milliseconds. */
+const durationShape = 'a duration such as "30s", "500ms", "00:00:30" or "PT30S"';
+
+/**
+ * A configuration duration: accepts `00:00:30`, `30s` or `PT30S`; outputs milliseconds. A bare number is
+ * refused with a message that shows the accepted forms (its unit would be a guess).
+ */
 export function durationSchema() {
-  return z.string().transform((value, context) => {
-    const milliseconds = parseDuration(value);
-    if (milliseconds === undefined) {
+  return z.union([z.string(), z.number()]).transform((value, context) => {
+    if (typeof value === 'number') {
       context.addIssue({
         code: 'custom',
-        message: `must be a duration such as "30s", "00:00:30" or "PT30S"`,
+        message: `must be ${durationShape}, got the bare number ${value}: add a unit ("${value}s" for seconds)`,
       });
+      return z.NEVER;
+    }
+    const milliseconds = parseDuration(value);
+    if (milliseconds === undefined) {
+      context.addIssue({ code: 'custom', message: `must be ${durationShape}, got "${value}"` });
       return z.NEVER;
     }
     return milliseconds;

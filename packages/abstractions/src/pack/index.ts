@@ -1,0 +1,56 @@
+export { defineExtensionKey } from './extension-key';
+export type { ExtensionKey } from './extension-key';
+export type { ExtensionResolver } from './extension-resolver';
+export { errorKinds, errorKindStatus, OperationError, isOperationError } from './error-kinds';
+export type { ErrorKind } from './error-kinds';
+export { identifierPattern, identifierSchema, isIdentifier } from './identifiers';
+export {
+  defineOperation,
+  operationResponse,
+  isOperationResponse,
+  operationErrorCodes,
+} from './operations';
+export type {
+  OperationMethod,
+  OperationAuthorization,
+  OperationPrincipal,
+  OperationInput,
+  OperationContext,
+  OperationResponse,
+  OperationDefinition,
+  OperationInvocation,
+  OperationOutcome,
+  OperationRegistry,
+} from './operations';
+export type { AuthorizationRequest, AuthorizationDecision, Authorizer } from './authorization';
+export { storeErrorCodes } from './stores';
+export type {
+  StoredRecord,
+  PutOptions,
+  PutResult,
+  ListOptions,
+  KeyedStore,
+  StoreOptions,
+  StoreProvider,
+} from './stores';
+export type { JobRunContext, JobTrigger, JobDefinition, JobRunOutcome, JobState, JobHandle } from './jobs';
+export type {
+  StoryEntryInput,
+  RuntimeStoryWriter,
+  PackRuntimeEventInput,
+  RuntimeEventPublisher,
+  MetricAttributes,
+  PackCounter,
+  PackHistogram,
+  PackMeter,
+  RegistrationWarning,
+  EventIdCatalogEntry,
+} from './runtime-writers';
+export type { BuildHookContext, RuntimeHookContext, LifecycleHooks } from './lifecycle-hooks';
+export { transportAdapterKey } from './transports';
+export type {
+  RawHttpHandler,
+  HttpMount,
+  TransportMountContext,
+  TransportAdapter,
+} from './transports';

@@ -1,0 +1,187 @@
+import type { output as ZodOutput, input as ZodInput, ZodType } from 'zod';
+import type { ConfigurationReader } from '../configuration';
+import type { Logger } from '../logging';
+import type { ErrorKind } from './error-kinds';
+
+export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Who may call an operation. `anonymous` serves every caller (a proof file a verifier fetches). `required`
+ * asks the host's authorizer, naming `policy` when set: the host answers 401 for a caller it cannot
+ * identify and 403 for one it refuses, and the handler never runs. Default: `required` for every method
+ * but GET, and for GET when the host guards its `/engine` routes.
+ */
+export type OperationAuthorization =
+  | { readonly mode: 'anonymous' }
+  | { readonly mode: 'required'; readonly policy?: string };
+
+/** What the authorizer decided, as the handler sees it. */
+export interface OperationPrincipal {
+  /** A stable subject id from the credential; never logged by the engine. */
+  readonly subject: string | null;
+  /** The named policy that allowed the call, if any. */
+  readonly policy: string | null;
+  readonly claims: Readonly<Record<string, unknown>>;
+}
+
+/** The request as an operation sees it: validated input plus the transport facts a handler may need. */
+export interface OperationInput<TParams = unknown, TQuery = unknown, TBody = unknown> {
+  readonly params: TParams;
+  readonly query: TQuery;
+  readonly body: TBody;
+}
+
+/** What a handler receives besides its input. */
+export interface OperationContext {
+  readonly operationId: string;
+  /** `http`, `in-process`, or an adapter's transport name. */
+  readonly transport: string;
+  /** Request headers, lower-cased names (empty in process). */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The exact request bytes, present only for operations declared with `rawBody: true`. */
+  readonly rawBody: Buffer | null;
+  /** Set when the operation required authorization and the authorizer allowed it. */
+  readonly principal: OperationPrincipal | null;
+  readonly configuration: ConfigurationReader;
+  readonly logger: Logger;
+  /** Aborted when the caller goes away or the host shuts down. */
+  readonly signal: AbortSignal;
+}
+
+/** A non-default answer: another status, headers, or a non-JSON body (`contentType` set, `body` a string). */
+export interface OperationResponse<T = unknown> {
+  readonly operationResponse: true;
+  readonly status: number;
+  readonly body: T;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly contentType?: string;
+}
+
+/** Builds an OperationResponse (a handler's way to answer 202, add a header, or serve text). */
+export function operationResponse<T>(
+  status: number,
+  body: T,
+  options: { headers?: Record<string, string>; contentType?: string } = {},
+): OperationResponse<T> {
+  return { operationResponse: true, status, body, ...options };
+}
+
+export function isOperationResponse(value: unknown): value is OperationResponse {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    (value as { operationResponse?: unknown }).operationResponse === true
+  );
+}
+
+type Parsed<T> = T extends ZodType ? ZodOutput<T> : undefined;
+
+/**
+ * A transport-neutral action a pack, a module or an adapter declares: the web host mounts it generically
+ * (validation, authorization, problem details, OpenAPI), the worker host and tests invoke it in process.
+ * Input is three schemas, one per part of a request; each part left out must be empty.
+ */
+export interface OperationDefinition<
+  TParams extends ZodType | undefined = ZodType | undefined,
+  TQuery extends ZodType | undefined = ZodType | undefined,
+  TBody extends ZodType | undefined = ZodType | undefined,
+  TResult extends ZodType = ZodType,
+> {
+  /** Unique across the engine (`agents.run-tool`). */
+  readonly id: string;
+  readonly method: OperationMethod;
+  /**
+   * Absolute path with `:name` parameters (`/engine/agent-tools/:toolId/runs`). Pack operations live under
+   * `/engine`; module operations under the module's own prefix; adapters under the path the spec gives them.
+   */
+  readonly path: string;
+  /** One line for the API reference. */
+  readonly summary: string;
+  readonly description?: string;
+  readonly tags?: readonly string[];
+  /** Path parameters, an object schema whose keys are the `:name` segments. */
+  readonly params?: TParams;
+  /** Query parameters, an object schema (values arrive as strings; use z.coerce for numbers). */
+  readonly query?: TQuery;
+  /** The JSON body (or, with `rawBody`, the body parsed by the handler itself and documented here). */
+  readonly body?: TBody;
+  /** Schema of the success answer; the answer is validated against it (a mismatch is a server error). */
+  readonly result: TResult;
+  /** Status of a success answer. Default 200. */
+  readonly successStatus?: number;
+  /** Documented expected failures: kind → when it happens. Used for the API reference. */
+  readonly errors?: Partial<Readonly<Record<ErrorKind, string>>>;
+  readonly authorization?: OperationAuthorization;
+  /**
+   * Hand the handler the exact request bytes (`context.rawBody`) and skip JSON parsing: for signed
+   * callbacks whose signature covers the raw body. `body` is then parsed by the handler.
+   */
+  readonly rawBody?: boolean;
+  /** Largest accepted body in bytes; a larger one answers 413 before it is read whole. Default: the host's. */
+  readonly maxBodyBytes?: number;
+  /** Leave the operation out of the API description (still served). */
+  readonly excludeFromDescription?: boolean;
+  /** Keep answering while the host drains (health-like reads). Default false. */
+  readonly servedWhileDraining?: boolean;
+  /** Who registered it: a module id, a pack id; filled in by the engine when omitted. */
+  readonly owner?: string;
+  handler(
+    input: OperationInput<Parsed<TParams>, Parsed<TQuery>, Parsed<TBody>>,
+    context: OperationContext,
+  ): Promise<ZodInput<TResult> | OperationResponse> | ZodInput<TResult> | OperationResponse;
+}
+
+/** Declares an operation; pure (validation happens at build), it only gives the handler its types. */
+export function defineOperation<
+  TParams extends ZodType | undefined = undefined,
+  TQuery extends ZodType | undefined = undefined,
+  TBody extends ZodType | undefined = undefined,
+  TResult extends ZodType = ZodType,
+>(
+  definition: OperationDefinition<TParams, TQuery, TBody, TResult>,
+): OperationDefinition<TParams, TQuery, TBody, TResult> {
+  return Object.freeze({ ...definition });
+}
+
+/** How a host or test calls an operation in process. */
+export interface OperationInvocation {
+  readonly params?: Record<string, string>;
+  readonly query?: Record<string, unknown>;
+  readonly body?: unknown;
+  readonly rawBody?: Buffer;
+  readonly headers?: Readonly<Record<string, string | undefined>>;
+  readonly principal?: OperationPrincipal | null;
+  readonly transport?: string;
+  readonly signal?: AbortSignal;
+}
+
+/** The answer of an in-process invocation. */
+export interface OperationOutcome {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly contentType: string;
+}
+
+/** The registered operations of a built engine. */
+export interface OperationRegistry {
+  list(): readonly OperationDefinition[];
+  find(id: string): OperationDefinition | undefined;
+  /**
+   * Validates the input, runs the handler and validates the answer. Throws OperationError `invalid-input`
+   * (code OPERATION_INPUT_INVALID with `details.errors`), `unavailable` while the engine is not Started,
+   * `not-found` for an unknown id, or whatever the handler threw. Authorization is the caller's job (the
+   * host); in-process callers are trusted.
+   */
+  invoke(id: string, invocation?: OperationInvocation): Promise<OperationOutcome>;
+}
+
+/** Stable codes of the failures the engine raises around an operation call. */
+export const operationErrorCodes = {
+  inputInvalid: 'OPERATION_INPUT_INVALID',
+  resultInvalid: 'OPERATION_RESULT_INVALID',
+  unavailable: 'OPERATION_UNAVAILABLE',
+  notFound: 'OPERATION_NOT_FOUND',
+  unauthenticated: 'UNAUTHENTICATED',
+  forbidden: 'FORBIDDEN',
+} as const;
