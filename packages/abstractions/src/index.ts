@@ -104,3 +104,4 @@ export * from './pack';
 export { parseDuration, formatDuration, durationSchema } from './duration';
 export { cellMaterializationKey } from './cell-materialization';
 export type { CellMaterializationReporter } from './cell-materialization';
+export { redactText, redactValue, secretsInConnectionString, stripUrlCredentials } from './redaction';

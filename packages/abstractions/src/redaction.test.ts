@@ -1,4 +1,4 @@
-import { redactText, redactValue, secretsInConnectionString, stripUrlCredentials } from './secret-redaction';
+import { redactText, redactValue, secretsInConnectionString, stripUrlCredentials } from './redaction';
 
 describe('secret redaction', () => {
   it('finds passwords in URLs (raw and decoded), key=value strings and token query parameters', () => {
@@ -18,5 +18,26 @@ describe('secret redaction', () => {
       b: { c: '***' },
       d: 3,
     });
+  });
+});
+
+describe('redactValue on errors and deep values', () => {
+  it('reduces an Error to its name and redacted message, dropping the stack and driver fields', () => {
+    const error = Object.assign(new TypeError('login failed for hunter22 at postgres://u:pw@db/x'), {
+      connectionString: 'postgres://u:pw@db/x',
+    });
+    expect(redactValue({ error }, ['hunter22'])).toEqual({
+      error: { name: 'TypeError', message: 'login failed for *** at postgres://***@db/x' },
+    });
+  });
+
+  it('strips URL credentials even when no secret is registered', () => {
+    expect(redactValue(['amqp://guest:guest@mq:5672'], [])).toEqual(['amqp://***@mq:5672']);
+  });
+
+  it('replaces values nested beyond the depth limit instead of copying them unread', () => {
+    let nested: unknown = 'hunter22';
+    for (let level = 0; level < 12; level++) nested = { level: nested };
+    expect(JSON.stringify(redactValue(nested, []))).not.toContain('hunter22');
   });
 });

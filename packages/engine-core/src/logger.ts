@@ -1,4 +1,4 @@
-import type { LogLevel, LogRecord, Logger } from '@corekit/abstractions';
+import { redactValue, type LogLevel, type LogRecord, type Logger } from '@corekit/abstractions';
 
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -24,7 +24,9 @@ export function createMemoryLogger(): Logger & { readonly records: LogRecord[] }
 
 /**
  * Wraps a logger so that every registered secret is replaced by `***` in every string field of every record,
- * however deep. Secrets are registered as configuration is bound.
+ * however deep, URL credentials are stripped and Errors are reduced to name and message (the abstractions
+ * `redactValue`, the same algorithm probes use). Secrets are registered as configuration is bound; values
+ * shorter than three characters are not registered (replacing every "a" would garble records and hide nothing).
  */
 export class RedactingLogger implements Logger {
   private readonly secrets = new Set<string>();
@@ -32,30 +34,14 @@ export class RedactingLogger implements Logger {
   constructor(private readonly inner: Logger) {}
 
   addSecret(value: string): void {
-    if (value.length >= 3) this.secrets.add(value);
+    if (typeof value === 'string' && value.length >= 3) this.secrets.add(value);
   }
 
   redact<T>(value: T): T {
-    if (this.secrets.size === 0) return value;
-    return redactValue(value, [...this.secrets]) as T;
+    return redactValue(value, [...this.secrets]);
   }
 
   log(record: LogRecord): void {
     this.inner.log(this.redact(record));
   }
-}
-
-function redactValue(value: unknown, secrets: string[], depth = 0): unknown {
-  if (typeof value === 'string') {
-    let result = value;
-    for (const secret of secrets) if (result.includes(secret)) result = result.split(secret).join('***');
-    return result;
-  }
-  if (depth > 8 || value === null || typeof value !== 'object') return value;
-  if (value instanceof Error)
-    return redactValue({ name: value.name, message: value.message }, secrets, depth + 1);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value).map(([key, item]) => [key, redactValue(item, secrets, depth + 1)]),
-  );
 }
