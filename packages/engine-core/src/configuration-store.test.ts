@@ -2,9 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { CoreError, secretString } from '@corekit/abstractions';
+import { CoreError, durationSchema, secretString } from '@corekit/abstractions';
 import { ConfigurationStore } from './configuration-store';
-import { durationSchema } from './duration';
 import { createEngineBuilder } from './engine-builder';
 import { manualClock } from './clock';
 
@@ -103,7 +102,7 @@ describe('configuration validation', () => {
     expect(error.message).toContain('Engine:Probe:Dependencies:0:TimeoutSeconds');
     expect(error.message).toContain('got -1');
     expect(error.message).toContain(
-      'Engine:Probe:Delay must be a duration such as "30s", "00:00:30" or "PT30S", got "soon"',
+      'Engine:Probe:Delay must be a duration such as "30s", "500ms", "00:00:30" or "PT30S", got "soon"',
     );
   });
 
@@ -183,5 +182,124 @@ describe('configuration validation', () => {
     const error = thrown(() => builder.build());
     expect(error.code).toBe('CONFIGURATION_INVALID');
     expect(error.message).toContain('Engine:FailurePolicy:ManualRestartBackoff must be a duration');
+  });
+});
+
+describe('the section binder', () => {
+  const entry = z.object({
+    Id: z.string(),
+    Url: z.string().optional(),
+    Required: z.boolean().default(true),
+    Token: secretString().optional(),
+  });
+  const section = z.object({ RefreshIntervalSeconds: z.number().default(30), Dependencies: z.array(entry) });
+
+  it('merges code options by Id over configured entries: code wins per field, new Ids appended, keys matched case-insensitively', () => {
+    const store = new ConfigurationStore({
+      contentRoot: tmpdir(),
+      environment: {
+        Engine__Kind__RefreshIntervalSeconds: '60',
+        Engine__Kind__Dependencies__0__Id: 'a',
+        Engine__Kind__Dependencies__0__Url: 'http://a',
+        Engine__Kind__Dependencies__0__Required: 'false',
+        Engine__Kind__Dependencies__1__Id: 'b',
+        Engine__Kind__Dependencies__1__Url: 'http://b',
+      },
+    });
+    const bound = store.bind('Engine:Kind', section, {
+      refreshintervalseconds: 9,
+      dependencies: [{ id: 'b', url: 'http://b2' }, { Id: 'c' }],
+    });
+    expect(bound).toEqual({
+      RefreshIntervalSeconds: 9,
+      Dependencies: [
+        { Id: 'a', Url: 'http://a', Required: false },
+        { Id: 'b', Url: 'http://b2', Required: true },
+        { Id: 'c', Required: true },
+      ],
+    });
+  });
+
+  it('keeps configured entries when code passes none, and replaces lists without Ids', () => {
+    const store = new ConfigurationStore({
+      contentRoot: tmpdir(),
+      environment: {},
+      code: { Engine: { Kind: { Dependencies: [{ Id: 'a' }] }, List: { Names: ['x', 'y'] } } },
+    });
+    expect(store.bind('Engine:Kind', section, { Dependencies: [] }).Dependencies).toEqual([
+      { Id: 'a', Required: true },
+    ]);
+    expect(store.bind('Engine:List', z.object({ Names: z.array(z.string()) }), { Names: ['z'] })).toEqual({
+      Names: ['z'],
+    });
+  });
+
+  it('hands every secretString() value to onSecret, in arrays and nested objects, from every source', () => {
+    const secrets: string[] = [];
+    const store = new ConfigurationStore({
+      contentRoot: tmpdir(),
+      environment: {
+        Engine__Kind__Dependencies__0__Id: 'a',
+        Engine__Kind__Dependencies__0__Token: 'env-token',
+      },
+      code: { Engine: { Nested: { Inner: { ApiKey: 'nested-key' }, Plain: 'not-secret' } } },
+      onSecret: (value) => void secrets.push(value),
+    });
+    store.bind('Engine:Kind', section, { Dependencies: [{ Id: 'b', Token: 'code-token' }] });
+    store.bind('Engine:Nested', z.object({ Inner: z.object({ ApiKey: secretString() }), Plain: z.string() }));
+    expect(secrets.sort()).toEqual(['code-token', 'env-token', 'nested-key']);
+  });
+});
+
+describe('unknown keys', () => {
+  const schema = z.object({
+    Dependencies: z.array(z.object({ Id: z.string(), Required: z.boolean().default(true) })).default([]),
+    Tags: z.record(z.string(), z.string()).default({}),
+    Extra: z.object({}).passthrough().optional(),
+  });
+
+  function problems(store: ConfigurationStore): string[] {
+    const error = thrown(() => store.assertKnownKeys());
+    expect(error.code).toBe('CONFIGURATION_INVALID');
+    return (error.details as { problems: string[] }).problems;
+  }
+
+  it('names each unknown key under Engine: with its source and the closest known key', () => {
+    const store = new ConfigurationStore({
+      contentRoot: contentRoot({
+        'engine.json': { Engine: { Kind: { Dependencies: [{ Id: 'a', Requried: false }] } } },
+      }),
+      environment: { Engine__Knd__X: '1', Logging__Level: 'debug', PATH: '/bin' },
+      code: { Engine: { Kind: { Tags: { any: 'x' }, Extra: { Whatever: { Deep: 1 } } } } },
+    });
+    store.bind('Engine:Kind', schema, { Dependencie: [] });
+    expect(problems(store)).toEqual([
+      '`Engine:Kind:Dependencies:0:Requried` is not a known key; did you mean `Required`? (set in engine.json)',
+      '`Engine:Knd` is not a known key; did you mean `Kind`? (set in environment)',
+      '`Engine:Kind:Dependencie` is not a known key; did you mean `Dependencies`? (set in code)',
+    ]);
+  });
+
+  it('counts keys read raw with get(), and passes when every key is known', () => {
+    const store = new ConfigurationStore({
+      contentRoot: tmpdir(),
+      environment: { Engine__Transports__0: 'RestApi', Engine__Kind__Dependencies__0__ID: 'a' },
+    });
+    store.bind('Engine:Kind', schema);
+    store.get('Engine:Transports');
+    expect(() => store.assertKnownKeys()).not.toThrow();
+  });
+
+  it('treats a section listed with getSection as known but checks its children against their own binds', () => {
+    const store = new ConfigurationStore({
+      contentRoot: tmpdir(),
+      environment: { Engine__Profiles__Main__Sise: '3' },
+    });
+    const names = Object.keys(store.getSection('Engine:Profiles') as object);
+    for (const name of names)
+      store.bind(`Engine:Profiles:${name}`, z.object({ Size: z.string().optional() }));
+    expect(problems(store)).toEqual([
+      '`Engine:Profiles:Main:Sise` is not a known key; did you mean `Size`? (set in environment)',
+    ]);
   });
 });

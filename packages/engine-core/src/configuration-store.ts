@@ -1,7 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ZodType } from 'zod';
-import { CoreError, isPlaceholder, isSecretSchema, type ConfigurationReader } from '@corekit/abstractions';
+import { CoreError, probeEventIds, type ConfigurationReader } from '@corekit/abstractions';
+import { bindValue } from './bind-value';
+import { anyChild, KnownKeys, nodeOnly, secretValues } from './configuration-keys';
+
+export { bindValue, mayHoldSecret } from './bind-value';
 
 interface Leaf {
   /** The key path as last written, original casing (`Engine:FailurePolicy:StartupReadinessDelay`). */
@@ -18,6 +22,8 @@ export interface ConfigurationSources {
   readonly environment: Readonly<Record<string, string | undefined>>;
   /** Options passed in code; win over every other source. */
   readonly code?: Record<string, unknown>;
+  /** Receives every value bound through a `secretString()` field (the builder passes `logger.addSecret`). */
+  readonly onSecret?: (value: string) => void;
 }
 
 const separator = ':';
@@ -55,10 +61,26 @@ function readJsonFile(file: string): Record<string, unknown> | undefined {
  * variables (`Engine__FailurePolicy__StartupReadinessDelay` is `Engine:FailurePolicy:StartupReadinessDelay`),
  * then options passed in code. Keys are compared case-insensitively.
  */
+/**
+ * The merged configuration and the one section binder. Sources, later wins: engine.json,
+ * engine.<environment>.json, environment variables (`Engine__FailurePolicy__StartupReadinessDelay` is
+ * `Engine:FailurePolicy:StartupReadinessDelay`), then options passed in code. Keys are compared
+ * case-insensitively. `bind` merges code options, coerces, validates, registers secrets and records the keys
+ * its schema knows; `assertKnownKeys` then refuses every `Engine:` key nothing asked for. Keys read after
+ * `assertKnownKeys` ran are not checked.
+ */
 export class ConfigurationStore implements ConfigurationReader {
   private readonly leaves = new Map<string, Leaf>();
+  /** Keys given as code options to `bind`, checked with the configured ones. */
+  private readonly codeKeys = new Map<string, Leaf>();
+  /** Under DependencyHealth, the probe kinds (PostgreSql, Http...) are suggested even when not registered. */
+  private readonly known = new KnownKeys((parent) =>
+    parent === 'engine:observability:dependencyhealth' ? Object.keys(probeEventIds) : [],
+  );
+  private readonly onSecret?: (value: string) => void;
 
   constructor(sources: ConfigurationSources) {
+    this.onSecret = sources.onSecret;
     const base = readJsonFile(path.join(sources.contentRoot, 'engine.json'));
     if (base) flatten(base, '', 'engine.json', this.leaves);
     if (sources.environmentName) {
@@ -74,13 +96,59 @@ export class ConfigurationStore implements ConfigurationReader {
     if (sources.code) flatten(sources.code, '', 'code', this.leaves);
   }
 
+  /** The raw value or subtree at a key path. Reading marks the path and everything below it as known. */
   get(keyPath: string): unknown {
+    this.known.record(keyPath, anyChild);
     const leaf = this.leaves.get(keyPath.toLowerCase());
     if (leaf) return leaf.value;
-    return this.getSection(keyPath);
+    return this.section(keyPath);
   }
 
+  /**
+   * The subtree at a key path. Marks the path itself as known but not its children: read a section to list
+   * its child names, then `bind` each child (as `Engine:Rest:Profiles` does).
+   */
   getSection(keyPath: string): unknown {
+    this.known.record(keyPath, nodeOnly);
+    return this.section(keyPath);
+  }
+
+  /** The source that supplied a key path, for diagnostics; undefined when no source sets it. */
+  sourceOf(keyPath: string): string | undefined {
+    return this.leaves.get(keyPath.toLowerCase())?.source;
+  }
+
+  /**
+   * Binds the section at `keyPath`: merges `codeOptions` over it (code wins per field; arrays of objects
+   * with an `Id` are merged by Id, new Ids appended), coerces strings, validates against `schema`, records
+   * the keys the schema knows and hands every `secretString()` value to `onSecret`.
+   */
+  bind<T>(keyPath: string, schema: ZodType<T>, codeOptions?: unknown): T {
+    this.known.record(keyPath, schema);
+    let raw = this.section(keyPath);
+    if (codeOptions !== undefined) {
+      flatten(codeOptions, keyPath, 'code', this.codeKeys);
+      raw = mergeOptions(raw, codeOptions);
+    }
+    const value = bindValue(keyPath, schema, raw ?? {});
+    if (this.onSecret) for (const secret of secretValues(schema, value)) this.onSecret(secret);
+    return value;
+  }
+
+  /**
+   * Throws CONFIGURATION_INVALID listing every key under `Engine:` (from files, `Engine__` environment
+   * variables, or code) that no `bind` schema or `get` covered, each with the closest known key. Call it once
+   * every registration has bound its section; other prefixes (`Logging__...`) are not checked.
+   */
+  assertKnownKeys(): void {
+    const problems = this.known.unknownKeys([...this.leaves.values(), ...this.codeKeys.values()]);
+    if (problems.length === 0) return;
+    throw new CoreError('CONFIGURATION_INVALID', `Unknown configuration keys:\n- ${problems.join('\n- ')}`, {
+      problems,
+    });
+  }
+
+  private section(keyPath: string): unknown {
     const prefix = keyPath ? `${keyPath.toLowerCase()}${separator}` : '';
     const tree: Record<string, unknown> = {};
     let found = false;
@@ -92,61 +160,6 @@ export class ConfigurationStore implements ConfigurationReader {
     }
     return found ? toArrays(tree) : undefined;
   }
-
-  /** The source that supplied a key path, for diagnostics; undefined when no source sets it. */
-  sourceOf(keyPath: string): string | undefined {
-    return this.leaves.get(keyPath.toLowerCase())?.source;
-  }
-
-  bind<T>(keyPath: string, schema: ZodType<T>, codeOptions?: unknown): T {
-    let raw = this.getSection(keyPath);
-    if (codeOptions !== undefined) raw = mergeCaseInsensitive(raw, codeOptions);
-    return bindValue(keyPath, schema, raw ?? {});
-  }
-}
-
-/** Validates `raw` against `schema` after matching keys case-insensitively and coercing strings. */
-export function bindValue<T>(keyPath: string, schema: ZodType<T>, raw: unknown): T {
-  const problems: string[] = [];
-  const normalized = normalize(schema, raw, keyPath, problems);
-  const parsed = schema.safeParse(normalized);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const fullPath = [keyPath, ...issue.path.map(String)].filter(Boolean).join(separator);
-      const value = valueAt(normalized, issue.path);
-      const secret = isSecretSchema(schemaAt(schema, issue.path));
-      const field = String(issue.path[issue.path.length - 1] ?? keyPath.split(separator).pop() ?? '');
-      const got =
-        value === undefined
-          ? 'nothing'
-          : secret || mayHoldSecret(field, value)
-            ? 'a value that may hold a secret (not shown)'
-            : JSON.stringify(value);
-      problems.push(
-        `${fullPath} ${issue.message.replace(/^Invalid input: /, '').replace(/^expected/, 'must be')}, got ${got}`,
-      );
-    }
-  }
-  if (problems.length > 0) {
-    throw new CoreError('CONFIGURATION_INVALID', `Invalid configuration:\n- ${problems.join('\n- ')}`, {
-      section: keyPath,
-      problems,
-    });
-  }
-  return (parsed as { data: T }).data;
-}
-
-const secretFieldName = /password|passwd|secret|token|apikey|api_key|credential|connectionstring|privatekey/i;
-const embeddedSecret = /\/\/[^/\s:@]*:[^/\s@]+@|(?:password|pwd|secret|token)\s*=/i;
-
-/**
- * True when a rejected value must not be echoed in an error: the field's name says it holds a secret, or the
- * value carries one inline (URL user-info, `Password=` in a connection string). Such values are not shown.
- */
-export function mayHoldSecret(field: string, value: unknown): boolean {
-  if (secretFieldName.test(field)) return true;
-  const text = typeof value === 'string' ? value : JSON.stringify(value ?? null);
-  return embeddedSecret.test(text);
 }
 
 function insert(tree: Record<string, unknown>, segments: string[], value: unknown): void {
@@ -179,118 +192,64 @@ function toArrays(node: unknown): unknown {
   return Object.fromEntries(converted);
 }
 
-function mergeCaseInsensitive(base: unknown, overlay: unknown): unknown {
+type Plain = Record<string, unknown>;
+
+function isPlain(value: unknown): value is Plain {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Code options over configured values: code wins per field, keys matched case-insensitively. */
+function mergeOptions(base: unknown, overlay: unknown): unknown {
   if (overlay === undefined) return base;
-  if (Array.isArray(overlay) || overlay === null || typeof overlay !== 'object') return overlay;
-  const result: Record<string, unknown> =
-    base && typeof base === 'object' && !Array.isArray(base) ? { ...(base as Record<string, unknown>) } : {};
+  if (Array.isArray(overlay)) return mergeList(base, overlay);
+  if (!isPlain(overlay)) return overlay;
+  const result: Plain = isPlain(base) && !isIndexed(base) ? { ...base } : {};
   for (const [key, value] of Object.entries(overlay)) {
+    if (value === undefined) continue;
     const existing = findKey(result, key);
-    const merged = mergeCaseInsensitive(existing ? result[existing] : undefined, value);
+    const merged = mergeOptions(existing ? result[existing] : undefined, value);
     if (existing) delete result[existing];
     result[key] = merged;
   }
   return result;
 }
 
-type AnyDef = {
-  type: string;
-  innerType?: unknown;
-  in?: unknown;
-  element?: unknown;
-  shape?: Record<string, unknown>;
-  options?: unknown[];
-};
-
-function defOf(schema: unknown): AnyDef | undefined {
-  return (schema as { _zod?: { def?: AnyDef } })?._zod?.def;
+function isIndexed(value: Plain): boolean {
+  const keys = Object.keys(value);
+  return keys.length > 0 && keys.every((key) => /^\d+$/.test(key));
 }
 
-function unwrap(schema: unknown): unknown {
-  let current = schema;
-  for (let depth = 0; depth < 10; depth++) {
-    const def = defOf(current);
-    if (!def) return current;
-    if (
-      ['optional', 'default', 'nullable', 'prefault', 'readonly', 'catch', 'nonoptional'].includes(def.type)
-    )
-      current = def.innerType;
-    else if (def.type === 'pipe') current = def.in;
-    else return current;
-  }
-  return current;
+function idOf(entry: unknown): unknown {
+  if (!isPlain(entry)) return undefined;
+  const key = findKey(entry, 'Id');
+  return key === undefined ? undefined : entry[key];
 }
 
-function normalize(schema: unknown, raw: unknown, keyPath: string, problems: string[]): unknown {
-  const inner = unwrap(schema);
-  const def = defOf(inner);
-  if (isSecretSchema(schema) && isPlaceholder(raw)) {
-    problems.push(
-      `${keyPath} still holds the placeholder ${String(raw)}; supply the real secret (for example through the environment variable ${keyPath.split(separator).join('__')})`,
-    );
-    return raw;
+/**
+ * Lists whose entries carry an `Id` (probe dependencies, sender lists) merge by Id: a code entry overrides
+ * the configured entry with its Id (each configured entry once, so two code entries with one Id stay two
+ * and fail validation as duplicates); other code entries are appended. Lists without Ids are replaced.
+ */
+function mergeList(base: unknown, overlay: readonly unknown[]): unknown {
+  const configured = Array.isArray(base) ? base : isPlain(base) && isIndexed(base) ? Object.values(base) : [];
+  if (![...configured, ...overlay].some((entry) => idOf(entry) !== undefined)) return overlay;
+  const merged = [...configured];
+  const overridden = new Set<number>();
+  for (const entry of overlay) {
+    const id = idOf(entry);
+    const index =
+      id === undefined
+        ? -1
+        : merged.findIndex(
+            (existing, position) =>
+              position < configured.length && !overridden.has(position) && idOf(existing) === id,
+          );
+    if (index < 0) {
+      merged.push(entry);
+      continue;
+    }
+    overridden.add(index);
+    merged[index] = mergeOptions(merged[index], entry);
   }
-  if (!def) return raw;
-  switch (def.type) {
-    case 'object': {
-      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-      const shape = def.shape ?? {};
-      const result: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(raw)) {
-        const schemaKey = Object.keys(shape).find(
-          (candidate) => candidate.toLowerCase() === key.toLowerCase(),
-        );
-        const target = schemaKey ?? key;
-        result[target] = schemaKey
-          ? normalize(shape[schemaKey], value, `${keyPath}${separator}${target}`, problems)
-          : value;
-      }
-      return result;
-    }
-    case 'array': {
-      if (!Array.isArray(raw)) return raw;
-      return raw.map((item, index) =>
-        normalize(def.element, item, `${keyPath}${separator}${index}`, problems),
-      );
-    }
-    case 'number':
-    case 'int': {
-      if (typeof raw === 'string' && raw.trim() !== '' && !Number.isNaN(Number(raw))) return Number(raw);
-      return raw;
-    }
-    case 'boolean': {
-      if (typeof raw === 'string' && /^(true|false)$/i.test(raw.trim()))
-        return raw.trim().toLowerCase() === 'true';
-      return raw;
-    }
-    case 'enum': {
-      const values = Object.values((def as unknown as { entries: Record<string, string> }).entries ?? {});
-      if (typeof raw === 'string')
-        return values.find((candidate) => candidate.toLowerCase() === raw.toLowerCase()) ?? raw;
-      return raw;
-    }
-    default:
-      return raw;
-  }
-}
-
-function valueAt(value: unknown, issuePath: readonly PropertyKey[]): unknown {
-  let current = value;
-  for (const key of issuePath) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
-
-function schemaAt(schema: unknown, issuePath: readonly PropertyKey[]): unknown {
-  let current = schema;
-  for (const key of issuePath) {
-    const def = defOf(unwrap(current));
-    if (!def) return undefined;
-    if (def.type === 'object') current = def.shape?.[String(key)];
-    else if (def.type === 'array') current = def.element;
-    else return undefined;
-  }
-  return current;
+  return merged;
 }
