@@ -1,5 +1,6 @@
 import { engineEventIds, errorCode, type Engine, type Logger } from '@corekit/abstractions';
 import { resolveEngineSource, type EngineSource } from './engine-source';
+import { reportStartupFailure } from './startup-error-report';
 
 /** The signals a host turns into a graceful shutdown. */
 export const shutdownSignals = ['SIGTERM', 'SIGINT'] as const;
@@ -33,12 +34,23 @@ export interface WorkerHostOptions {
    * `exitOnStartFailure`) when the engine failed to start. Default: the value of `handleSignals`.
    */
   readonly exitProcess?: boolean;
-  /** With `exitProcess`, a failed engine start ends the process with exit code 1. Default true. */
+  /**
+   * With `exitProcess`, a failed engine start ends the process with exit code 1 after the startup report on
+   * stderr. Default true. A failed build (invalid configuration, a registration error) always ends the process
+   * when `exitProcess` is on: there is no engine to keep running.
+   */
   readonly exitOnStartFailure?: boolean;
   /** Where host records go. Default: the builder's (or engine's) logger, so secrets are redacted. */
   readonly logger?: Logger;
   /** Replaces `process.exit` (tests). */
   readonly exit?: (code: number) => void;
+  /**
+   * Where the startup report goes (one block: code, each problem with its key path, what to do; see
+   * formatStartupError) when a failed build or start ends the process. Default process.stderr.
+   */
+  readonly reportStartupError?: (text: string) => void;
+  /** Read for `COREKIT_DEBUG` (stack traces in the startup report). Default process.env. */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A headless host: the engine, signal handling and exit codes, no HTTP. */
@@ -68,11 +80,25 @@ export interface WorkerHost {
  * `const builder = createEngineBuilder(); addMyModule(builder); await createWorkerHost(builder).run();`
  */
 export function createWorkerHost(source: EngineSource, options: WorkerHostOptions = {}): WorkerHost {
-  const { engine, logger } = resolveEngineSource(source, options.logger);
   const handleSignals = options.handleSignals ?? true;
   const exitProcess = options.exitProcess ?? handleSignals;
   const exitOnStartFailure = options.exitOnStartFailure ?? true;
   const exit = options.exit ?? ((code: number) => process.exit(code));
+  const report = (error: unknown) =>
+    reportStartupFailure(error, {
+      exit,
+      write: options.reportStartupError,
+      environment: options.environment,
+    });
+  let resolved: ReturnType<typeof resolveEngineSource>;
+  try {
+    resolved = resolveEngineSource(source, options.logger);
+  } catch (error) {
+    // No engine, nothing to serve: a host that owns the process ends it with the readable report.
+    if (exitProcess) report(error);
+    throw error;
+  }
+  const { engine, logger } = resolved;
   const participants: ShutdownParticipant[] = [];
   const forceDrain = new AbortController();
   let stopping: Promise<number> | undefined;
@@ -134,7 +160,7 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
       );
       if (exitProcess && exitOnStartFailure) {
         finish(1);
-        exit(1);
+        report(error);
       }
       throw error;
     }
