@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import { SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import {
-  dependencyCheckResultSchema,
-  errorCode,
   observabilityEventIds,
   type DependencyCheckResult,
   type DependencyHealthContributor,
@@ -10,56 +9,23 @@ import {
   type Logger,
 } from '@corekit/abstractions';
 import { isoAt, type Clock } from './clock';
-
-const statuses = new Set<unknown>(['Healthy', 'Degraded', 'Unhealthy']);
-
-/**
- * The common case checked by hand, because it runs after every check: a plain result whose fields have the right
- * types. Anything else goes through the zod schema, which also explains what is wrong.
- */
-function isWellFormedResult(value: unknown): value is DependencyCheckResult {
-  if (value === null || typeof value !== 'object') return false;
-  const { status, description, error, data } = value as Record<string, unknown>;
-  if (!statuses.has(status)) return false;
-  if (description !== undefined && typeof description !== 'string') return false;
-  if (error !== undefined) {
-    if (error === null || typeof error !== 'object') return false;
-    const { code, message } = error as Record<string, unknown>;
-    if (typeof code !== 'string' || typeof message !== 'string') return false;
-  }
-  if (data !== undefined && (data === null || typeof data !== 'object' || Array.isArray(data))) return false;
-  return Object.keys(value).every(
-    (key) => key === 'status' || key === 'description' || key === 'error' || key === 'data',
-  );
-}
+import {
+  answeredResult,
+  failedResult,
+  timedOutResult,
+  type TargetedContributor,
+} from './dependency-check-results';
+import { createSlot, slotEntry, type Slot } from './dependency-health-slot';
+import { engineTracer, spanNames } from './diagnostics';
 
 export interface SchedulerDefaults {
   readonly refreshIntervalSeconds: number;
   readonly timeoutSeconds: number;
+  /**
+   * A floor, in refresh intervals, under the staleness threshold: a result is stale once it is older than the
+   * longer of this many intervals and `interval + timeout + schedulingAllowanceMs` (see staleAfterMs).
+   */
   readonly staleAfterIntervals: number;
-}
-
-interface Completed {
-  readonly result: DependencyCheckResult;
-  readonly timedOut: boolean;
-  readonly checkedAt: number;
-  /** Formatted once when the run completes, not on every read. */
-  readonly checkedAtUtc: string;
-  readonly durationMs: number;
-}
-
-interface Slot {
-  readonly contributor: DependencyHealthContributor;
-  readonly intervalMs: number;
-  readonly timeoutMs: number;
-  last: Completed | null;
-  /** The contributor's own promise while it has not settled (also after it was abandoned on timeout). */
-  pendingCheck: Promise<unknown> | null;
-  /** The scheduler's run (check raced against the timeout) while it is in progress. */
-  currentRun: Promise<void> | null;
-  timer: NodeJS.Timeout | null;
-  consecutiveFailures: number;
-  publishedStatus: HealthStatus | null;
 }
 
 export interface SchedulerHooks {
@@ -86,17 +52,11 @@ export class DependencyHealthScheduler {
     private readonly defaults: SchedulerDefaults,
     private readonly hooks: SchedulerHooks,
   ) {
-    this.slots = contributors.map((contributor) => ({
-      contributor,
-      intervalMs: (contributor.refreshIntervalSeconds ?? defaults.refreshIntervalSeconds) * 1000,
-      timeoutMs: (contributor.timeoutSeconds ?? defaults.timeoutSeconds) * 1000,
-      last: null,
-      pendingCheck: null,
-      currentRun: null,
-      timer: null,
-      consecutiveFailures: 0,
-      publishedStatus: null,
-    }));
+    this.slots = contributors.map((contributor) => {
+      const intervalMs = (contributor.refreshIntervalSeconds ?? defaults.refreshIntervalSeconds) * 1000;
+      const timeoutMs = (contributor.timeoutSeconds ?? defaults.timeoutSeconds) * 1000;
+      return createSlot(contributor, intervalMs, timeoutMs, defaults.staleAfterIntervals);
+    });
   }
 
   get size(): number {
@@ -131,6 +91,8 @@ export class DependencyHealthScheduler {
     if (!this.running) return;
     slot.timer = setTimeout(() => {
       slot.timer = null;
+      // A tick is also where staleness is noticed when nobody reads health (a run skipped while pending).
+      this.entryOf(slot);
       void this.run(slot).finally(() => this.schedule(slot));
     }, slot.intervalMs);
     slot.timer.unref();
@@ -155,12 +117,36 @@ export class DependencyHealthScheduler {
   }
 
   private async execute(slot: Slot): Promise<void> {
+    const { contributor } = slot;
+    const span = engineTracer().startSpan(spanNames.dependencyCheck, {
+      attributes: {
+        'corekit.dependency.id': contributor.id,
+        'corekit.dependency.kind': contributor.kind,
+        'corekit.dependency.required': contributor.required,
+      },
+    });
+    try {
+      await this.executeIn(slot, span);
+    } catch (error) {
+      span.recordException(error as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: String((error as Error)?.message ?? error) });
+      throw error;
+    } finally {
+      span.end();
+    }
+  }
+
+  private async executeIn(slot: Slot, span: Span): Promise<void> {
     const { contributor, timeoutMs } = slot;
     const controller = new AbortController();
     const startedAt = performance.now();
     let timer: NodeJS.Timeout | undefined;
 
-    const check = Promise.resolve().then(() => contributor.check(controller.signal));
+    // The check runs inside the span's context, so spans its client library records become children.
+    const spanContext = trace.setSpan(context.active(), span);
+    const check = Promise.resolve().then(() =>
+      context.with(spanContext, () => contributor.check(controller.signal)),
+    );
     slot.pendingCheck = check;
     check.then(
       () => void (slot.pendingCheck = slot.pendingCheck === check ? null : slot.pendingCheck),
@@ -189,18 +175,10 @@ export class DependencyHealthScheduler {
     if (outcome.kind === 'timed-out') controller.abort(new Error(`timed out after ${timeoutMs} ms`));
 
     const durationMs = Math.round((performance.now() - startedAt) * 100) / 100;
+    const timedOut = outcome.kind === 'timed-out';
     let result: DependencyCheckResult;
-    let timedOut = false;
     if (outcome.kind === 'timed-out') {
-      timedOut = true;
-      result = {
-        status: 'Unhealthy',
-        description: `${contributor.displayName} did not answer within ${timeoutMs / 1000} s (timed out)`,
-        error: {
-          code: 'DEPENDENCY_TIMEOUT',
-          message: `The check timed out after ${timeoutMs / 1000} s; the connection was abandoned`,
-        },
-      };
+      result = timedOutResult(contributor, timeoutMs, this.targetOf(slot));
       this.logger.log({
         level: 'warn',
         eventId: observabilityEventIds.dependencyCheckTimedOut,
@@ -208,30 +186,13 @@ export class DependencyHealthScheduler {
         message: `Dependency ${contributor.id} timed out after ${timeoutMs} ms`,
         dependencyId: contributor.id,
       });
-    } else if (outcome.kind === 'failed') {
-      const error = outcome.error as Error;
-      result = {
-        status: 'Unhealthy',
-        description: `${contributor.displayName} check failed`,
-        error: {
-          code: errorCode(error, 'DEPENDENCY_CHECK_FAILED'),
-          message: String(error?.message ?? error),
-        },
-      };
     } else {
-      const parsed = isWellFormedResult(outcome.value)
-        ? { success: true as const, data: outcome.value }
-        : dependencyCheckResultSchema.safeParse(outcome.value);
-      result = parsed.success
-        ? parsed.data
-        : {
-            status: 'Unhealthy',
-            description: `${contributor.displayName} returned an invalid result`,
-            error: {
-              code: 'DEPENDENCY_RESULT_INVALID',
-              message: parsed.error.issues.map((issue) => issue.message).join('; '),
-            },
-          };
+      const built =
+        outcome.kind === 'failed'
+          ? { result: failedResult(contributor, outcome.error), failed: true }
+          : answeredResult(contributor, outcome.value);
+      result = built.result;
+      if (built.failed) this.logCheckFailed(slot, result);
     }
 
     const checkedAt = this.clock.now();
@@ -242,12 +203,54 @@ export class DependencyHealthScheduler {
       checkedAtUtc: isoAt(checkedAt),
       durationMs,
     };
+    slot.staleReported = false;
     slot.consecutiveFailures = result.status === 'Healthy' ? 0 : slot.consecutiveFailures + 1;
-    this.hooks.onRun(
-      contributor,
-      timedOut ? 'timed-out' : result.status === 'Unhealthy' ? 'failed' : 'completed',
-    );
+    const runOutcome = timedOut ? 'timed-out' : result.status === 'Unhealthy' ? 'failed' : 'completed';
+    span.setAttributes({
+      'corekit.dependency.status': result.status,
+      'corekit.dependency.outcome': runOutcome,
+      'corekit.dependency.timed_out': timedOut,
+    });
+    if (result.status === 'Unhealthy') {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: result.error?.code ?? 'Unhealthy' });
+    }
+    this.hooks.onRun(contributor, runOutcome);
     this.publishIfChanged(slot);
+  }
+
+  /** The declared target, else the one the last result carried (so a timeout keeps `data.target`). */
+  private targetOf(slot: Slot): unknown {
+    const declared = (slot.contributor as TargetedContributor).target;
+    if (declared !== undefined) return declared;
+    return slot.last?.result.data?.target;
+  }
+
+  /** 3002: the check threw or returned something that is not a result (an Unhealthy answer is not a failure). */
+  private logCheckFailed(slot: Slot, result: DependencyCheckResult): void {
+    this.logger.log({
+      level: 'warn',
+      eventId: observabilityEventIds.dependencyCheckFailed,
+      category: 'dependency-health',
+      message: `Dependency ${slot.contributor.id} check failed: ${result.error?.code}: ${result.error?.message}`,
+      dependencyId: slot.contributor.id,
+      errorCode: result.error?.code ?? null,
+    });
+  }
+
+  /** 3004, once per stale result; the status change it causes is published after the read that saw it. */
+  private reportStale(slot: Slot, ageMs: number): void {
+    if (slot.staleReported) return;
+    slot.staleReported = true;
+    this.logger.log({
+      level: 'warn',
+      eventId: observabilityEventIds.dependencyResultStale,
+      category: 'dependency-health',
+      message: `Dependency ${slot.contributor.id}: no check completed for ${Math.round(ageMs / 1000)} s (stale after ${slot.staleAfterMs / 1000} s); reporting it Unhealthy`,
+      dependencyId: slot.contributor.id,
+      ageMs,
+      staleAfterMs: slot.staleAfterMs,
+    });
+    queueMicrotask(() => this.publishIfChanged(slot));
   }
 
   private publishIfChanged(slot: Slot): void {
@@ -274,47 +277,9 @@ export class DependencyHealthScheduler {
   }
 
   private entryOf(slot: Slot): DependencyHealthEntry {
-    // Written out field by field (no object spreads): this runs for every dependency on every health read.
-    const { contributor, last } = slot;
-    if (!last) {
-      return {
-        id: contributor.id,
-        displayName: contributor.displayName,
-        kind: contributor.kind,
-        required: contributor.required,
-        status: 'Unhealthy',
-        description: 'not checked yet',
-        error: null,
-        data: {},
-        checkedAtUtc: null,
-        durationMs: null,
-        timedOut: false,
-        stale: false,
-        refreshIntervalSeconds: slot.intervalMs / 1000,
-        timeoutSeconds: slot.timeoutMs / 1000,
-        consecutiveFailures: slot.consecutiveFailures,
-      };
-    }
-    const age = this.clock.now() - last.checkedAt;
-    const stale = age > this.defaults.staleAfterIntervals * slot.intervalMs;
-    return {
-      id: contributor.id,
-      displayName: contributor.displayName,
-      kind: contributor.kind,
-      required: contributor.required,
-      status: stale ? 'Unhealthy' : last.result.status,
-      description: stale
-        ? `last result is stale: checked ${Math.round(age / 1000)} s ago, more than ${this.defaults.staleAfterIntervals} refresh intervals`
-        : (last.result.description ?? null),
-      error: last.result.error ?? null,
-      data: last.result.data ?? {},
-      checkedAtUtc: last.checkedAtUtc,
-      durationMs: last.durationMs,
-      timedOut: last.timedOut,
-      stale,
-      refreshIntervalSeconds: slot.intervalMs / 1000,
-      timeoutSeconds: slot.timeoutMs / 1000,
-      consecutiveFailures: slot.consecutiveFailures,
-    };
+    const now = this.clock.now();
+    const entry = slotEntry(slot, now);
+    if (entry.stale) this.reportStale(slot, now - slot.last!.checkedAt);
+    return entry;
   }
 }

@@ -1,4 +1,4 @@
-import { metrics, trace, type Counter } from '@opentelemetry/api';
+import { metrics, trace, type Counter, type Tracer } from '@opentelemetry/api';
 
 /** Meter and activity-source (tracer) names under which the engine records (spec 4.1). */
 export const meterName = 'corekit.engine';
@@ -17,6 +17,20 @@ export const counterNames = {
 
 export type CounterKey = keyof typeof counterNames;
 
+/** Span names by what they cover; recorded under the activity source (tracer) `activitySourceName`. */
+export const spanNames = {
+  /** One dependency-health run, from start to result or timeout; attributes corekit.dependency.*. */
+  dependencyCheck: 'corekit.engine.dependency.check',
+} as const;
+
+/**
+ * The engine's tracer. Looked up on each call, so a tracer provider the host registers after the engine was
+ * built is still used; a no-op until one is registered.
+ */
+export function engineTracer(): Tracer {
+  return trace.getTracer(activitySourceName);
+}
+
 export const diagnosticsConventions = {
   logFormat: 'structured records with eventId, level, message and category; secrets are redacted',
   metricAttributes: 'transition, subject_id, kind, status; never secret values',
@@ -27,7 +41,7 @@ export const diagnosticsConventions = {
 /** Records the engine's counters through @opentelemetry/api (a no-op until the host wires an SDK). */
 export class EngineInstruments {
   private readonly counters: Record<CounterKey, Counter>;
-  readonly tracer = trace.getTracer(activitySourceName);
+  readonly tracer = engineTracer();
 
   constructor() {
     const meter = metrics.getMeter(meterName);

@@ -8,10 +8,16 @@ import type {
 import { isoAt, type Clock } from './clock';
 import type { CounterKey } from './diagnostics';
 
+/**
+ * `declared-only`: the hosted execution starts with the host but no runner (hosted service with its id) is
+ * registered, so nothing executes it; it is never reported `active`.
+ */
+export type ExecutionState = 'loaded' | 'active' | 'declared-only' | 'deactivated';
+
 interface Tracked {
   readonly id: string;
   readonly kind: 'execution-graph' | 'hosted-execution';
-  state: 'loaded' | 'active' | 'deactivated';
+  state: ExecutionState;
   loadedAt: number;
   activeAt: number | null;
   deactivatedAt: number | null;
@@ -25,7 +31,9 @@ export interface ExecutionLifecycleHooks {
 /**
  * Lifecycle of the execution graphs and hosted executions: loaded at build, active while the host runs,
  * deactivated on stop. A hosted execution with startsWithHost is started and stopped by the engine, through
- * the hosted service registered under the same id when there is one (its runner).
+ * the hosted service registered under the same id (its runner); without a runner it is `declared-only` while
+ * the host runs (nothing executes it) and stays so after stop, having never run. The tracker cannot tell whether a
+ * runner keeps working after its start resolved: `active` means started, not healthy.
  */
 export class ExecutionLifecycleTracker {
   private readonly tracked = new Map<string, Tracked>();
@@ -53,15 +61,22 @@ export class ExecutionLifecycleTracker {
     for (const execution of this.executions) {
       if (!execution.startsWithHost) continue;
       const runner = this.runners.get(execution.id);
-      if (runner) {
-        await runner.start(signal);
-        this.runningRunners.push(runner);
+      if (!runner) {
+        this.transition(
+          'hosted-execution',
+          execution.id,
+          'declared-only',
+          `Hosted execution ${execution.id} starts with the host but no runner is registered: declared only, nothing executes it`,
+        );
+        continue;
       }
+      await runner.start(signal);
+      this.runningRunners.push(runner);
       this.transition(
         'hosted-execution',
         execution.id,
         'active',
-        `Hosted execution ${execution.id} started with the host${runner ? '' : ' (no runner registered: declared only)'}`,
+        `Hosted execution ${execution.id} started with the host`,
       );
     }
   }
@@ -121,7 +136,7 @@ export class ExecutionLifecycleTracker {
   private transition(
     kind: Tracked['kind'],
     id: string,
-    state: 'active' | 'deactivated',
+    state: Exclude<ExecutionState, 'loaded'>,
     message: string,
   ): void {
     const item = this.tracked.get(`${kind}:${id}`)!;
@@ -129,7 +144,7 @@ export class ExecutionLifecycleTracker {
     if (state === 'active') {
       item.activeAt = this.clock.now();
       item.deactivatedAt = null;
-    } else {
+    } else if (state === 'deactivated') {
       item.deactivatedAt = this.clock.now();
     }
     this.hooks.record({ kind, subjectId: id, transition: state, message });

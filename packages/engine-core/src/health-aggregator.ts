@@ -1,4 +1,5 @@
 import {
+  formatDuration,
   worstStatus,
   type DependencyHealthEntry,
   type FailureContext,
@@ -8,7 +9,6 @@ import {
   type RuntimeState,
 } from '@corekit/abstractions';
 import { isoAt } from './clock';
-import { formatDuration } from './duration';
 import type { FailurePolicy } from './engine-options';
 
 /** The lifecycle facts health is computed from, read at the moment of the request. */
@@ -30,7 +30,11 @@ interface Verdict {
   window?: { name: LifecycleWindow; endsAt: number };
 }
 
-/** Liveness (spec 3.1): alive through startup and shutdown; never Unhealthy because of a dependency. */
+/**
+ * Liveness (spec 3.1): alive through startup and shutdown; never Unhealthy because of a dependency, and
+ * never Degraded by one that has not been checked yet (it has reported nothing; during startup its first run
+ * is still under way).
+ */
 export function livenessVerdict(facts: LifecycleFacts): Verdict {
   const { state, now, policy } = facts;
   if (state === 'Failed') return { status: 'Unhealthy', reasons: ['the runtime is Failed'] };
@@ -82,6 +86,8 @@ function dependencyFold(
   const reasons: string[] = [];
   for (const dependency of dependencies) {
     if (dependency.status === 'Healthy') continue;
+    // Readiness still counts a dependency not checked yet: it must not say Healthy before knowing.
+    if (probe === 'liveness' && dependency.checkedAtUtc === null) continue;
     const label = `${dependency.required ? 'required' : 'optional'} dependency ${dependency.id} is ${dependency.status}`;
     reasons.push(label);
     const pullsToUnhealthy =
