@@ -1,13 +1,24 @@
 import {
   CoreError,
+  isIdentifier,
   type CatalogDefinition,
   type DependencyHealthContributor,
   type EngineBuilder,
+  type EventIdCatalogEntry,
   type ExecutionGraphDescriptor,
+  type ExtensionKey,
   type HostedExecutionDescriptor,
   type HostedService,
+  type JobDefinition,
+  type JobHandle,
+  type KeyedStore,
+  type LifecycleHooks,
   type Logger,
   type ModuleDefinition,
+  type OperationDefinition,
+  type RegistrationWarning,
+  type StoreOptions,
+  type StoreProvider,
   type TechnologySurface,
 } from '@corekit/abstractions';
 import { CatalogRegistry } from './catalog-registry';
@@ -22,11 +33,18 @@ import {
   type FailurePolicy,
 } from './engine-options';
 import { createJsonLogger, RedactingLogger } from './logger';
-import { moduleRoutesExtensionKey } from './packages/module-routes';
 import { ModulePackages } from './packages/module-packages';
+import { routeKey } from './packages/module-operations';
 import { ExecutionLifecycleTracker } from './execution-lifecycle';
 import { builtinCatalogs } from './catalogs/builtin-catalogs';
-import type { RestPublicationRegistration } from './rest/register-rest-publication';
+import { JobScheduler } from './jobs/job-scheduler';
+import { EngineMeter } from './pack/engine-meter';
+import { EventIdCatalog } from './pack/event-id-catalog';
+import { ExtensionRegistry } from './pack/extension-registry';
+import { EngineOperationRegistry } from './pack/operation-registry';
+import { RuntimeEventHub } from './pack/runtime-event-hub';
+import { RuntimeStory } from './runtime-story';
+import { createStoreProvider, storesOptionsSchema } from './stores';
 
 /** Options of createEngineBuilder. Everything is optional; the defaults suit a production process. */
 export interface EngineBuilderOptions {
@@ -44,12 +62,13 @@ export interface EngineBuilderOptions {
   readonly logger?: Logger;
 }
 
-const idPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
-
 /** The EngineBuilder implementation: collects registrations, validates everything at build(). */
 export class CoreEngineBuilder implements EngineBuilder {
   readonly configuration: ConfigurationStore;
   readonly logger: RedactingLogger;
+  readonly story: RuntimeStory;
+  readonly events: RuntimeEventHub;
+  readonly meter = new EngineMeter();
   private readonly clock: Clock;
   private readonly contentRoot: string;
   private readonly modules: ModuleDefinition[] = [];
@@ -57,9 +76,14 @@ export class CoreEngineBuilder implements EngineBuilder {
   private readonly hostedServices: HostedService[] = [];
   private readonly catalogs = new CatalogRegistry();
   private readonly surfaces: Array<() => readonly TechnologySurface[]> = [];
-  private readonly extensions = new Map<string, unknown>();
+  private readonly extensions = new ExtensionRegistry();
+  private readonly operations = new EngineOperationRegistry();
+  private readonly eventIds = new EventIdCatalog();
+  private readonly hooks: LifecycleHooks[] = [];
+  private readonly warnings: RegistrationWarning[] = [];
   private readonly registrations = new Set<string>();
-  private readonly restPublication: RestPublicationRegistration;
+  private readonly jobs: JobScheduler;
+  private storeProvider: StoreProvider | undefined;
   private built = false;
 
   constructor(options: EngineBuilderOptions = {}) {
@@ -71,13 +95,34 @@ export class CoreEngineBuilder implements EngineBuilder {
       environmentName: options.environmentName ?? process.env.NODE_ENV,
       environment: options.environment ?? process.env,
       code: options.configuration,
+      onSecret: (value: string) => this.logger.addSecret(value),
     });
-    this.restPublication = builtinCatalogs(this, this.catalogs, this.clock);
+    this.events = new RuntimeEventHub(this.clock);
+    const storyOptions = this.configuration.bind('Engine:RuntimeStory', runtimeStoryOptionsSchema);
+    this.story = new RuntimeStory(this.clock, storyOptions.MaxEntries, (entry) =>
+      this.events.emit({ type: 'runtime-story', entry }),
+    );
+    this.jobs = new JobScheduler({
+      clock: this.clock,
+      story: this.story,
+      logger: this.logger,
+      onRun: (jobId, outcome, durationMs) => {
+        this.meter.counter('corekit.engine.job.runs', 'background job runs by job and outcome').add(1, {
+          job: jobId,
+          outcome,
+        });
+        this.meter.histogram('corekit.engine.job.duration', 'background job run duration', 'ms').record(durationMs, {
+          job: jobId,
+        });
+      },
+    });
+    builtinCatalogs(this, this.catalogs, this.clock);
   }
 
   addModule(module: ModuleDefinition): this {
     this.assertOpen();
     this.modules.push(module);
+    for (const operation of module.operations ?? []) this.operations.add(operation, module.id);
     return this;
   }
 
@@ -99,6 +144,12 @@ export class CoreEngineBuilder implements EngineBuilder {
     return this;
   }
 
+  addOperation(operation: OperationDefinition<any, any, any, any>): this {
+    this.assertOpen();
+    this.operations.add(operation, null);
+    return this;
+  }
+
   addHostedService(service: HostedService): this {
     this.assertOpen();
     this.hostedServices.push(service);
@@ -111,15 +162,63 @@ export class CoreEngineBuilder implements EngineBuilder {
     return this;
   }
 
+  addJob<TResult>(job: JobDefinition<TResult>): JobHandle<TResult> {
+    this.assertOpen();
+    return this.jobs.add(job);
+  }
+
+  openStore<T>(name: string, options?: StoreOptions): KeyedStore<T> {
+    if (!this.storeProvider) {
+      const settings = this.configuration.bind('Engine:Stores', storesOptionsSchema);
+      this.storeProvider = createStoreProvider(settings, { contentRoot: this.contentRoot, clock: this.clock });
+    }
+    return this.storeProvider.open<T>(name, options);
+  }
+
+  useStoreProvider(provider: StoreProvider): this {
+    this.assertOpen();
+    this.storeProvider = provider;
+    return this;
+  }
+
+  addEventIds(entry: EventIdCatalogEntry): this {
+    this.assertOpen();
+    this.eventIds.add(entry);
+    return this;
+  }
+
+  addLifecycleHooks(hooks: LifecycleHooks): this {
+    this.assertOpen();
+    this.hooks.push(hooks);
+    return this;
+  }
+
+  addWarning(warning: RegistrationWarning): this {
+    this.warnings.push(warning);
+    this.logger.log({
+      level: 'warn',
+      eventId: warning.eventId,
+      category: 'engine',
+      message: warning.message,
+      code: warning.code,
+      ...(warning.keyPath ? { keyPath: warning.keyPath } : {}),
+    });
+    return this;
+  }
+
   addSecret(value: string): this {
     this.logger.addSecret(value);
     return this;
   }
 
-  setExtension(key: string, value: unknown): this {
+  provide<T>(key: ExtensionKey<T>, value: T): this {
     this.assertOpen();
-    this.extensions.set(key, value);
+    this.extensions.provide(key, value);
     return this;
+  }
+
+  resolve<T>(key: ExtensionKey<T>): T | undefined {
+    return this.extensions.resolve(key);
   }
 
   hasRegistration(key: string): boolean {
@@ -140,7 +239,6 @@ export class CoreEngineBuilder implements EngineBuilder {
       'Engine:FailurePolicy',
       failurePolicySchema,
     ) as unknown as FailurePolicy;
-    const story = this.configuration.bind('Engine:RuntimeStory', runtimeStoryOptionsSchema);
     const healthDefaults = this.configuration.bind(
       'Engine:Observability:DependencyHealth',
       dependencyHealthDefaultsSchema.passthrough(),
@@ -151,26 +249,18 @@ export class CoreEngineBuilder implements EngineBuilder {
       clock: this.clock,
       logger: this.logger,
       codeModules: this.modules,
+      reservedRoutes: new Map(
+        this.operations
+          .list()
+          .map((operation) => [routeKey(operation.method, operation.path), `operation ${operation.id}`]),
+      ),
     });
-    if (!this.extensions.has(moduleRoutesExtensionKey))
-      this.extensions.set(moduleRoutesExtensionKey, packages.routeRegistry);
 
     const problems: string[] = [];
-    checkIds(
-      'module',
-      this.modules.map((module) => module.id),
-      problems,
-    );
-    checkIds(
-      'dependency-health contributor',
-      this.contributors.map((contributor) => contributor.id),
-      problems,
-    );
-    checkIds(
-      'hosted service',
-      this.hostedServices.map((service) => service.id),
-      problems,
-    );
+    checkIds('module', this.modules.map((module) => module.id), problems);
+    checkIds('dependency-health contributor', this.contributors.map((contributor) => contributor.id), problems);
+    checkIds('hosted service', this.hostedServices.map((service) => service.id), problems);
+    checkIds('lifecycle hooks', this.hooks.map((hooks) => hooks.id), problems);
     for (const module of this.modules) {
       if (typeof module.version !== 'string' || module.version.length === 0) {
         problems.push(`module ${module.id} has no version`);
@@ -186,20 +276,32 @@ export class CoreEngineBuilder implements EngineBuilder {
         }
       }
     }
+    problems.push(...this.operations.problems(), ...this.eventIds.problems());
     if (problems.length > 0) {
-      throw new CoreError(
-        'ENGINE_REGISTRATION_INVALID',
-        `The engine cannot be built:\n- ${problems.join('\n- ')}`,
-        { problems },
-      );
+      throw new CoreError('ENGINE_REGISTRATION_INVALID', `The engine cannot be built:\n- ${problems.join('\n- ')}`, {
+        problems,
+      });
     }
 
     const moduleIds = new Set(this.modules.map((module) => module.id));
-    const capabilities = new Map(
-      this.modules.map((module) => [module.id, new Set(module.capabilities ?? [])]),
-    );
-    this.restPublication.resolve(this.modules);
+    const capabilities = new Map(this.modules.map((module) => [module.id, new Set(module.capabilities ?? [])]));
     this.catalogs.resolve(moduleIds, capabilities);
+    const buildContext = {
+      modules: [...this.modules],
+      moduleIds,
+      capabilities,
+      entries: (catalogId: string) => this.catalogs.publishedEntries(catalogId),
+    };
+    const hookProblems = this.hooks.flatMap((hooks) =>
+      (hooks.build?.(buildContext) ?? []).map((problem) => `${hooks.id}: ${problem}`),
+    );
+    if (hookProblems.length > 0) {
+      throw new CoreError(
+        'ENGINE_REGISTRATION_INVALID',
+        `The engine cannot be built:\n- ${hookProblems.join('\n- ')}`,
+        { problems: hookProblems },
+      );
+    }
     this.built = true;
 
     const contributors = [...this.contributors];
@@ -207,14 +309,15 @@ export class CoreEngineBuilder implements EngineBuilder {
     const executions = this.catalogs.publishedEntries('hosted-executions') as HostedExecutionDescriptor[];
     const runnerIds = ExecutionLifecycleTracker.runnerIds(executions);
     const runners = new Map(
-      this.hostedServices
-        .filter((service) => runnerIds.has(service.id))
-        .map((service) => [service.id, service]),
+      this.hostedServices.filter((service) => runnerIds.has(service.id)).map((service) => [service.id, service]),
     );
     const engine = new CoreEngine({
       configuration: this.configuration,
       clock: this.clock,
       logger: this.logger,
+      story: this.story,
+      events: this.events,
+      meter: this.meter,
       modules: [...this.modules],
       hostedServices: this.hostedServices.filter((service) => !runnerIds.has(service.id)),
       executions: (hooks) => new ExecutionLifecycleTracker(this.clock, graphs, executions, runners, hooks),
@@ -232,12 +335,21 @@ export class CoreEngineBuilder implements EngineBuilder {
         ),
       catalogs: this.catalogs,
       failurePolicy,
-      storyMaxEntries: story.MaxEntries,
       technologySurfaces: [...this.surfaces],
-      extensions: new Map(this.extensions),
+      extensions: this.extensions,
+      operations: this.operations,
+      eventIds: this.eventIds,
+      warnings: this.warnings,
+      jobs: this.jobs,
+      hooks: [...this.hooks],
       packages,
+      onModuleLoaded: (definition, packageId) => {
+        for (const operation of definition.operations ?? []) {
+          this.operations.add(operation, `${definition.id} (package ${packageId})`);
+        }
+      },
     });
-    this.restPublication.attach(engine);
+    for (const hooks of this.hooks) hooks.attach?.(engine);
     return engine;
   }
 
@@ -254,8 +366,7 @@ export class CoreEngineBuilder implements EngineBuilder {
 function checkIds(what: string, ids: readonly string[], problems: string[]): void {
   const seen = new Set<string>();
   for (const id of ids) {
-    if (typeof id !== 'string' || !idPattern.test(id))
-      problems.push(`${what} id ${JSON.stringify(id)} is not a valid id (letters, digits, . _ : -)`);
+    if (!isIdentifier(id)) problems.push(`${what} id ${JSON.stringify(id)} is not a valid id (letters, digits, . _ : -)`);
     else if (seen.has(id)) problems.push(`${what} id "${id}" is registered twice`);
     seen.add(id);
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationSchema } from './duration';
+import { durationSchema } from '@corekit/abstractions';
 
 /** `Engine:FailurePolicy` (spec 2.2). Durations accept `00:00:30`, `30s` or `PT30S`; values are milliseconds. */
 export const failurePolicySchema = z.object({

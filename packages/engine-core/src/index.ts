@@ -2,7 +2,6 @@ export { createEngineBuilder, CoreEngineBuilder } from './engine-builder';
 export type { EngineBuilderOptions } from './engine-builder';
 export { CoreEngine, engineVersion } from './engine';
 export { ConfigurationStore, bindValue } from './configuration-store';
-export { parseDuration, formatDuration, durationSchema } from './duration';
 export { manualClock, systemClock } from './clock';
 export type { Clock, ManualClock } from './clock';
 export { createJsonLogger, createMemoryLogger, RedactingLogger } from './logger';
@@ -13,8 +12,7 @@ export {
 } from './engine-options';
 export { meterName, activitySourceName, counterNames } from './diagnostics';
 export { DependencyHealthScheduler } from './dependency-health-scheduler';
-export { cellMaterializationExtensionKey, foldPosture, postureOrder } from './catalogs/cell-materialization';
-export type { CellMaterializationReporter } from './catalogs/cell-materialization';
+export { foldPosture, postureOrder } from './catalogs/cell-materialization';
 export * from './packages';
 export { restPublicationErrorCodes } from './rest/rest-publication-pipeline';
 export {
@@ -25,3 +23,4 @@ export {
   restOverrideOptionsSchema,
   restRuleMatchOptionsSchema,
 } from './rest/rest-publication-options';
+export { JobScheduler, type JobSchedulerOptions, type JobRunResult } from './jobs/job-scheduler';

@@ -1,8 +1,4 @@
-import { CoreError, type HostedService } from '@corekit/abstractions';
-import {
-  cellMaterializationExtensionKey,
-  type CellMaterializationReporter,
-} from './catalogs/cell-materialization';
+import { cellMaterializationKey, CoreError, type HostedService } from '@corekit/abstractions';
 import { testBuilder } from './testing-support/engine-fixtures';
 import { addSampleCatalogs } from './testing-support/sample-catalogs';
 
@@ -288,7 +284,7 @@ describe('runtime catalogs: cell route posture', () => {
     const { builder, clock } = testBuilder();
     addSampleCatalogs(builder);
     const engine = builder.build();
-    const reporter = engine.extension<CellMaterializationReporter>(cellMaterializationExtensionKey)!;
+    const reporter = engine.resolve(cellMaterializationKey)!;
     const route = (id: string) => engine.catalog('cell-routes')!.find(id) as Record<string, any>;
     return { engine, reporter, route, clock };
   }

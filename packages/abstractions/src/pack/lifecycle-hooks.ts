@@ -1,3 +1,4 @@
+import type { RuntimeState } from '../health';
 import type { CatalogResolutionContext } from '../catalogs';
 import type { ModuleDefinition } from '../module';
 import type { ExtensionResolver } from './extension-resolver';
@@ -12,7 +13,7 @@ export interface RuntimeHookContext extends ExtensionResolver {
   /** Aborted when the engine stops. */
   readonly signal: AbortSignal;
   /** The runtime state at the time of the call. */
-  readonly state: string;
+  readonly state: RuntimeState;
 }
 
 /**
@@ -25,7 +26,7 @@ export interface LifecycleHooks {
   /** The pack's id, for errors and the story. */
   readonly id: string;
   build?(context: BuildHookContext): readonly string[] | void;
-  attach?(engine: { readonly state: string }): void;
+  attach?(engine: { readonly state: RuntimeState }): void;
   started?(context: RuntimeHookContext): void | Promise<void>;
   stopping?(context: RuntimeHookContext): void | Promise<void>;
 }

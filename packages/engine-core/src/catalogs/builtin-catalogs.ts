@@ -1,8 +1,8 @@
-import type { CatalogDefinition, EngineBuilder } from '@corekit/abstractions';
+import { cellMaterializationKey, type CatalogDefinition, type EngineBuilder } from '@corekit/abstractions';
 import type { CatalogRegistry } from '../catalog-registry';
 import type { Clock } from '../clock';
 import { cellCatalogs, cellTechnologySurfaces } from './cell-catalogs';
-import { CellMaterializationStore, cellMaterializationExtensionKey } from './cell-materialization';
+import { CellMaterializationStore } from './cell-materialization';
 import {
   authorizationPolicyCatalog,
   cdcCaptureCatalog,
@@ -13,19 +13,19 @@ import {
 } from './data-catalogs';
 import { executionGraphCatalog, hostedExecutionCatalog } from './execution-catalogs';
 import type { CellTrafficAutomationDescriptor } from '@corekit/abstractions';
-import { registerRestPublication, type RestPublicationRegistration } from '../rest/register-rest-publication';
+import { registerRestPublication } from '../rest/register-rest-publication';
 
 /**
  * Registers the catalogs every engine has (spec 4.2-4.4): execution graphs, hosted executions, data products,
  * projections, outboxes, inboxes, CDC captures, authorization policies and the four cell catalogs, plus the
- * cell technology surfaces and the materialization reporter extension (`corekit.cells.materialization`), and the
- * six REST publication catalogs; returns the REST publication handle the builder resolves at build.
+ * cell technology surfaces and the materialization reporter (`cellMaterializationKey`), and REST publication
+ * (its six catalogs and lifecycle hooks).
  */
 export function builtinCatalogs(
   builder: EngineBuilder,
   registry: CatalogRegistry,
   clock: Clock,
-): RestPublicationRegistration {
+): void {
   const store = new CellMaterializationStore(
     clock,
     () => registry.publishedEntries('cell-traffic-automations') as CellTrafficAutomationDescriptor[],
@@ -42,9 +42,9 @@ export function builtinCatalogs(
     ...cellCatalogs(store),
   ];
   for (const definition of definitions) builder.addCatalog(definition);
-  builder.setExtension(cellMaterializationExtensionKey, store);
+  builder.provide(cellMaterializationKey, store);
   builder.addTechnologySurfaces(() =>
     cellTechnologySurfaces((catalogId) => registry.view(catalogId)?.entries() ?? []),
   );
-  return registerRestPublication(builder);
+  registerRestPublication(builder);
 }

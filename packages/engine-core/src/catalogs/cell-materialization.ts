@@ -5,6 +5,7 @@ import {
   type CellTrafficAutomationDescriptor,
   type MaterializationReport,
   type MaterializationState,
+  type CellMaterializationReporter,
 } from '@corekit/abstractions';
 import { isoAt, type Clock } from '../clock';
 
@@ -43,13 +44,6 @@ const usesEdge = (automation: CellTrafficAutomationDescriptor) =>
   automation.materializationMode === 'edge-managed' ||
   automation.materializationMode === 'provider-and-edge-managed';
 
-/** The cell-automation extension hosts and materializers use to report what they applied. */
-export interface CellMaterializationReporter {
-  reportProviderMaterialization(automationId: string, report: MaterializationReport): void;
-  reportEdgeMaterialization(automationId: string, report: MaterializationReport): void;
-}
-
-export const cellMaterializationExtensionKey = 'corekit.cells.materialization';
 
 /** Keeps the latest provider and edge report per traffic automation and derives published views. */
 export class CellMaterializationStore implements CellMaterializationReporter {

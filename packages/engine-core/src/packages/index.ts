@@ -35,13 +35,4 @@ export type { CertificateSummary, ChainVerdict } from './certificate-chain';
 export { readModulePackageManifest } from './package-manifest';
 export type { ModulePackageManifest } from './package-manifest';
 export { satisfies as satisfiesVersionRange, parseVersion, compareVersions } from './version-range';
-export { moduleRoutesExtensionKey, ModuleRouteCollection } from './module-routes';
-export type {
-  ModuleRoute,
-  ModuleRouteDefinition,
-  ModuleRouteMethod,
-  ModuleRouteRegistry,
-  ModuleRouteRequest,
-  ModuleRouteResponse,
-  RoutedModuleDefinition,
-} from './module-routes';
+export { routeKey, operationShapeProblems } from './module-operations';

@@ -1,6 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { CoreError } from '@corekit/abstractions';
-import { routeProblems, type RoutedModuleDefinition } from './module-routes';
+import type { ModuleDefinition } from '@corekit/abstractions';
+import { operationShapeProblems } from './module-operations';
 
 /** Imports a module file; the default imports it as ES module (a CommonJS file works too). */
 export type ModuleImporter = (file: string) => Promise<unknown>;
@@ -18,7 +19,7 @@ const idPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
  * Takes the module definition out of an imported module namespace: the `default` export, or a named
  * `module` export. Throws PACKAGE_MODULE_INVALID listing every problem.
  */
-export function moduleDefinitionFrom(namespace: unknown, entry: string): RoutedModuleDefinition {
+export function moduleDefinitionFrom(namespace: unknown, entry: string): ModuleDefinition {
   const exports = (namespace ?? {}) as Record<string, unknown>;
   let candidate = exports.default ?? exports.module;
   // A CommonJS module imported as ES module puts module.exports under default.
@@ -31,7 +32,7 @@ export function moduleDefinitionFrom(namespace: unknown, entry: string): RoutedM
       `${entry} exports no module definition: export default { id, version, ... } or export const module = { ... }`,
     );
   }
-  const module = candidate as RoutedModuleDefinition;
+  const module = candidate as ModuleDefinition;
   const problems: string[] = [];
   if (typeof module.id !== 'string' || !idPattern.test(module.id))
     problems.push(
@@ -49,7 +50,7 @@ export function moduleDefinitionFrom(namespace: unknown, entry: string): RoutedM
   ) {
     problems.push('"capabilities" must be an array of strings');
   }
-  problems.push(...routeProblems(module));
+  problems.push(...operationShapeProblems(module));
   if (problems.length > 0) {
     throw new CoreError(
       'PACKAGE_MODULE_INVALID',

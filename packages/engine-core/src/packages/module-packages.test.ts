@@ -3,7 +3,6 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { snapshotDocumentSchema, type ModuleDefinition, type PackageRecord } from '@corekit/abstractions';
 import { testBuilder } from '../testing-support/engine-fixtures';
-import { moduleRoutesExtensionKey, type ModuleRouteRegistry } from './module-routes';
 import { signPackageDirectory } from './package-signature';
 import {
   temporaryDirectory,
@@ -132,23 +131,19 @@ describe('discovery in Engine:Discovery:PackageDirectories', () => {
     await engine.stop();
   });
 
-  it('exposes package module routes through the corekit.module-routes extension once started', async () => {
+  it('registers package module operations once started, owned by the module and its package', async () => {
     const staging = stagingDirectory();
     const item = await stage(staging, { name: 'routed' });
     const { engine } = engineWith({ Discovery: { PackageDirectories: [staging] } });
-    const registry = engine.extension<ModuleRouteRegistry>(moduleRoutesExtensionKey)!;
-    expect(registry.routes()).toEqual([]);
+    expect(engine.operations.find(`${item.id}.status`)).toBeUndefined();
     await engine.start();
-    const [route] = registry.routes();
-    expect(route).toMatchObject({
+    expect(engine.operations.find(`${item.id}.status`)).toMatchObject({
       method: 'GET',
       path: `/api/${item.id}/status`,
-      moduleId: item.id,
-      origin: 'package',
-      packageId: item.id,
+      owner: `${item.id} (package ${item.id})`,
     });
-    const response = await route.handle({ params: {}, query: {}, body: undefined, headers: {}, engine });
-    expect(response).toEqual({ body: { module: item.id, started: true } });
+    const response = await engine.operations.invoke(`${item.id}.status`);
+    expect(response.body).toEqual({ module: item.id, started: true });
     expect(recordOf(engine.packages(), item.id).routes).toEqual([
       { method: 'GET', path: `/api/${item.id}/status` },
     ]);

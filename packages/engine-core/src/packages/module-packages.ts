@@ -11,7 +11,7 @@ import {
 } from '@corekit/abstractions';
 import { isoAt, type Clock } from '../clock';
 import { moduleDefinitionFrom, importModuleFile, type ModuleImporter } from './module-package-loader';
-import { ModuleRouteCollection, routeProblems, type RoutedModuleDefinition } from './module-routes';
+import { moduleRoutes, operationShapeProblems, routeKey } from './module-operations';
 import { computePackageDigest } from './package-digest';
 import {
   discoverPackageCandidates,
@@ -45,6 +45,8 @@ export interface ModulePackagesOptions {
   readonly logger: Logger & { redact?<T>(value: T): T };
   /** Modules registered in code: their ids are taken, their routes are collected too. */
   readonly codeModules: readonly ModuleDefinition[];
+  /** Routes already served (`routeKey` → owner): a package module declaring one of them is refused. */
+  readonly reservedRoutes?: ReadonlyMap<string, string>;
   /** How module files are imported; tests of the engine never need to replace it. */
   readonly importer?: ModuleImporter;
 }
@@ -62,7 +64,6 @@ type Recorder = (entry: Omit<RuntimeStoryEntry, 'sequence' | 'atUtc'>) => void;
  * passed every check: policy, integrity and trust.
  */
 export class ModulePackages {
-  readonly routeRegistry = new ModuleRouteCollection();
   private readonly discovery: DiscoveryOptions;
   private readonly policy: PackagePolicyOptions;
   private readonly trust: TrustStore;
@@ -91,11 +92,9 @@ export class ModulePackages {
     this.importer = options.importer ?? importModuleFile;
     this.takenModuleIds = new Set(options.codeModules.map((module) => module.id));
     const problems: string[] = [];
-    for (const module of options.codeModules as RoutedModuleDefinition[]) {
-      const moduleProblems = routeProblems(module).map((problem) => `module ${module.id}: ${problem}`);
-      if (moduleProblems.length === 0)
-        moduleProblems.push(...this.claimRoutes(module).map((problem) => `module ${module.id}: ${problem}`));
-      if (moduleProblems.length === 0) this.routeRegistry.add(module, 'code');
+    for (const [key, owner] of options.reservedRoutes ?? []) this.takenRoutes.set(key, owner);
+    for (const module of options.codeModules) {
+      const moduleProblems = operationShapeProblems(module).map((problem) => `module ${module.id}: ${problem}`);
       problems.push(...moduleProblems);
     }
     if (problems.length > 0) {
@@ -295,7 +294,7 @@ export class ModulePackages {
       );
     }
 
-    let module: RoutedModuleDefinition;
+    let module: ModuleDefinition;
     try {
       module = moduleDefinitionFrom(await this.importer(manifest.moduleFile), manifest.moduleEntry);
     } catch (error) {
@@ -310,7 +309,7 @@ export class ModulePackages {
     const withModule = {
       ...checked,
       moduleId: module.id,
-      routes: (module.routes ?? []).map((route) => ({ method: route.method, path: route.path })),
+      routes: moduleRoutes(module),
     };
     if (this.takenModuleIds.has(module.id)) {
       return {
@@ -324,7 +323,6 @@ export class ModulePackages {
     const conflicts = this.claimRoutes(module);
     if (conflicts.length > 0) return { record: { ...withModule, outcome: 'failed', reasons: conflicts } };
     this.takenModuleIds.add(module.id);
-    this.routeRegistry.add(module, 'package', manifest.id);
     return {
       record: {
         ...withModule,
@@ -337,11 +335,15 @@ export class ModulePackages {
   }
 
   /** Reserves a module's routes; returns conflicts with routes already declared, reserving nothing then. */
-  private claimRoutes(module: RoutedModuleDefinition): string[] {
-    const keys = (module.routes ?? []).map((route) => `${route.method} ${route.path}`);
-    const conflicts = keys
-      .filter((key) => this.takenRoutes.has(key))
-      .map((key) => `route ${key} is already declared by module ${this.takenRoutes.get(key)}`);
+  private claimRoutes(module: ModuleDefinition): string[] {
+    const routes = moduleRoutes(module);
+    const keys = routes.map((route) => routeKey(route.method, route.path));
+    const conflicts = routes
+      .filter((_route, index) => this.takenRoutes.has(keys[index]))
+      .map(
+        (route, index) =>
+          `route ${route.method} ${route.path} is already served by ${this.takenRoutes.get(keys[index])}`,
+      );
     if (conflicts.length === 0) for (const key of keys) this.takenRoutes.set(key, module.id);
     return conflicts;
   }

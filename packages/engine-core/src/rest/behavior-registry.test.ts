@@ -1,7 +1,7 @@
 import {
-  behaviorRuntimeExtensionKey,
+  behaviorRuntimeKey,
   defineBehavior,
-  restPublicationExtensionKey,
+  restPublicationKey,
   restGet,
   type BehaviorContext,
   type BehaviorRuntime,
@@ -24,7 +24,7 @@ async function rejection(
 describe('the behavior runtime (corekit.behaviors)', () => {
   it('answers only while the engine is Started', async () => {
     const engine = buildWithRest([ordersModule([])]);
-    const runtime = engine.extension<BehaviorRuntime>(behaviorRuntimeExtensionKey)!;
+    const runtime = engine.resolve(behaviorRuntimeKey)!;
     const before = await rejection(runtime.invoke('orders.get', { id: 'o-1' }, { transport: 'in-process' }));
     expect(before).toMatchObject({ code: 'BEHAVIOR_UNAVAILABLE', kind: 'unavailable' });
     await engine.start();
@@ -49,7 +49,7 @@ describe('the behavior runtime (corekit.behaviors)', () => {
     });
     const engine = buildWithRest([{ id: 'counter', version: '1.0.0', behaviors: [counting] }]);
     await engine.start();
-    const runtime = engine.extension<BehaviorRuntime>(behaviorRuntimeExtensionKey)!;
+    const runtime = engine.resolve(behaviorRuntimeKey)!;
     const error = await rejection(runtime.invoke('count', { amount: 'three' }, { transport: 'in-process' }));
     expect(error).toMatchObject({
       code: 'BEHAVIOR_INPUT_INVALID',
@@ -70,7 +70,7 @@ describe('the behavior runtime (corekit.behaviors)', () => {
     });
     const engine = buildWithRest([{ id: 'leaks', version: '1.0.0', behaviors: [leaky] }]);
     await engine.start();
-    const runtime = engine.extension<BehaviorRuntime>(behaviorRuntimeExtensionKey)!;
+    const runtime = engine.resolve(behaviorRuntimeKey)!;
     await expect(runtime.invoke('leaky', {}, { transport: 'in-process' })).resolves.toEqual({ name: 'ok' });
     const error = await rejection(runtime.invoke('leaky', { broken: true }, { transport: 'in-process' }));
     expect(error.code).toBe('BEHAVIOR_OUTPUT_INVALID');
@@ -95,7 +95,7 @@ describe('the behavior runtime (corekit.behaviors)', () => {
     await engine.start();
     const controller = new AbortController();
     await engine
-      .extension<BehaviorRuntime>(behaviorRuntimeExtensionKey)!
+      .resolve(behaviorRuntimeKey)!
       .invoke('probe', {}, { transport: 'rest', endpointId: 'e-1', signal: controller.signal });
     expect(seen).toMatchObject({
       moduleId: 'probes',
@@ -132,7 +132,7 @@ describe('the behavior runtime (corekit.behaviors)', () => {
 describe('the published endpoints extension (corekit.rest-publication)', () => {
   it('hands hosts exactly the published endpoints with their behaviors', () => {
     const engine = buildWithRest([ordersModule([restGet('/api/ping', 'ping')])]);
-    const endpoints = engine.extension<RestPublicationRuntime>(restPublicationExtensionKey)!.endpoints();
+    const endpoints = engine.resolve(restPublicationKey)!.endpoints();
     expect(
       endpoints.map(({ descriptor, behavior }) => [descriptor.id, descriptor.path, behavior.id]),
     ).toEqual([['orders:inline:ping', '/api/ping', 'ping']]);

@@ -1,11 +1,9 @@
 import {
   CoreError,
-  behaviorRuntimeExtensionKey,
-  restPublicationExtensionKey,
+  behaviorRuntimeKey,
+  restPublicationKey,
   type EngineBuilder,
-  type ModuleDefinition,
   type RestPublicationRuntime,
-  type RuntimeState,
 } from '@corekit/abstractions';
 import { BehaviorRegistry } from './behavior-registry';
 import { restPublicationCatalogs } from './rest-publication-catalogs';
@@ -17,23 +15,17 @@ import {
   type RestPublicationResult,
 } from './rest-publication-pipeline';
 
-/** The builder's handle on REST publication. */
-export interface RestPublicationRegistration {
-  /** At build: loads the modules' behaviors and runs the pipeline; throws on any problem (the build fails). */
-  resolve(modules: readonly ModuleDefinition[]): void;
-  /** Once the engine exists: behaviors answer only while it is Started. */
-  attach(engine: { readonly state: RuntimeState }): void;
-}
-
 /**
- * Registers the six REST catalogs and the two extensions hosts use: `corekit.behaviors` (call a behavior) and
- * `corekit.rest-publication` (the published endpoints with their behaviors).
+ * Registers REST publication the way any pack would: the six REST catalogs, the typed extensions hosts use
+ * (`behaviorRuntimeKey` to call a behavior, `restPublicationKey` for the published endpoints), and lifecycle
+ * hooks: at build it loads the modules' behaviors and runs the publication pipeline (any problem fails the
+ * build); once attached, behaviors answer only while the engine is Started.
  */
-export function registerRestPublication(builder: EngineBuilder): RestPublicationRegistration {
+export function registerRestPublication(builder: EngineBuilder): void {
   const behaviors = new BehaviorRegistry(builder.configuration, builder.logger);
   let result: RestPublicationResult = emptyRestPublication;
   for (const definition of restPublicationCatalogs(() => result)) builder.addCatalog(definition);
-  builder.setExtension(behaviorRuntimeExtensionKey, behaviors);
+  builder.provide(behaviorRuntimeKey, behaviors);
   const runtime: RestPublicationRuntime = {
     endpoints: () =>
       result.endpoints.map((descriptor) => ({
@@ -41,9 +33,10 @@ export function registerRestPublication(builder: EngineBuilder): RestPublication
         behavior: behaviors.find(descriptor.behaviorId)!.behavior,
       })),
   };
-  builder.setExtension(restPublicationExtensionKey, runtime);
-  return {
-    resolve(modules) {
+  builder.provide(restPublicationKey, runtime);
+  builder.addLifecycleHooks({
+    id: 'rest-publication',
+    build({ modules }) {
       const problems = behaviors.load(modules);
       if (problems.length > 0) {
         throw new CoreError(
@@ -57,5 +50,5 @@ export function registerRestPublication(builder: EngineBuilder): RestPublication
     attach(engine) {
       behaviors.attach(() => engine.state);
     },
-  };
+  });
 }

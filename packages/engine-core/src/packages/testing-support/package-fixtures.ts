@@ -54,7 +54,8 @@ export default {
   capabilities: ['status.read'],
   start() { state.started = true; },
   stop() { state.started = false; },
-  routes: [{ method: 'GET', path: '/api/${moduleId}/status', handle: () => ({ body: { module: ${JSON.stringify(moduleId)}, started: state.started } }) }],
+  // A duck-typed result schema: the fixture lives in a temporary folder where zod cannot be imported.
+  operations: [{ id: '${moduleId}.status', method: 'GET', path: '/api/${moduleId}/status', summary: 'status', result: { safeParse: (value) => ({ success: true, data: value }) }, handler: () => ({ module: ${JSON.stringify(moduleId)}, started: state.started }) }],
 };
 `;
   writeFileSync(

@@ -1,0 +1,69 @@
+import { metrics, type Counter, type Histogram } from '@opentelemetry/api';
+import {
+  CoreError,
+  type MetricAttributes,
+  type PackCounter,
+  type PackHistogram,
+  type PackMeter,
+} from '@corekit/abstractions';
+import { meterName } from '../diagnostics';
+
+const instrumentNamePattern = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
+
+interface Instrument {
+  readonly kind: 'counter' | 'histogram';
+  readonly description: string;
+  readonly handle: PackCounter | PackHistogram;
+}
+
+/**
+ * Counters and histograms for packs, on the engine's OpenTelemetry meter. Instruments are created on first
+ * use of a name; asking again for the same name and kind returns the same instrument. A host must start its
+ * OpenTelemetry SDK before the builder is created for the instruments to record.
+ */
+export class EngineMeter implements PackMeter {
+  private readonly instruments = new Map<string, Instrument>();
+
+  counter(name: string, description: string, unit?: string): PackCounter {
+    return this.instrument(name, 'counter', description, () => {
+      const counter: Counter = metrics.getMeter(meterName).createCounter(name, { description, unit });
+      return { add: (value = 1, attributes?: MetricAttributes) => counter.add(value, attributes) };
+    }) as PackCounter;
+  }
+
+  histogram(name: string, description: string, unit?: string): PackHistogram {
+    return this.instrument(name, 'histogram', description, () => {
+      const histogram: Histogram = metrics.getMeter(meterName).createHistogram(name, { description, unit });
+      return { record: (value: number, attributes?: MetricAttributes) => histogram.record(value, attributes) };
+    }) as PackHistogram;
+  }
+
+  /** Every instrument created through this meter: name → description, for /engine/diagnostics. */
+  names(): Record<string, string> {
+    return Object.fromEntries([...this.instruments].map(([name, { description }]) => [name, description]));
+  }
+
+  private instrument(
+    name: string,
+    kind: Instrument['kind'],
+    description: string,
+    create: () => PackCounter | PackHistogram,
+  ): PackCounter | PackHistogram {
+    const existing = this.instruments.get(name);
+    if (existing) {
+      if (existing.kind !== kind) {
+        throw new CoreError('METRIC_INVALID', `Metric ${name} is already a ${existing.kind}, not a ${kind}`);
+      }
+      return existing.handle;
+    }
+    if (!instrumentNamePattern.test(name)) {
+      throw new CoreError(
+        'METRIC_INVALID',
+        `Metric name "${name}" must be dotted lower case (corekit.eventing.publications)`,
+      );
+    }
+    const handle = create();
+    this.instruments.set(name, { kind, description, handle });
+    return handle;
+  }
+}

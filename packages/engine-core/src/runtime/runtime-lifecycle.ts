@@ -1,0 +1,309 @@
+import {
+  CoreError,
+  engineEventIds,
+  errorCode,
+  type HostedService,
+  type LifecycleHooks,
+  type ModuleContext,
+  type ModuleDefinition,
+  type RuntimeState,
+  type RuntimeStoryWriter,
+  type ExtensionResolver,
+  type ConfigurationReader,
+} from '@corekit/abstractions';
+import { isoAt, type Clock } from '../clock';
+import type { DependencyHealthScheduler } from '../dependency-health-scheduler';
+import type { EngineInstruments } from '../diagnostics';
+import type { FailurePolicy } from '../engine-options';
+import type { ExecutionLifecycleTracker } from '../execution-lifecycle';
+import type { RedactingLogger } from '../logger';
+import type { ModulePackages } from '../packages/module-packages';
+import type { LifecycleState } from './lifecycle-state';
+import type { ModuleLifecycles } from './module-lifecycle';
+
+/** Background work the lifecycle starts after the modules and stops first. */
+export interface BackgroundWork {
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/** What the lifecycle drives. */
+export interface RuntimeLifecycleParts {
+  readonly state: LifecycleState;
+  readonly configuration: ConfigurationReader;
+  readonly clock: Clock;
+  readonly story: RuntimeStoryWriter;
+  readonly logger: RedactingLogger;
+  readonly instruments: EngineInstruments;
+  readonly modules: ModuleLifecycles;
+  readonly packages: ModulePackages;
+  readonly dependencies: DependencyHealthScheduler;
+  readonly hostedServices: readonly HostedService[];
+  readonly executions: ExecutionLifecycleTracker;
+  readonly jobs: BackgroundWork;
+  readonly hooks: readonly LifecycleHooks[];
+  readonly failurePolicy: FailurePolicy;
+  readonly extensions: ExtensionResolver;
+  /** Checks done once, before the first start (strict configuration). */
+  readonly beforeFirstStart: () => void;
+  /** Called after every state change (health events). */
+  readonly onStateChange: () => void;
+  /** Called when package modules were loaded (operations of package modules). */
+  readonly onModuleLoaded: (definition: ModuleDefinition, packageId: string) => void;
+}
+
+/** The runtime state machine: start, stop, restart and shutdown, serialized, each step in the story. */
+export class RuntimeLifecycle {
+  private readonly startedHostedServices: HostedService[] = [];
+  private abort = new AbortController();
+  private transition: Promise<void> = Promise.resolve();
+  private firstStartChecked = false;
+
+  constructor(private readonly parts: RuntimeLifecycleParts) {}
+
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
+  start(): Promise<void> {
+    return this.serialize(() => this.startNow());
+  }
+
+  stop(): Promise<void> {
+    return this.serialize(() => this.stopNow());
+  }
+
+  restart(): Promise<void> {
+    return this.serialize(async () => {
+      const { state: lifecycle, clock, failurePolicy } = this.parts;
+      const now = clock.now();
+      if (lifecycle.state === 'Failed' && lifecycle.lastFailure && !lifecycle.lastFailure.restartable) {
+        throw new CoreError(
+          'ENGINE_NOT_RESTARTABLE',
+          `The startup failure (${lifecycle.lastFailure.code}) is not restartable`,
+          { lastFailure: lifecycle.lastFailure },
+        );
+      }
+      if (lifecycle.state === 'Failed' && lifecycle.failedAt !== null) {
+        const availableAt = lifecycle.failedAt + failurePolicy.ManualRestartBackoff;
+        if (now < availableAt) {
+          throw new CoreError(
+            'ENGINE_RESTART_BACKOFF',
+            `Restart refused: ManualRestartBackoff is in effect until ${isoAt(availableAt)} (${Math.ceil((availableAt - now) / 1000)} s from now)`,
+            { restartAvailableAtUtc: isoAt(availableAt) },
+          );
+        }
+      }
+      if (lifecycle.state === 'Starting' || lifecycle.state === 'Stopping') {
+        throw new CoreError('ENGINE_INVALID_STATE', `Cannot restart while the runtime is ${lifecycle.state}`);
+      }
+      lifecycle.restartCount++;
+      this.parts.instruments.count('restarts');
+      this.parts.story.record({
+        kind: 'restart',
+        subjectId: null,
+        transition: 'requested',
+        message: `Restart ${lifecycle.restartCount} requested from state ${lifecycle.state}`,
+        details: { restartCount: lifecycle.restartCount, fromState: lifecycle.state },
+      });
+      this.log('info', engineEventIds.runtimeRestartRequested, `Restart requested (restart ${lifecycle.restartCount})`);
+      if (lifecycle.state === 'Started') await this.stopNow();
+      await this.startNow();
+    });
+  }
+
+  beginShutdown(): void {
+    const lifecycle = this.parts.state;
+    if (lifecycle.state !== 'Started' && lifecycle.state !== 'Starting') return;
+    lifecycle.shutdownStartedAt = this.parts.clock.now();
+    this.setState('Stopping', 'shutdown requested; readiness is Unhealthy while the drain runs');
+    this.log('info', engineEventIds.runtimeStopping, 'Runtime stopping');
+    void this.runHooks('stopping');
+  }
+
+  moduleContext(definition: ModuleDefinition): ModuleContext {
+    return {
+      moduleId: definition.id,
+      configuration: this.parts.configuration,
+      logger: this.parts.logger,
+      signal: this.abort.signal,
+    };
+  }
+
+  private async startNow(): Promise<void> {
+    const { state: lifecycle, modules } = this.parts;
+    if (lifecycle.state === 'Started') return;
+    if (lifecycle.state === 'Starting' || lifecycle.state === 'Stopping') {
+      throw new CoreError('ENGINE_INVALID_STATE', `Cannot start while the runtime is ${lifecycle.state}`);
+    }
+    if (!this.firstStartChecked) {
+      this.parts.beforeFirstStart();
+      this.firstStartChecked = true;
+    }
+    this.abort = new AbortController();
+    lifecycle.shutdownStartedAt = null;
+    lifecycle.startedAt = null;
+    this.setState('Starting', 'startup begins');
+    this.log('info', engineEventIds.runtimeStarting, `Runtime starting (${modules.count} modules)`);
+    let phase = 'package-discovery';
+    let current: string | null = null;
+    try {
+      for (const loaded of await this.parts.packages.load((entry) => this.parts.story.record(entry))) {
+        if (!modules.has(loaded.definition)) {
+          modules.add(loaded.definition, 'package', loaded.packageId);
+          this.parts.onModuleLoaded(loaded.definition, loaded.packageId);
+        }
+      }
+      phase = 'module-initialize';
+      const dependenciesChecked = this.parts.dependencies.start();
+      await modules.startAll(
+        (definition) => this.moduleContext(definition),
+        (next, moduleId) => {
+          phase = next;
+          current = moduleId;
+        },
+      );
+      phase = 'hosted-service-start';
+      for (const service of this.parts.hostedServices) {
+        await service.start(this.abort.signal);
+        this.startedHostedServices.push(service);
+        this.parts.story.record({
+          kind: 'hosted-service',
+          subjectId: service.id,
+          transition: 'started',
+          message: `Hosted service ${service.id} started`,
+        });
+      }
+      phase = 'hosted-execution-start';
+      await this.parts.executions.activate(this.abort.signal);
+      phase = 'dependency-health';
+      await dependenciesChecked;
+      phase = 'pack-started';
+      await this.runHooks('started', true);
+      this.parts.jobs.start();
+      lifecycle.startedAt = this.parts.clock.now();
+      this.setState('Started', 'startup completed');
+      this.log('info', engineEventIds.runtimeStarted, 'Runtime started');
+    } catch (error) {
+      await this.fail(phase, current, error);
+      throw new CoreError(
+        'ENGINE_START_FAILED',
+        `The runtime failed to start in phase ${phase}${current ? ` (module ${current})` : ''}: ${this.parts.logger.redact(String((error as Error)?.message ?? error))}`,
+        { phase, moduleId: current },
+        { cause: error },
+      );
+    }
+  }
+
+  private async fail(phase: string, moduleId: string | null, error: unknown): Promise<void> {
+    const { state: lifecycle, clock } = this.parts;
+    const now = clock.now();
+    const restartable = !(error instanceof CoreError && error.details.restartable === false);
+    lifecycle.lastFailure = {
+      phase,
+      moduleId,
+      code: errorCode(error, 'MODULE_FAILED'),
+      message: this.parts.logger.redact(String((error as Error)?.message ?? error)),
+      occurredAtUtc: isoAt(now),
+      restartable,
+    };
+    lifecycle.failedAt = now;
+    this.parts.instruments.count('failures', { phase });
+    this.parts.story.record({
+      kind: 'failure',
+      subjectId: moduleId,
+      transition: 'failed',
+      message: `Startup failed in ${phase}${moduleId ? ` (module ${moduleId})` : ''}: ${lifecycle.lastFailure.message}`,
+      details: { ...lifecycle.lastFailure },
+    });
+    await this.teardown();
+    this.setState('Failed', `startup failed in ${phase}`);
+    this.log('error', engineEventIds.runtimeStartFailed, `Runtime failed to start: ${lifecycle.lastFailure.message}`, {
+      phase,
+      moduleId,
+      errorCode: lifecycle.lastFailure.code,
+    });
+  }
+
+  private async stopNow(): Promise<void> {
+    const state = this.parts.state.state;
+    if (state === 'Created' || state === 'Stopped' || state === 'Failed') return;
+    if (state !== 'Stopping') this.beginShutdown();
+    await this.teardown();
+    this.setState('Stopped', 'shutdown completed');
+    this.log('info', engineEventIds.runtimeStopped, 'Runtime stopped');
+  }
+
+  /** Stops jobs, hosted executions, hosted services and modules in reverse order; errors are recorded, never thrown. */
+  private async teardown(): Promise<void> {
+    this.abort.abort();
+    await this.parts.jobs.stop();
+    this.parts.dependencies.stop();
+    await this.parts.executions.deactivate((id, error) => this.recordStopError('hosted-service', id, error));
+    for (const service of this.startedHostedServices.splice(0).reverse()) {
+      try {
+        await service.stop();
+        this.parts.story.record({
+          kind: 'hosted-service',
+          subjectId: service.id,
+          transition: 'stopped',
+          message: `Hosted service ${service.id} stopped`,
+        });
+      } catch (error) {
+        this.recordStopError('hosted-service', service.id, error);
+      }
+    }
+    await this.parts.modules.stopAll(
+      (definition) => this.moduleContext(definition),
+      (moduleId, error) => this.recordStopError('module', moduleId, error),
+    );
+  }
+
+  /** Runs the packs' started or stopping hooks in registration order. `started` failures fail the start. */
+  private async runHooks(which: 'started' | 'stopping', rethrow = false): Promise<void> {
+    const context = {
+      signal: this.abort.signal,
+      state: this.parts.state.state,
+      resolve: this.parts.extensions.resolve.bind(this.parts.extensions),
+    };
+    for (const hooks of this.parts.hooks) {
+      try {
+        await hooks[which]?.(context);
+      } catch (error) {
+        if (rethrow) throw error;
+        this.recordStopError('pack', hooks.id, error);
+      }
+    }
+  }
+
+  private recordStopError(kind: string, id: string, error: unknown): void {
+    const message = this.parts.logger.redact(String((error as Error)?.message ?? error));
+    this.parts.story.record({ kind, subjectId: id, transition: 'stop-failed', message: `${id} failed to stop: ${message}` });
+    this.log('error', engineEventIds.runtimeStopping, `${id} failed to stop: ${message}`);
+  }
+
+  private setState(next: RuntimeState, reason: string): void {
+    const lifecycle = this.parts.state;
+    const previous = lifecycle.state;
+    lifecycle.state = next;
+    this.parts.story.record({
+      kind: 'runtime',
+      subjectId: null,
+      transition: next.toLowerCase(),
+      message: `Runtime ${previous} -> ${next}: ${reason}`,
+      details: { from: previous, to: next },
+    });
+    this.parts.instruments.count('runtimeTransitions', { transition: next });
+    this.parts.onStateChange();
+  }
+
+  private log(level: 'info' | 'warn' | 'error', eventId: number, message: string, fields: Record<string, unknown> = {}): void {
+    this.parts.logger.log({ level, eventId, category: 'engine', message, state: this.parts.state.state, ...fields });
+  }
+
+  private serialize(work: () => Promise<void>): Promise<void> {
+    const next = this.transition.then(work, work);
+    this.transition = next.catch(() => undefined);
+    return next;
+  }
+}
