@@ -9,7 +9,8 @@ import { engineSurfaceRoutes, healthRoutes, type EngineLink } from './engine-rou
 import { createModuleRouteSync } from './module-routes';
 import { EventClients } from './event-clients';
 import { fastAnswersOf, serveFastAnswer, type FastAnswer } from './fast-answers';
-import { createDetailsPolicy, isAuthorized } from './health-exposure';
+import { createDetailsPolicy, engineRoutesGuarded, isAuthorized } from './health-exposure';
+import { listenError } from './listen-error';
 import { bySpecificity, matchesPath, toOpenApiPath, type HostRoute } from './host-route';
 import {
   buildOpenApiDocument,
@@ -114,10 +115,15 @@ export function createWebHost(
   const transports = resolveTransports(engine, readTransportNames(engine.configuration));
   const title = options.title ?? 'Core host';
   const authorize = options.authorize;
+  const guardsEngineRoutes = engineRoutesGuarded(
+    settings.EngineRoutes,
+    options.environment ?? process.env,
+    authorize,
+    logger,
+  );
   const isGuarded = (route: HostRoute) =>
     route.requireAuthorization ??
-    (settings.EngineRoutes.RequireAuthorization &&
-      (route.path === '/engine' || route.path.startsWith('/engine/')));
+    (guardsEngineRoutes && (route.path === '/engine' || route.path.startsWith('/engine/')));
 
   const documented: HostRoute[] = [];
   let router = express.Router();
@@ -268,9 +274,10 @@ export function createWebHost(
         upgradeDispatcher(upgradeHandlers, () => drain.isDraining),
       );
       await new Promise<void>((resolve, reject) => {
-        created.once('error', reject);
+        const fail = (error: Error) => reject(listenError(error, port, bindAddress));
+        created.once('error', fail);
         created.listen(port, bindAddress, () => {
-          created.off('error', reject);
+          created.off('error', fail);
           resolve();
         });
       });
@@ -347,7 +354,7 @@ export function createWebHost(
   }
   if (transports.builtIn.has('WebSocket')) {
     const isAllowed = async (request: IncomingMessage) =>
-      !settings.EngineRoutes.RequireAuthorization || isAuthorized(request, authorize, logger);
+      !guardsEngineRoutes || isAuthorized(request, authorize, logger);
     webSocketEvents = new WebSocketEvents(eventClients, isAllowed);
     documented.push(...webSocketEvents.routes());
     upgradeHandlers.set(webSocketEventsRoute, webSocketEvents.handleUpgrade);

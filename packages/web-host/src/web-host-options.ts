@@ -1,5 +1,4 @@
-import type { Engine, Logger } from '@corekit/abstractions';
-import { durationSchema } from '@corekit/engine-core';
+import { durationSchema, type Engine, type Logger } from '@corekit/abstractions';
 import type { BuildableEngineBuilder, WorkerHost } from '@corekit/worker-host';
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
@@ -13,6 +12,18 @@ import { z } from 'zod';
  */
 export const showDetailsSchema = z.enum(['Always', 'Never', 'WhenAuthorized']);
 export type ShowDetails = z.infer<typeof showDetailsSchema>;
+
+/**
+ * Who may reach the `/engine` surfaces (`Engine:Web:EngineRoutes:Exposure`). They show every dependency
+ * error, the configuration-derived catalogs and the runtime story, so production keeps them private.
+ * - `Auto` (default): `RequireAuthorization` when `NODE_ENV` is `production`, `Open` otherwise.
+ * - `RequireAuthorization`: the `authorize` hook must allow each request (403 otherwise). Set explicitly
+ *   without a hook it is a startup error; reached through `Auto` without a hook, every `/engine` request
+ *   answers 403 and startup logs one warning saying how to open or guard them.
+ * - `Open`: anyone who can reach the port (a laptop, or a port only operators can reach).
+ */
+export const engineRoutesExposureSchema = z.enum(['Auto', 'Open', 'RequireAuthorization']);
+export type EngineRoutesExposure = z.infer<typeof engineRoutesExposureSchema>;
 
 /** The `Engine:Web` configuration section. */
 export const webHostConfigurationSchema = z.object({
@@ -29,10 +40,15 @@ export const webHostConfigurationSchema = z.object({
   EngineRoutes: z
     .object({
       /**
-       * Requires the `authorize` hook to allow every `/engine` request (including the event streams). Default
-       * false. true without an `authorize` hook is a startup error.
+       * Who may reach the `/engine` surfaces (and the event streams). Default `Auto`: guarded when
+       * `NODE_ENV=production`, open otherwise. See engineRoutesExposureSchema.
        */
-      RequireAuthorization: z.boolean().default(false),
+      Exposure: engineRoutesExposureSchema.default('Auto'),
+      /**
+       * The older spelling of `Exposure`: true is `RequireAuthorization`, false is `Open`. Unset by default;
+       * when both keys are set they must agree. true without an `authorize` hook is a startup error.
+       */
+      RequireAuthorization: z.boolean().optional(),
     })
     .prefault({}),
   OpenApi: z
@@ -62,7 +78,11 @@ export interface WebHostConfiguration {
   readonly Port?: number;
   readonly BindAddress?: string;
   readonly Health: { readonly ShowDetails: ShowDetails };
-  readonly EngineRoutes: { readonly RequireAuthorization: boolean };
+  readonly EngineRoutes: {
+    readonly Exposure: EngineRoutesExposure;
+    /** Set only when configured (the older spelling of `Exposure`). */
+    readonly RequireAuthorization?: boolean;
+  };
   readonly OpenApi: { readonly Enabled: boolean };
   readonly DrainTimeout: number;
   readonly MaxRequestBodyBytes: number;
@@ -74,8 +94,8 @@ export interface WebHostConfiguration {
 }
 
 /**
- * Decides whether a request may see health details and, with `Engine:Web:EngineRoutes:RequireAuthorization`,
- * reach `/engine`. Called per request, also for WebSocket upgrades (which is why it receives the plain
+ * Decides whether a request may see health details and, when `Engine:Web:EngineRoutes:Exposure` guards them
+ * (by default in production), reach `/engine`. Called per request, also for WebSocket upgrades (which is why it receives the plain
  * IncomingMessage: read `request.headers`); keep it cheap. Only `true` allows; a throw counts as denied and is
  * logged.
  */
@@ -107,7 +127,7 @@ export interface WebHostOptions {
   readonly exitOnStartFailure?: boolean;
   /** Where host records go. Default: the builder's or engine's logger. */
   readonly logger?: Logger;
-  /** Environment read for `PORT`. Default process.env. */
+  /** Environment read for `PORT` and `NODE_ENV` (the `Auto` exposure of `/engine`). Default process.env. */
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /** Replaces process.exit (tests). */
   readonly exit?: (code: number) => void;
