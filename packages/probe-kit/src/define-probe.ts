@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import {
   isSecretSchema,
+  observabilityEventIds,
   probeEventIds,
   type DependencyCheckResult,
   type DependencyHealthContributor,
   type EngineBuilder,
 } from '@corekit/abstractions';
 import { dependencyEntryCommonShape, probeSectionBaseShape } from './probe-section-schema';
-import { mergeProbeOptions } from './merge-probe-options';
 import { describeError } from './describe-error';
 import { unhealthy } from './probe-results';
 import { redactValue, secretsInConnectionString } from './secret-redaction';
@@ -130,28 +130,36 @@ function secretsOf<TShape extends z.ZodRawShape>(
 }
 
 /**
- * Turns a probe definition into its `add<Kind>Health(builder, options?)` function. The call reads and
- * validates the section (failing with CONFIGURATION_INVALID and the full key path), registers the secrets,
- * and adds one dependency-health contributor per entry with the kind's event ids. Calling it again does
- * not register an Id of the kind twice.
+ * Turns a probe definition into its `add<Kind>Health(builder, options?)` function. The call binds the
+ * section through `builder.configuration.bind` (code options merged by Id; CONFIGURATION_INVALID with the
+ * full key path; unknown keys refused when the engine starts), registers the secrets, and adds one
+ * dependency-health contributor per entry with the kind's event ids. A section with no dependencies is a
+ * registration warning (PROBE_NO_DEPENDENCIES, the kind's first event id), not an error. Calling it again
+ * does not register an Id of the kind twice.
  */
 export function defineProbe<TShape extends z.ZodRawShape>(definition: ProbeDefinition<TShape>) {
   const schema = probeSectionSchema(definition);
   const sectionPath = probeSectionPath(definition.kind);
-  const sectionKeys = Object.keys(probeSectionBaseShape);
-  const entryKeys = [...Object.keys(dependencyEntryCommonShape), ...Object.keys(definition.entryShape)];
+  const eventIds = probeEventIds[definition.kind];
 
   return function addProbe<TBuilder extends EngineBuilder>(
     builder: TBuilder,
     options?: ProbeOptions<TShape>,
   ): TBuilder {
-    const merged = mergeProbeOptions(
-      builder.configuration.getSection(sectionPath),
+    // The engine's binder merges the code options (by Id), validates and registers secretString() values.
+    const section = builder.configuration.bind(
+      sectionPath,
+      schema,
       options ?? {},
-      sectionKeys,
-      entryKeys,
-    );
-    const section = builder.configuration.bind(sectionPath, schema, merged) as unknown as ValidatedSection;
+    ) as unknown as ValidatedSection;
+    if (section.Dependencies.length === 0) {
+      builder.addWarning({
+        code: 'PROBE_NO_DEPENDENCIES',
+        message: `add${definition.kind}Health found no dependencies under ${sectionPath}:Dependencies (nor in code options); no ${definition.kind} dependency is checked`,
+        keyPath: `${sectionPath}:Dependencies`,
+        eventId: eventIds?.healthy ?? observabilityEventIds.dependencyHealthChanged,
+      });
+    }
     section.Dependencies.forEach((raw, index) => {
       const entry = withDisplayName<ProbeEntry<TShape>>(raw);
       const registrationKey = `dependency-health:${definition.kind}:${entry.Id}`;
@@ -174,7 +182,7 @@ export function defineProbe<TShape extends z.ZodRawShape>(definition: ProbeDefin
         kind: definition.kind,
         refreshIntervalSeconds: section.RefreshIntervalSeconds,
         timeoutSeconds: entry.TimeoutSeconds,
-        ...(probeEventIds[definition.kind] ? { eventIds: probeEventIds[definition.kind] } : {}),
+        ...(eventIds ? { eventIds } : {}),
         async check(signal: AbortSignal): Promise<DependencyCheckResult> {
           let result: DependencyCheckResult;
           try {

@@ -17,7 +17,6 @@ export type {
   ProbeEntry,
   ProbeDependencyOptions,
 } from './define-probe';
-export { mergeProbeOptions } from './merge-probe-options';
 export { healthy, degraded, unhealthy } from './probe-results';
 export { abortable, abortError } from './abortable';
 export { connectTcp, formatHostPort } from './connect-tcp';

@@ -1,0 +1,185 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { secretString, type EngineBuilder, type LogRecord } from '@corekit/abstractions';
+import { createEngineBuilder } from './engine-builder';
+
+/**
+ * The strict-configuration contract at the engine level: a bound secret never reaches a log record, and
+ * every key under `Engine:` that no registration bound fails the first start with its path and the closest
+ * known key. Probes are stood in for by a small `add<Kind>Health` that binds its section the way probe-kit's
+ * defineProbe does (engine-core cannot depend on probe-kit).
+ */
+
+const dependencyHealth = 'Engine:Observability:DependencyHealth';
+
+const entrySchema = z.object({
+  Id: z.string().min(1),
+  Url: z.string().optional(),
+  Required: z.boolean().default(true),
+  ExpectedStatusCodes: z.array(z.number().int()).optional(),
+  Password: secretString().optional(),
+});
+const probeSectionSchema = z.object({
+  RefreshIntervalSeconds: z.number().int().positive().default(30),
+  Dependencies: z.array(entrySchema).default([]),
+});
+
+function addFakeHealth(kind: string, builder: EngineBuilder, options?: unknown): void {
+  const section = builder.configuration.bind(`${dependencyHealth}:${kind}`, probeSectionSchema, options);
+  for (const entry of section.Dependencies) {
+    builder.addDependencyHealthContributor({
+      id: `${kind}-${entry.Id}`,
+      displayName: entry.Id,
+      required: entry.Required,
+      kind,
+      check: async () => ({ status: 'Healthy', description: 'ok' }),
+    });
+  }
+}
+
+function contentRoot(engineJson?: unknown): string {
+  const directory = mkdtempSync(path.join(tmpdir(), 'corekit-strict-'));
+  if (engineJson !== undefined)
+    writeFileSync(path.join(directory, 'engine.json'), JSON.stringify(engineJson));
+  return directory;
+}
+
+function builderWith(options: { engineJson?: unknown; environment?: Record<string, string> }) {
+  const records: LogRecord[] = [];
+  const builder = createEngineBuilder({
+    contentRoot: contentRoot(options.engineJson),
+    environment: options.environment ?? {},
+    logger: { log: (record) => void records.push(record) },
+  });
+  return { builder, records };
+}
+
+const httpEntry = { Id: 'api', Url: 'http://127.0.0.1:1/health' };
+
+function healthJson(section: Record<string, unknown>): unknown {
+  return { Engine: { Observability: { DependencyHealth: section } } };
+}
+
+describe('bound secrets', () => {
+  it('never appear in log output, when bound outside any probe', () => {
+    const { builder, records } = builderWith({ environment: { Engine__Custom__Token: 'tok-3f9a-secret' } });
+    const { Token } = builder.configuration.bind('Engine:Custom', z.object({ Token: secretString() }));
+    expect(Token).toBe('tok-3f9a-secret');
+    builder.logger.log({
+      level: 'info',
+      eventId: 2000,
+      message: `calling upstream with ${Token}`,
+      detail: { nested: [Token], error: new Error(`rejected ${Token}`) },
+    });
+    const output = JSON.stringify(records);
+    expect(output).toContain('calling upstream with ***');
+    expect(output).not.toContain('tok-3f9a-secret');
+  });
+});
+
+describe('unknown configuration keys', () => {
+  it('let an engine whose keys are all bound start', async () => {
+    const { builder } = builderWith({
+      engineJson: {
+        Engine: {
+          FailurePolicy: { StartupReadinessDelay: '0s' },
+          Observability: {
+            DependencyHealth: {
+              TimeoutSeconds: 5,
+              Http: { RefreshIntervalSeconds: 60, Dependencies: [httpEntry] },
+            },
+          },
+        },
+      },
+    });
+    addFakeHealth('Http', builder);
+    const engine = builder.build();
+    await engine.start();
+    await engine.stop();
+  });
+
+  it.each([
+    [
+      'a probe section spelled Postgres',
+      { engineJson: healthJson({ Postgres: { Dependencies: [{ Id: 'db' }] } }) },
+      '`Engine:Observability:DependencyHealth:Postgres` is not a known key; did you mean `PostgreSql`? (set in engine.json)',
+    ],
+    [
+      'Requried in a dependency',
+      { engineJson: healthJson({ Http: { Dependencies: [{ ...httpEntry, Requried: false }] } }) },
+      '`Engine:Observability:DependencyHealth:Http:Dependencies:0:Requried` is not a known key; did you mean `Required`?',
+    ],
+    [
+      'ExpectedStatusCode for ExpectedStatusCodes',
+      { engineJson: healthJson({ Http: { Dependencies: [{ ...httpEntry, ExpectedStatusCode: [418] }] } }) },
+      '`Engine:Observability:DependencyHealth:Http:Dependencies:0:ExpectedStatusCode` is not a known key; did you mean `ExpectedStatusCodes`?',
+    ],
+    [
+      'RefreshIntervalSecs',
+      { engineJson: healthJson({ Http: { RefreshIntervalSecs: 10, Dependencies: [httpEntry] } }) },
+      '`Engine:Observability:DependencyHealth:Http:RefreshIntervalSecs` is not a known key; did you mean `RefreshIntervalSeconds`?',
+    ],
+    [
+      'an environment variable misspelling',
+      {
+        environment: {
+          Engine__Observability__DependencyHealth__Http__Dependencies__0__Id: 'api',
+          Engine__Observability__DependencyHealth__Http__Dependencies__0__Requried: 'false',
+        },
+      },
+      '`Engine:Observability:DependencyHealth:Http:Dependencies:0:Requried` is not a known key; did you mean `Required`? (set in environment)',
+    ],
+    [
+      'an engine-level key',
+      { environment: { Engine__FailurePolicy__StartupReadinesDelay: '5s' } },
+      '`Engine:FailurePolicy:StartupReadinesDelay` is not a known key; did you mean `StartupReadinessDelay`? (set in environment)',
+    ],
+    [
+      'an engine-level section',
+      { engineJson: { Engine: { RuntimeStorry: { MaxEntries: 10 } } } },
+      '`Engine:RuntimeStorry` is not a known key; did you mean `RuntimeStory`? (set in engine.json)',
+    ],
+  ])('fail the first start: %s', async (_name, options, problem) => {
+    const { builder } = builderWith(options);
+    addFakeHealth('Http', builder);
+    const engine = builder.build();
+    await expect(engine.start()).rejects.toMatchObject({
+      code: 'CONFIGURATION_INVALID',
+      message: expect.stringContaining(problem),
+      details: { problems: expect.arrayContaining([expect.stringContaining(problem)]) },
+    });
+  });
+
+  it('fail the first start on a misspelled key in code options, naming code as the source', async () => {
+    const { builder } = builderWith({});
+    addFakeHealth('Http', builder, { Dependencies: [{ ...httpEntry, Requried: false }] });
+    await expect(builder.build().start()).rejects.toMatchObject({
+      code: 'CONFIGURATION_INVALID',
+      message: expect.stringContaining(
+        '`Engine:Observability:DependencyHealth:Http:Dependencies:0:Requried` is not a known key; did you mean `Required`? (set in code)',
+      ),
+    });
+  });
+
+  it('report a key under Engine:Web only while no host has bound that section', async () => {
+    const environment = { Engine__Web__Port: '8080' };
+    const unbound = builderWith({ environment }).builder.build();
+    await expect(unbound.start()).rejects.toMatchObject({
+      message: expect.stringContaining('`Engine:Web` is not a known key'),
+    });
+
+    const bound = builderWith({ environment }).builder.build();
+    bound.configuration.bind('Engine:Web', z.object({ Port: z.coerce.number() }));
+    await bound.start();
+    await bound.stop();
+  });
+
+  it('ignore environment variables outside Engine__', async () => {
+    const { builder } = builderWith({ environment: { Logging__Levle: 'debug', HOME__X: '1' } });
+    const engine = builder.build();
+    await engine.start();
+    await engine.stop();
+  });
+});
