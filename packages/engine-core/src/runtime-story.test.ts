@@ -1,4 +1,7 @@
 import { metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
+import { manualClock } from './clock';
+import { createMemoryLogger } from './logger';
+import { RuntimeStory } from './runtime-story';
 import { testBuilder, failingModule } from './testing-support/engine-fixtures';
 
 describe('runtime story', () => {
@@ -76,6 +79,27 @@ describe('runtime story', () => {
       transition: 'started',
     });
     await engine.stop();
+  });
+
+  it('logs 3006 on the first drop, then once per dropLogEvery drops (default: maxEntries)', () => {
+    const entry = { kind: 'runtime', subjectId: null, transition: 'tick', message: 'tick' } as const;
+    const logger = createMemoryLogger();
+    const story = new RuntimeStory(manualClock(), 3, undefined, { logger, dropLogEvery: 5 });
+    for (let index = 0; index < 20; index++) story.record(entry);
+    expect(story.droppedEntries).toBe(17);
+    const truncated = logger.records.filter((record) => record.eventId === 3006);
+    expect(truncated.map((record) => record.droppedEntries)).toEqual([1, 5, 10, 15]);
+    expect(truncated.map((record) => record.level)).toEqual(['warn', 'info', 'info', 'info']);
+    expect(truncated[0]).toMatchObject({ maxEntries: 3, category: 'runtime-story' });
+
+    const byDefault = createMemoryLogger();
+    const bounded = new RuntimeStory(manualClock(), 3, undefined, { logger: byDefault });
+    for (let index = 0; index < 20; index++) bounded.record(entry);
+    expect(byDefault.records.map((record) => record.droppedEntries)).toEqual([1, 3, 6, 9, 12, 15]);
+
+    const quiet = new RuntimeStory(manualClock(), 3);
+    for (let index = 0; index < 5; index++) quiet.record(entry);
+    expect(quiet.droppedEntries).toBe(2);
   });
 
   it('publishes each entry to subscribers as it happens', async () => {
