@@ -1,4 +1,4 @@
-import { metrics, trace, type Counter, type Tracer } from '@opentelemetry/api';
+import { metrics, trace, type Counter, type Histogram, type Tracer } from '@opentelemetry/api';
 
 /** Meter and activity-source (tracer) names under which the engine records (spec 4.1). */
 export const meterName = 'corekit.engine';
@@ -16,6 +16,14 @@ export const counterNames = {
 } as const;
 
 export type CounterKey = keyof typeof counterNames;
+
+/** Histogram names by what they measure; the keys are stable. Values are milliseconds. */
+export const histogramNames = {
+  /** Duration of one dependency-health check (a probe run), timed out runs included; attributes kind, outcome. */
+  dependencyCheckDuration: 'corekit.dependency.check.duration',
+} as const;
+
+export type HistogramKey = keyof typeof histogramNames;
 
 /** Span names by what they cover; recorded under the activity source (tracer) `activitySourceName`. */
 export const spanNames = {
@@ -38,9 +46,14 @@ export const diagnosticsConventions = {
   healthStatuses: 'Healthy, Degraded, Unhealthy; Healthy and Degraded answer 200, Unhealthy 503',
 };
 
-/** Records the engine's counters through @opentelemetry/api (a no-op until the host wires an SDK). */
+/**
+ * Records the engine's counters and histograms through @opentelemetry/api. The meter is taken when the engine
+ * is built: a host must register its meter provider (start the OpenTelemetry SDK) before building, or every
+ * instrument stays a no-op.
+ */
 export class EngineInstruments {
   private readonly counters: Record<CounterKey, Counter>;
+  private readonly histograms: Record<HistogramKey, Histogram>;
   readonly tracer = engineTracer();
 
   constructor() {
@@ -48,6 +61,17 @@ export class EngineInstruments {
     this.counters = Object.fromEntries(
       Object.entries(counterNames).map(([key, name]) => [key, meter.createCounter(name)]),
     ) as Record<CounterKey, Counter>;
+    this.histograms = {
+      dependencyCheckDuration: meter.createHistogram(histogramNames.dependencyCheckDuration, {
+        description: 'Duration of one dependency-health check (probe run), timed-out runs included',
+        unit: 'ms',
+      }),
+    };
+  }
+
+  /** Records one measurement in milliseconds. */
+  record(key: HistogramKey, milliseconds: number, attributes: Record<string, string> = {}): void {
+    this.histograms[key].record(milliseconds, attributes);
   }
 
   count(key: CounterKey, attributes: Record<string, string> = {}): void {
