@@ -240,3 +240,53 @@ describe('defineProbe', () => {
     ).toEqual(['cache', 'other']);
   });
 });
+
+describe('defineProbe through the engine binder', () => {
+  function builderWith(environment: Record<string, string>) {
+    const records: LogRecord[] = [];
+    const builder = createEngineBuilder({
+      contentRoot,
+      environment,
+      logger: { log: (record) => void records.push(record) },
+    });
+    return { builder, records };
+  }
+
+  it('warns PROBE_NO_DEPENDENCIES, listed in diagnostics, when the section has no dependency', () => {
+    const { builder, records } = builderWith({});
+    addMemcachedLikeHealth(builder);
+    const warning = {
+      code: 'PROBE_NO_DEPENDENCIES',
+      keyPath: 'Engine:Observability:DependencyHealth:Memcached:Dependencies',
+      eventId: 3140,
+    };
+    expect(builder.build().diagnostics().warnings).toEqual([expect.objectContaining(warning)]);
+    expect(records).toContainEqual(expect.objectContaining({ level: 'warn', eventId: 3140 }));
+  });
+
+  it.each([
+    [
+      { Engine__Observability__DependencyHealth__Memcached__Dependencies__0__Requried: 'false' },
+      '`Engine:Observability:DependencyHealth:Memcached:Dependencies:0:Requried` is not a known key; did you mean `Required`? (set in environment)',
+    ],
+    [
+      { Engine__Observability__DependencyHealth__Memcached__RefreshIntervalSecs: '10' },
+      '`Engine:Observability:DependencyHealth:Memcached:RefreshIntervalSecs` is not a known key; did you mean `RefreshIntervalSeconds`?',
+    ],
+    [
+      { Engine__Observability__DependencyHealth__Memcache__Dependencies__0__Id: 'x' },
+      '`Engine:Observability:DependencyHealth:Memcache` is not a known key; did you mean `Memcached`?',
+    ],
+  ])('refuses a misspelled key when the engine starts (%j)', async (environment, problem) => {
+    const { builder } = builderWith({
+      Engine__Observability__DependencyHealth__Memcached__Dependencies__0__Id: 'cache',
+      Engine__Observability__DependencyHealth__Memcached__Dependencies__0__Endpoint: 'a:1',
+      ...environment,
+    });
+    addMemcachedLikeHealth(builder);
+    await expect(builder.build().start()).rejects.toMatchObject({
+      code: 'CONFIGURATION_INVALID',
+      message: expect.stringContaining(problem),
+    });
+  });
+});
