@@ -24,3 +24,4 @@ export {
   restRuleMatchOptionsSchema,
 } from './rest/rest-publication-options';
 export { JobScheduler, type JobSchedulerOptions, type JobRunResult } from './jobs/job-scheduler';
+export * from './stores';

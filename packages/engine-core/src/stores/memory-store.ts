@@ -1,0 +1,85 @@
+import {
+  CoreError,
+  storeErrorCodes,
+  type KeyedStore,
+  type StoreOptions,
+  type StoreProvider,
+} from '@corekit/abstractions';
+import { systemClock, type Clock } from '../clock';
+import { CoreKeyedStore, type CoreBackend } from './core-keyed-store';
+import { assertValidStoreName, KeyedCore } from './keyed-core';
+
+/** The per-store bound when neither `openStore` nor `Engine:Stores:MaxEntries` gives one. */
+export const defaultStoreMaxEntries = 10_000;
+
+/** Options shared by the in-process providers. */
+export interface InProcessStoreProviderOptions {
+  /** Source of time for `updatedAtUtc` and expiry; tests pass `manualClock()`. Default: the system clock. */
+  readonly clock?: Clock;
+  /** Bound of a store opened without `maxEntries`. Default 10,000. */
+  readonly defaultMaxEntries?: number;
+}
+
+/** Resolves a store's bound: the open call's, else the provider's default; must be a positive integer. */
+export function resolveMaxEntries(name: string, options: StoreOptions | undefined, fallback: number): number {
+  const maxEntries = options?.maxEntries ?? fallback;
+  if (!Number.isSafeInteger(maxEntries) || maxEntries <= 0) {
+    throw new RangeError(
+      `maxEntries of store "${name}" must be a positive integer, got ${String(maxEntries)}`,
+    );
+  }
+  return maxEntries;
+}
+
+/** Admission of the memory provider: a structured clone; functions, symbols and the like are refused. */
+export function admitCloneable(storeName: string, value: unknown): unknown {
+  try {
+    return structuredClone(value);
+  } catch (error) {
+    throw new CoreError(
+      storeErrorCodes.notSerializable,
+      `A value for store "${storeName}" cannot be copied: ${(error as Error).message}`,
+      { store: storeName },
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * Stores held in this provider instance's memory: lost when the process exits, invisible to other processes.
+ * For tests and single-replica hosts whose state may be rebuilt; opening the same name twice gives two handles
+ * on the same records. It cannot bound memory beyond each store's MaxEntries and the size of the values.
+ */
+export class MemoryStoreProvider implements StoreProvider {
+  readonly kind = 'memory';
+  readonly durable = false;
+  readonly shared = false;
+  private readonly cores = new Map<string, KeyedCore>();
+  private readonly clock: Clock;
+  private readonly defaultMaxEntries: number;
+
+  constructor(options: InProcessStoreProviderOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.defaultMaxEntries = options.defaultMaxEntries ?? defaultStoreMaxEntries;
+  }
+
+  open<T>(name: string, options?: StoreOptions): KeyedStore<T> {
+    assertValidStoreName(name);
+    const maxEntries = resolveMaxEntries(name, options, this.defaultMaxEntries);
+    let core = this.cores.get(name);
+    if (!core) {
+      core = new KeyedCore(name);
+      this.cores.set(name, core);
+    }
+    const committed = core;
+    const backend: CoreBackend = {
+      read: async () => committed,
+      write: async (mutate) => mutate(committed).result,
+    };
+    return new CoreKeyedStore<T>({ name, backend, clock: this.clock, maxEntries, admit: admitCloneable });
+  }
+
+  async close(): Promise<void> {
+    this.cores.clear();
+  }
+}
