@@ -1,4 +1,4 @@
-import { cellMaterializationExtensionKey, type CellMaterializationReporter } from '@corekit/engine-core';
+import { cellMaterializationKey } from '@corekit/abstractions';
 // The engine's own sample set (one realistic entry or more in every built-in catalog), shared with its tests.
 import { addSampleCatalogs } from '../../engine-core/src/testing-support/sample-catalogs';
 import { closeTestHosts, startTestHost } from './test-support/test-host';
@@ -46,9 +46,7 @@ describe('built-in catalog routes (spec 4.2-4.4) over real HTTP', () => {
     expect(byEdge.body.map((entry: { id: string }) => entry.id)).toEqual(['eu-failover']);
     expect((await test.request('/engine/cell-traffic-automations/edge-nodes/nowhere')).body).toEqual([]);
 
-    const reporter = test.host.engine.extension<CellMaterializationReporter>(
-      cellMaterializationExtensionKey,
-    )!;
+    const reporter = test.host.engine.resolve(cellMaterializationKey)!;
     reporter.reportProviderMaterialization('eu-failover', {
       materializerId: 'dns',
       state: 'applied',

@@ -58,6 +58,22 @@ export function catalogRoutes(view: CatalogView): HostRoute[] {
       },
     });
   }
+  for (const filter of definition.views ?? []) {
+    const segment = filter.segment.replace(/^\/+|\/+$/g, '');
+    routes.push({
+      method: 'get',
+      path: `${definition.path}/${segment}`,
+      rel: `${definition.id}:${segment}`,
+      summary: `List ${definition.displayName}: ${segment}`,
+      description: filter.description,
+      tags,
+      responses: { 200: { description: filter.description, schema: list } },
+      handler: (_request, response) => {
+        response.setHeader('Cache-Control', 'no-store');
+        response.json(view.entries().filter((entry) => filter.select(entry)));
+      },
+    });
+  }
   if (definition.idField) {
     const parameter = parameterName(definition.idField, definition.id);
     routes.push({

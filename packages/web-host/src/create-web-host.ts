@@ -1,17 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CoreError, type Engine, type Logger } from '@corekit/abstractions';
+import { CoreError, type Engine, type HttpMount, type Logger } from '@corekit/abstractions';
 import { createWorkerHost, type EngineSource, type WorkerHost } from '@corekit/worker-host';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { catalogRoutes } from './catalog-routes';
 import { engineSurfaceRoutes, healthRoutes, type EngineLink } from './engine-routes';
-import { createModuleRouteSync } from './module-routes';
+import { authorizeOperation } from './operation-authorization';
+import { operationRoute, type OperationRouteContext } from './operation-routes';
 import { EventClients } from './event-clients';
 import { fastAnswersOf, serveFastAnswer, type FastAnswer } from './fast-answers';
 import { createDetailsPolicy, engineRoutesGuarded, isAuthorized } from './health-exposure';
 import { listenError } from './listen-error';
-import { bySpecificity, matchesPath, toOpenApiPath, type HostRoute } from './host-route';
+import { bySpecificity, matchesPath, samePattern, toOpenApiPath, type HostRoute } from './host-route';
 import {
   buildOpenApiDocument,
   isSelectedRoute,
@@ -148,6 +149,21 @@ export function createWebHost(
       'The host denied this request (authorize hook); this route requires authorization',
     );
   };
+  const operationContext: OperationRouteContext = {
+    engine,
+    maxBodyBytes: settings.MaxRequestBodyBytes,
+    isGuarded: (operation) =>
+      operation.authorization
+        ? operation.authorization.mode === 'required'
+        : guardsEngineRoutes && (operation.path === '/engine' || operation.path.startsWith('/engine/')),
+    guard: (request, operation) => authorizeOperation(request, operation, authorize, logger),
+  };
+  const ownsBody = (request: Request) =>
+    documented.some(
+      (route) =>
+        route.ownsBodyParsing && route.method === request.method.toLowerCase() && matchesPath(route, request.path),
+    );
+  const jsonBody = express.json({ limit: settings.MaxRequestBodyBytes });
   const validateBody = (schema: z.ZodType) => (request: Request, _response: Response, next: NextFunction) => {
     request.body = schema.parse(request.body ?? {});
     next();
@@ -161,7 +177,8 @@ export function createWebHost(
     const next = express.Router();
     for (const route of [...documented].sort(bySpecificity)) {
       const handlers: express.RequestHandler[] = [];
-      if (isGuarded(route)) handlers.push(guard);
+      if (isGuarded(route) && !route.guardedByHandler) handlers.push(guard);
+      handlers.push(...(route.preHandlers ?? []));
       if (route.requestBody) handlers.push(validateBody(route.requestBody));
       handlers.push((request, response) => route.handler(request, response) as void);
       next[route.method](route.path, ...handlers);
@@ -173,7 +190,7 @@ export function createWebHost(
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.use(express.json({ limit: settings.MaxRequestBodyBytes }));
+  app.use((request, response, next) => (ownsBody(request) ? next() : jsonBody(request, response, next)));
   app.use((request, response, next) => router(request, response, next));
 
   const outer = express();
@@ -302,7 +319,7 @@ export function createWebHost(
       } catch {
         // Logged by the worker host; the health routes show the failure (liveness 503, restartAvailableAtUtc).
       }
-      syncModuleRoutes();
+      syncOperations();
       return address;
     },
     async close() {
@@ -341,6 +358,29 @@ export function createWebHost(
       }));
   documented.push(...engineSurfaceRoutes(engine, links));
   for (const view of engine.catalogs()) documented.push(...catalogRoutes(view));
+  const mountedOperations = new Set<string>();
+  /** Mounts operations not mounted yet: every one at creation, package modules' once the engine loaded them. */
+  const syncOperations = () => {
+    let added = false;
+    for (const operation of engine.operations.list()) {
+      if (mountedOperations.has(operation.id)) continue;
+      mountedOperations.add(operation.id);
+      const method = operation.method.toLowerCase();
+      const clash = documented.find((route) => route.method === method && samePattern(route.path, operation.path));
+      if (clash) {
+        logger.log({
+          level: 'error',
+          eventId: webHostEventIds.requestFailed,
+          category: 'web-host',
+          message: `Operation ${operation.id} (${operation.owner ?? 'no owner'}) declares ${operation.method} ${operation.path}, which the host already serves; it is not mounted`,
+        });
+        continue;
+      }
+      documented.push(operationRoute(operation, operationContext));
+      added = true;
+    }
+    if (added) rebuildRouter();
+  };
   documented.push(
     ...restEndpointRoutes(
       engine,
@@ -372,13 +412,25 @@ export function createWebHost(
     documented.push(...scalarRoutes(title));
   }
   rebuildRouter();
-  const syncModuleRoutes = createModuleRouteSync(
-    engine,
-    logger,
-    (method, path) => documented.some((route) => route.method === method && route.path === path),
-    (route) => host.addRoute(route),
-  );
-  syncModuleRoutes();
-  for (const { adapter } of transports.adapters) adapter.mount(host);
+  syncOperations();
+  const httpMount: HttpMount = {
+    handle(path, methods, rawHandler, mountOptions = {}) {
+      for (const method of methods) {
+        host.addRoute({
+          method: method.toLowerCase() as HostRoute['method'],
+          path,
+          summary: mountOptions.summary ?? `${method} ${path}`,
+          requireAuthorization: mountOptions.requireAuthorization,
+          ownsBodyParsing: true,
+          responses: { 200: { description: 'The transport answer', contentType: 'application/json' } },
+          handler: (request, response) => rawHandler(request, response),
+        });
+      }
+    },
+    onUpgrade(path, upgradeHandler) {
+      host.onUpgrade(path, upgradeHandler);
+    },
+  };
+  for (const { adapter } of transports.adapters) void adapter.mount({ engine, http: httpMount });
   return host;
 }

@@ -11,7 +11,8 @@ export async function isAuthorized(
 ): Promise<boolean> {
   if (!authorize) return false;
   try {
-    return (await authorize(request)) === true;
+    const decision = await authorize(request);
+    return decision === true || (typeof decision === 'object' && decision?.outcome === 'allowed');
   } catch (error) {
     logger.log({
       level: 'error',

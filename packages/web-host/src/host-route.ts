@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { ZodType } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -56,6 +56,14 @@ export interface HostRoute {
    * whose properties become query parameters, `body` the JSON request body.
    */
   readonly documentedInput?: { readonly query?: ZodType; readonly body?: ZodType };
+  /** Middleware run before the handler (an operation's own body parser). */
+  readonly preHandlers?: readonly RequestHandler[];
+  /** The route parses its own body (the host's JSON parser skips it): raw-body callbacks, adapters. */
+  readonly ownsBodyParsing?: boolean;
+  /** The handler checks authorization itself (operations): documented as guarded, no host guard added. */
+  readonly guardedByHandler?: boolean;
+  /** Served but left out of the OpenAPI document. */
+  readonly excludeFromDescription?: boolean;
   handler(request: Request, response: Response): unknown;
   /**
    * The same answer as `handler`, from the bare request, for unguarded GET routes without parameters that must
@@ -103,4 +111,9 @@ export function matchesPath(route: HostRoute, path: string): boolean {
   const actual = path.split('/').filter(Boolean);
   if (pattern.length !== actual.length) return false;
   return pattern.every((segment, index) => 'parameter' in segment || segment.literal === actual[index]);
+}
+
+/** True when two express paths match the same requests (parameter names aside). */
+export function samePattern(left: string, right: string): boolean {
+  return left.replace(/:[^/]+/g, ':') === right.replace(/:[^/]+/g, ':');
 }

@@ -171,7 +171,7 @@ export function buildOpenApiDocument(input: {
   };
 
   const operationIds = new Set<string>();
-  for (const route of input.routes) {
+  for (const route of input.routes.filter((candidate) => !candidate.excludeFromDescription)) {
     const derived = operationIdOf(route.method, route.path);
     const operationId =
       route.operationId && !operationIds.has(route.operationId) ? route.operationId : derived;

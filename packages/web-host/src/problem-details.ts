@@ -1,4 +1,4 @@
-import { CoreError, type Logger, type ProblemDetails } from '@corekit/abstractions';
+import { CoreError, errorKindStatus, isOperationError, type Logger, type ProblemDetails } from '@corekit/abstractions';
 import type { NextFunction, Request, Response } from 'express';
 import { ZodError } from 'zod';
 import { webHostEventIds } from './web-host-event-ids';
@@ -91,6 +91,9 @@ interface BodyParserError {
 export function problemFromError(error: unknown): ProblemDetails {
   if (error instanceof HttpProblem) {
     return createProblem(error.status, error.code, error.message, { ...error.details });
+  }
+  if (isOperationError(error)) {
+    return createProblem(errorKindStatus[error.kind], error.code, error.message, { ...error.details });
   }
   const parserError = error as BodyParserError;
   switch (parserError?.type) {

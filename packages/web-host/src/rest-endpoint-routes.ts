@@ -1,13 +1,10 @@
 import {
-  CoreError,
   behaviorErrorCodes,
-  behaviorRuntimeExtensionKey,
-  restPublicationExtensionKey,
-  type BehaviorErrorKind,
+  behaviorRuntimeKey,
+  restPublicationKey,
   type BehaviorRuntime,
   type Engine,
   type PublishedRestEndpoint,
-  type RestPublicationRuntime,
 } from '@corekit/abstractions';
 import type { Request, Response } from 'express';
 import { z, type ZodType } from 'zod';
@@ -15,16 +12,6 @@ import type { HostRoute, HttpMethod } from './host-route';
 import type { OpenApiDocument, OpenApiSelection } from './openapi-document';
 import { HttpProblem } from './problem-details';
 
-/** HTTP status of each transport-neutral behavior error kind. */
-export const behaviorErrorStatus: Readonly<Record<BehaviorErrorKind, number>> = {
-  'invalid-input': 400,
-  unauthenticated: 401,
-  forbidden: 403,
-  'not-found': 404,
-  conflict: 409,
-  'precondition-failed': 412,
-  unavailable: 503,
-};
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -119,12 +106,6 @@ function endpointRoute({ descriptor, behavior }: PublishedRestEndpoint, runtime:
           endpointId: descriptor.id,
           signal: controller.signal,
         });
-      } catch (error) {
-        const kind = (error as { kind?: BehaviorErrorKind }).kind;
-        if (error instanceof CoreError && kind && behaviorErrorStatus[kind]) {
-          throw new HttpProblem(behaviorErrorStatus[kind], error.code, error.message, { ...error.details });
-        }
-        throw error;
       } finally {
         response.off('close', abort);
       }
@@ -162,8 +143,8 @@ export function restEndpointRoutes(
   engine: Engine,
   document?: (selection: OpenApiSelection) => OpenApiDocument,
 ): HostRoute[] {
-  const publication = engine.extension<RestPublicationRuntime>(restPublicationExtensionKey);
-  const runtime = engine.extension<BehaviorRuntime>(behaviorRuntimeExtensionKey);
+  const publication = engine.resolve(restPublicationKey);
+  const runtime = engine.resolve(behaviorRuntimeKey);
   const endpoints = publication?.endpoints() ?? [];
   if (!runtime || endpoints.length === 0) return [];
   const routes = endpoints.map((endpoint) => endpointRoute(endpoint, runtime));

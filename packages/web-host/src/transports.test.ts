@@ -1,3 +1,4 @@
+import { transportAdapterKey } from '@corekit/abstractions';
 import { runtimeEventSchema } from '@corekit/abstractions';
 import WebSocket from 'ws';
 import {
@@ -219,31 +220,32 @@ describe('unavailable transports fail startup', () => {
     },
   );
 
-  it('an adapter registered under its extension key is mounted and its routes are served and documented', async () => {
+  it('an adapter registered under its typed key is mounted and its raw HTTP handler is served and documented', async () => {
     const test = await startTestHost({
       configuration: { Engine: { Transports: ['RestApi', 'graphql'] } },
       setup: (builder) =>
-        (builder as unknown as { setExtension(key: string, value: unknown): void }).setExtension(
-          'web-host:transport:GraphQL',
-          {
-            mount(host: import('./index').WebHost) {
-              host.addRoute({
-                method: 'post',
-                path: '/graphql',
-                summary: 'GraphQL endpoint',
-                tags: ['Transports'],
-                responses: { 200: { description: 'GraphQL result' } },
-                handler: (_request, response) =>
-                  response.json({ data: { status: host.engine.status().state } }),
+        builder.provide(transportAdapterKey('GraphQL'), {
+          name: 'GraphQL',
+          mount({ engine, http }) {
+            http!.handle('/graphql', ['POST'], (request, response) => {
+              // The adapter owns the body: the host's JSON parser left the stream unread.
+              let text = '';
+              request.on('data', (chunk) => (text += chunk));
+              request.on('end', () => {
+                response.setHeader('Content-Type', 'application/json');
+                response.end(JSON.stringify({ data: { status: engine.status().state, received: text } }));
               });
-            },
+            }, { summary: 'GraphQL endpoint' });
           },
-        ),
+        }),
     });
     expect(test.host.transports).toEqual(['RestApi', 'GraphQL']);
-    expect((await test.request('/graphql', { method: 'POST' })).body).toEqual({
-      data: { status: 'Started' },
+    const answer = await test.request('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"query":"{status}"}',
     });
+    expect(answer.body).toEqual({ data: { status: 'Started', received: '{"query":"{status}"}' } });
     expect((await test.request('/openapi/v1.json')).body.paths['/graphql'].post).toBeDefined();
   });
 });

@@ -1,5 +1,11 @@
 import { createRequire } from 'node:module';
-import { CoreError, type ConfigurationReader, type Engine } from '@corekit/abstractions';
+import {
+  CoreError,
+  transportAdapterKey,
+  type ConfigurationReader,
+  type Engine,
+  type TransportAdapter,
+} from '@corekit/abstractions';
 
 /** Transports the web host serves itself (spec 4.5). */
 export const builtInTransports = ['RestApi', 'ServerSentEvents', 'WebSocket'] as const;
@@ -13,20 +19,6 @@ export const adapterTransports = {
 
 export type TransportName = (typeof builtInTransports)[number] | keyof typeof adapterTransports;
 
-/**
- * What a transport adapter package registers with `builder.setExtension(transportExtensionKey(name), adapter)`.
- * The web host calls `mount` once, while it is created, so the adapter can add its routes (`host.addRoute`) and
- * listen for upgrades on `host.onUpgrade`. The parameter is the WebHost; it is typed loosely so adapter
- * packages need no dependency on this package.
- */
-export interface WebTransportAdapter {
-  mount(host: unknown): void;
-}
-
-/** The engine extension key under which an adapter package registers itself. */
-export function transportExtensionKey(name: string): string {
-  return `web-host:transport:${name}`;
-}
 
 const resolveFromHere = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
 
@@ -62,10 +54,10 @@ export function resolveTransports(
   names: readonly string[],
 ): {
   builtIn: Set<(typeof builtInTransports)[number]>;
-  adapters: Array<{ name: string; adapter: WebTransportAdapter }>;
+  adapters: Array<{ name: string; adapter: TransportAdapter }>;
 } {
   const builtIn = new Set<(typeof builtInTransports)[number]>();
-  const adapters: Array<{ name: string; adapter: WebTransportAdapter }> = [];
+  const adapters: Array<{ name: string; adapter: TransportAdapter }> = [];
   const problems: string[] = [];
   const known = [...builtInTransports, ...Object.keys(adapterTransports)];
   names.forEach((name, index) => {
@@ -80,7 +72,7 @@ export function resolveTransports(
       return;
     }
     const { packageName, registration } = adapterTransports[canonical as keyof typeof adapterTransports];
-    const adapter = engine.extension<WebTransportAdapter>(transportExtensionKey(canonical));
+    const adapter = engine.resolve(transportAdapterKey(canonical));
     if (adapter && typeof adapter.mount === 'function') {
       adapters.push({ name: canonical, adapter });
     } else if (isInstalled(packageName)) {

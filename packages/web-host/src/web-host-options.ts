@@ -1,4 +1,4 @@
-import { durationSchema, type Engine, type Logger } from '@corekit/abstractions';
+import { durationSchema, type AuthorizationDecision, type Engine, type Logger } from '@corekit/abstractions';
 import type { BuildableEngineBuilder, WorkerHost } from '@corekit/worker-host';
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
@@ -99,7 +99,20 @@ export interface WebHostConfiguration {
  * IncomingMessage: read `request.headers`); keep it cheap. Only `true` allows; a throw counts as denied and is
  * logged.
  */
-export type AuthorizeRequest = (request: IncomingMessage) => boolean | Promise<boolean>;
+export type AuthorizeRequest = (
+  request: IncomingMessage,
+  requirement?: AuthorizationRequirement,
+) => AuthorizationDecision | Promise<AuthorizationDecision>;
+
+/**
+ * What a guarded operation asks of the hook: its named policy (`agents.approve`) and id; absent for the
+ * host's own routes. Return `true`/`false` (false answers 403), or `{ outcome: 'unauthenticated' }` (401),
+ * `{ outcome: 'forbidden' }` (403), `{ outcome: 'allowed', principal }` to hand the operation a principal.
+ */
+export interface AuthorizationRequirement {
+  readonly policy: string | null;
+  readonly operationId: string | null;
+}
 
 /** Options of createWebHost. Everything else comes from the `Engine:Web` configuration section. */
 export interface WebHostOptions {

@@ -1,0 +1,53 @@
+import type { AuthorizationDecision, Logger, OperationDefinition, OperationPrincipal } from '@corekit/abstractions';
+import type { Request } from 'express';
+import { authorizationProblem } from './operation-routes';
+import { webHostEventIds } from './web-host-event-ids';
+import type { AuthorizeRequest } from './web-host-options';
+
+/**
+ * Asks the host's `authorize` hook about a guarded operation, with the operation's named policy. Fail
+ * closed: no hook answers 401 (this host has no way to authenticate), `false` or a throw 403, an
+ * `unauthenticated` decision 401; only `true` or `{ outcome: 'allowed' }` runs the operation.
+ */
+export async function authorizeOperation(
+  request: Request,
+  operation: OperationDefinition,
+  authorize: AuthorizeRequest | undefined,
+  logger: Logger,
+): Promise<OperationPrincipal> {
+  const policy = operation.authorization?.mode === 'required' ? (operation.authorization.policy ?? null) : null;
+  if (!authorize) {
+    throw authorizationProblem(
+      'unauthenticated',
+      `${operation.method} ${operation.path} requires authorization and this host has no authorize hook; pass createWebHost({ authorize })`,
+    );
+  }
+  let decision: AuthorizationDecision;
+  try {
+    decision = await authorize(request, { policy, operationId: operation.id });
+  } catch (error) {
+    logger.log({
+      level: 'error',
+      eventId: webHostEventIds.authorizationFailed,
+      category: 'web-host',
+      message: `The authorize hook threw for operation ${operation.id}: ${(error as Error)?.message ?? error}; treated as denied`,
+    });
+    decision = false;
+  }
+  if (decision === true) return { subject: null, policy, claims: {} };
+  if (decision && typeof decision === 'object' && decision.outcome === 'allowed') {
+    return {
+      subject: decision.principal?.subject ?? null,
+      policy: decision.principal?.policy ?? policy,
+      claims: decision.principal?.claims ?? {},
+    };
+  }
+  if (decision && typeof decision === 'object' && decision.outcome === 'unauthenticated') {
+    throw authorizationProblem('unauthenticated', decision.reason ?? 'This operation needs credentials the host accepts');
+  }
+  throw authorizationProblem(
+    'forbidden',
+    (decision && typeof decision === 'object' && 'reason' in decision && decision.reason) ||
+      `The host refused this request${policy ? ` (policy ${policy})` : ''}`,
+  );
+}

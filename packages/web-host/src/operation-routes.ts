@@ -1,0 +1,137 @@
+import {
+  errorKindStatus,
+  operationErrorCodes,
+  type Engine,
+  type ErrorKind,
+  type OperationDefinition,
+  type OperationPrincipal,
+} from '@corekit/abstractions';
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { ZodType } from 'zod';
+import type { HostRoute, HttpMethod, RouteResponse } from './host-route';
+import { HttpProblem } from './problem-details';
+
+/** True for a zod schema (module packages may hand duck-typed validators the API description cannot show). */
+function isZodSchema(schema: unknown): schema is ZodType {
+  return !!schema && typeof schema === 'object' && '_zod' in schema;
+}
+
+/** What the host decided for a guarded operation: the principal to hand the handler, or a problem. */
+export type OperationGuard = (
+  request: Request,
+  operation: OperationDefinition,
+) => Promise<OperationPrincipal | null>;
+
+/** How operation routes reach the host. */
+export interface OperationRouteContext {
+  readonly engine: Engine;
+  /** Default body limit (Engine:Web:MaxRequestBodyBytes). */
+  readonly maxBodyBytes: number;
+  /** Decides authorization for one request; throws an HttpProblem (401/403) to refuse. */
+  readonly guard: OperationGuard;
+  /** True when the operation must be authorized (its declaration, else the host's /engine exposure policy). */
+  readonly isGuarded: (operation: OperationDefinition) => boolean;
+}
+
+function headersOf(request: Request): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [
+      name.toLowerCase(),
+      Array.isArray(value) ? value.join(', ') : value,
+    ]),
+  );
+}
+
+function documentedResponses(operation: OperationDefinition): Record<number, RouteResponse> {
+  const responses: Record<number, RouteResponse> = {
+    [operation.successStatus ?? 200]: {
+      description: 'The operation answer',
+      ...(isZodSchema(operation.result) ? { schema: operation.result } : { contentType: 'application/json' }),
+    },
+    400: {
+      description: `The request does not match the operation input (problem code ${operationErrorCodes.inputInvalid})`,
+    },
+    503: { description: `The runtime has not started (problem code ${operationErrorCodes.unavailable})` },
+  };
+  for (const [kind, when] of Object.entries(operation.errors ?? {})) {
+    const status = errorKindStatus[kind as ErrorKind];
+    const existing = responses[status]?.description;
+    responses[status] = { description: existing && status !== 400 ? `${existing}; ${when}` : String(when) };
+  }
+  return responses;
+}
+
+/**
+ * One operation as a host route: body parsed by its own parser (raw bytes for `rawBody` operations, JSON
+ * otherwise) with its own limit (413 before the body is read whole), authorization through the host's guard,
+ * then `engine.operations.invoke`; errors become problem details through the error-kind table.
+ */
+export function operationRoute(operation: OperationDefinition, context: OperationRouteContext): HostRoute {
+  const limit = operation.maxBodyBytes ?? context.maxBodyBytes;
+  const bodyParser: RequestHandler = operation.rawBody
+    ? express.raw({ type: () => true, limit })
+    : express.json({ limit });
+  const parameters = Object.keys(
+    (operation.params as unknown as { shape?: Record<string, unknown> } | undefined)?.shape ?? {},
+  );
+  const guarded = context.isGuarded(operation);
+  const documentedBody = isZodSchema(operation.body) ? operation.body : undefined;
+  const documentedQuery = isZodSchema(operation.query) ? operation.query : undefined;
+  return {
+    method: operation.method.toLowerCase() as HttpMethod,
+    path: operation.path,
+    operationId: operation.id,
+    rel: operation.method === 'GET' && operation.path.startsWith('/engine') ? operation.id : undefined,
+    summary: operation.summary,
+    description: operation.description,
+    tags: operation.tags ? [...operation.tags] : operation.owner ? [operation.owner] : undefined,
+    parameters: Object.fromEntries(parameters.map((name) => [name, `the ${name}`])),
+    requireAuthorization: guarded,
+    guardedByHandler: true,
+    servedWhileDraining: operation.servedWhileDraining,
+    excludeFromDescription: operation.excludeFromDescription,
+    documentedInput:
+      documentedBody || documentedQuery
+        ? { ...(documentedBody ? { body: documentedBody } : {}), ...(documentedQuery ? { query: documentedQuery } : {}) }
+        : undefined,
+    ownsBodyParsing: true,
+    responses: documentedResponses(operation),
+    preHandlers: [bodyParser],
+    handler: async (request: Request, response: Response) => {
+      const principal = guarded ? await context.guard(request, operation) : null;
+      const controller = new AbortController();
+      const abort = () => {
+        if (!response.writableFinished) controller.abort();
+      };
+      response.once('close', abort);
+      try {
+        const raw = operation.rawBody && Buffer.isBuffer(request.body) ? request.body : undefined;
+        const outcome = await context.engine.operations.invoke(operation.id, {
+          params: { ...(request.params as Record<string, string>) },
+          query: { ...(request.query as Record<string, unknown>) },
+          body: raw ?? request.body,
+          rawBody: raw,
+          headers: headersOf(request),
+          principal,
+          transport: 'http',
+          signal: controller.signal,
+        });
+        for (const [name, value] of Object.entries(outcome.headers)) response.setHeader(name, value);
+        response.setHeader('Cache-Control', 'no-store');
+        response.status(outcome.status);
+        if (outcome.body === undefined || outcome.status === 204) response.end();
+        else if (outcome.contentType === 'application/json') response.json(outcome.body);
+        else response.type(outcome.contentType).send(outcome.body as string | Buffer);
+      } finally {
+        response.off('close', abort);
+      }
+    },
+  };
+}
+
+/** A problem for a refused authorization decision. */
+export function authorizationProblem(outcome: 'unauthenticated' | 'forbidden', detail: string): HttpProblem {
+  return outcome === 'unauthenticated'
+    ? new HttpProblem(401, operationErrorCodes.unauthenticated, detail, {}, { 'WWW-Authenticate': 'Bearer' })
+    : new HttpProblem(403, operationErrorCodes.forbidden, detail);
+}
