@@ -120,7 +120,7 @@ describe('dependency-health scheduler', () => {
     await engine.stop();
   });
 
-  it('marks a result older than 3 refresh intervals stale and never reports it Healthy', async () => {
+  it('marks a result stale past max(interval + timeout + 1 s, 3 intervals) and never reports it Healthy', async () => {
     const contributor = controllableContributor('db', { refreshIntervalSeconds: 10 });
     const { builder, clock } = testBuilder();
     const engine = builder.addDependencyHealthContributor(contributor).build();

@@ -32,7 +32,12 @@ export interface SchedulerHooks {
   /** Redacts registered secrets from a value before it is stored or published. */
   redact<T>(value: T): T;
   onStatusChange(entry: DependencyHealthEntry, previous: HealthStatus | null): void;
-  onRun(contributor: DependencyHealthContributor, outcome: 'completed' | 'timed-out' | 'failed'): void;
+  /** After every run; `durationMs` is the run's duration (up to the timeout for a timed-out run). */
+  onRun(
+    contributor: DependencyHealthContributor,
+    outcome: 'completed' | 'timed-out' | 'failed',
+    durationMs: number,
+  ): void;
 }
 
 /**
@@ -214,7 +219,7 @@ export class DependencyHealthScheduler {
     if (result.status === 'Unhealthy') {
       span.setStatus({ code: SpanStatusCode.ERROR, message: result.error?.code ?? 'Unhealthy' });
     }
-    this.hooks.onRun(contributor, runOutcome);
+    this.hooks.onRun(contributor, runOutcome, durationMs);
     this.publishIfChanged(slot);
   }
 

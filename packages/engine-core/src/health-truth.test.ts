@@ -13,13 +13,14 @@ const defaults = { refreshIntervalSeconds: 30, timeoutSeconds: 5, staleAfterInte
 function schedulerFor(contributors: DependencyHealthContributor[], clock: Clock) {
   const logger = createMemoryLogger();
   const changes: string[] = [];
+  const runs: Array<[string, string, number]> = [];
   const hooks: SchedulerHooks = {
     redact: (value) => value,
     onStatusChange: (entry, previous) => void changes.push(`${previous ?? 'none'}->${entry.status}`),
-    onRun: () => undefined,
+    onRun: (contributor, outcome, durationMs) => void runs.push([contributor.id, outcome, durationMs]),
   };
   const scheduler = new DependencyHealthScheduler(contributors, clock, logger, defaults, hooks);
-  return { scheduler, logger, changes };
+  return { scheduler, logger, changes, runs };
 }
 
 function contributor(
@@ -152,8 +153,13 @@ describe('dependency results', () => {
     );
     const invalid = contributor(async () => ({ status: 'UP' }) as never, { id: 'invalid' });
     const unhealthy = contributor(async () => ({ status: 'Unhealthy' }), { id: 'unhealthy' });
-    const { scheduler, logger } = schedulerFor([throws, invalid, unhealthy], manualClock());
+    const { scheduler, logger, runs } = schedulerFor([throws, invalid, unhealthy], manualClock());
     await scheduler.refreshAll();
+    expect(runs).toEqual([
+      ['throws', 'failed', expect.any(Number)],
+      ['invalid', 'failed', expect.any(Number)],
+      ['unhealthy', 'failed', expect.any(Number)],
+    ]);
     const failed = logger.records.filter((record) => record.eventId === 3002);
     expect(failed.map((record) => [record.dependencyId, record.errorCode])).toEqual([
       ['throws', 'ECONNRESET'],

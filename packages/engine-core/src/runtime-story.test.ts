@@ -124,6 +124,10 @@ describe('diagnostics', () => {
         add: (_value: number, attributes: Record<string, unknown> = {}) =>
           recorded.push({ name, attributes }),
       }),
+      createHistogram: (name: string) => ({
+        record: (_value: number, attributes: Record<string, unknown> = {}) =>
+          recorded.push({ name, attributes }),
+      }),
     } as unknown as Meter;
     const provider: MeterProvider = { getMeter: () => meter };
     metrics.setGlobalMeterProvider(provider);
