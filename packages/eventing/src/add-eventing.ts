@@ -1,0 +1,214 @@
+import { CoreError, defineExtensionKey, defineOperation, type EngineBuilder, type JobHandle } from '@corekit/abstractions';
+import { DispatchStateBook } from './dispatch-states';
+import { eventingCatalogs } from './eventing-catalogs';
+import { eventingEventIdNames, eventingEventIds } from './eventing-event-ids';
+import { eventPublicationRequestSchema, eventPublicationResultSchema, type EventDispatchRuntime } from './eventing-model';
+import { eventingOptionsSchema, type EventingOptions, type EventingOptionsInput } from './eventing-options';
+import { eventingRegistry } from './eventing-registry';
+import { eventingErrorCodes, publicationRoute, PublicationService } from './eventing-runtime';
+import { eventingSurfaces } from './eventing-surfaces';
+import { KeyedOutboxStore, type OutboxRecord } from './keyed-outbox-store';
+import { OutboxDispatchLoop, type DispatchPassResult } from './outbox-dispatcher';
+import { eventDispatcherKey, outboxStoreKey, type EventDispatcher, type OutboxStore } from './outbox-store';
+import { subscriptionReadiness } from './subscription-readiness';
+import { SubscriptionRunner, type CompletedExecution } from './subscription-runner';
+
+/** What `addEventing` returns: the bound options and the dispatch job (null without the outbox lane). */
+export interface EventingRegistration {
+  readonly options: EventingOptions;
+  /** The dispatch job; `trigger()` runs one pass now (tests, operators). */
+  readonly dispatchJob: JobHandle<DispatchPassResult> | null;
+}
+
+/** Resolves to the running eventing pack (for companion packages and tests). */
+export const eventingRegistrationKey = defineExtensionKey<EventingRegistration>(
+  '@corekit/eventing/registration',
+  'the eventing pack registration: bound options and dispatch job',
+);
+
+const emptyPass: DispatchPassResult = { claimed: 0, succeeded: 0, retryScheduled: 0, failed: 0, claimLost: 0 };
+
+/**
+ * Registers the eventing pack (section `Engine:Eventing`): the publication operation, in-process subscription
+ * execution, the optional outbox lane with its dispatch job, the four eventing catalogs, the technology
+ * surfaces and the event ids 3220-3239. Modules declare channels, subscriptions and publishers with
+ * `declareEventing`; unknown references fail the build. Calling it twice is refused.
+ */
+export function addEventing(builder: EngineBuilder, options?: EventingOptionsInput): EventingRegistration {
+  if (builder.hasRegistration('@corekit/eventing')) {
+    throw new CoreError('EVENTING_ALREADY_REGISTERED', 'addEventing was called twice on one builder; call it once.');
+  }
+  builder.markRegistration('@corekit/eventing');
+  const settings = builder.configuration.bind('Engine:Eventing', eventingOptionsSchema, options);
+  const registry = eventingRegistry(builder);
+  builder.addEventIds({ component: '@corekit/eventing', ranges: [[3220, 3239]], names: eventingEventIdNames });
+
+  const stop = new AbortController();
+  const ledger = builder.openStore<CompletedExecution>('eventing-idempotency', {
+    maxEntries: 100_000,
+    description: 'completed subscription executions (subscriptionId|publicationId), process-local idempotency',
+  });
+  const runner = new SubscriptionRunner(settings, registry.executors, ledger, stop.signal);
+  const writers = PublicationService.writersOf(builder);
+  const publications = new PublicationService(settings, registry, runner, writers);
+  const book = new DispatchStateBook();
+  const outboxSettings = settings.Outbox;
+  let outbox: OutboxStore | null = null;
+  let dispatcher: EventDispatcher | null = null;
+  let loop: OutboxDispatchLoop | null = null;
+
+  /** The default dispatcher: delivers staged messages to this process's subscriptions. */
+  const inProcessDispatcher: EventDispatcher = {
+    id: 'in-process-subscriptions',
+    executionOwnership: 'core-managed',
+    async dispatch(message) {
+      const matching = registry.matching(message.channelId, message.eventType);
+      const results = await runner.run(matching, message);
+      const outcome = publications.completeRun(message, matching.length, results);
+      if (outcome === 'failed') {
+        const failed = results.filter((result) => result.outcome === 'failed').map((result) => result.subscriptionId);
+        throw new Error(`subscription(s) failed: ${failed.join(', ')}`);
+      }
+    },
+  };
+
+  let dispatchJob: JobHandle<DispatchPassResult> | null = null;
+  if (outboxSettings.Enabled) {
+    dispatchJob = builder.addJob<DispatchPassResult>({
+      id: 'eventing.dispatch',
+      displayName: `Outbox dispatch (${outboxSettings.OutboxId})`,
+      intervalMs: outboxSettings.DispatchIntervalMilliseconds,
+      runOnStartup: true,
+      owner: '@corekit/eventing',
+      run: async (context) => {
+        if (!loop) return emptyPass;
+        try {
+          return await loop.pass(context.signal);
+        } catch (error) {
+          builder.logger.log({
+            level: 'warn',
+            eventId: eventingEventIds.dispatchPassFailed,
+            category: 'eventing',
+            message: `A dispatch pass over outbox ${outboxSettings.OutboxId} failed; the next pass retries`,
+            error: error instanceof Error ? error.message.slice(0, 300) : String(error),
+          });
+          throw error;
+        }
+      },
+    });
+    if (outboxSettings.SourceModuleId) {
+      builder.addCatalogEntries('outboxes', null, [
+        {
+          id: outboxSettings.OutboxId,
+          displayName: `Eventing outbox ${outboxSettings.OutboxId}`,
+          description: 'Publications staged by POST /engine/event-publications, sent by the eventing dispatch job.',
+          sourceModuleId: outboxSettings.SourceModuleId,
+          provider: 'eventing',
+          mode: 'transactional-outbox',
+          channelIds: [],
+          tags: ['eventing'],
+          metadata: { dispatchRuntimeId: outboxSettings.DispatchRuntimeId },
+        },
+      ]);
+    }
+  }
+
+  const readiness = () =>
+    [...registry.subscriptions.values()].map((subscription) => subscriptionReadiness(subscription, settings, runner));
+  const dispatchRuntimes = (): EventDispatchRuntime[] =>
+    outboxSettings.Enabled
+      ? [
+          {
+            id: outboxSettings.DispatchRuntimeId,
+            displayName: `Eventing dispatch (${outboxSettings.OutboxId})`,
+            description: 'The eventing dispatch job: claims staged messages under a lease and sends them.',
+            ownership: {
+              executionOwnership: (dispatcher ?? inProcessDispatcher).executionOwnership,
+              dispatcherId: (dispatcher ?? inProcessDispatcher).id,
+              outboxProvider: outbox?.provider ?? 'engine-store',
+            },
+            outboxIds: [outboxSettings.OutboxId],
+            summary: book.summary([outboxSettings.OutboxId]),
+          },
+        ]
+      : [];
+  for (const catalog of eventingCatalogs({
+    dispatchRuntimes,
+    dispatchStates: () => book.list(),
+    publicationStates: () => publications.list(),
+    readiness,
+  })) {
+    builder.addCatalog(catalog);
+  }
+  builder.addTechnologySurfaces(() => eventingSurfaces(registry, settings, readiness(), publications.list()));
+
+  builder.addOperation(
+    defineOperation({
+      id: 'eventing.publish',
+      method: 'POST',
+      path: publicationRoute,
+      summary: 'Publish an event: run matching subscriptions, or stage it in the outbox',
+      description:
+        'Triggers the route publisher. Without the outbox lane the matching in-process subscriptions run before the answer; with it, accepted means staged for later dispatch.',
+      tags: ['eventing'],
+      body: eventPublicationRequestSchema,
+      result: eventPublicationResultSchema,
+      errors: {
+        'invalid-input': 'the body is not a publication request, or the event type is not declared on the channel',
+        'not-active': `publication is disabled (${eventingErrorCodes.publicationNotActive})`,
+        'not-found': `the channel is not registered (${eventingErrorCodes.channelNotFound})`,
+        'too-large': `the payload exceeds MaxPayloadBytes (${eventingErrorCodes.payloadTooLarge})`,
+        unavailable: `the outbox cannot stage now (${eventingErrorCodes.outboxFull})`,
+      },
+      owner: '@corekit/eventing',
+      handler: ({ body }) => publications.publish(body),
+    }),
+  );
+
+  builder.addLifecycleHooks({
+    id: 'eventing',
+    build(context) {
+      const hostedExecutionIds = new Set(
+        context.entries('hosted-executions').map((entry) => (entry as { id: string }).id),
+      );
+      return registry.validate(context.moduleIds, hostedExecutionIds);
+    },
+    started(context) {
+      if (outboxSettings.Enabled) {
+        outbox =
+          context.resolve(outboxStoreKey) ??
+          new KeyedOutboxStore(
+            builder.openStore<OutboxRecord>('eventing-outbox', {
+              maxEntries: outboxSettings.MaxStagedMessages,
+              description: 'the embedded eventing outbox',
+            }),
+          );
+        dispatcher = context.resolve(eventDispatcherKey) ?? inProcessDispatcher;
+        publications.useOutbox(outbox);
+        loop = new OutboxDispatchLoop(outboxSettings, outbox, dispatcher, book, writers);
+      }
+      const entries = readiness();
+      builder.story.record({
+        kind: 'eventing.readiness',
+        subjectId: null,
+        transition: 'bound',
+        message: `Eventing: ${entries.filter((entry) => entry.readinessState === 'runtime-bound').length} of ${entries.length} subscription(s) runtime-bound, lane ${publications.lane}`,
+        details: Object.fromEntries(entries.map((entry) => [entry.subscriptionId, entry.readinessState])),
+      });
+      builder.logger.log({
+        level: 'info',
+        eventId: eventingEventIds.registered,
+        category: 'eventing',
+        message: `Eventing started: ${registry.channels.size} channel(s), ${entries.length} subscription(s), lane ${publications.lane}`,
+      });
+    },
+    async stopping() {
+      stop.abort();
+      await dispatcher?.close?.();
+    },
+  });
+
+  const registration: EventingRegistration = { options: settings, dispatchJob };
+  builder.provide(eventingRegistrationKey, registration);
+  return registration;
+}

@@ -1,0 +1,275 @@
+import { randomUUID } from 'node:crypto';
+import {
+  OperationError,
+  type EngineBuilder,
+  type Logger,
+  type PackMeter,
+  type RuntimeEventPublisher,
+  type RuntimeStoryWriter,
+} from '@corekit/abstractions';
+import type { z } from 'zod';
+import { eventingEventIds } from './eventing-event-ids';
+import type {
+  EventMessage,
+  EventPublicationResult,
+  EventPublicationState,
+  eventPublicationRequestSchema,
+  PublicationOutcome,
+} from './eventing-model';
+import type { EventingOptions } from './eventing-options';
+import type { EventingRegistry } from './eventing-registry';
+import type { OutboxStore } from './outbox-store';
+import type { SubscriptionRunner, SubscriptionRunResult } from './subscription-runner';
+
+/** The route that triggers publication (`EventPublicationResult.metadata.route`). */
+export const publicationRoute = '/engine/event-publications';
+/** Id of the pack's own publisher: the route trigger. */
+export const routeTriggerPublisherId = 'eventing.route-trigger';
+
+export const eventingErrorCodes = {
+  publicationNotActive: 'EVENT_PUBLICATION_NOT_ACTIVE',
+  channelNotFound: 'EVENT_CHANNEL_NOT_FOUND',
+  eventTypeNotDeclared: 'EVENT_TYPE_NOT_DECLARED',
+  payloadTooLarge: 'EVENT_PAYLOAD_TOO_LARGE',
+  outboxFull: 'EVENT_OUTBOX_FULL',
+  outboxUnavailable: 'EVENT_OUTBOX_UNAVAILABLE',
+} as const;
+
+type ParsedRequest = z.output<typeof eventPublicationRequestSchema>;
+
+interface Writers {
+  readonly logger: Logger;
+  readonly story: RuntimeStoryWriter;
+  readonly events: RuntimeEventPublisher;
+  readonly meter: PackMeter;
+}
+
+/**
+ * Publication: validates the request against the declarations, then either runs the matching in-process
+ * subscriptions (direct lane) or stages the message in the outbox (outbox lane: accepted means staged), and
+ * keeps the latest runtime state of every publication.
+ */
+export class PublicationService {
+  private readonly states = new Map<string, EventPublicationState>();
+  private outbox: OutboxStore | null = null;
+
+  constructor(
+    private readonly options: EventingOptions,
+    private readonly registry: EventingRegistry,
+    private readonly runner: SubscriptionRunner,
+    private readonly writers: Writers,
+  ) {}
+
+  static writersOf(builder: EngineBuilder): Writers {
+    return { logger: builder.logger, story: builder.story, events: builder.events, meter: builder.meter };
+  }
+
+  useOutbox(outbox: OutboxStore): void {
+    this.outbox = outbox;
+  }
+
+  get lane(): 'direct' | 'outbox' {
+    return this.options.Outbox.Enabled ? 'outbox' : 'direct';
+  }
+
+  async publish(request: ParsedRequest): Promise<EventPublicationResult> {
+    if (!this.options.EnablePublication) {
+      throw new OperationError(
+        'not-active',
+        eventingErrorCodes.publicationNotActive,
+        'Event publication is not active in this runtime (Engine:Eventing:EnablePublication is false).',
+      );
+    }
+    const channel = this.registry.channels.get(request.channelId);
+    if (!channel) {
+      throw new OperationError('not-found', eventingErrorCodes.channelNotFound, `Channel "${request.channelId}" is not registered.`, {
+        channelId: request.channelId,
+      });
+    }
+    if (channel.eventTypes.length > 0 && !channel.eventTypes.includes(request.eventType)) {
+      throw new OperationError(
+        'invalid-input',
+        eventingErrorCodes.eventTypeNotDeclared,
+        `Channel "${channel.id}" does not carry event type "${request.eventType}" (declared: ${channel.eventTypes.join(', ')}).`,
+      );
+    }
+    const payloadBytes = Buffer.byteLength(JSON.stringify(request.payload));
+    if (payloadBytes > this.options.MaxPayloadBytes) {
+      throw new OperationError(
+        'too-large',
+        eventingErrorCodes.payloadTooLarge,
+        `The payload is ${payloadBytes} bytes; Engine:Eventing:MaxPayloadBytes allows ${this.options.MaxPayloadBytes}.`,
+      );
+    }
+    const acceptedAtUtc = new Date().toISOString();
+    const message: EventMessage = {
+      publicationId: request.id ?? randomUUID(),
+      channelId: channel.id,
+      eventType: request.eventType,
+      payload: request.payload,
+      occurredAtUtc: request.occurredAtUtc ?? acceptedAtUtc,
+      contentType: request.contentType,
+      correlationId: request.correlationId ?? null,
+      tenantId: request.tenantId ?? null,
+      headers: request.headers ?? {},
+      metadata: request.metadata ?? {},
+      actorId: request.actorId ?? null,
+    };
+    const base = {
+      trigger: 'route',
+      route: publicationRoute,
+      publisherId: routeTriggerPublisherId,
+      lane: this.lane,
+    };
+    this.writers.meter.counter('corekit.eventing.publications', 'event publications accepted, by lane').add(1, { lane: this.lane });
+    const matching = this.registry.matching(channel.id, message.eventType);
+    if (this.lane === 'outbox') {
+      const staged = await this.stage(message);
+      this.report(message, 'accepted', { matched: matching.length, succeeded: 0, failed: 0, skipped: 0 }, null, {
+        lane: 'outbox',
+        outboxId: this.options.Outbox.OutboxId,
+        staged,
+      });
+      this.writers.logger.log({
+        level: 'debug',
+        eventId: eventingEventIds.publicationStaged,
+        category: 'eventing',
+        message: `Publication staged in outbox ${this.options.Outbox.OutboxId}`,
+        channelId: channel.id,
+        duplicate: !staged,
+      });
+      return {
+        publicationId: message.publicationId,
+        channelId: channel.id,
+        eventType: message.eventType,
+        outcome: 'accepted',
+        acceptedAtUtc,
+        metadata: {
+          ...base,
+          outboxId: this.options.Outbox.OutboxId,
+          staged: true,
+          duplicateStaging: !staged,
+          deliveryCompletion: 'pending-dispatch',
+          matchedSubscriptionCount: matching.length,
+        },
+      };
+    }
+    this.report(message, 'accepted', { matched: matching.length, succeeded: 0, failed: 0, skipped: 0 }, null, { lane: 'direct' });
+    const results = await this.runner.run(matching, message);
+    this.completeRun(message, matching.length, results);
+    const counts = countResults(results);
+    return {
+      publicationId: message.publicationId,
+      channelId: channel.id,
+      eventType: message.eventType,
+      outcome: 'accepted',
+      acceptedAtUtc,
+      metadata: {
+        ...base,
+        deliveryCompletion: 'in-request',
+        matchedSubscriptionCount: matching.length,
+        executedSubscriptionCount: results.length,
+        succeededSubscriptionCount: counts.succeeded,
+        failedSubscriptionCount: counts.failed,
+        skippedSubscriptionCount: counts.skipped,
+      },
+    };
+  }
+
+  /** Records the outcome of running the subscriptions of a message (direct lane, or the in-process dispatcher). */
+  completeRun(message: EventMessage, matched: number, results: readonly SubscriptionRunResult[]): PublicationOutcome {
+    const counts = countResults(results);
+    const outcome: PublicationOutcome =
+      counts.failed > 0 ? 'failed' : results.length > 0 && counts.skipped === results.length ? 'skipped' : 'succeeded';
+    const errors = results.filter((result) => result.error).map((result) => `${result.subscriptionId}: ${result.error}`);
+    this.report(message, outcome, { matched, ...counts }, errors.length > 0 ? errors.join('; ').slice(0, 500) : null, {});
+    for (const result of results) {
+      if (result.outcome === 'failed') {
+        this.writers.logger.log({
+          level: 'warn',
+          eventId: eventingEventIds.subscriptionFailed,
+          category: 'eventing',
+          message: `Subscription ${result.subscriptionId} failed after ${result.attempts} attempt(s)`,
+          subscriptionId: result.subscriptionId,
+          error: result.error,
+        });
+      }
+    }
+    return outcome;
+  }
+
+  list(): EventPublicationState[] {
+    return [...this.states.values()];
+  }
+
+  private async stage(message: EventMessage): Promise<boolean> {
+    if (!this.outbox) {
+      throw new OperationError('unavailable', eventingErrorCodes.outboxUnavailable, 'The outbox is not open yet.');
+    }
+    try {
+      return await this.outbox.stage(message);
+    } catch (error) {
+      const full = (error as { code?: string }).code === 'STORE_FULL';
+      this.writers.logger.log({
+        level: 'warn',
+        eventId: eventingEventIds.stagingRefused,
+        category: 'eventing',
+        message: full ? 'Staging refused: the outbox is full' : 'Staging failed',
+        outboxId: this.options.Outbox.OutboxId,
+      });
+      throw new OperationError(
+        'unavailable',
+        full ? eventingErrorCodes.outboxFull : eventingErrorCodes.outboxUnavailable,
+        full
+          ? `Outbox ${this.options.Outbox.OutboxId} holds Engine:Eventing:Outbox:MaxStagedMessages messages; try again later.`
+          : `Outbox ${this.options.Outbox.OutboxId} could not stage the message; try again later.`,
+      );
+    }
+  }
+
+  private report(
+    message: EventMessage,
+    outcome: PublicationOutcome,
+    subscriptionCounts: EventPublicationState['subscriptionCounts'],
+    error: string | null,
+    metadata: EventPublicationState['metadata'],
+  ): void {
+    const previous = this.states.get(message.publicationId);
+    const counter = `${outcome}Count` as const;
+    const state: EventPublicationState = {
+      publicationId: message.publicationId,
+      channelId: message.channelId,
+      eventType: message.eventType,
+      outcome,
+      observedAtUtc: new Date().toISOString(),
+      acceptedCount: previous?.acceptedCount ?? 0,
+      succeededCount: previous?.succeededCount ?? 0,
+      failedCount: previous?.failedCount ?? 0,
+      skippedCount: previous?.skippedCount ?? 0,
+      subscriptionCounts,
+      error,
+      metadata: { ...previous?.metadata, ...metadata, correlationId: message.correlationId },
+    };
+    state[counter] += 1;
+    this.states.delete(message.publicationId);
+    this.states.set(message.publicationId, state);
+    while (this.states.size > this.options.MaxPublicationStates) {
+      this.states.delete(this.states.keys().next().value as string);
+    }
+    if (previous?.outcome !== outcome && outcome !== 'accepted') {
+      this.writers.events.publish({
+        type: `eventing.publication-${outcome}`,
+        subjectId: message.publicationId,
+        data: { channelId: message.channelId, eventType: message.eventType, ...subscriptionCounts },
+      });
+    }
+  }
+}
+
+function countResults(results: readonly SubscriptionRunResult[]) {
+  return {
+    succeeded: results.filter((result) => result.outcome === 'succeeded').length,
+    failed: results.filter((result) => result.outcome === 'failed').length,
+    skipped: results.filter((result) => result.outcome === 'skipped').length,
+  };
+}

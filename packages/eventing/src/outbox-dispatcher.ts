@@ -1,0 +1,139 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Logger, PackMeter, RuntimeStoryWriter } from '@corekit/abstractions';
+import type { DispatchReport, DispatchStateBook } from './dispatch-states';
+import { eventingEventIds } from './eventing-event-ids';
+import type { EventingOptions } from './eventing-options';
+import type { ClaimedOutboxMessage, EventDispatcher, OutboxStore } from './outbox-store';
+import { summarize } from './subscription-runner';
+
+/** What one dispatch pass did. */
+export interface DispatchPassResult {
+  readonly claimed: number;
+  readonly succeeded: number;
+  readonly retryScheduled: number;
+  readonly failed: number;
+  readonly claimLost: number;
+}
+
+const reportEventIds: Partial<Record<DispatchReport['outcome'], number>> = {
+  started: eventingEventIds.dispatchStarted,
+  succeeded: eventingEventIds.dispatchSucceeded,
+  'retry-scheduled': eventingEventIds.dispatchRetryScheduled,
+  failed: eventingEventIds.dispatchTerminalFailure,
+};
+
+/**
+ * One dispatch pass over the outbox: claim a batch under a lease, send each message with the dispatcher,
+ * then complete it, schedule a retry, or fail it terminally after `MaxAttempts`. Every attempt is reported
+ * to the dispatch state book; posture changes (retry pending, terminal failure, recovery) go to the story.
+ * Delivery is at-least-once: a message whose claim expires before completion is sent again.
+ */
+export class OutboxDispatchLoop {
+  /** Identifies this process's claims: host, pid and a random suffix. */
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+  constructor(
+    private readonly options: EventingOptions['Outbox'],
+    private readonly outbox: OutboxStore,
+    private readonly dispatcher: EventDispatcher,
+    private readonly book: DispatchStateBook,
+    private readonly writers: { logger: Logger; story: RuntimeStoryWriter; meter: PackMeter },
+  ) {}
+
+  async pass(signal: AbortSignal): Promise<DispatchPassResult> {
+    const claimed = await this.outbox.claim(this.owner, this.options.BatchSize, this.options.LeaseSeconds * 1000);
+    const outcomes = await Promise.all(claimed.map((message) => this.dispatchOne(message, signal)));
+    const count = (outcome: string) => outcomes.filter((value) => value === outcome).length;
+    return {
+      claimed: claimed.length,
+      succeeded: count('succeeded'),
+      retryScheduled: count('retry-scheduled'),
+      failed: count('failed'),
+      claimLost: count('claim-lost'),
+    };
+  }
+
+  private async dispatchOne(claim: ClaimedOutboxMessage, signal: AbortSignal): Promise<string> {
+    const base = { outboxId: this.options.OutboxId, channelId: claim.message.channelId, messageId: claim.id, attempt: claim.attempt };
+    const metadata = { dispatcherId: this.dispatcher.id, eventType: claim.message.eventType };
+    this.report({ ...base, outcome: 'started', metadata });
+    let error: string | null = null;
+    try {
+      await this.dispatcher.dispatch(claim.message, signal);
+    } catch (caught) {
+      error = summarize(caught);
+    }
+    if (error === null) {
+      if (!(await this.outbox.complete(claim.id, this.owner))) return this.claimLost(claim);
+      this.report({ ...base, outcome: 'succeeded', metadata });
+      return 'succeeded';
+    }
+    if (claim.attempt >= this.options.MaxAttempts) {
+      if (!(await this.outbox.fail(claim.id, this.owner, error))) return this.claimLost(claim);
+      this.report({ ...base, outcome: 'failed', terminal: true, error, metadata });
+      return 'failed';
+    }
+    const availableAt = new Date(Date.now() + this.options.RetryDelayMilliseconds);
+    if (!(await this.outbox.retry(claim.id, this.owner, availableAt, error))) return this.claimLost(claim);
+    this.report({
+      ...base,
+      outcome: 'retry-scheduled',
+      error,
+      metadata: { ...metadata, nextAttemptAtUtc: availableAt.toISOString() },
+    });
+    return 'retry-scheduled';
+  }
+
+  private claimLost(claim: ClaimedOutboxMessage): string {
+    this.writers.logger.log({
+      level: 'warn',
+      eventId: eventingEventIds.dispatchClaimLost,
+      category: 'eventing',
+      message: `The claim on an outbox message expired before it was settled; another dispatcher may send it again`,
+      outboxId: this.options.OutboxId,
+      attempt: claim.attempt,
+    });
+    return 'claim-lost';
+  }
+
+  private report(report: DispatchReport): void {
+    const changes = this.book.report(report);
+    this.writers.meter
+      .counter('corekit.eventing.dispatch.reports', 'outbox dispatch reports by outcome')
+      .add(1, { outcome: report.outcome, terminal: report.terminal === true });
+    const eventId = reportEventIds[report.outcome];
+    if (eventId !== undefined && report.outcome !== 'started') {
+      this.writers.logger.log({
+        level: report.outcome === 'succeeded' ? 'debug' : 'warn',
+        eventId,
+        category: 'eventing',
+        message: `Dispatch ${report.outcome} on outbox ${report.outboxId} (attempt ${report.attempt})`,
+        outboxId: report.outboxId,
+        attempt: report.attempt,
+        ...(report.error ? { error: report.error } : {}),
+      });
+    }
+    for (const change of changes) {
+      this.writers.story.record({
+        kind: 'eventing.dispatch',
+        subjectId: change.outboxId,
+        transition: change.transition,
+        message: `Outbox ${change.outboxId}: ${change.transition} (latest outcome ${change.state.outcome}, attempt ${change.state.attempt})`,
+        details: {
+          retryPending: change.state.retryPending,
+          terminalFailure: change.state.terminalFailure,
+          terminalFailureCount: change.state.terminalFailureCount,
+        },
+      });
+      if (change.transition === 'recovered') {
+        this.writers.logger.log({
+          level: 'info',
+          eventId: eventingEventIds.dispatchRecovered,
+          category: 'eventing',
+          message: `Outbox ${change.outboxId} dispatches again after a terminal failure`,
+        });
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { defineExtensionKey, type EngineBuilder } from '@corekit/abstractions';
+import type { EventMessage } from './eventing-model';
+
+/** A staged message a dispatcher holds under a lease. */
+export interface ClaimedOutboxMessage {
+  /** The outbox message id: the publication id (staging one publication twice keeps one message). */
+  readonly id: string;
+  readonly message: EventMessage;
+  /** The attempt this claim makes, 1 for the first. */
+  readonly attempt: number;
+}
+
+/**
+ * Where staged messages wait for dispatch. Implementations guarantee that a claimed message is held by one
+ * owner until its lease expires, that only the owner of a live claim can complete it, and that a message
+ * whose lease expired is claimable again (so a dispatcher dying mid-batch loses nothing).
+ */
+export interface OutboxStore {
+  /** `engine-store` (the engine's keyed store: memory by default), `postgresql`... */
+  readonly provider: string;
+  /** Stages a message; true when new, false when a message with this publication id was already staged. */
+  stage(message: EventMessage): Promise<boolean>;
+  /** Claims up to `limit` due messages for `owner` for `leaseMs`. */
+  claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedOutboxMessage[]>;
+  /** Marks a claimed message dispatched; false when the claim was lost (the lease expired and moved on). */
+  complete(id: string, owner: string): Promise<boolean>;
+  /** Releases a claimed message for another attempt at `availableAt`. */
+  retry(id: string, owner: string, availableAt: Date, error: string): Promise<boolean>;
+  /** Marks a claimed message terminally failed; it stays in the outbox for inspection. */
+  fail(id: string, owner: string, error: string): Promise<boolean>;
+  /** Messages waiting (staged or retry-pending). */
+  pendingCount(): Promise<number>;
+}
+
+/**
+ * Sends one staged message to its destination (a broker, or this process's subscriptions). Resolving means
+ * the destination confirmed the message; throwing schedules a retry, then a terminal failure.
+ */
+export interface EventDispatcher {
+  readonly id: string;
+  /** `core-managed` for in-process delivery, `provider-managed` for a broker. */
+  readonly executionOwnership: string;
+  dispatch(message: EventMessage, signal: AbortSignal): Promise<void>;
+  /** Called when the engine stops. */
+  close?(): Promise<void>;
+}
+
+export const outboxStoreKey = defineExtensionKey<OutboxStore>(
+  '@corekit/eventing/outbox-store',
+  'where the eventing outbox lane stages messages (default: the engine store eventing-outbox)',
+);
+export const eventDispatcherKey = defineExtensionKey<EventDispatcher>(
+  '@corekit/eventing/dispatcher',
+  'what the eventing dispatch job sends staged messages with (default: in-process subscriptions)',
+);
+
+/** Makes the outbox lane stage into this store (a PostgreSQL outbox, for example). */
+export function useOutboxStore(builder: EngineBuilder, store: OutboxStore): void {
+  builder.provide(outboxStoreKey, store);
+}
+
+/** Makes the dispatch job send staged messages with this dispatcher (a broker dispatcher, for example). */
+export function useEventDispatcher(builder: EngineBuilder, dispatcher: EventDispatcher): void {
+  builder.provide(eventDispatcherKey, dispatcher);
+}
