@@ -1,19 +1,33 @@
 // `pnpm demo` (or `pnpm --filter @corekit/example-web-host start`): the sample host on PORT (default 3000).
+// runStartup turns a startup failure (invalid configuration, a busy port) into one readable block on stderr
+// and exit code 1; COREKIT_DEBUG=1 adds the stack trace.
+import { runStartup } from '@corekit/worker-host';
 import { createSampleHost } from './sample-host';
+import { startTelemetry } from './telemetry';
 
-const { host } = await createSampleHost();
-const { url } = await host.listen();
-process.stdout.write(
-  [
-    '',
-    `Core sample host on ${url}`,
-    `  readiness        ${url}/health/ready`,
-    `  every surface    ${url}/engine`,
-    `  snapshot         ${url}/engine/snapshot`,
-    `  API reference    ${url}/scalar   (OpenAPI: ${url}/openapi/v1.json)`,
-    `  live events      ${url}/engine/events`,
-    `  module route     ${url}/api/operations/status`,
-    'Ctrl-C stops it gracefully.',
-    '',
-  ].join('\n') + '\n',
-);
+await runStartup(async () => {
+  // Before the engine is built: the engine takes its meter then.
+  const telemetry = startTelemetry();
+  const { host } = await createSampleHost({ telemetry });
+  host.workerHost.addShutdownParticipant({
+    name: 'opentelemetry',
+    drain: async () => undefined,
+    close: () => telemetry.shutdown(),
+  });
+  const { url } = await host.listen();
+  process.stdout.write(
+    [
+      '',
+      `Core sample host on ${url}`,
+      `  readiness        ${url}/health/ready`,
+      `  every surface    ${url}/engine`,
+      `  snapshot         ${url}/engine/snapshot`,
+      `  API reference    ${url}/scalar   (OpenAPI: ${url}/openapi/v1.json)`,
+      `  live events      ${url}/engine/events`,
+      `  metrics          ${url}/metrics${telemetry.otlp ? '   (and OTLP to OTEL_EXPORTER_OTLP_ENDPOINT)' : ''}`,
+      `  module route     ${url}/api/orders/status`,
+      'Ctrl-C stops it gracefully.',
+      '',
+    ].join('\n') + '\n',
+  );
+});

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { httpDependency } from './http-dependency';
 import { InventoryUpstream } from './inventory-upstream';
 import { addOrdersModule } from './orders-module';
+import { mountMetrics, type SampleTelemetry } from './telemetry';
 
 /** The example directory: engine.json and engine.<NODE_ENV>.json live there. */
 export const sampleRoot = path.resolve(
@@ -22,13 +23,16 @@ export interface SampleHostOptions {
   /** Default process.env: `PORT`, `SAMPLE_OPERATOR_TOKEN` and `Engine__...` overrides. */
   readonly environment?: Readonly<Record<string, string | undefined>>;
   readonly configuration?: Record<string, unknown>;
+  /** Started with startTelemetry before this call: `/metrics` is served from it. */
+  readonly telemetry?: SampleTelemetry;
 }
 
 /**
  * The sample host: an engine with the orders module, two dependency contributors probing an HTTP upstream the
  * sample serves itself (inventory required, pricing optional), and the web host over it. With
  * `SAMPLE_OPERATOR_TOKEN` set, requests carrying `Authorization: Bearer <token>` are authorized (health details,
- * and /engine when engine.production.json requires it).
+ * and /engine, which `NODE_ENV=production` guards). Without it there is no authorize hook: in production the
+ * /engine routes then answer 403 to everyone (and startup says how to open them).
  */
 export async function createSampleHost(
   options: SampleHostOptions = {},
@@ -75,11 +79,14 @@ export async function createSampleHost(
     port: options.port,
     environment,
     handleSignals: options.handleSignals,
-    authorize: (request) => {
-      const given = Buffer.from(request.headers.authorization ?? '');
-      return expected !== undefined && given.length === expected.length && timingSafeEqual(given, expected);
-    },
+    authorize: expected
+      ? (request) => {
+          const given = Buffer.from(request.headers.authorization ?? '');
+          return given.length === expected.length && timingSafeEqual(given, expected);
+        }
+      : undefined,
   });
+  if (options.telemetry) mountMetrics(host, options.telemetry);
   host.workerHost.addShutdownParticipant({
     name: 'inventory-upstream',
     drain: async () => undefined,
