@@ -76,7 +76,7 @@ describe('the sample web host', () => {
     ).toBe(true);
     const openApi = (await get('/openapi/v1.json')).body;
     expect(Object.keys(openApi.paths)).toEqual(
-      expect.arrayContaining(['/api/orders', '/api/operations/status', '/engine/execution-graphs']),
+      expect.arrayContaining(['/api/orders', '/api/orders/status', '/engine/execution-graphs']),
     );
     const scalar = await get('/scalar');
     expect([scalar.status, scalar.text.includes('/scalar/standalone.js')]).toEqual([200, true]);
@@ -112,6 +112,15 @@ describe('the sample web host', () => {
     const down = await get('/health/ready');
     expect([down.status, down.body.status]).toEqual([503, 'Unhealthy']);
     expect(down.body.dependencies[0].error.code).toBe('UNEXPECTED_STATUS');
+  });
+
+  it('with NODE_ENV=production and no operator token, /engine/dependencies refuses an anonymous request and startup says how to open it', async () => {
+    const { get, logger } = await start({ NODE_ENV: 'production' });
+    const refused = await get('/engine/dependencies');
+    expect([refused.status, refused.body.code]).toEqual([403, 'FORBIDDEN']);
+    expect(refused.text).not.toContain('inventory-api');
+    const warning = logger.records.find((record) => String(record.message).includes('/engine routes'));
+    expect(warning?.message).toContain('Engine__Web__EngineRoutes__Exposure=Open');
   });
 
   it('the production setting (engine.production.json) guards details and /engine with SAMPLE_OPERATOR_TOKEN, never logging it', async () => {
