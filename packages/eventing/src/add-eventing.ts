@@ -1,8 +1,18 @@
-import { CoreError, defineExtensionKey, defineOperation, type EngineBuilder, type JobHandle } from '@corekit/abstractions';
+import {
+  CoreError,
+  defineExtensionKey,
+  defineOperation,
+  type EngineBuilder,
+  type JobHandle,
+} from '@corekit/abstractions';
 import { DispatchStateBook } from './dispatch-states';
 import { eventingCatalogs } from './eventing-catalogs';
 import { eventingEventIdNames, eventingEventIds } from './eventing-event-ids';
-import { eventPublicationRequestSchema, eventPublicationResultSchema, type EventDispatchRuntime } from './eventing-model';
+import {
+  eventPublicationRequestSchema,
+  eventPublicationResultSchema,
+  type EventDispatchRuntime,
+} from './eventing-model';
 import { eventingOptionsSchema, type EventingOptions, type EventingOptionsInput } from './eventing-options';
 import { eventingRegistry } from './eventing-registry';
 import { eventingErrorCodes, publicationRoute, PublicationService } from './eventing-runtime';
@@ -26,7 +36,13 @@ export const eventingRegistrationKey = defineExtensionKey<EventingRegistration>(
   'the eventing pack registration: bound options and dispatch job',
 );
 
-const emptyPass: DispatchPassResult = { claimed: 0, succeeded: 0, retryScheduled: 0, failed: 0, claimLost: 0 };
+const emptyPass: DispatchPassResult = {
+  claimed: 0,
+  succeeded: 0,
+  retryScheduled: 0,
+  failed: 0,
+  claimLost: 0,
+};
 
 /**
  * Registers the eventing pack (section `Engine:Eventing`): the publication operation, in-process subscription
@@ -36,17 +52,25 @@ const emptyPass: DispatchPassResult = { claimed: 0, succeeded: 0, retryScheduled
  */
 export function addEventing(builder: EngineBuilder, options?: EventingOptionsInput): EventingRegistration {
   if (builder.hasRegistration('@corekit/eventing')) {
-    throw new CoreError('EVENTING_ALREADY_REGISTERED', 'addEventing was called twice on one builder; call it once.');
+    throw new CoreError(
+      'EVENTING_ALREADY_REGISTERED',
+      'addEventing was called twice on one builder; call it once.',
+    );
   }
   builder.markRegistration('@corekit/eventing');
   const settings = builder.configuration.bind('Engine:Eventing', eventingOptionsSchema, options);
   const registry = eventingRegistry(builder);
-  builder.addEventIds({ component: '@corekit/eventing', ranges: [[3220, 3239]], names: eventingEventIdNames });
+  builder.addEventIds({
+    component: '@corekit/eventing',
+    ranges: [[3220, 3239]],
+    names: eventingEventIdNames,
+  });
 
   const stop = new AbortController();
   const ledger = builder.openStore<CompletedExecution>('eventing-idempotency', {
     maxEntries: 100_000,
-    description: 'completed subscription executions (subscriptionId|publicationId), process-local idempotency',
+    description:
+      'completed subscription executions (subscriptionId|publicationId), process-local idempotency',
   });
   const runner = new SubscriptionRunner(settings, registry.executors, ledger, stop.signal);
   const writers = PublicationService.writersOf(builder);
@@ -66,7 +90,9 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
       const results = await runner.run(matching, message);
       const outcome = publications.completeRun(message, matching.length, results);
       if (outcome === 'failed') {
-        const failed = results.filter((result) => result.outcome === 'failed').map((result) => result.subscriptionId);
+        const failed = results
+          .filter((result) => result.outcome === 'failed')
+          .map((result) => result.subscriptionId);
         throw new Error(`subscription(s) failed: ${failed.join(', ')}`);
       }
     },
@@ -101,7 +127,8 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
         {
           id: outboxSettings.OutboxId,
           displayName: `Eventing outbox ${outboxSettings.OutboxId}`,
-          description: 'Publications staged by POST /engine/event-publications, sent by the eventing dispatch job.',
+          description:
+            'Publications staged by POST /engine/event-publications, sent by the eventing dispatch job.',
           sourceModuleId: outboxSettings.SourceModuleId,
           provider: 'eventing',
           mode: 'transactional-outbox',
@@ -114,7 +141,9 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
   }
 
   const readiness = () =>
-    [...registry.subscriptions.values()].map((subscription) => subscriptionReadiness(subscription, settings, runner));
+    [...registry.subscriptions.values()].map((subscription) =>
+      subscriptionReadiness(subscription, settings, runner),
+    );
   const dispatchRuntimes = (): EventDispatchRuntime[] =>
     outboxSettings.Enabled
       ? [
@@ -154,7 +183,8 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
       body: eventPublicationRequestSchema,
       result: eventPublicationResultSchema,
       errors: {
-        'invalid-input': 'the body is not a publication request, or the event type is not declared on the channel',
+        'invalid-input':
+          'the body is not a publication request, or the event type is not declared on the channel',
         'not-active': `publication is disabled (${eventingErrorCodes.publicationNotActive})`,
         'not-found': `the channel is not registered (${eventingErrorCodes.channelNotFound})`,
         'too-large': `the payload exceeds MaxPayloadBytes (${eventingErrorCodes.payloadTooLarge})`,

@@ -51,7 +51,8 @@ export class DispatchStateBook {
     (counters as Record<string, number>)[counterOf[report.outcome]] += 1;
     const terminal = report.outcome === 'failed' && report.terminal === true;
     // A `started` report does not change the posture; every other report replaces it.
-    const retryPending = report.outcome === 'started' ? (previous?.retryPending ?? false) : report.outcome === 'retry-scheduled';
+    const retryPending =
+      report.outcome === 'started' ? (previous?.retryPending ?? false) : report.outcome === 'retry-scheduled';
     const terminalFailure = report.outcome === 'started' ? (previous?.terminalFailure ?? false) : terminal;
     const state: EventDispatchState = {
       outboxId: report.outboxId,
@@ -72,10 +73,18 @@ export class DispatchStateBook {
     if (terminal) this.terminalObservations += 1;
     const changes: DispatchPostureChange[] = [];
     if (retryPending !== (previous?.retryPending ?? false)) {
-      changes.push({ outboxId: report.outboxId, transition: retryPending ? 'retry-pending' : 'retry-cleared', state });
+      changes.push({
+        outboxId: report.outboxId,
+        transition: retryPending ? 'retry-pending' : 'retry-cleared',
+        state,
+      });
     }
     if (terminalFailure !== (previous?.terminalFailure ?? false)) {
-      changes.push({ outboxId: report.outboxId, transition: terminalFailure ? 'terminal-failure' : 'recovered', state });
+      changes.push({
+        outboxId: report.outboxId,
+        transition: terminalFailure ? 'terminal-failure' : 'recovered',
+        state,
+      });
     }
     return changes;
   }

@@ -26,7 +26,9 @@ export const eventSubscriptionDeclarationSchema = z
     description: z.string().default(''),
     /** Event types this subscription takes; empty means every type on the channel. */
     eventTypes: z.array(z.string().min(1)).default([]),
-    executionOwnership: z.enum(['core-managed', 'hosted-execution', 'application-managed']).default('core-managed'),
+    executionOwnership: z
+      .enum(['core-managed', 'hosted-execution', 'application-managed'])
+      .default('core-managed'),
     hostedExecutionId: identifierSchema.optional(),
   })
   .strict();

@@ -6,10 +6,20 @@ const safeMetadataSchema = z.record(z.string(), z.union([z.string(), z.number(),
 export const eventPublicationRequestSchema = z
   .object({
     /** Publication id; generated when absent. It is the idempotency key consumers should use. */
-    id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/).max(200).optional(),
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]*$/)
+      .max(200)
+      .optional(),
     channelId: z.string().min(1).max(200),
     eventType: z.string().min(1).max(200),
-    payload: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown()), z.number(), z.boolean()]),
+    payload: z.union([
+      z.string(),
+      z.record(z.string(), z.unknown()),
+      z.array(z.unknown()),
+      z.number(),
+      z.boolean(),
+    ]),
     occurredAtUtc: z.iso.datetime({ offset: true }).optional(),
     contentType: z.string().min(1).max(200).default('application/json'),
     correlationId: z.string().max(200).optional(),

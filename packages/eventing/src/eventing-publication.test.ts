@@ -31,7 +31,12 @@ describe('declarations', () => {
       channels: [{ id: 'orders' }],
       subscriptions: [
         { id: 'audit', channelId: 'payments' },
-        { id: 'linked', channelId: 'orders', executionOwnership: 'hosted-execution', hostedExecutionId: 'nope' },
+        {
+          id: 'linked',
+          channelId: 'orders',
+          executionOwnership: 'hosted-execution',
+          hostedExecutionId: 'nope',
+        },
       ],
       publishers: [{ id: 'api', channelIds: ['refunds'] }],
     });
@@ -59,10 +64,14 @@ describe('declarations', () => {
   it('refuses a second addEventing and unknown option keys', () => {
     const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
     addEventing(builder);
-    expect(() => addEventing(builder)).toThrow(expect.objectContaining({ code: 'EVENTING_ALREADY_REGISTERED' }));
+    expect(() => addEventing(builder)).toThrow(
+      expect.objectContaining({ code: 'EVENTING_ALREADY_REGISTERED' }),
+    );
     const other = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
     addEventing(other, { InProcessSubscriptionMaxAttempt: 3 } as never);
-    expect(() => other.configuration.assertKnownKeys()).toThrow(/Engine:Eventing:InProcessSubscriptionMaxAttempt\b[\s\S]*InProcessSubscriptionMaxAttempts/);
+    expect(() => other.configuration.assertKnownKeys()).toThrow(
+      /Engine:Eventing:InProcessSubscriptionMaxAttempt\b[\s\S]*InProcessSubscriptionMaxAttempts/,
+    );
   });
 });
 
@@ -94,7 +103,11 @@ describe('direct publication', () => {
       }),
     });
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ subscriptionId: 'billing', attempt: 1, message: { publicationId: 'p-1' } });
+    expect(seen[0]).toMatchObject({
+      subscriptionId: 'billing',
+      attempt: 1,
+      message: { publicationId: 'p-1' },
+    });
     const state = engine.catalog('event-publications-runtime')!.find('p-1') as Record<string, unknown>;
     expect(state).toMatchObject({
       outcome: 'succeeded',
@@ -116,7 +129,10 @@ describe('direct publication', () => {
     });
     await expect(publish({ channelId: 'orders' })).rejects.toMatchObject({ kind: 'invalid-input' });
     const off = await start({ EnablePublication: false }, (builder) => declareOrders(builder, {}));
-    await expect(off.publish(placed())).rejects.toMatchObject({ kind: 'not-active', code: 'EVENT_PUBLICATION_NOT_ACTIVE' });
+    await expect(off.publish(placed())).rejects.toMatchObject({
+      kind: 'not-active',
+      code: 'EVENT_PUBLICATION_NOT_ACTIVE',
+    });
   });
 
   it('retries a failing executor up to InProcessSubscriptionMaxAttempts without blocking the others', async () => {
@@ -144,7 +160,12 @@ describe('direct publication', () => {
       metadata: { lastAttempt: 3, retryScheduledCount: 2, 'reported.lastOutcome': 'succeeded' },
     });
     expect(readiness.find('broken')).toMatchObject({
-      metadata: { lastAttempt: 3, retryScheduledCount: 2, 'reported.lastOutcome': 'failed', 'reported.lastError': 'Error: always' },
+      metadata: {
+        lastAttempt: 3,
+        retryScheduledCount: 2,
+        'reported.lastOutcome': 'failed',
+        'reported.lastError': 'Error: always',
+      },
     });
     expect(engine.catalog('event-publications-runtime')!.find('p-2')).toMatchObject({
       outcome: 'failed',
@@ -197,7 +218,9 @@ describe('direct publication', () => {
 
   it('runs a duplicate again when idempotency is off (the default)', async () => {
     let runs = 0;
-    const { publish } = await start({}, (builder) => declareOrders(builder, { again: () => void (runs += 1) }));
+    const { publish } = await start({}, (builder) =>
+      declareOrders(builder, { again: () => void (runs += 1) }),
+    );
     await publish(placed('p-6'));
     await publish(placed('p-6'));
     expect(runs).toBe(2);
@@ -206,7 +229,9 @@ describe('direct publication', () => {
 
 describe('subscription readiness (3.2)', () => {
   it('moves declared-only to runtime-bound when execution is enabled and an executor exists, with ordered reasons', async () => {
-    const { engine } = await start({}, (builder) => declareOrders(builder, { bound: () => undefined, bare: undefined }));
+    const { engine } = await start({}, (builder) =>
+      declareOrders(builder, { bound: () => undefined, bare: undefined }),
+    );
     const readiness = engine.catalog('event-subscription-readiness')!;
     expect(readiness.find('bound')).toMatchObject({
       readinessState: 'runtime-bound',
@@ -229,7 +254,9 @@ describe('subscription readiness (3.2)', () => {
   });
 
   it('feeds publicationMetadata.* back into the readiness entry', async () => {
-    const { publish, engine } = await start({}, (builder) => declareOrders(builder, { billing: () => undefined }));
+    const { publish, engine } = await start({}, (builder) =>
+      declareOrders(builder, { billing: () => undefined }),
+    );
     await publish(placed('p-7'));
     expect(engine.catalog('event-subscription-readiness')!.find('billing')).toMatchObject({
       metadata: {
@@ -280,11 +307,16 @@ describe('technology surfaces (2.5)', () => {
       'reported.executionCount': 0,
     });
     const publisher = surfaces.find((surface) => surface.id === 'event-publishers/eventing.route-trigger')!;
-    expect(publisher.metadata).toMatchObject({ retryPolicy: 'bounded-in-process', publicationRuntimeState: 'available' });
+    expect(publisher.metadata).toMatchObject({
+      retryPolicy: 'bounded-in-process',
+      publicationRuntimeState: 'available',
+    });
   });
 
   it('reports retryPolicy none and publicationRuntimeState available by default', async () => {
-    const { engine } = await start({ Outbox: { Enabled: true } }, (builder) => declareOrders(builder, { billing: () => undefined }));
+    const { engine } = await start({ Outbox: { Enabled: true } }, (builder) =>
+      declareOrders(builder, { billing: () => undefined }),
+    );
     const channel = engine.technologySurfaces().find((surface) => surface.id === 'event-channels/orders')!;
     expect(channel.metadata).toMatchObject({
       retryPolicy: 'none',

@@ -26,18 +26,30 @@ export class EventingRegistry {
   declare(declarations: EventingDeclarations): void {
     const { moduleId } = declarations;
     this.declaringModules.add(moduleId);
-    const collect = <T>(kind: string, map: Map<string, Owned<T>>, parse: (value: unknown) => T, values: readonly unknown[]) => {
+    const collect = <T>(
+      kind: string,
+      map: Map<string, Owned<T>>,
+      parse: (value: unknown) => T,
+      values: readonly unknown[],
+    ) => {
       values.forEach((value, index) => {
         try {
           const parsed = parse(value) as T & { id: string };
           if (map.has(parsed.id)) this.problems.push(`${kind} "${parsed.id}" is declared twice`);
           else map.set(parsed.id, { ...parsed, sourceModuleId: moduleId });
         } catch (error) {
-          this.problems.push(`${kind} ${index} of module "${moduleId}" is invalid: ${(error as Error).message}`);
+          this.problems.push(
+            `${kind} ${index} of module "${moduleId}" is invalid: ${(error as Error).message}`,
+          );
         }
       });
     };
-    collect('channel', this.channels, (value) => eventChannelDeclarationSchema.parse(value), declarations.channels ?? []);
+    collect(
+      'channel',
+      this.channels,
+      (value) => eventChannelDeclarationSchema.parse(value),
+      declarations.channels ?? [],
+    );
     collect(
       'subscription',
       this.subscriptions,
@@ -47,7 +59,12 @@ export class EventingRegistry {
       },
       declarations.subscriptions ?? [],
     );
-    collect('publisher', this.publishers, (value) => eventPublisherDeclarationSchema.parse(value), declarations.publishers ?? []);
+    collect(
+      'publisher',
+      this.publishers,
+      (value) => eventPublisherDeclarationSchema.parse(value),
+      declarations.publishers ?? [],
+    );
     for (const subscription of declarations.subscriptions ?? []) {
       if (subscription.execute) this.addExecutor(subscription.id, subscription.execute);
     }
@@ -69,11 +86,15 @@ export class EventingRegistry {
     }
     for (const subscription of this.subscriptions.values()) {
       if (!this.channels.has(subscription.channelId)) {
-        problems.push(`subscription "${subscription.id}" references unknown channel "${subscription.channelId}"`);
+        problems.push(
+          `subscription "${subscription.id}" references unknown channel "${subscription.channelId}"`,
+        );
       }
       if (subscription.executionOwnership === 'hosted-execution') {
         if (!subscription.hostedExecutionId) {
-          problems.push(`subscription "${subscription.id}" is hosted-execution owned but names no hostedExecutionId`);
+          problems.push(
+            `subscription "${subscription.id}" is hosted-execution owned but names no hostedExecutionId`,
+          );
         } else if (!hostedExecutionIds.has(subscription.hostedExecutionId)) {
           problems.push(
             `subscription "${subscription.id}" references unknown hosted execution "${subscription.hostedExecutionId}"`,

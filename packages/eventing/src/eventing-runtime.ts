@@ -82,9 +82,14 @@ export class PublicationService {
     }
     const channel = this.registry.channels.get(request.channelId);
     if (!channel) {
-      throw new OperationError('not-found', eventingErrorCodes.channelNotFound, `Channel "${request.channelId}" is not registered.`, {
-        channelId: request.channelId,
-      });
+      throw new OperationError(
+        'not-found',
+        eventingErrorCodes.channelNotFound,
+        `Channel "${request.channelId}" is not registered.`,
+        {
+          channelId: request.channelId,
+        },
+      );
     }
     if (channel.eventTypes.length > 0 && !channel.eventTypes.includes(request.eventType)) {
       throw new OperationError(
@@ -121,15 +126,23 @@ export class PublicationService {
       publisherId: routeTriggerPublisherId,
       lane: this.lane,
     };
-    this.writers.meter.counter('corekit.eventing.publications', 'event publications accepted, by lane').add(1, { lane: this.lane });
+    this.writers.meter
+      .counter('corekit.eventing.publications', 'event publications accepted, by lane')
+      .add(1, { lane: this.lane });
     const matching = this.registry.matching(channel.id, message.eventType);
     if (this.lane === 'outbox') {
       const staged = await this.stage(message);
-      this.report(message, 'accepted', { matched: matching.length, succeeded: 0, failed: 0, skipped: 0 }, null, {
-        lane: 'outbox',
-        outboxId: this.options.Outbox.OutboxId,
-        staged,
-      });
+      this.report(
+        message,
+        'accepted',
+        { matched: matching.length, succeeded: 0, failed: 0, skipped: 0 },
+        null,
+        {
+          lane: 'outbox',
+          outboxId: this.options.Outbox.OutboxId,
+          staged,
+        },
+      );
       this.writers.logger.log({
         level: 'debug',
         eventId: eventingEventIds.publicationStaged,
@@ -154,7 +167,13 @@ export class PublicationService {
         },
       };
     }
-    this.report(message, 'accepted', { matched: matching.length, succeeded: 0, failed: 0, skipped: 0 }, null, { lane: 'direct' });
+    this.report(
+      message,
+      'accepted',
+      { matched: matching.length, succeeded: 0, failed: 0, skipped: 0 },
+      null,
+      { lane: 'direct' },
+    );
     const results = await this.runner.run(matching, message);
     this.completeRun(message, matching.length, results);
     const counts = countResults(results);
@@ -177,12 +196,28 @@ export class PublicationService {
   }
 
   /** Records the outcome of running the subscriptions of a message (direct lane, or the in-process dispatcher). */
-  completeRun(message: EventMessage, matched: number, results: readonly SubscriptionRunResult[]): PublicationOutcome {
+  completeRun(
+    message: EventMessage,
+    matched: number,
+    results: readonly SubscriptionRunResult[],
+  ): PublicationOutcome {
     const counts = countResults(results);
     const outcome: PublicationOutcome =
-      counts.failed > 0 ? 'failed' : results.length > 0 && counts.skipped === results.length ? 'skipped' : 'succeeded';
-    const errors = results.filter((result) => result.error).map((result) => `${result.subscriptionId}: ${result.error}`);
-    this.report(message, outcome, { matched, ...counts }, errors.length > 0 ? errors.join('; ').slice(0, 500) : null, {});
+      counts.failed > 0
+        ? 'failed'
+        : results.length > 0 && counts.skipped === results.length
+          ? 'skipped'
+          : 'succeeded';
+    const errors = results
+      .filter((result) => result.error)
+      .map((result) => `${result.subscriptionId}: ${result.error}`);
+    this.report(
+      message,
+      outcome,
+      { matched, ...counts },
+      errors.length > 0 ? errors.join('; ').slice(0, 500) : null,
+      {},
+    );
     for (const result of results) {
       if (result.outcome === 'failed') {
         this.writers.logger.log({
@@ -204,7 +239,11 @@ export class PublicationService {
 
   private async stage(message: EventMessage): Promise<boolean> {
     if (!this.outbox) {
-      throw new OperationError('unavailable', eventingErrorCodes.outboxUnavailable, 'The outbox is not open yet.');
+      throw new OperationError(
+        'unavailable',
+        eventingErrorCodes.outboxUnavailable,
+        'The outbox is not open yet.',
+      );
     }
     try {
       return await this.outbox.stage(message);

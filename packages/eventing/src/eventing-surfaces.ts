@@ -28,12 +28,18 @@ export function eventingSurfaces(
         sourceModuleId: channel.sourceModuleId,
         description: channel.description,
         eventTypes: channel.eventTypes,
-        subscriptionIds: [...registry.subscriptions.values()].filter((s) => s.channelId === channel.id).map((s) => s.id),
+        subscriptionIds: [...registry.subscriptions.values()]
+          .filter((s) => s.channelId === channel.id)
+          .map((s) => s.id),
         publisherIds: [
           routeTriggerPublisherId,
-          ...[...registry.publishers.values()].filter((p) => p.channelIds.includes(channel.id)).map((p) => p.id),
+          ...[...registry.publishers.values()]
+            .filter((p) => p.channelIds.includes(channel.id))
+            .map((p) => p.id),
         ],
-        executionPath: options.Outbox.Enabled ? 'core-managed/outbox/process-local' : 'core-managed/direct/process-local',
+        executionPath: options.Outbox.Enabled
+          ? 'core-managed/outbox/process-local'
+          : 'core-managed/direct/process-local',
         ...policy,
         'reported.publicationCount': states.length,
         'reported.lastPublicationId': latest?.publicationId ?? null,
@@ -74,7 +80,9 @@ export function eventingSurfaces(
       channelIds: [...registry.channels.keys()],
       executionReadiness: options.EnablePublication ? 'runtime-bound' : 'declared-only',
       executionReadinessReasons: [options.EnablePublication ? 'publication-enabled' : 'publication-disabled'],
-      executionPath: options.Outbox.Enabled ? 'core-managed/outbox/process-local' : 'core-managed/direct/process-local',
+      executionPath: options.Outbox.Enabled
+        ? 'core-managed/outbox/process-local'
+        : 'core-managed/direct/process-local',
       ...policy,
       'reported.publicationCount': publications.length,
       'reported.lastOutcome': publications.at(-1)?.outcome ?? null,

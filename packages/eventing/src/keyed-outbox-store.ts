@@ -63,7 +63,8 @@ export class KeyedOutboxStore implements OutboxStore {
         { ...candidate.value, attempts, claimOwner: owner, claimExpiresAtMs: now + leaseMs },
         { expectedVersion: candidate.version },
       );
-      if (result.written) claimed.push({ id: candidate.key, message: candidate.value.message, attempt: attempts });
+      if (result.written)
+        claimed.push({ id: candidate.key, message: candidate.value.message, attempt: attempts });
     }
     return claimed;
   }
@@ -85,7 +86,12 @@ export class KeyedOutboxStore implements OutboxStore {
   }
 
   fail(id: string, owner: string, error: string): Promise<boolean> {
-    return this.settle(id, owner, (record) => ({ ...record, status: 'failed', claimOwner: null, lastError: error }));
+    return this.settle(id, owner, (record) => ({
+      ...record,
+      status: 'failed',
+      claimOwner: null,
+      lastError: error,
+    }));
   }
 
   async pendingCount(): Promise<number> {
@@ -100,7 +106,10 @@ export class KeyedOutboxStore implements OutboxStore {
   ): Promise<boolean> {
     const current = await this.store.get(id);
     if (!current || current.value.claimOwner !== owner || current.value.status !== 'pending') return false;
-    const result = await this.store.put(id, change(current.value), { ...options, expectedVersion: current.version });
+    const result = await this.store.put(id, change(current.value), {
+      ...options,
+      expectedVersion: current.version,
+    });
     return result.written;
   }
 }

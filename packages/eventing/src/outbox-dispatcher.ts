@@ -42,7 +42,11 @@ export class OutboxDispatchLoop {
   ) {}
 
   async pass(signal: AbortSignal): Promise<DispatchPassResult> {
-    const claimed = await this.outbox.claim(this.owner, this.options.BatchSize, this.options.LeaseSeconds * 1000);
+    const claimed = await this.outbox.claim(
+      this.owner,
+      this.options.BatchSize,
+      this.options.LeaseSeconds * 1000,
+    );
     const outcomes = await Promise.all(claimed.map((message) => this.dispatchOne(message, signal)));
     const count = (outcome: string) => outcomes.filter((value) => value === outcome).length;
     return {
@@ -55,7 +59,12 @@ export class OutboxDispatchLoop {
   }
 
   private async dispatchOne(claim: ClaimedOutboxMessage, signal: AbortSignal): Promise<string> {
-    const base = { outboxId: this.options.OutboxId, channelId: claim.message.channelId, messageId: claim.id, attempt: claim.attempt };
+    const base = {
+      outboxId: this.options.OutboxId,
+      channelId: claim.message.channelId,
+      messageId: claim.id,
+      attempt: claim.attempt,
+    };
     const metadata = { dispatcherId: this.dispatcher.id, eventType: claim.message.eventType };
     this.report({ ...base, outcome: 'started', metadata });
     let error: string | null = null;

@@ -58,7 +58,8 @@ export function subscriptionReadiness(
     readinessState = enabled && hasExecutor ? 'runtime-bound' : 'declared-only';
     executionOwnership = readinessState === 'runtime-bound' ? 'core-managed' : 'declared';
     executionMode = options.Outbox.Enabled ? 'outbox-dispatch' : 'direct';
-    if (readinessState === 'runtime-bound' && options.Outbox.Enabled) executionRuntimeId = options.Outbox.DispatchRuntimeId;
+    if (readinessState === 'runtime-bound' && options.Outbox.Enabled)
+      executionRuntimeId = options.Outbox.DispatchRuntimeId;
   }
   const executionPath =
     readinessState === 'runtime-bound'
