@@ -1,0 +1,107 @@
+import type { TechnologySurface } from '@corekit/abstractions';
+import type { AgenticRuntimeOptions } from './agents-options';
+import type { StoredRun } from './run-model';
+import type { ToolRegistry } from './tool-registry';
+
+const sourcePackage = '@corekit/agents';
+
+function posture(count: number, active: string): string {
+  return count > 0 ? active : 'none';
+}
+
+/** One surface per tool (descriptor, ownership, run postures and counters) plus the execution capability. */
+export function agentSurfaces(
+  tools: ToolRegistry,
+  runs: readonly StoredRun[],
+  options: AgenticRuntimeOptions,
+  isActive: (hostedExecutionId: string | undefined) => boolean,
+): TechnologySurface[] {
+  const surfaces: TechnologySurface[] = tools.list().map((tool) => {
+    const own = runs.filter((run) => run.toolId === tool.id);
+    const last = own[0];
+    const executorConfigured = tools.executor(tool.id) !== undefined;
+    const count = (select: (run: StoredRun) => boolean) => own.filter(select).length;
+    const executionEnabled = options.EnableExecution && isActive(tool.hostedExecutionId);
+    const sum = (field: keyof StoredRun['outcomeCounts']) =>
+      own.reduce((total, run) => total + run.outcomeCounts[field], 0);
+    const retryPending = count((run) => run.latestOutcome === 'retry-scheduled');
+    const waiting = count((run) => run.latestOutcome === 'approval-required');
+    const duplicates = count((run) => run.latestOutcome === 'skipped' && run.duplicateCompleted);
+    const terminal = count((run) => run.latestOutcome === 'failed');
+    return {
+      id: `agent-tool:${tool.id}`,
+      kind: 'agent-tool',
+      displayName: tool.displayName,
+      sourcePackage,
+      metadata: {
+        toolId: tool.id,
+        description: tool.description,
+        sourceModuleId: tool.sourceModuleId,
+        tags: [...(tool.tags ?? [])],
+        capabilityKeys: [...(tool.capabilityKeys ?? [])],
+        executionGraphId: tool.executionGraphId ?? null,
+        hostedExecutionId: tool.hostedExecutionId ?? null,
+        approvalPolicy:
+          typeof tool.approval === 'function' ? 'policy-function' : (tool.approval ?? 'not-required'),
+        executionEnabled,
+        executionOwnership: executorConfigured ? 'core-managed' : 'awaiting-executor',
+        executorConfigured,
+        executorCount: executorConfigured ? 1 : 0,
+        runtimeState: !executorConfigured
+          ? 'awaiting-executor'
+          : !executionEnabled
+            ? 'not-active'
+            : own.length === 0
+              ? 'ready'
+              : 'reported',
+        runCount: own.length,
+        lastRunId: last?.runId ?? null,
+        lastOutcome: last?.latestOutcome ?? null,
+        retryPosture: posture(retryPending, 'retry-pending'),
+        retryPendingCount: retryPending,
+        approvalPosture: posture(waiting, 'approval-required'),
+        approvalRequiredCount: waiting,
+        duplicatePosture: posture(duplicates, 'duplicate-completed'),
+        duplicateCount: duplicates,
+        terminalFailurePosture: posture(terminal, 'terminal-failure'),
+        terminalFailureCount: terminal,
+        totalReports: own.reduce((total, run) => total + run.totalReports, 0),
+        approvalCount: sum('approved'),
+        denialCount: sum('denied'),
+        lastActorId: last?.actorId ?? null,
+        lastCorrelationId: last?.correlationId ?? null,
+        'reported.lastObservedAtUtc': last?.observedAtUtc ?? null,
+        'reported.lastAttempt': last?.attempt ?? null,
+        'reported.lastErrorCode': last?.errorSummary?.code ?? null,
+        'reported.succeededCount': sum('succeeded'),
+        'reported.failedCount': sum('failed'),
+        'reported.retryScheduledCount': sum('retryScheduled'),
+      },
+    };
+  });
+  const retryEnabled = options.ExecutionMaxAttempts > 1;
+  surfaces.push({
+    id: 'agent-tool-execution',
+    kind: 'agent-execution',
+    displayName: 'Agent tool execution',
+    sourcePackage,
+    metadata: {
+      executionEnabled: options.EnableExecution,
+      executionOwnership: 'core-managed',
+      toolCount: tools.list().length,
+      executorCount: tools.list().filter((tool) => tools.executor(tool.id)).length,
+      timeoutMilliseconds: options.ExecutionTimeoutMilliseconds,
+      retryPolicy: retryEnabled ? 'bounded-in-process' : 'none',
+      retryMaxAttempts: options.ExecutionMaxAttempts,
+      retryDelayMilliseconds: options.ExecutionRetryDelayMilliseconds,
+      retryDurability: 'none',
+      retryScope: 'process-local',
+      idempotencyPolicy: options.EnableExecutionIdempotency ? 'completed-run' : 'none',
+      idempotencyKey: 'tool-run',
+      idempotencyRetentionMinutes: options.ExecutionIdempotencyRetentionMinutes,
+      idempotencyDurability: 'run-store',
+      idempotencyScope: 'process-local',
+    },
+  });
+  return surfaces;
+}
