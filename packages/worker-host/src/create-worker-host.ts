@@ -1,5 +1,5 @@
 import { engineEventIds, errorCode, type Engine, type Logger } from '@corekit/abstractions';
-import { resolveEngineSource, type EngineSource } from './engine-source';
+import { isBuildableBuilder, resolveEngineSource, type EngineSource } from './engine-source';
 import { reportStartupFailure } from './startup-error-report';
 
 /** The signals a host turns into a graceful shutdown. */
@@ -94,8 +94,9 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
   try {
     resolved = resolveEngineSource(source, options.logger);
   } catch (error) {
-    // No engine, nothing to serve: a host that owns the process ends it with the readable report.
-    if (exitProcess) report(error);
+    // The build failed (configuration, registrations): no engine, nothing to serve, so a host that owns the
+    // process ends it with the readable report. Passing no engine at all is a programming error: it throws.
+    if (exitProcess && isBuildableBuilder(source)) report(error);
     throw error;
   }
   const { engine, logger } = resolved;
