@@ -1,11 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  createEngineBuilder,
-  moduleRoutesExtensionKey,
-  type EngineBuilderOptions,
-  type ModuleRouteRegistry,
-} from '@corekit/engine-core';
+import { createEngineBuilder, type EngineBuilderOptions } from '@corekit/engine-core';
 import { createWebHost, type WebHost } from '@corekit/web-host';
 
 export interface ExampleHostOptions {
@@ -25,8 +20,8 @@ export interface ExampleHostOptions {
 /**
  * The example host: a web host whose engine discovers the staged package (engine.json) and trusts the key
  * it was signed with. Nothing here is specific to packages: the engine discovers, checks and loads them during
- * start, and the web host mounts the routes loaded modules declare (the `corekit.module-routes` extension).
- * Returns the module routes it serves as `METHOD path`.
+ * start, and the web host mounts the operations loaded modules declare (`engine.operations`).
+ * Returns the module operations it serves as `METHOD path`.
  */
 export async function startExampleHost(
   options: ExampleHostOptions,
@@ -45,6 +40,6 @@ export async function startExampleHost(
     title: 'Module package example',
   });
   const { url } = await host.listen();
-  const declared = host.engine.extension<ModuleRouteRegistry>(moduleRoutesExtensionKey)?.routes() ?? [];
-  return { host, url, routes: declared.map((route) => `${route.method} ${route.path}`) };
+  const declared = host.engine.operations.list().filter((operation) => operation.path.startsWith('/api/'));
+  return { host, url, routes: declared.map((operation) => `${operation.method} ${operation.path}`) };
 }

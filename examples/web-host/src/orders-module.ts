@@ -1,13 +1,15 @@
 import {
   BehaviorError,
   defineBehavior,
+  defineOperation,
+  OperationError,
   restGet,
   restProfile,
   restResource,
   routeGroup,
   type EngineBuilder,
+  type ModuleDefinition,
 } from '@corekit/abstractions';
-import type { ModuleRouteDefinition, RoutedModuleDefinition } from '@corekit/engine-core';
 import { z } from 'zod';
 import type { InventoryUpstream, UpstreamState } from './inventory-upstream';
 
@@ -24,48 +26,62 @@ const maxOrders = 100;
 
 /**
  * The sample's own module: it places orders (behaviors published over REST in each authoring style; the fourth,
- * a profile mapping, is in engine.json under Engine:Rest:Profiles), serves two plain module routes, describes its fulfilment flow
+ * a profile mapping, is in engine.json under Engine:Rest:Profiles), serves two module operations, describes its fulfilment flow
  * in the execution-graph catalog, and contributes a data product, an authorization policy and a technology
  * surface so every /engine surface has something to show.
  */
 export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstream): void {
   const orders: Order[] = [];
   let sequence = 0;
-  const routes: ModuleRouteDefinition[] = [
-    {
+  const upstreamStates = z.object({ inventory: z.string(), pricing: z.string() });
+  const operations = [
+    defineOperation({
+      id: 'orders.status',
       method: 'GET',
-      path: '/api/operations/status',
+      path: '/api/orders/status',
       summary: 'Orders module status: runtime state, order count, upstream health answers',
-      handle: ({ engine }) => ({
-        body: {
-          module: 'orders',
-          runtime: engine.state,
-          readiness: engine.readiness().status,
-          orders: orders.length,
-          upstreams: { ...upstream.state },
-        },
+      authorization: { mode: 'anonymous' },
+      result: z.object({
+        module: z.literal('orders'),
+        runtime: z.string(),
+        readiness: z.string(),
+        orders: z.number().int(),
+        upstreams: upstreamStates,
       }),
-    },
-    {
+      handler: (_input, { engine }) => ({
+        module: 'orders' as const,
+        runtime: engine.state,
+        readiness: engine.readiness().status,
+        orders: orders.length,
+        upstreams: { ...upstream.state },
+      }),
+    }),
+    defineOperation({
+      id: 'orders.demo-upstream',
       method: 'POST',
       path: '/api/demo/upstreams/:upstream/:state',
       summary:
         'Demo: flip an upstream (inventory up|down, pricing up|slow|down) and watch /health/ready after the next refresh',
-      handle: ({ params }) => {
+      authorization: { mode: 'anonymous' },
+      params: z.object({ upstream: z.string(), state: z.string() }),
+      result: upstreamStates,
+      errors: { 'not-found': 'the upstream or state is not one the demo knows' },
+      handler: ({ params }) => {
         const allowed: Record<string, readonly string[]> = {
           inventory: ['up', 'down'],
           pricing: ['up', 'slow', 'down'],
         };
         if (!allowed[params.upstream]?.includes(params.state)) {
-          return {
-            status: 404,
-            body: { code: 'UNKNOWN_UPSTREAM_STATE', detail: 'Use inventory/up|down or pricing/up|slow|down' },
-          };
+          throw new OperationError(
+            'not-found',
+            'UNKNOWN_UPSTREAM_STATE',
+            'Use inventory/up|down or pricing/up|slow|down',
+          );
         }
         (upstream.state as unknown as Record<string, string>)[params.upstream] = params.state;
-        return { status: 200, body: { ...upstream.state } as UpstreamState };
+        return { ...upstream.state } as UpstreamState;
       },
-    },
+    }),
   ];
   const behaviors = [
     defineBehavior({
@@ -123,13 +139,13 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
       }),
     }),
   ];
-  const module: RoutedModuleDefinition = {
+  const module: ModuleDefinition = {
     id: 'orders',
     version: '1.4.0',
     displayName: 'Orders',
     description: 'Places and ships orders; the sample module of the Core web host',
     capabilities: ['orders.place', 'orders.reserve-stock', 'orders.ship'],
-    routes,
+    operations,
     behaviors,
     rest: [
       // Explicit module DSL: a route group opted into host governance (scope public-api), a CRUD resource in it.
@@ -297,7 +313,7 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
       displayName: 'Orders REST API',
       sourcePackage: '@corekit/example-web-host',
       metadata: {
-        routes: routes.map((route) => `${route.method} ${route.path}`),
+        routes: operations.map((operation) => `${operation.method} ${operation.path}`),
         behaviors: behaviors.map((behavior) => behavior.id),
         ordersInMemory: orders.length,
         maxOrders,

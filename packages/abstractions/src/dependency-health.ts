@@ -18,6 +18,8 @@ export interface DependencyHealthContributor {
   readonly refreshIntervalSeconds?: number;
   /** Timeout of one run in seconds (default 5). */
   readonly timeoutSeconds?: number;
+  /** A safe, secret-free label of the upstream (`host:port/db`), kept as `data.target` even on a timeout. */
+  readonly target?: string;
   /** Event ids logged on status changes: [became healthy, became degraded or unhealthy] (spec 6). */
   readonly eventIds?: { readonly healthy: number; readonly unhealthy: number };
   /**

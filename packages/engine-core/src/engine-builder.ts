@@ -99,8 +99,11 @@ export class CoreEngineBuilder implements EngineBuilder {
     });
     this.events = new RuntimeEventHub(this.clock);
     const storyOptions = this.configuration.bind('Engine:RuntimeStory', runtimeStoryOptionsSchema);
-    this.story = new RuntimeStory(this.clock, storyOptions.MaxEntries, (entry) =>
-      this.events.emit({ type: 'runtime-story', entry }),
+    this.story = new RuntimeStory(
+      this.clock,
+      storyOptions.MaxEntries,
+      (entry) => this.events.emit({ type: 'runtime-story', entry }),
+      { logger: this.logger },
     );
     this.jobs = new JobScheduler({
       clock: this.clock,
@@ -241,7 +244,7 @@ export class CoreEngineBuilder implements EngineBuilder {
     ) as unknown as FailurePolicy;
     const healthDefaults = this.configuration.bind(
       'Engine:Observability:DependencyHealth',
-      dependencyHealthDefaultsSchema.passthrough(),
+      dependencyHealthDefaultsSchema,
     );
     const packages = new ModulePackages({
       configuration: this.configuration,

@@ -28,6 +28,6 @@ export const dependencyHealthDefaultsSchema = z.object({
   RefreshIntervalSeconds: z.number().int().positive().default(30),
   /** Timeout in seconds for contributors that set none. Default 5. */
   TimeoutSeconds: z.number().positive().default(5),
-  /** A result older than this many refresh intervals is stale and never Healthy. Default 3. */
+  /** A floor: a result is stale after max(interval + timeout + 1 s, this many intervals). Default 3. */
   StaleAfterIntervals: z.number().positive().default(3),
 });

@@ -109,6 +109,7 @@ export class CoreEngine implements Engine {
       parts.failurePolicy,
       () => this.scheduler.entries(),
       parts.events,
+      parts.logger,
     );
     this.lifecycle = new RuntimeLifecycle({
       state: this.lifecycleState,
@@ -127,12 +128,16 @@ export class CoreEngine implements Engine {
       failurePolicy: parts.failurePolicy,
       extensions: parts.extensions,
       beforeFirstStart: () => parts.configuration.assertKnownKeys?.(),
-      onStateChange: () => this.reporting.publishChanges(),
+      onStateChange: () => {
+        this.reporting.publishChanges();
+        this.reporting.watch(this.lifecycleState.state === 'Started' || this.lifecycleState.state === 'Stopping');
+      },
       onModuleLoaded: parts.onModuleLoaded,
     });
     parts.operations.attach({
       configuration: parts.configuration,
       logger: parts.logger,
+      engine: this,
       isAvailable: () => this.lifecycleState.state === 'Started',
       counter: parts.meter.counter('corekit.engine.operations', 'operation invocations by outcome'),
     });
@@ -280,7 +285,6 @@ export class CoreEngine implements Engine {
   }
 
   subscribe(listener: (event: RuntimeEvent) => void): () => void {
-    if (this.parts.events.listenerCount === 0) this.reporting.baseline();
     return this.parts.events.subscribe(listener);
   }
 

@@ -10,7 +10,8 @@ export {
   runtimeStoryOptionsSchema,
   dependencyHealthDefaultsSchema,
 } from './engine-options';
-export { meterName, activitySourceName, counterNames } from './diagnostics';
+export { meterName, activitySourceName, counterNames, engineTracer, spanNames } from './diagnostics';
+export { HealthChangeMonitor } from './health-change-monitor';
 export { DependencyHealthScheduler } from './dependency-health-scheduler';
 export { foldPosture, postureOrder } from './catalogs/cell-materialization';
 export * from './packages';

@@ -184,7 +184,7 @@ describe('diagnostics', () => {
     await engine.start().catch(() => undefined);
     expect(logger.records.length).toBeGreaterThan(0);
     expect(logger.records.every((record) => Number.isInteger(record.eventId))).toBe(true);
-    expect(logger.records.map((record) => record.eventId)).toEqual([2000, 2002]);
+    expect(logger.records.map((record) => record.eventId)).toEqual([2000, 3005, 2002]);
   });
 });
 

@@ -182,6 +182,7 @@ export function defineProbe<TShape extends z.ZodRawShape>(definition: ProbeDefin
         kind: definition.kind,
         refreshIntervalSeconds: section.RefreshIntervalSeconds,
         timeoutSeconds: entry.TimeoutSeconds,
+        ...(target !== undefined ? { target } : {}),
         ...(eventIds ? { eventIds } : {}),
         async check(signal: AbortSignal): Promise<DependencyCheckResult> {
           let result: DependencyCheckResult;

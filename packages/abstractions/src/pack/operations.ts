@@ -1,6 +1,7 @@
 import type { output as ZodOutput, input as ZodInput, ZodType } from 'zod';
 import type { ConfigurationReader } from '../configuration';
 import type { Logger } from '../logging';
+import type { Engine } from '../engine';
 import type { ErrorKind } from './error-kinds';
 
 export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -44,6 +45,8 @@ export interface OperationContext {
   readonly principal: OperationPrincipal | null;
   readonly configuration: ConfigurationReader;
   readonly logger: Logger;
+  /** The running engine, for operations that report runtime state (read surfaces, status). */
+  readonly engine: Engine;
   /** Aborted when the caller goes away or the host shuts down. */
   readonly signal: AbortSignal;
 }

@@ -6,6 +6,7 @@ import {
   OperationError,
   operationErrorCodes,
   type ConfigurationReader,
+  type Engine,
   type Logger,
   type OperationContext,
   type OperationDefinition,
@@ -65,6 +66,7 @@ function parsePart(part: string, schema: ZodType | undefined, value: unknown, is
 export interface OperationRuntime {
   readonly configuration: ConfigurationReader;
   readonly logger: Logger;
+  readonly engine: Engine;
   /** Operations answer only while this is true (the engine is Started). */
   isAvailable(): boolean;
   readonly counter: PackCounter;
@@ -165,6 +167,7 @@ export class EngineOperationRegistry implements OperationRegistry {
       principal: invocation.principal ?? null,
       configuration: runtime.configuration,
       logger: runtime.logger,
+      engine: runtime.engine,
       signal: invocation.signal ?? new AbortController().signal,
     };
     return trace.getTracer(activitySourceName).startActiveSpan(`operation ${id}`, async (span) => {

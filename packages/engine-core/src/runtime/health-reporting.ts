@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import type { DependencyHealthEntry, HealthReport, HealthStatus, StatusDocument } from '@corekit/abstractions';
+import type { DependencyHealthEntry, HealthReport, Logger, StatusDocument } from '@corekit/abstractions';
+import { HealthChangeMonitor } from '../health-change-monitor';
 import { isoAt, type Clock } from '../clock';
 import type { FailurePolicy } from '../engine-options';
 import { livenessVerdict, readinessVerdict, toReport, type LifecycleFacts } from '../health-aggregator';
@@ -8,18 +9,25 @@ import type { LifecycleState } from './lifecycle-state';
 
 /** Liveness, readiness and status from the lifecycle facts and the cached dependency results. */
 export class HealthReporting {
-  private lastPublished: { liveness: HealthStatus | null; readiness: HealthStatus | null } = {
-    liveness: null,
-    readiness: null,
-  };
+  private readonly monitor: HealthChangeMonitor;
 
   constructor(
     private readonly lifecycle: LifecycleState,
     private readonly clock: Clock,
     private readonly policy: FailurePolicy,
     private readonly dependencies: () => readonly DependencyHealthEntry[],
-    private readonly events: RuntimeEventHub,
-  ) {}
+    events: RuntimeEventHub,
+    logger: Logger,
+  ) {
+    this.monitor = new HealthChangeMonitor({
+      liveness: () => this.liveness(),
+      readiness: () => this.readiness(),
+      logger,
+      clock,
+      emit: (event) => events.emit(event),
+    });
+    this.monitor.check();
+  }
 
   liveness(): HealthReport {
     return this.measure((facts) => livenessVerdict(facts));
@@ -59,25 +67,18 @@ export class HealthReporting {
     };
   }
 
-  /** Sets the baseline when the first listener subscribes: the first change after it is published. */
-  baseline(): void {
-    this.lastPublished = { liveness: this.liveness().status, readiness: this.readiness().status };
+  /**
+   * Logs (3005) and publishes `health-changed` for every liveness or readiness change since the last call;
+   * call after each runtime transition and dependency change.
+   */
+  publishChanges(): void {
+    this.monitor.check();
   }
 
-  /** Publishes `health-changed` events for liveness and readiness changes since the last call. */
-  publishChanges(): void {
-    if (this.events.listenerCount === 0) {
-      this.lastPublished = { liveness: null, readiness: null };
-      return;
-    }
-    for (const probe of ['liveness', 'readiness'] as const) {
-      const status = (probe === 'liveness' ? this.liveness() : this.readiness()).status;
-      const previous = this.lastPublished[probe];
-      if (previous !== null && previous !== status) {
-        this.events.emit({ type: 'health-changed', probe, status, previous, atUtc: isoAt(this.clock.now()) });
-      }
-      this.lastPublished[probe] = status;
-    }
+  /** While started, also notice changes that time alone causes (a window ending, a result going stale). */
+  watch(started: boolean): void {
+    if (started) this.monitor.watch(1000);
+    else this.monitor.unwatch();
   }
 
   private measure(verdictOf: (facts: LifecycleFacts) => Parameters<typeof toReport>[0]): HealthReport {
