@@ -17,7 +17,7 @@ export class RunStore {
 
   /** Reloads the copy from the store; answers every stored run. */
   async load(): Promise<readonly StoredRun[]> {
-    const records = await this.store.list();
+    const records = (await this.store.list()).map(plain);
     this.copy.clear();
     for (const record of records) this.copy.set(record.key, record);
     return records.map((record) => record.value);
@@ -35,7 +35,8 @@ export class RunStore {
 
   /** Reads one run from the store itself (the truth), refreshing the copy. */
   async read(runId: string): Promise<StoredRecord<StoredRun> | undefined> {
-    const record = await this.store.get(runId);
+    const stored = await this.store.get(runId);
+    const record = stored ? plain(stored) : undefined;
     if (record) this.copy.set(runId, record);
     else this.copy.delete(runId);
     return record;
@@ -57,7 +58,7 @@ export class RunStore {
       result = await this.store.put(run.runId, run, { expectedVersion });
     }
     if (!result.written) {
-      if (result.current) this.copy.set(run.runId, result.current);
+      if (result.current) this.copy.set(run.runId, plain(result.current));
       return null;
     }
     this.copy.set(run.runId, result.record);
@@ -74,4 +75,12 @@ export class RunStore {
     if (deleted) this.copy.delete(oldest.runId);
     return deleted;
   }
+}
+
+/**
+ * A record re-created as plain JSON of this realm: stores may hand back structured clones whose objects carry
+ * another realm's prototype (under test runners), which a later put would refuse as not plain.
+ */
+function plain<T>(record: StoredRecord<T>): StoredRecord<T> {
+  return JSON.parse(JSON.stringify(record)) as StoredRecord<T>;
 }
