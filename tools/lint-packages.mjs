@@ -3,6 +3,7 @@
 // built dist that publint accepts. Exits 1 listing every problem.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ESLint } from 'eslint';
 import { publint } from 'publint';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -57,8 +58,34 @@ for (const folder of folders) {
     report(`publint ${message.type} ${message.code} ${JSON.stringify(message.args ?? {})}`);
 }
 
+// The layering rule must be live: lint code that breaks it in each layer and expect the rule to fire.
+const eslint = new ESLint({ cwd: root });
+const layeringCases = [
+  [
+    'packages/abstractions/src/layering-check.ts',
+    "import { createEngineBuilder } from '@corekit/engine-core';",
+  ],
+  ['packages/engine-core/src/layering-check.ts', "import { createWebHost } from '@corekit/web-host';"],
+  [
+    'packages/probe-redis/src/layering-check.ts',
+    "import { createEngineBuilder } from '@corekit/engine-core';",
+  ],
+  ['packages/eventing/src/layering-check.ts', "import { createWorkerHost } from '@corekit/worker-host';"],
+];
+for (const [filePath, code] of layeringCases) {
+  const [result] = await eslint.lintText(
+    `${code}\nexport const used = [${code.match(/\{ (\w+) \}/)[1]}];\n`,
+    {
+      filePath: path.join(root, filePath),
+    },
+  );
+  if (!result.messages.some((message) => message.ruleId === 'no-restricted-imports')) {
+    problems.push(`the layering rule did not fire for ${filePath} (eslint.config.mjs)`);
+  }
+}
+
 if (problems.length > 0) {
   console.error(`Package checks failed:\n- ${problems.join('\n- ')}`);
   process.exit(1);
 }
-console.log(`Package checks passed for ${folders.length} packages.`);
+console.log(`Package checks passed for ${folders.length} packages; the layering rule fires in every layer.`);
