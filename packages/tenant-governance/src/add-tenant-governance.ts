@@ -1,0 +1,167 @@
+import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { multiTenancyKey } from '@corekit/tenancy';
+import { governanceDeliveryPostureKey } from './delivery-seams';
+import type { GovernanceContext } from './governance-context';
+import { governanceEventIdNames, governanceEventIds } from './governance-event-ids';
+import {
+  governanceSectionPath,
+  tenantGovernanceOptionsSchema,
+  type TenantGovernanceOptions,
+  type TenantGovernanceOptionsInput,
+} from './governance-options';
+import { createGovernanceService } from './governance-service';
+import { governanceSurfaces, type StorePosture } from './governance-surfaces';
+import { RecordStore } from './record-store';
+import { tenantGovernanceKey, type TenantGovernance } from './tenant-governance';
+
+/** Registration key of `addTenantGovernance` (a second call is refused). */
+export const tenantGovernanceRegistrationKey = '@corekit/tenant-governance';
+
+/** Code-only options of `addTenantGovernance`. */
+export interface TenantGovernanceExtensions {
+  /** Source of "now" (invitation expiry, record times); tests pass a controllable one. Default the system clock. */
+  readonly now?: () => Date;
+}
+
+/** Names of the stores this package opens (`<name>.json` under `Engine:Stores:Directory` with the File provider). */
+export const governanceStoreNames = {
+  memberships: 'tenant-governance-memberships',
+  invitations: 'tenant-governance-invitations',
+  domains: 'tenant-governance-domains',
+  actions: 'tenant-governance-actions',
+  audit: 'tenant-governance-audit',
+} as const;
+
+function storePosture(builder: EngineBuilder): StorePosture {
+  const section = builder.configuration.getSection('Engine:Stores') as Record<string, unknown> | undefined;
+  const provider = Object.entries(section ?? {}).find(([key]) => key.toLowerCase() === 'provider')?.[1];
+  return String(provider ?? 'Memory').toLowerCase() === 'file'
+    ? { kind: 'file', durable: true }
+    : { kind: 'memory', durable: false };
+}
+
+function assertConfiguredTenants(
+  settings: TenantGovernanceOptions,
+  isKnown: (tenantId: string) => boolean,
+): void {
+  const problems: string[] = [];
+  for (const [listName, list] of [
+    ['Memberships', settings.Memberships],
+    ['Invitations', settings.Invitations],
+    ['Actions', settings.Actions],
+    ['Domains', settings.Domains],
+  ] as const) {
+    list.forEach((item, index) => {
+      if (!isKnown(item.TenantId)) {
+        problems.push(
+          `${governanceSectionPath}:${listName}:${index}:TenantId names no configured tenant (Engine:MultiTenancy:Tenants)`,
+        );
+      }
+    });
+  }
+  if (problems.length > 0) {
+    throw new CoreError('CONFIGURATION_INVALID', `Invalid configuration:\n- ${problems.join('\n- ')}`, {
+      section: governanceSectionPath,
+      problems,
+    });
+  }
+}
+
+/**
+ * Registers the governance companion (`Engine:MultiTenancy:Governance`): memberships, invitations,
+ * administration commands, declared domains and governance actions on the engine's stores, the governance
+ * technology surfaces, event ids 4510-4529, the invitation expiry sweep job, and the service under
+ * `tenantGovernanceKey`. Requires `addMultiTenancy` first. It maps no HTTP endpoint: the web adapter does.
+ */
+export function addTenantGovernance(
+  builder: EngineBuilder,
+  options?: TenantGovernanceOptionsInput,
+  extensions: TenantGovernanceExtensions = {},
+): TenantGovernance {
+  if (builder.hasRegistration(tenantGovernanceRegistrationKey)) {
+    throw new CoreError(
+      'GOVERNANCE_ALREADY_REGISTERED',
+      'addTenantGovernance was called twice on this builder',
+    );
+  }
+  const tenancy = builder.resolve(multiTenancyKey);
+  if (!tenancy) {
+    throw new CoreError(
+      'TENANCY_NOT_REGISTERED',
+      'addTenantGovernance needs addMultiTenancy to be called first on the same builder',
+    );
+  }
+  builder.markRegistration(tenantGovernanceRegistrationKey);
+  const settings = builder.configuration.bind(governanceSectionPath, tenantGovernanceOptionsSchema, options);
+  assertConfiguredTenants(settings, (tenantId) => tenancy.isKnownTenant(tenantId));
+
+  const maxEntries = settings.MaxRecordsPerStore;
+  const context: GovernanceContext = {
+    settings,
+    tenancy,
+    now: extensions.now ?? (() => new Date()),
+    logger: builder.logger,
+    story: builder.story,
+    commandCounter: builder.meter.counter(
+      'corekit.tenant_governance.commands',
+      'tenant administration and governance-action commands by command and outcome (applied, unchanged, refused)',
+    ),
+    memberships: new RecordStore(builder.openStore(governanceStoreNames.memberships, { maxEntries })),
+    invitations: new RecordStore(builder.openStore(governanceStoreNames.invitations, { maxEntries })),
+    domains: new RecordStore(builder.openStore(governanceStoreNames.domains, { maxEntries })),
+    actions: new RecordStore(builder.openStore(governanceStoreNames.actions, { maxEntries })),
+    audit: builder.openStore(governanceStoreNames.audit, { maxEntries: settings.AuditMaxEntries + 1 }),
+    applied: new Map(),
+    refused: new Map(),
+  };
+  const service = createGovernanceService(context);
+  const store = storePosture(builder);
+
+  builder.provide(tenantGovernanceKey, service);
+  builder.addEventIds({
+    component: 'Tenant governance',
+    ranges: [[4510, 4529]],
+    names: governanceEventIdNames,
+  });
+  builder.addLifecycleHooks({
+    id: 'tenant-governance',
+    started: async () => {
+      await service.start();
+      builder.story.record({
+        kind: 'tenant-governance',
+        subjectId: null,
+        transition: 'loaded',
+        message: 'Tenant governance state loaded from the stores',
+        details: { storeKind: store.kind },
+      });
+    },
+  });
+  if (settings.InvitationExpirySweepIntervalSeconds > 0) {
+    builder.addJob({
+      id: 'tenant-governance.invitation-expiry',
+      displayName: 'Tenant invitation expiry sweep',
+      intervalMs: settings.InvitationExpirySweepIntervalSeconds * 1000,
+      owner: tenantGovernanceRegistrationKey,
+      run: async () => {
+        const expired = await service.expireOverdueInvitations();
+        await Promise.all([
+          context.memberships.load(),
+          context.invitations.load(),
+          context.domains.load(),
+          context.actions.load(),
+        ]);
+        return { expired };
+      },
+    });
+  }
+  builder.addTechnologySurfaces(() =>
+    governanceSurfaces(context, store, builder.resolve(governanceDeliveryPostureKey)),
+  );
+  builder.logger.log({
+    level: 'info',
+    eventId: governanceEventIds.registered,
+    category: 'tenant-governance',
+    message: `Tenant governance registered (store ${store.kind}, ${settings.Roles.length} role(s))`,
+  });
+  return service;
+}

@@ -1,0 +1,274 @@
+import type { TechnologySurface } from '@corekit/abstractions';
+import { administrationCommands } from './administration-request';
+import type { GovernanceDeliveryPosture } from './delivery-seams';
+import type { GovernanceContext } from './governance-context';
+import { withExpiry } from './invitation-state-machine';
+
+/** How the stores are kept, from `Engine:Stores:Provider`. */
+export interface StorePosture {
+  readonly kind: 'memory' | 'file';
+  readonly durable: boolean;
+}
+
+const packageName = '@corekit/tenant-governance';
+const notRegistered = 'not-registered';
+
+/** Invitation surface fields owned by the delivery package, as reported while it is not registered. */
+export const deliveryNotRegisteredFields: Readonly<Record<string, unknown>> = {
+  retryQueueEnabled: false,
+  retryQueueOwnership: notRegistered,
+  retryQueueKind: null,
+  retryQueueDurability: null,
+  retryQueueScope: null,
+  retryQueueCount: 0,
+  retryQueuedTotal: 0,
+  retryCompletedTotal: 0,
+  retryExhaustedTotal: 0,
+  latestRetryOutcome: null,
+  retryMaxAttempts: null,
+  retryDelaySeconds: null,
+  retryMaxItems: null,
+  retryExecutionCoordinationEnabled: false,
+  retryExecutionCoordinationOwnership: notRegistered,
+  retryExecutionCoordinationScope: null,
+  retryExecutionCoordinationMode: null,
+  retryExecutionInProgress: false,
+  retryExecutionRunCount: 0,
+  retryExecutionAlreadyRunningCount: 0,
+  latestRetryExecutionOutcome: null,
+  latestRetryExecutionStartedAtUtc: null,
+  latestRetryExecutionCompletedAtUtc: null,
+  statusReconciliationOwnership: notRegistered,
+  observationStoreKind: null,
+  observationStoreDurability: null,
+  observationStoreScope: null,
+  observationHistoryLimit: null,
+  observationCount: 0,
+  latestObservation: null,
+  externalDeliveryStatusOwnership: 'provider-managed',
+  statusReportedCount: 0,
+  latestStatus: null,
+  latestObservedAtUtc: null,
+  senderCount: 0,
+  senderIds: [],
+  senderOwnership: notRegistered,
+  externalDeliveryOwnership: 'application-managed',
+  deliveryRunCount: 0,
+  deliveryRunOutcomeCounts: { dispatched: 0, suppressed: 0, 'sender-failed': 0, 'already-running': 0 },
+  latestDeliveryOutcome: null,
+  perTenantRetryCounts: {},
+};
+
+/** Domain surface fields owned by the domain-verification package, as reported while it is not registered. */
+export const domainVerificationNotRegisteredFields: Readonly<Record<string, unknown>> = {
+  verificationWorkflowOwnership: notRegistered,
+  proofChallengeIssuanceOwnership: notRegistered,
+  proofPublicationPlanningOwnership: notRegistered,
+  httpProofPublicationOwnership: notRegistered,
+  proofEvaluationOwnership: notRegistered,
+  httpProofCollectionOwnership: notRegistered,
+  proofVerificationRunnerOwnership: notRegistered,
+  externalProofPollingOwnership: 'application-managed',
+  backgroundProofPollingOwnership: notRegistered,
+  publishedHttpProofCount: 0,
+  dnsTxtCollectionEnabled: false,
+  dnsResolverConfigured: false,
+  dnsResolverKind: null,
+  backgroundPollingEnabled: false,
+  backgroundPollingIntervalSeconds: null,
+  backgroundPollingBatchSize: null,
+  backgroundPollingRunCount: 0,
+  backgroundPollingLatestOutcome: null,
+  dnsProofPublicationOwnership: 'application-managed',
+  providerProofPublicationOwnership: 'application-managed',
+};
+
+function countBy<T>(items: readonly T[], keyOf: (item: T) => string): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[keyOf(item)] = (counts[keyOf(item)] ?? 0) + 1;
+  return counts;
+}
+
+function perTenant<T extends { tenantId: string }>(items: readonly T[], keyOf: (item: T) => string) {
+  const result: Record<string, Record<string, number>> = {};
+  for (const item of items) {
+    const tenant = (result[item.tenantId] ??= {});
+    tenant[keyOf(item)] = (tenant[keyOf(item)] ?? 0) + 1;
+  }
+  return result;
+}
+
+function origins<T extends { origin: string; sourceModuleId: string | null; tenantId: string }>(
+  items: readonly T[],
+) {
+  const modules = [
+    ...new Set(items.map((item) => item.sourceModuleId).filter((id): id is string => id !== null)),
+  ].sort();
+  return {
+    tenantCount: new Set(items.map((item) => item.tenantId)).size,
+    contributorCount: modules.length,
+    configuredCount: items.filter((item) => item.origin === 'configured').length,
+    runtimeCount: items.filter((item) => item.origin === 'runtime').length,
+    contributingModuleIds: modules,
+  };
+}
+
+function storeFields(store: StorePosture) {
+  return {
+    storeKind: store.kind,
+    storeDurability: store.durable ? 'durable-local-file' : 'process-memory',
+    storeOwnership: 'core-store-contract',
+    durableStoreOwnership: store.durable ? 'core-local-file-store' : 'not-configured',
+  };
+}
+
+function roleSummaries(items: ReadonlyArray<{ roles: readonly string[] }>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const item of items) for (const role of item.roles) counts[role] = (counts[role] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * The governance surfaces of spec 2.1 (all but the two endpoint ones, which the web adapter reports). Counts,
+ * states, kinds, roles, tenant and module ids only: never a principal, invitee, domain-name or action id.
+ */
+export function governanceSurfaces(
+  context: GovernanceContext,
+  store: StorePosture,
+  delivery: GovernanceDeliveryPosture | undefined,
+): TechnologySurface[] {
+  const memberships = context.memberships.values();
+  const now = context.now();
+  const invitations = context.invitations.values().map((invitation) => withExpiry(invitation, now));
+  const domains = context.domains.values();
+  const actions = context.actions.values();
+  const surface = (
+    id: string,
+    displayName: string,
+    metadata: Record<string, unknown>,
+  ): TechnologySurface => ({
+    id,
+    kind: 'tenant-governance',
+    displayName,
+    sourcePackage: packageName,
+    metadata,
+  });
+  const memberOrigins = origins(memberships);
+  const invitationOrigins = origins(invitations);
+  const domainOrigins = origins(domains);
+  const actionOrigins = origins(actions);
+  const deliveryRegistered = delivery !== undefined;
+  return [
+    surface('tenant-governance-boundaries', 'Tenant governance boundaries', {
+      boundaries: boundaries(deliveryRegistered),
+    }),
+    surface('tenant-memberships', 'Tenant memberships', {
+      membershipCount: memberships.length,
+      tenantCount: memberOrigins.tenantCount,
+      contributorCount: memberOrigins.contributorCount,
+      configuredMembershipCount: memberOrigins.configuredCount,
+      runtimeMembershipCount: memberOrigins.runtimeCount,
+      ...storeFields(store),
+      evaluationOwnership: 'companion-owned',
+      perTenantStatusCounts: perTenant(memberships, (item) => item.status),
+      roleSummaries: roleSummaries(memberships.filter((item) => item.status === 'active')),
+      principalKindBreakdown: countBy(memberships, (item) => item.principalKind),
+      contributingModuleIds: memberOrigins.contributingModuleIds,
+    }),
+    surface('tenant-invitations', 'Tenant invitations', {
+      invitationCount: invitations.length,
+      tenantCount: invitationOrigins.tenantCount,
+      contributorCount: invitationOrigins.contributorCount,
+      configuredInvitationCount: invitationOrigins.configuredCount,
+      runtimeInvitationCount: invitationOrigins.runtimeCount,
+      ...storeFields(store),
+      validationOwnership: 'companion-owned',
+      ...deliveryNotRegisteredFields,
+      ...(delivery?.invitationFields() ?? {}),
+      statusBreakdown: countBy(invitations, (item) => item.status),
+      perTenantStatusCounts: perTenant(invitations, (item) => item.status),
+      roleSummaries: roleSummaries(invitations),
+      inviteeKindBreakdown: countBy(invitations, (item) => item.inviteeKind),
+      contributingModuleIds: invitationOrigins.contributingModuleIds,
+    }),
+    surface('tenant-administration', 'Tenant administration', {
+      workflowEnabled: true,
+      membershipAdministrationOwnership: 'companion-owned',
+      invitationAdministrationOwnership: 'companion-owned',
+      membershipStoreKind: store.kind,
+      invitationStoreKind: store.kind,
+      storeDurability: store.durable ? 'durable-local-file' : 'process-memory',
+      membershipCount: memberships.length,
+      invitationCount: invitations.length,
+      supportedCommands: [...administrationCommands],
+      appliedCommandCounts: Object.fromEntries(context.applied),
+      refusedCommandCounts: Object.fromEntries(context.refused),
+      publicOnboardingOwnership: 'application-managed',
+      hostAdapterEndpointOwnership: 'tenant-governance-web',
+      deliveryDispatchOwnership: deliveryRegistered ? 'companion-owned' : notRegistered,
+      statusReconciliationOwnership: deliveryRegistered ? 'companion-owned' : notRegistered,
+      providerSpecificSenderOwnership: 'sender-packages',
+      externalDeliveryOwnership: 'application-managed',
+      externalDeliveryStatusOwnership: 'provider-managed',
+      identityProviderSyncOwnership: 'application-managed',
+    }),
+    surface('tenant-domain-ownership', 'Tenant domain ownership', {
+      domainOwnershipCount: domains.length,
+      tenantCount: domainOrigins.tenantCount,
+      contributorCount: domainOrigins.contributorCount,
+      configuredDomainCount: domainOrigins.configuredCount,
+      runtimeDomainCount: domainOrigins.runtimeCount,
+      ...storeFields(store),
+      validationOwnership: 'companion-owned',
+      ...domainVerificationNotRegisteredFields,
+      ...(delivery?.domainFields() ?? {}),
+      statusBreakdown: countBy(domains, (item) => item.status),
+      verificationMethodBreakdown: countBy(domains, (item) => item.verificationMethod ?? 'none'),
+      contributingModuleIds: domainOrigins.contributingModuleIds,
+    }),
+    surface('tenant-governance-actions', 'Tenant governance actions', {
+      actionCount: actions.length,
+      tenantCount: actionOrigins.tenantCount,
+      contributorCount: actionOrigins.contributorCount,
+      configuredActionCount: actionOrigins.configuredCount,
+      runtimeActionCount: actionOrigins.runtimeCount,
+      decisionOwnership: 'companion-owned',
+      workflowExecutionOwnership: 'in-process-state-transitions',
+      ...storeFields(store),
+      notificationDeliveryOwnership: 'application-managed',
+      statusBreakdown: countBy(actions, (item) => item.status),
+      actionKindBreakdown: countBy(actions, (item) => item.kind),
+      subjectKindBreakdown: countBy(actions, (item) => item.subjectKind),
+      contributingModuleIds: actionOrigins.contributingModuleIds,
+    }),
+  ];
+}
+
+function boundaries(deliveryRegistered: boolean) {
+  const owned = (boundary: string) => ({
+    boundary,
+    ownership: 'companion-owned',
+    requiresGovernanceRegistration: true,
+    ownerPackage: packageName,
+  });
+  const planned = (boundary: string) => ({
+    boundary,
+    ownership: 'taxonomy-only',
+    plannedOwnership: 'companion-planned',
+    basePackageOwnership: 'not-owned',
+    suggestedPackage: packageName,
+  });
+  return [
+    { boundary: 'tenant-resolution-core', ownership: 'core-managed', ownerPackage: '@corekit/tenancy' },
+    owned('tenant-memberships'),
+    owned('tenant-invitations'),
+    owned('tenant-administration'),
+    owned('declared-domain-ownership'),
+    owned('approval-remediation-actions'),
+    ...(deliveryRegistered ? [owned('invitation-delivery')] : [planned('invitation-delivery')]),
+    planned('public-onboarding'),
+    planned('identity-provider-synchronization'),
+    planned('governance-http-endpoints'),
+    planned('tenant-admin-ui'),
+  ];
+}

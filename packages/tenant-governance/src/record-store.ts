@@ -1,0 +1,69 @@
+import { OperationError, type KeyedStore } from '@corekit/abstractions';
+
+/** Error code of a compare-and-set write that lost a race or a caller's stale `expectedVersion`. */
+export const versionConflictCode = 'GOVERNANCE_VERSION_CONFLICT';
+
+/**
+ * One governance store (`builder.openStore`) plus a summary cache of its records. The store holds the
+ * truth: commands read and write it with compare-and-set. The cache only feeds the technology surfaces,
+ * which are read synchronously; it is loaded at start and updated after every write of this process, so
+ * with a store shared by several processes (a PostgreSQL or Redis provider) the summaries of one process
+ * lag the others' writes until the next sweep reloads them.
+ */
+export class RecordStore<T extends object> {
+  private readonly cache = new Map<string, T>();
+
+  constructor(readonly store: KeyedStore<T>) {}
+
+  async load(): Promise<void> {
+    const records = await this.store.list();
+    this.cache.clear();
+    for (const record of records) this.cache.set(record.key, record.value);
+  }
+
+  /** The cached records (summary use only). */
+  values(): T[] {
+    return [...this.cache.values()];
+  }
+
+  async get(key: string): Promise<(T & { version: number }) | undefined> {
+    const record = await this.store.get(key);
+    if (!record) {
+      this.cache.delete(key);
+      return undefined;
+    }
+    this.cache.set(key, record.value);
+    return { ...record.value, version: record.version };
+  }
+
+  async list(prefix: string): Promise<Array<T & { version: number }>> {
+    const records = await this.store.list({ prefix });
+    return records.map((record) => ({ ...record.value, version: record.version }));
+  }
+
+  /**
+   * Writes `value` when the key still has `expectedVersion` (0: only when absent). A lost race answers
+   * OperationError conflict 409 GOVERNANCE_VERSION_CONFLICT; the caller may retry the command.
+   */
+  async write(key: string, value: T, expectedVersion: number): Promise<T & { version: number }> {
+    const { version: _ignored, ...stored } = value as T & { version?: number };
+    const result = await this.store.put(key, stored as T, { expectedVersion });
+    if (!result.written) {
+      if (result.current) this.cache.set(key, result.current.value);
+      throw new OperationError(
+        'conflict',
+        versionConflictCode,
+        'The record changed since it was read; read it again and retry the command',
+      );
+    }
+    this.cache.set(key, result.record.value);
+    return { ...result.record.value, version: result.record.version };
+  }
+
+  /** Writes `value` only when the key is absent; answers false when it exists (seeding). */
+  async seed(key: string, value: T): Promise<boolean> {
+    const result = await this.store.put(key, value, { expectedVersion: 0 });
+    if (result.written) this.cache.set(key, result.record.value);
+    return result.written;
+  }
+}
