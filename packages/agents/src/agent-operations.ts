@@ -10,6 +10,8 @@ import type { RunService } from './run-service';
 
 /** Named policy the approval decision operation asks the host's authorizer for. */
 export const approvalPolicyName = 'agents.approve';
+/** Named policy the run operation asks the host's authorizer for. */
+export const runPolicyName = 'agents.run';
 
 const decisionBodySchema = z
   .object({
@@ -34,6 +36,7 @@ export function agentOperations(service: RunService): OperationDefinition<any, a
     params: z.object({ toolId: identifierSchema }),
     body: toolRunRequestSchema,
     result: agentToolExecutionResultSchema,
+    authorization: { mode: 'required', policy: runPolicyName },
     errors: {
       'invalid-input': 'the body is invalid, or arguments are not JSON or fail the tool schema',
       'not-found': 'the tool id is unknown',

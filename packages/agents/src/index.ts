@@ -21,6 +21,6 @@ export type { AgentToolExecutionResult, AgentToolRun, RunOutcome, ToolRunRequest
 export { agentErrorCodes } from './run-service';
 export type { ApprovalDecision } from './run-service';
 export { attemptErrorCodes } from './attempt-runner';
-export { approvalPolicyName } from './agent-operations';
+export { approvalPolicyName, runPolicyName } from './agent-operations';
 export { agentEventIds } from './agent-telemetry';
 export { runStoreName } from './run-store';
