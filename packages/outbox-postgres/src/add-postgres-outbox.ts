@@ -1,0 +1,60 @@
+import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { eventingRegistrationKey, useOutboxStore } from '@corekit/eventing';
+import pg from 'pg';
+import { postgresOutboxOptionsSchema, type PostgresOutboxOptionsInput } from './postgres-outbox-options';
+import { PostgresOutboxStore } from './postgres-outbox-store';
+
+/**
+ * Puts the eventing outbox lane on PostgreSQL (section `Engine:Eventing:Outbox:PostgreSql`). Call it after
+ * `addEventing` with `Outbox:Enabled` true. Returns the store: applications stage with
+ * `stageInTransaction(client, message)` inside their own transaction. The table is created at start unless
+ * `CreateTable` is false (before the first statement that needs it); the pool closes when the engine stops.
+ */
+export function addPostgresOutbox(
+  builder: EngineBuilder,
+  options?: PostgresOutboxOptionsInput,
+): PostgresOutboxStore {
+  if (builder.hasRegistration('@corekit/outbox-postgres')) {
+    throw new CoreError(
+      'POSTGRES_OUTBOX_ALREADY_REGISTERED',
+      'addPostgresOutbox was called twice; call it once.',
+    );
+  }
+  const eventing = builder.resolve(eventingRegistrationKey);
+  if (!eventing || !eventing.options.Outbox.Enabled) {
+    throw new CoreError(
+      'POSTGRES_OUTBOX_WITHOUT_LANE',
+      'addPostgresOutbox needs addEventing(builder, { Outbox: { Enabled: true } }) first (Engine:Eventing:Outbox:Enabled).',
+    );
+  }
+  builder.markRegistration('@corekit/outbox-postgres');
+  const settings = builder.configuration.bind(
+    'Engine:Eventing:Outbox:PostgreSql',
+    postgresOutboxOptionsSchema,
+    options,
+  );
+  const pool = new pg.Pool({ connectionString: settings.ConnectionString, max: settings.PoolMax });
+  pool.on('error', () => undefined);
+  const store = new PostgresOutboxStore(pool, eventing.options.Outbox.OutboxId, {
+    schema: settings.Schema,
+    tableName: settings.TableName,
+    createTable: settings.CreateTable,
+  });
+  useOutboxStore(builder, store);
+  if (settings.DispatchedRetentionMinutes > 0) {
+    builder.addJob({
+      id: 'eventing.outbox-postgres.purge',
+      displayName: 'Delete dispatched PostgreSQL outbox rows past their retention',
+      intervalMs: Math.min(settings.DispatchedRetentionMinutes * 60_000, 3_600_000),
+      owner: '@corekit/outbox-postgres',
+      run: () => store.purgeDispatched(settings.DispatchedRetentionMinutes * 60_000),
+    });
+  }
+  builder.addLifecycleHooks({
+    id: 'outbox-postgres',
+    async stopping() {
+      await pool.end().catch(() => undefined);
+    },
+  });
+  return store;
+}

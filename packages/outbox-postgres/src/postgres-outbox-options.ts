@@ -1,0 +1,25 @@
+import { secretString } from '@corekit/abstractions';
+import { z } from 'zod';
+
+const sqlIdentifier = z
+  .string()
+  .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier (letters, digits, _; at most 63)');
+
+/** `Engine:Eventing:Outbox:PostgreSql`: where the PostgreSQL outbox lives. */
+export const postgresOutboxOptionsSchema = z.object({
+  /** `postgres://user:password@host:5432/database`. Required. A secret: never logged. */
+  ConnectionString: secretString('PostgreSQL connection string of the outbox database'),
+  /** Schema of the outbox table. Default `public`. */
+  Schema: sqlIdentifier.default('public'),
+  /** Outbox table name. Default `corekit_outbox`. */
+  TableName: sqlIdentifier.default('corekit_outbox'),
+  /** Create the table and its index at start when missing. Default true. */
+  CreateTable: z.boolean().default(true),
+  /** Most pool connections the dispatcher and `stage` use (staging in a caller's transaction uses theirs). Default 4; 1 to 100. */
+  PoolMax: z.number().int().min(1).max(100).default(4),
+  /** How long dispatched rows are kept before the dispatch job deletes them, in minutes. Default 60; 0 keeps none. */
+  DispatchedRetentionMinutes: z.number().int().min(0).max(525_600).default(60),
+});
+
+export type PostgresOutboxOptions = z.output<typeof postgresOutboxOptionsSchema>;
+export type PostgresOutboxOptionsInput = z.input<typeof postgresOutboxOptionsSchema>;

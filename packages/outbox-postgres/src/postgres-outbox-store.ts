@@ -1,0 +1,144 @@
+import type { ClaimedOutboxMessage, EventMessage, OutboxStore } from '@corekit/eventing';
+import type { Pool, PoolClient, Client } from 'pg';
+
+/** Anything that runs a query: a pool, a pooled client, a client (the caller's transaction). */
+export type Queryable = Pick<Pool | PoolClient | Client, 'query'>;
+
+/**
+ * The transactional outbox on PostgreSQL. `stageInTransaction` writes the message with the caller's own
+ * client, so it commits or rolls back with the caller's business rows. Dispatchers claim due rows with
+ * `FOR UPDATE SKIP LOCKED` and stamp a lease: concurrent processes never claim one row at once, and a row
+ * whose claimer died is claimable again once its lease expires. Settling a row requires the live claim.
+ */
+export class PostgresOutboxStore implements OutboxStore {
+  readonly provider = 'postgresql';
+  private readonly table: string;
+  private schema: Promise<void> | null;
+
+  /** With `createTable` (default true) the table is created before the first statement that needs it. */
+  constructor(
+    private readonly pool: Queryable,
+    readonly outboxId: string,
+    options: { schema?: string; tableName?: string; createTable?: boolean } = {},
+  ) {
+    this.table = `"${options.schema ?? 'public'}"."${options.tableName ?? 'corekit_outbox'}"`;
+    this.schema = options.createTable === false ? Promise.resolve() : null;
+  }
+
+  private ready(): Promise<void> {
+    this.schema ??= this.ensureSchema().catch((error: unknown) => {
+      this.schema = null;
+      throw error;
+    });
+    return this.schema;
+  }
+
+  /** Creates the table and its due-row index when missing (idempotent). */
+  async ensureSchema(): Promise<void> {
+    await this.pool.query(`
+      CREATE TABLE IF NOT EXISTS ${this.table} (
+        outbox_id text NOT NULL,
+        id text NOT NULL,
+        channel_id text NOT NULL,
+        event_type text NOT NULL,
+        message jsonb NOT NULL,
+        status text NOT NULL DEFAULT 'pending',
+        attempts integer NOT NULL DEFAULT 0,
+        staged_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        available_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        claim_owner text,
+        claim_expires_at timestamptz,
+        settled_at timestamptz,
+        last_error text,
+        PRIMARY KEY (outbox_id, id)
+      )`);
+    const index = `"${this.table.split('.')[1].replaceAll('"', '')}_due"`;
+    await this.pool.query(
+      `CREATE INDEX IF NOT EXISTS ${index} ON ${this.table} (outbox_id, available_at) WHERE status = 'pending'`,
+    );
+  }
+
+  /**
+   * Stages a message with the caller's client, inside the caller's transaction: the message exists exactly
+   * when the transaction commits. True when new; false when this publication id was already staged.
+   */
+  async stageInTransaction(client: Queryable, message: EventMessage): Promise<boolean> {
+    await this.ready();
+    const result = await client.query(
+      `INSERT INTO ${this.table} (outbox_id, id, channel_id, event_type, message)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (outbox_id, id) DO NOTHING`,
+      [this.outboxId, message.publicationId, message.channelId, message.eventType, JSON.stringify(message)],
+    );
+    return result.rowCount === 1;
+  }
+
+  stage(message: EventMessage): Promise<boolean> {
+    return this.stageInTransaction(this.pool, message);
+  }
+
+  async claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedOutboxMessage[]> {
+    await this.ready();
+    const result = await this.pool.query(
+      `WITH due AS (
+         SELECT id FROM ${this.table}
+          WHERE outbox_id = $1 AND status = 'pending' AND available_at <= clock_timestamp()
+            AND (claim_owner IS NULL OR claim_expires_at <= clock_timestamp())
+          ORDER BY staged_at, id
+          LIMIT $2
+          FOR UPDATE SKIP LOCKED)
+       UPDATE ${this.table} AS outbox
+          SET claim_owner = $3, claim_expires_at = clock_timestamp() + $4 * interval '1 millisecond',
+              attempts = outbox.attempts + 1
+         FROM due
+        WHERE outbox.outbox_id = $1 AND outbox.id = due.id
+       RETURNING outbox.id, outbox.message, outbox.attempts, outbox.staged_at`,
+      [this.outboxId, limit, owner, leaseMs],
+    );
+    return (result.rows as Array<{ id: string; message: EventMessage; attempts: number; staged_at: Date }>)
+      .sort((a, b) => a.staged_at.getTime() - b.staged_at.getTime())
+      .map((row) => ({ id: row.id, message: row.message, attempt: row.attempts }));
+  }
+
+  complete(id: string, owner: string): Promise<boolean> {
+    return this.settle(id, owner, `status = 'dispatched', settled_at = clock_timestamp()`, []);
+  }
+
+  retry(id: string, owner: string, availableAt: Date, error: string): Promise<boolean> {
+    return this.settle(id, owner, `available_at = $4, last_error = $5`, [availableAt, error]);
+  }
+
+  fail(id: string, owner: string, error: string): Promise<boolean> {
+    return this.settle(id, owner, `status = 'failed', settled_at = clock_timestamp(), last_error = $4`, [
+      error,
+    ]);
+  }
+
+  async pendingCount(): Promise<number> {
+    await this.ready();
+    const result = await this.pool.query(
+      `SELECT count(*)::int AS count FROM ${this.table} WHERE outbox_id = $1 AND status = 'pending'`,
+      [this.outboxId],
+    );
+    return (result.rows[0] as { count: number }).count;
+  }
+
+  /** Deletes dispatched rows settled more than `olderThanMs` ago; answers how many. Failed rows stay. */
+  async purgeDispatched(olderThanMs: number): Promise<number> {
+    await this.ready();
+    const result = await this.pool.query(
+      `DELETE FROM ${this.table} WHERE outbox_id = $1 AND status = 'dispatched'
+         AND settled_at < clock_timestamp() - $2 * interval '1 millisecond'`,
+      [this.outboxId, olderThanMs],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  private async settle(id: string, owner: string, assignments: string, values: unknown[]): Promise<boolean> {
+    const result = await this.pool.query(
+      `UPDATE ${this.table} SET ${assignments}, claim_owner = NULL, claim_expires_at = NULL
+        WHERE outbox_id = $1 AND id = $2 AND claim_owner = $3 AND status = 'pending'`,
+      [this.outboxId, id, owner, ...values],
+    );
+    return result.rowCount === 1;
+  }
+}

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import pg from 'pg';
+import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
+import { addEventing, declareEventing, type EventMessage } from '@corekit/eventing';
+import { requireService, startFixture, type FixtureProcess } from '@corekit/testing';
+import { addPostgresOutbox } from './add-postgres-outbox';
+import { PostgresOutboxStore } from './postgres-outbox-store';
+
+const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const packageDirectory = path.resolve(__dirname, '..');
+const table = `outbox_test_${process.pid}`;
+let pool: pg.Pool;
+let available = false;
+const children: FixtureProcess[] = [];
+
+beforeAll(async () => {
+  available = await requireService('PostgreSQL', postgresUrl, 'POSTGRES_URL');
+  if (!available) return;
+  pool = new pg.Pool({ connectionString: postgresUrl });
+  await pool.query(`DROP TABLE IF EXISTS ${table}, ${table}_sends`);
+  await pool.query(`CREATE TABLE ${table}_sends (id text NOT NULL, pid integer NOT NULL)`);
+});
+
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.child.exitCode === null && child.child.signalCode === null) child.child.kill('SIGKILL');
+    await child.exited;
+  }
+});
+
+afterAll(async () => {
+  if (!available) return;
+  await pool.query(`DROP TABLE IF EXISTS ${table}, ${table}_sends`);
+  await pool.end();
+});
+
+const message = (publicationId: string): EventMessage => ({
+  publicationId,
+  channelId: 'orders',
+  eventType: 'order-placed',
+  payload: { publicationId },
+  occurredAtUtc: new Date().toISOString(),
+  contentType: 'application/json',
+  correlationId: null,
+  tenantId: null,
+  headers: {},
+  metadata: {},
+  actorId: null,
+});
+
+async function stageMany(outboxId: string, count: number): Promise<string[]> {
+  const store = new PostgresOutboxStore(pool, outboxId, { tableName: table });
+  const ids = Array.from({ length: count }, (_, index) => `${outboxId}-${String(index).padStart(4, '0')}`);
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    for (const id of ids) await store.stageInTransaction(client, message(id));
+    await client.query('COMMIT');
+  } finally {
+    client.release();
+  }
+  return ids;
+}
+
+async function waitForDispatched(outboxId: string, count: number): Promise<void> {
+  for (let attempt = 0; attempt < 3000; attempt += 1) {
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM ${table} WHERE outbox_id = $1 AND status = 'dispatched'`,
+      [outboxId],
+    );
+    if (rows[0].n === count) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`not every message of ${outboxId} was dispatched`);
+}
+
+async function sends(outboxId: string): Promise<Array<{ id: string; pid: number }>> {
+  const { rows } = await pool.query(`SELECT id, pid FROM ${table}_sends WHERE id LIKE $1 || '-%'`, [
+    outboxId,
+  ]);
+  return rows;
+}
+
+function startDispatcher(outboxId: string, environment: Record<string, string> = {}): FixtureProcess {
+  const child = startFixture(packageDirectory, 'dispatch-process.ts', {
+    POSTGRES_URL: postgresUrl,
+    OUTBOX_TABLE: table,
+    OUTBOX_ID: outboxId,
+    ...environment,
+  });
+  children.push(child);
+  return child;
+}
+
+describe('PostgreSQL outbox', () => {
+  it('stages inside the caller transaction: a rollback leaves nothing, a commit leaves one row per publication', async () => {
+    if (!available) return;
+    const outboxId = `tx-${randomUUID().slice(0, 8)}`;
+    const store = new PostgresOutboxStore(pool, outboxId, { tableName: table });
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await store.stageInTransaction(client, message(`${outboxId}-rolled-back`));
+      await client.query('ROLLBACK');
+      await client.query('BEGIN');
+      expect(await store.stageInTransaction(client, message(`${outboxId}-committed`))).toBe(true);
+      expect(await store.stageInTransaction(client, message(`${outboxId}-committed`))).toBe(false);
+      expect(await store.pendingCount()).toBe(0);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect(await store.pendingCount()).toBe(1);
+    const claimed = await store.claim('owner-a', 10, 60_000);
+    expect(claimed.map((entry) => [entry.id, entry.attempt])).toEqual([[`${outboxId}-committed`, 1]]);
+    expect(await store.claim('owner-b', 10, 60_000)).toEqual([]);
+    expect(await store.complete(claimed[0].id, 'owner-b')).toBe(false);
+    expect(await store.complete(claimed[0].id, 'owner-a')).toBe(true);
+    expect(await store.pendingCount()).toBe(0);
+  });
+
+  it('publishes through the pack into PostgreSQL and dispatches to the in-process subscriptions', async () => {
+    if (!available) return;
+    const outboxId = `pack-${randomUUID().slice(0, 8)}`;
+    const delivered: string[] = [];
+    const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
+    builder.addModule({ id: 'orders', version: '1.0.0' });
+    declareEventing(builder, {
+      moduleId: 'orders',
+      channels: [{ id: 'orders' }],
+      subscriptions: [
+        {
+          id: 'billing',
+          channelId: 'orders',
+          execute: ({ message }) => void delivered.push(message.publicationId),
+        },
+      ],
+    });
+    addEventing(builder, { Outbox: { Enabled: true, OutboxId: outboxId, DispatchIntervalMilliseconds: 20 } });
+    addPostgresOutbox(builder, { ConnectionString: postgresUrl, TableName: table });
+    const engine = builder.build();
+    await engine.start();
+    try {
+      const answer = await engine.operations.invoke('eventing.publish', {
+        body: { id: `${outboxId}-1`, channelId: 'orders', eventType: 'order-placed', payload: { a: 1 } },
+      });
+      expect(answer.body).toMatchObject({ metadata: { staged: true, outboxId } });
+      await waitForDispatched(outboxId, 1);
+      expect(delivered).toEqual([`${outboxId}-1`]);
+      expect(engine.catalog('event-dispatch-runtimes')!.entries()).toEqual([
+        expect.objectContaining({ ownership: expect.objectContaining({ outboxProvider: 'postgresql' }) }),
+      ]);
+    } finally {
+      await engine.stop();
+    }
+  });
+
+  it('two host processes dispatch one outbox with no message sent twice', async () => {
+    if (!available) return;
+    const outboxId = `two-${randomUUID().slice(0, 8)}`;
+    const ids = await stageMany(outboxId, 300);
+    const first = startDispatcher(outboxId);
+    const second = startDispatcher(outboxId);
+    await Promise.all([first.waitForLine('READY', 60_000), second.waitForLine('READY', 60_000)]);
+    await waitForDispatched(outboxId, ids.length);
+    const sent = await sends(outboxId);
+    expect(sent).toHaveLength(ids.length);
+    expect(new Set(sent.map((entry) => entry.id))).toEqual(new Set(ids));
+  });
+
+  it('loses nothing when a process dies mid-batch: its claims expire and the other process sends them', async () => {
+    if (!available) return;
+    const outboxId = `kill-${randomUUID().slice(0, 8)}`;
+    const ids = await stageMany(outboxId, 40);
+    const dying = startDispatcher(outboxId, { HANG_AFTER: '3', LEASE_SECONDS: '1' });
+    await dying.waitForLine('HUNG', 60_000);
+    const dyingPid = dying.child.pid!;
+    dying.child.kill('SIGKILL');
+    await dying.exited;
+    const { rows: held } = await pool.query(
+      `SELECT id FROM ${table} WHERE outbox_id = $1 AND status = 'pending' AND claim_owner IS NOT NULL`,
+      [outboxId],
+    );
+    expect(held.length).toBeGreaterThan(0);
+    const survivor = startDispatcher(outboxId, { LEASE_SECONDS: '1' });
+    await survivor.waitForLine('READY', 60_000);
+    await waitForDispatched(outboxId, ids.length);
+    const sent = await sends(outboxId);
+    expect(new Set(sent.map((entry) => entry.id))).toEqual(new Set(ids));
+    const heldIds = new Set(held.map((row: { id: string }) => row.id));
+    const perId = new Map<string, number[]>();
+    for (const entry of sent) perId.set(entry.id, [...(perId.get(entry.id) ?? []), entry.pid]);
+    for (const [id, pids] of perId) {
+      if (pids.length > 1) {
+        // Only a message the dead process had claimed and sent without confirming is sent again, once.
+        expect(heldIds.has(id)).toBe(true);
+        expect(pids).toHaveLength(2);
+        expect(pids).toContain(dyingPid);
+      }
+    }
+  });
+});
