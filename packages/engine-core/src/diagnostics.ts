@@ -17,6 +17,17 @@ export const counterNames = {
 
 export type CounterKey = keyof typeof counterNames;
 
+/** What each engine counter counts, as Prometheus and other backends show it. */
+const counterDescriptions: Record<CounterKey, string> = {
+  runtimeTransitions: 'runtime state transitions, by target state',
+  moduleTransitions: 'module lifecycle transitions, by transition and module',
+  failures: 'startup failures, by phase',
+  restarts: 'explicit restarts',
+  executionGraphTransitions: 'execution graph lifecycle transitions',
+  hostedExecutionTransitions: 'hosted execution lifecycle transitions',
+  dependencyChecks: 'dependency checks run, by kind and outcome',
+};
+
 /** Histogram names by what they measure; the keys are stable. Values are milliseconds. */
 export const histogramNames = {
   /** Duration of one dependency-health check (a probe run), timed out runs included; attributes kind, outcome. */
@@ -59,7 +70,10 @@ export class EngineInstruments {
   constructor() {
     const meter = metrics.getMeter(meterName);
     this.counters = Object.fromEntries(
-      Object.entries(counterNames).map(([key, name]) => [key, meter.createCounter(name)]),
+      Object.entries(counterNames).map(([key, name]) => [
+        key,
+        meter.createCounter(name, { description: counterDescriptions[key as CounterKey] }),
+      ]),
     ) as Record<CounterKey, Counter>;
     this.histograms = {
       dependencyCheckDuration: meter.createHistogram(histogramNames.dependencyCheckDuration, {

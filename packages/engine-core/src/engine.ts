@@ -23,7 +23,14 @@ import { isoAt, type Clock } from './clock';
 import type { CatalogRegistry } from './catalog-registry';
 import type { ConfigurationStore } from './configuration-store';
 import { DependencyHealthScheduler } from './dependency-health-scheduler';
-import { activitySourceName, counterNames, diagnosticsConventions, EngineInstruments, meterName } from './diagnostics';
+import {
+  activitySourceName,
+  counterNames,
+  diagnosticsConventions,
+  EngineInstruments,
+  histogramNames,
+  meterName,
+} from './diagnostics';
 import type { FailurePolicy } from './engine-options';
 import type { ExecutionLifecycleHooks, ExecutionLifecycleTracker } from './execution-lifecycle';
 import type { RedactingLogger } from './logger';
@@ -95,7 +102,12 @@ export class CoreEngine implements Engine {
         });
         this.reporting.publishChanges();
       },
-      onRun: (contributor, outcome) => this.instruments.count('dependencyChecks', { kind: contributor.kind, outcome }),
+      onRun: (contributor, outcome, durationMs) => {
+        this.instruments.count('dependencyChecks', { kind: contributor.kind, outcome });
+        if (durationMs !== undefined) {
+          this.instruments.record('dependencyCheckDuration', durationMs, { kind: contributor.kind, outcome });
+        }
+      },
     });
     this.modules = new ModuleLifecycles(parts.clock, parts.story, this.instruments);
     for (const definition of parts.modules) this.modules.add(definition, 'code');
@@ -208,7 +220,7 @@ export class CoreEngine implements Engine {
     return {
       meterName,
       activitySourceName,
-      counters: { ...counterNames, ...this.parts.meter.names() },
+      counters: { ...counterNames, ...histogramNames, ...this.parts.meter.names() },
       conventions: { ...diagnosticsConventions },
       eventIds: this.parts.eventIds.ranges(),
       liveness: this.liveness(),

@@ -107,12 +107,6 @@ export function createWebHost(
     'Engine:Web',
     webHostConfigurationSchema,
   ) as unknown as WebHostConfiguration;
-  if (settings.EngineRoutes.RequireAuthorization && !options.authorize) {
-    throw new CoreError(
-      'CONFIGURATION_INVALID',
-      'Engine:Web:EngineRoutes:RequireAuthorization is true but createWebHost got no authorize hook; pass authorize: (request) => boolean, or set the key to false',
-    );
-  }
   const transports = resolveTransports(engine, readTransportNames(engine.configuration));
   const title = options.title ?? 'Core host';
   const authorize = options.authorize;

@@ -20,6 +20,7 @@ import { z, type ZodType } from 'zod';
 import { healthStatusCode, summarize } from './health-exposure';
 import type { HostRoute, JsonAnswer } from './host-route';
 import type { ShowDetails } from './web-host-options';
+import { webHostEventIdRange } from './web-host-event-ids';
 
 /** The health routes, in the order the diagnostics document lists them. */
 export const healthRoutePaths = ['/health', '/health/live', '/health/ready'] as const;
@@ -178,7 +179,10 @@ export function engineSurfaceRoutes(engine: Engine, links: () => EngineLink[]): 
       'diagnostics',
       'Diagnostics conventions and current health',
       diagnosticsDocumentSchema,
-      () => engine.diagnostics([...healthRoutePaths]),
+      () => {
+        const document = engine.diagnostics([...healthRoutePaths]);
+        return { ...document, eventIds: [...document.eventIds, webHostEventIdRange] };
+      },
       'Meter and activity source names, counter names, the event-id catalog, current liveness and readiness reports, dependency details and the mapped health routes.',
     ),
     read(

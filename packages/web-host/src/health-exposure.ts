@@ -102,7 +102,7 @@ export function engineRoutesGuarded(
   if (production && !authorize) {
     logger.log({
       level: 'warn',
-      eventId: webHostEventIds.authorizationFailed,
+      eventId: webHostEventIds.engineRoutesOpenInProduction,
       category: 'web-host',
       message:
         `NODE_ENV=production: the /engine routes require authorization and createWebHost got no authorize hook, so they answer 403 to everyone. ` +

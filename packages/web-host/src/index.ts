@@ -1,6 +1,8 @@
 export { createWebHost } from './create-web-host';
 export type { WebHost } from './create-web-host';
-export { webHostConfigurationSchema, showDetailsSchema } from './web-host-options';
+export { webHostConfigurationSchema, showDetailsSchema, engineRoutesExposureSchema } from './web-host-options';
+export type { EngineRoutesExposure } from './web-host-options';
+export { listenErrorCodes } from './listen-error';
 export type {
   AuthorizeRequest,
   AuthorizationRequirement,
@@ -20,5 +22,5 @@ export type { OpenApiDocument, OpenApiSelection } from './openapi-document';
 export { adapterTransports, builtInTransports } from './transports';
 export type { TransportName } from './transports';
 export type { UpgradeHandler } from './websocket-events';
-export { webHostEventIds } from './web-host-event-ids';
+export { webHostEventIds, webHostEventIdRange } from './web-host-event-ids';
 export { healthRoutePaths } from './engine-routes';

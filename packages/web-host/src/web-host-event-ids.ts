@@ -10,4 +10,21 @@ export const webHostEventIds = {
   requestFailed: 2014,
   authorizationFailed: 2015,
   eventClientDropped: 2016,
+  engineRoutesOpenInProduction: 2017,
 } as const;
+
+/** The web host's range as `/engine/diagnostics` lists it, with a name per id. */
+export const webHostEventIdRange = {
+  component: 'Web host',
+  ranges: [[2010, 2019]] as Array<[number, number]>,
+  names: {
+    2010: 'listening',
+    2011: 'drain-started',
+    2012: 'drain-completed',
+    2013: 'drain-timed-out',
+    2014: 'request-failed',
+    2015: 'authorization-failed',
+    2016: 'event-client-dropped',
+    2017: 'engine-routes-unguarded-in-production',
+  },
+};
