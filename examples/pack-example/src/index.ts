@@ -1,0 +1,11 @@
+export { addNotesPack, notesRegistrationKey } from './add-notes-pack';
+export type { NotesExtensions } from './add-notes-pack';
+export { addNotesDigest } from './notes-digest';
+export { notesKey } from './notes-book';
+export type { NotesReader, NoteView, StoredNote } from './notes-book';
+export { noteTopicsCatalog, noteTopicEntrySchema } from './notes-catalog';
+export type { NoteTopicEntry } from './notes-catalog';
+export { notesEventIds, notesEventIdNames } from './notes-event-ids';
+export { notesPolicies, noteSchema } from './notes-operations';
+export { notesOptionsSchema, notesSectionPath } from './notes-options';
+export type { NotesOptions, NotesOptionsInput, NotesTopic } from './notes-options';
