@@ -1,0 +1,45 @@
+import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
+import { addAgentsDemo, agentsDemoAuthorize } from './agents-demo';
+
+describe('the sample host agents demo', () => {
+  it('builds on embedded defaults, runs the lookup, holds the refund for approval and approves it', async () => {
+    const builder = createEngineBuilder({
+      environment: {},
+      logger: createMemoryLogger(),
+      contentRoot: __dirname,
+    });
+    addAgentsDemo(builder);
+    const engine = builder.build();
+    await engine.start();
+    const lookup = await engine.operations.invoke('agents.run-tool', {
+      params: { toolId: 'lookup-ticket' },
+      body: { arguments: '{"ticketId":"T-100"}' },
+    });
+    expect(lookup.body).toMatchObject({ outcome: 'succeeded', output: { state: 'open' } });
+    const refund = await engine.operations.invoke('agents.run-tool', {
+      params: { toolId: 'issue-refund' },
+      body: { runId: 'refund-1', arguments: '{"ticketId":"T-100","amount":25}' },
+    });
+    expect(refund.body).toMatchObject({ outcome: 'approval-required' });
+    const approved = await engine.operations.invoke('agents.decide-run', {
+      params: { runId: 'refund-1' },
+      body: { decision: 'approve', actorId: 'demo-approver' },
+    });
+    expect(approved.body).toMatchObject({ outcome: 'succeeded', output: { refunded: 25 } });
+    await engine.stop();
+  });
+
+  it('lets the agent token run but not approve', () => {
+    expect(agentsDemoAuthorize({ authorization: 'Bearer demo-agent' }, 'agents.run')).toMatchObject({
+      outcome: 'allowed',
+    });
+    expect(agentsDemoAuthorize({ authorization: 'Bearer demo-agent' }, 'agents.approve')).toMatchObject({
+      outcome: 'forbidden',
+    });
+    expect(agentsDemoAuthorize({}, 'agents.approve')).toMatchObject({ outcome: 'unauthenticated' });
+    expect(agentsDemoAuthorize({ authorization: 'Bearer demo-approver' }, 'agents.approve')).toMatchObject({
+      outcome: 'allowed',
+    });
+    expect(agentsDemoAuthorize({}, 'other')).toBeNull();
+  });
+});
