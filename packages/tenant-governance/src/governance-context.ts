@@ -130,7 +130,9 @@ export async function audit(
   if (excess > 0) {
     for (const old of await context.audit.list({ limit: excess })) await context.audit.delete(old.key);
   }
-  await context.audit.put(`${atUtc}/${record.auditId}`, record);
+  // Same-millisecond entries keep their order through the monotonic clock of this process.
+  const order = process.hrtime.bigint().toString().padStart(24, '0');
+  await context.audit.put(`${atUtc}/${order}/${record.auditId}`, record);
   context.applied.set(entry.command, (context.applied.get(entry.command) ?? 0) + 1);
   context.commandCounter.add(1, { command: entry.command, outcome: entry.outcome });
   context.logger.log({
