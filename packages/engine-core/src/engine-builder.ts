@@ -114,9 +114,11 @@ export class CoreEngineBuilder implements EngineBuilder {
           job: jobId,
           outcome,
         });
-        this.meter.histogram('corekit.engine.job.duration', 'background job run duration', 'ms').record(durationMs, {
-          job: jobId,
-        });
+        this.meter
+          .histogram('corekit.engine.job.duration', 'background job run duration', 'ms')
+          .record(durationMs, {
+            job: jobId,
+          });
       },
     });
     builtinCatalogs(this, this.catalogs, this.clock);
@@ -173,7 +175,10 @@ export class CoreEngineBuilder implements EngineBuilder {
   openStore<T>(name: string, options?: StoreOptions): KeyedStore<T> {
     if (!this.storeProvider) {
       const settings = this.configuration.bind('Engine:Stores', storesOptionsSchema);
-      this.storeProvider = createStoreProvider(settings, { contentRoot: this.contentRoot, clock: this.clock });
+      this.storeProvider = createStoreProvider(settings, {
+        contentRoot: this.contentRoot,
+        clock: this.clock,
+      });
     }
     return this.storeProvider.open<T>(name, options);
   }
@@ -260,10 +265,26 @@ export class CoreEngineBuilder implements EngineBuilder {
     });
 
     const problems: string[] = [];
-    checkIds('module', this.modules.map((module) => module.id), problems);
-    checkIds('dependency-health contributor', this.contributors.map((contributor) => contributor.id), problems);
-    checkIds('hosted service', this.hostedServices.map((service) => service.id), problems);
-    checkIds('lifecycle hooks', this.hooks.map((hooks) => hooks.id), problems);
+    checkIds(
+      'module',
+      this.modules.map((module) => module.id),
+      problems,
+    );
+    checkIds(
+      'dependency-health contributor',
+      this.contributors.map((contributor) => contributor.id),
+      problems,
+    );
+    checkIds(
+      'hosted service',
+      this.hostedServices.map((service) => service.id),
+      problems,
+    );
+    checkIds(
+      'lifecycle hooks',
+      this.hooks.map((hooks) => hooks.id),
+      problems,
+    );
     for (const module of this.modules) {
       if (typeof module.version !== 'string' || module.version.length === 0) {
         problems.push(`module ${module.id} has no version`);
@@ -281,13 +302,19 @@ export class CoreEngineBuilder implements EngineBuilder {
     }
     problems.push(...this.operations.problems(), ...this.eventIds.problems());
     if (problems.length > 0) {
-      throw new CoreError('ENGINE_REGISTRATION_INVALID', `The engine cannot be built:\n- ${problems.join('\n- ')}`, {
-        problems,
-      });
+      throw new CoreError(
+        'ENGINE_REGISTRATION_INVALID',
+        `The engine cannot be built:\n- ${problems.join('\n- ')}`,
+        {
+          problems,
+        },
+      );
     }
 
     const moduleIds = new Set(this.modules.map((module) => module.id));
-    const capabilities = new Map(this.modules.map((module) => [module.id, new Set(module.capabilities ?? [])]));
+    const capabilities = new Map(
+      this.modules.map((module) => [module.id, new Set(module.capabilities ?? [])]),
+    );
     this.catalogs.resolve(moduleIds, capabilities);
     const buildContext = {
       modules: [...this.modules],
@@ -312,7 +339,9 @@ export class CoreEngineBuilder implements EngineBuilder {
     const executions = this.catalogs.publishedEntries('hosted-executions') as HostedExecutionDescriptor[];
     const runnerIds = ExecutionLifecycleTracker.runnerIds(executions);
     const runners = new Map(
-      this.hostedServices.filter((service) => runnerIds.has(service.id)).map((service) => [service.id, service]),
+      this.hostedServices
+        .filter((service) => runnerIds.has(service.id))
+        .map((service) => [service.id, service]),
     );
     const engine = new CoreEngine({
       configuration: this.configuration,
@@ -369,7 +398,8 @@ export class CoreEngineBuilder implements EngineBuilder {
 function checkIds(what: string, ids: readonly string[], problems: string[]): void {
   const seen = new Set<string>();
   for (const id of ids) {
-    if (!isIdentifier(id)) problems.push(`${what} id ${JSON.stringify(id)} is not a valid id (letters, digits, . _ : -)`);
+    if (!isIdentifier(id))
+      problems.push(`${what} id ${JSON.stringify(id)} is not a valid id (letters, digits, . _ : -)`);
     else if (seen.has(id)) problems.push(`${what} id "${id}" is registered twice`);
     seen.add(id);
   }

@@ -58,7 +58,9 @@ export interface EngineParts {
   readonly meter: EngineMeter;
   readonly modules: readonly ModuleDefinition[];
   readonly hostedServices: readonly HostedService[];
-  readonly scheduler: (hooks: ConstructorParameters<typeof DependencyHealthScheduler>[4]) => DependencyHealthScheduler;
+  readonly scheduler: (
+    hooks: ConstructorParameters<typeof DependencyHealthScheduler>[4],
+  ) => DependencyHealthScheduler;
   readonly catalogs: CatalogRegistry;
   readonly failurePolicy: FailurePolicy;
   readonly technologySurfaces: ReadonlyArray<() => readonly TechnologySurface[]>;
@@ -142,7 +144,9 @@ export class CoreEngine implements Engine {
       beforeFirstStart: () => parts.configuration.assertKnownKeys?.(),
       onStateChange: () => {
         this.reporting.publishChanges();
-        this.reporting.watch(this.lifecycleState.state === 'Started' || this.lifecycleState.state === 'Stopping');
+        this.reporting.watch(
+          this.lifecycleState.state === 'Started' || this.lifecycleState.state === 'Stopping',
+        );
       },
       onModuleLoaded: parts.onModuleLoaded,
     });

@@ -10,7 +10,14 @@ export {
   runtimeStoryOptionsSchema,
   dependencyHealthDefaultsSchema,
 } from './engine-options';
-export { meterName, activitySourceName, counterNames, histogramNames, engineTracer, spanNames } from './diagnostics';
+export {
+  meterName,
+  activitySourceName,
+  counterNames,
+  histogramNames,
+  engineTracer,
+  spanNames,
+} from './diagnostics';
 export { HealthChangeMonitor } from './health-change-monitor';
 export { DependencyHealthScheduler } from './dependency-health-scheduler';
 export { foldPosture, postureOrder } from './catalogs/cell-materialization';

@@ -155,7 +155,9 @@ export function createWebHost(
   const ownsBody = (request: Request) =>
     documented.some(
       (route) =>
-        route.ownsBodyParsing && route.method === request.method.toLowerCase() && matchesPath(route, request.path),
+        route.ownsBodyParsing &&
+        route.method === request.method.toLowerCase() &&
+        matchesPath(route, request.path),
     );
   const jsonBody = express.json({ limit: settings.MaxRequestBodyBytes });
   const validateBody = (schema: z.ZodType) => (request: Request, _response: Response, next: NextFunction) => {
@@ -360,7 +362,9 @@ export function createWebHost(
       if (mountedOperations.has(operation.id)) continue;
       mountedOperations.add(operation.id);
       const method = operation.method.toLowerCase();
-      const clash = documented.find((route) => route.method === method && samePattern(route.path, operation.path));
+      const clash = documented.find(
+        (route) => route.method === method && samePattern(route.path, operation.path),
+      );
       if (clash) {
         logger.log({
           level: 'error',

@@ -1,6 +1,10 @@
 export { createWebHost } from './create-web-host';
 export type { WebHost } from './create-web-host';
-export { webHostConfigurationSchema, showDetailsSchema, engineRoutesExposureSchema } from './web-host-options';
+export {
+  webHostConfigurationSchema,
+  showDetailsSchema,
+  engineRoutesExposureSchema,
+} from './web-host-options';
 export type { EngineRoutesExposure } from './web-host-options';
 export { listenErrorCodes } from './listen-error';
 export type {

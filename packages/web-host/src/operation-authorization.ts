@@ -1,4 +1,9 @@
-import type { AuthorizationDecision, Logger, OperationDefinition, OperationPrincipal } from '@corekit/abstractions';
+import type {
+  AuthorizationDecision,
+  Logger,
+  OperationDefinition,
+  OperationPrincipal,
+} from '@corekit/abstractions';
 import type { Request } from 'express';
 import { authorizationProblem } from './operation-routes';
 import { webHostEventIds } from './web-host-event-ids';
@@ -15,7 +20,8 @@ export async function authorizeOperation(
   authorize: AuthorizeRequest | undefined,
   logger: Logger,
 ): Promise<OperationPrincipal> {
-  const policy = operation.authorization?.mode === 'required' ? (operation.authorization.policy ?? null) : null;
+  const policy =
+    operation.authorization?.mode === 'required' ? (operation.authorization.policy ?? null) : null;
   if (!authorize) {
     throw authorizationProblem(
       'unauthenticated',
@@ -43,7 +49,10 @@ export async function authorizeOperation(
     };
   }
   if (decision && typeof decision === 'object' && decision.outcome === 'unauthenticated') {
-    throw authorizationProblem('unauthenticated', decision.reason ?? 'This operation needs credentials the host accepts');
+    throw authorizationProblem(
+      'unauthenticated',
+      decision.reason ?? 'This operation needs credentials the host accepts',
+    );
   }
   throw authorizationProblem(
     'forbidden',

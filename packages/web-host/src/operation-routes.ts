@@ -92,7 +92,10 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
     excludeFromDescription: operation.excludeFromDescription,
     documentedInput:
       documentedBody || documentedQuery
-        ? { ...(documentedBody ? { body: documentedBody } : {}), ...(documentedQuery ? { query: documentedQuery } : {}) }
+        ? {
+            ...(documentedBody ? { body: documentedBody } : {}),
+            ...(documentedQuery ? { query: documentedQuery } : {}),
+          }
         : undefined,
     ownsBodyParsing: true,
     responses: documentedResponses(operation),

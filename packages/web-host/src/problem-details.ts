@@ -1,4 +1,10 @@
-import { CoreError, errorKindStatus, isOperationError, type Logger, type ProblemDetails } from '@corekit/abstractions';
+import {
+  CoreError,
+  errorKindStatus,
+  isOperationError,
+  type Logger,
+  type ProblemDetails,
+} from '@corekit/abstractions';
 import type { NextFunction, Request, Response } from 'express';
 import { ZodError } from 'zod';
 import { webHostEventIds } from './web-host-event-ids';

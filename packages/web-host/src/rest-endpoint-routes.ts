@@ -12,7 +12,6 @@ import type { HostRoute, HttpMethod } from './host-route';
 import type { OpenApiDocument, OpenApiSelection } from './openapi-document';
 import { HttpProblem } from './problem-details';
 
-
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -227,15 +227,20 @@ describe('unavailable transports fail startup', () => {
         builder.provide(transportAdapterKey('GraphQL'), {
           name: 'GraphQL',
           mount({ engine, http }) {
-            http!.handle('/graphql', ['POST'], (request, response) => {
-              // The adapter owns the body: the host's JSON parser left the stream unread.
-              let text = '';
-              request.on('data', (chunk) => (text += chunk));
-              request.on('end', () => {
-                response.setHeader('Content-Type', 'application/json');
-                response.end(JSON.stringify({ data: { status: engine.status().state, received: text } }));
-              });
-            }, { summary: 'GraphQL endpoint' });
+            http!.handle(
+              '/graphql',
+              ['POST'],
+              (request, response) => {
+                // The adapter owns the body: the host's JSON parser left the stream unread.
+                let text = '';
+                request.on('data', (chunk) => (text += chunk));
+                request.on('end', () => {
+                  response.setHeader('Content-Type', 'application/json');
+                  response.end(JSON.stringify({ data: { status: engine.status().state, received: text } }));
+                });
+              },
+              { summary: 'GraphQL endpoint' },
+            );
           },
         }),
     });

@@ -19,7 +19,6 @@ export const adapterTransports = {
 
 export type TransportName = (typeof builtInTransports)[number] | keyof typeof adapterTransports;
 
-
 const resolveFromHere = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
 
 function isInstalled(packageName: string): boolean {

@@ -26,4 +26,6 @@ export type AuthorizationDecision =
  * How a host plugs in its authentication scheme (a bearer token, a session, mTLS): one function, asked for
  * every guarded request with the operation's named policy. A throw counts as a refusal.
  */
-export type Authorizer = (request: AuthorizationRequest) => AuthorizationDecision | Promise<AuthorizationDecision>;
+export type Authorizer = (
+  request: AuthorizationRequest,
+) => AuthorizationDecision | Promise<AuthorizationDecision>;

@@ -57,5 +57,7 @@ export function isOperationError(error: unknown): error is OperationError {
   if (error instanceof OperationError) return true;
   if (!(error instanceof Error)) return false;
   const { kind, code } = error as Error & { kind?: unknown; code?: unknown };
-  return typeof kind === 'string' && (errorKinds as readonly string[]).includes(kind) && typeof code === 'string';
+  return (
+    typeof kind === 'string' && (errorKinds as readonly string[]).includes(kind) && typeof code === 'string'
+  );
 }

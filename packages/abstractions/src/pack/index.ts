@@ -4,12 +4,7 @@ export type { ExtensionResolver } from './extension-resolver';
 export { errorKinds, errorKindStatus, OperationError, isOperationError } from './error-kinds';
 export type { ErrorKind } from './error-kinds';
 export { identifierPattern, identifierSchema, isIdentifier } from './identifiers';
-export {
-  defineOperation,
-  operationResponse,
-  isOperationResponse,
-  operationErrorCodes,
-} from './operations';
+export { defineOperation, operationResponse, isOperationResponse, operationErrorCodes } from './operations';
 export type {
   OperationMethod,
   OperationAuthorization,
@@ -48,9 +43,4 @@ export type {
 } from './runtime-writers';
 export type { BuildHookContext, RuntimeHookContext, LifecycleHooks } from './lifecycle-hooks';
 export { transportAdapterKey } from './transports';
-export type {
-  RawHttpHandler,
-  HttpMount,
-  TransportMountContext,
-  TransportAdapter,
-} from './transports';
+export type { RawHttpHandler, HttpMount, TransportMountContext, TransportAdapter } from './transports';

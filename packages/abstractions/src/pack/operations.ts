@@ -13,8 +13,7 @@ export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * but GET, and for GET when the host guards its `/engine` routes.
  */
 export type OperationAuthorization =
-  | { readonly mode: 'anonymous' }
-  | { readonly mode: 'required'; readonly policy?: string };
+  { readonly mode: 'anonymous' } | { readonly mode: 'required'; readonly policy?: string };
 
 /** What the authorizer decided, as the handler sees it. */
 export interface OperationPrincipal {

@@ -21,11 +21,7 @@ import { registerRestPublication } from '../rest/register-rest-publication';
  * cell technology surfaces and the materialization reporter (`cellMaterializationKey`), and REST publication
  * (its six catalogs and lifecycle hooks).
  */
-export function builtinCatalogs(
-  builder: EngineBuilder,
-  registry: CatalogRegistry,
-  clock: Clock,
-): void {
+export function builtinCatalogs(builder: EngineBuilder, registry: CatalogRegistry, clock: Clock): void {
   const store = new CellMaterializationStore(
     clock,
     () => registry.publishedEntries('cell-traffic-automations') as CellTrafficAutomationDescriptor[],

@@ -44,7 +44,6 @@ const usesEdge = (automation: CellTrafficAutomationDescriptor) =>
   automation.materializationMode === 'edge-managed' ||
   automation.materializationMode === 'provider-and-edge-managed';
 
-
 /** Keeps the latest provider and edge report per traffic automation and derives published views. */
 export class CellMaterializationStore implements CellMaterializationReporter {
   private readonly provider = new Map<string, SideState>();

@@ -34,7 +34,9 @@ export class EngineMeter implements PackMeter {
   histogram(name: string, description: string, unit?: string): PackHistogram {
     return this.instrument(name, 'histogram', description, () => {
       const histogram: Histogram = metrics.getMeter(meterName).createHistogram(name, { description, unit });
-      return { record: (value: number, attributes?: MetricAttributes) => histogram.record(value, attributes) };
+      return {
+        record: (value: number, attributes?: MetricAttributes) => histogram.record(value, attributes),
+      };
     }) as PackHistogram;
   }
 

@@ -22,7 +22,9 @@ export class EventIdCatalog {
     this.registered.forEach((entry, index) => {
       for (const range of entry.ranges) {
         if (!(Number.isInteger(range[0]) && Number.isInteger(range[1]) && range[0] <= range[1])) {
-          problems.push(`event ids of ${entry.component}: [${range.join(', ')}] is not a range [first, last]`);
+          problems.push(
+            `event ids of ${entry.component}: [${range.join(', ')}] is not a range [first, last]`,
+          );
         }
       }
       for (const id of Object.keys(entry.names ?? {}).map(Number)) {
@@ -45,7 +47,8 @@ export class EventIdCatalog {
     const result: EventIdRange[] = eventIdRanges.map((spec) => {
       const names: Record<number, string> = {};
       for (const entry of this.registered) {
-        if (!entry.ranges.every((range) => spec.ranges.some((specRange) => within(range, specRange)))) continue;
+        if (!entry.ranges.every((range) => spec.ranges.some((specRange) => within(range, specRange))))
+          continue;
         claimed.add(entry);
         Object.assign(names, entry.names ?? {});
       }

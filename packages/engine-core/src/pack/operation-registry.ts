@@ -91,15 +91,22 @@ export class EngineOperationRegistry implements OperationRegistry {
       if (!isIdentifier(operation.id)) problems.push(`${label}: the id is not a valid identifier`);
       else if (ids.has(operation.id)) problems.push(`${label} is registered twice`);
       ids.add(operation.id);
-      if (!methods.has(operation.method)) problems.push(`${label}: method must be one of ${[...methods].join(', ')}`);
-      if (typeof operation.path !== 'string' || !operation.path.startsWith('/') || /\s|\?/.test(operation.path)) {
+      if (!methods.has(operation.method))
+        problems.push(`${label}: method must be one of ${[...methods].join(', ')}`);
+      if (
+        typeof operation.path !== 'string' ||
+        !operation.path.startsWith('/') ||
+        /\s|\?/.test(operation.path)
+      ) {
         problems.push(`${label}: path must be absolute, without spaces or a query string`);
         continue;
       }
       const parameters = pathParameterNames(operation.path);
       const declared = objectKeys(operation.params);
       if (parameters.length > 0 && !declared) {
-        problems.push(`${label}: the path has parameters (${parameters.join(', ')}) but no params object schema`);
+        problems.push(
+          `${label}: the path has parameters (${parameters.join(', ')}) but no params object schema`,
+        );
       } else if (declared) {
         const missing = parameters.filter((name) => !declared.includes(name));
         const extra = declared.filter((name) => !parameters.includes(name));
@@ -109,11 +116,13 @@ export class EngineOperationRegistry implements OperationRegistry {
           );
         }
       }
-      if (operation.query && !objectKeys(operation.query)) problems.push(`${label}: query must be an object schema`);
+      if (operation.query && !objectKeys(operation.query))
+        problems.push(`${label}: query must be an object schema`);
       if (typeof operation.handler !== 'function') problems.push(`${label}: handler must be a function`);
       const route = `${operation.method} ${operation.path.replace(/:[^/]+/g, ':')}`;
       const clash = routes.get(route);
-      if (clash) problems.push(`${label} and operation "${clash}" both serve ${operation.method} ${operation.path}`);
+      if (clash)
+        problems.push(`${label} and operation "${clash}" both serve ${operation.method} ${operation.path}`);
       routes.set(route, operation.id);
     }
     return problems;
@@ -202,7 +211,12 @@ export class EngineOperationRegistry implements OperationRegistry {
         throw new CoreError(
           operationErrorCodes.resultInvalid,
           `Operation ${operation.id} answered something its result schema rejects (a defect of ${operation.owner ?? 'its owner'})`,
-          { errors: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })) },
+          {
+            errors: parsed.error.issues.map((issue) => ({
+              path: issue.path.join('.'),
+              message: issue.message,
+            })),
+          },
         );
       }
       body = parsed.data;

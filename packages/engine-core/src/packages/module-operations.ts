@@ -18,13 +18,15 @@ export function operationShapeProblems(module: ModuleDefinition): string[] {
   if (!Array.isArray(operations)) return ['"operations" must be an array of operation definitions'];
   const problems: string[] = [];
   operations.forEach((operation: Record<string, unknown> | null, index) => {
-    if (!operation || typeof operation !== 'object') return void problems.push(`operations[${index}] must be an object`);
+    if (!operation || typeof operation !== 'object')
+      return void problems.push(`operations[${index}] must be an object`);
     if (typeof operation.id !== 'string') problems.push(`operations[${index}].id must be a string`);
     if (!methods.includes(operation.method as string))
       problems.push(`operations[${index}].method must be one of ${methods.join(', ')}`);
     if (typeof operation.path !== 'string' || !operation.path.startsWith('/'))
       problems.push(`operations[${index}].path must start with "/"`);
-    if (typeof operation.handler !== 'function') problems.push(`operations[${index}].handler must be a function`);
+    if (typeof operation.handler !== 'function')
+      problems.push(`operations[${index}].handler must be a function`);
     if (!operation.result || typeof (operation.result as { safeParse?: unknown }).safeParse !== 'function')
       problems.push(`operations[${index}].result must be a zod schema`);
   });

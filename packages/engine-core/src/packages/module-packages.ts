@@ -94,7 +94,9 @@ export class ModulePackages {
     const problems: string[] = [];
     for (const [key, owner] of options.reservedRoutes ?? []) this.takenRoutes.set(key, owner);
     for (const module of options.codeModules) {
-      const moduleProblems = operationShapeProblems(module).map((problem) => `module ${module.id}: ${problem}`);
+      const moduleProblems = operationShapeProblems(module).map(
+        (problem) => `module ${module.id}: ${problem}`,
+      );
       problems.push(...moduleProblems);
     }
     if (problems.length > 0) {

@@ -106,7 +106,11 @@ export class RuntimeLifecycle {
         message: `Restart ${lifecycle.restartCount} requested from state ${lifecycle.state}`,
         details: { restartCount: lifecycle.restartCount, fromState: lifecycle.state },
       });
-      this.log('info', engineEventIds.runtimeRestartRequested, `Restart requested (restart ${lifecycle.restartCount})`);
+      this.log(
+        'info',
+        engineEventIds.runtimeRestartRequested,
+        `Restart requested (restart ${lifecycle.restartCount})`,
+      );
       if (lifecycle.state === 'Started') await this.stopNow();
       await this.startNow();
     });
@@ -218,11 +222,16 @@ export class RuntimeLifecycle {
     });
     await this.teardown();
     this.setState('Failed', `startup failed in ${phase}`);
-    this.log('error', engineEventIds.runtimeStartFailed, `Runtime failed to start: ${lifecycle.lastFailure.message}`, {
-      phase,
-      moduleId,
-      errorCode: lifecycle.lastFailure.code,
-    });
+    this.log(
+      'error',
+      engineEventIds.runtimeStartFailed,
+      `Runtime failed to start: ${lifecycle.lastFailure.message}`,
+      {
+        phase,
+        moduleId,
+        errorCode: lifecycle.lastFailure.code,
+      },
+    );
   }
 
   private async stopNow(): Promise<void> {
@@ -278,7 +287,12 @@ export class RuntimeLifecycle {
 
   private recordStopError(kind: string, id: string, error: unknown): void {
     const message = this.parts.logger.redact(String((error as Error)?.message ?? error));
-    this.parts.story.record({ kind, subjectId: id, transition: 'stop-failed', message: `${id} failed to stop: ${message}` });
+    this.parts.story.record({
+      kind,
+      subjectId: id,
+      transition: 'stop-failed',
+      message: `${id} failed to stop: ${message}`,
+    });
     this.log('error', engineEventIds.runtimeStopping, `${id} failed to stop: ${message}`);
   }
 
@@ -297,8 +311,20 @@ export class RuntimeLifecycle {
     this.parts.onStateChange();
   }
 
-  private log(level: 'info' | 'warn' | 'error', eventId: number, message: string, fields: Record<string, unknown> = {}): void {
-    this.parts.logger.log({ level, eventId, category: 'engine', message, state: this.parts.state.state, ...fields });
+  private log(
+    level: 'info' | 'warn' | 'error',
+    eventId: number,
+    message: string,
+    fields: Record<string, unknown> = {},
+  ): void {
+    this.parts.logger.log({
+      level,
+      eventId,
+      category: 'engine',
+      message,
+      state: this.parts.state.state,
+      ...fields,
+    });
   }
 
   private serialize(work: () => Promise<void>): Promise<void> {
