@@ -1,0 +1,148 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  CoreError,
+  behaviorRuntimeKey,
+  transportAdapterKey,
+  type EngineBuilder,
+  type TransportAdapter,
+} from '@corekit/abstractions';
+import { dispatchJsonRpc } from './jsonrpc-dispatcher';
+import { jsonRpcStandardCodes, standardError } from './jsonrpc-errors';
+import { jsonRpcEventIdNames, jsonRpcEventIdRange, jsonRpcEventIds } from './jsonrpc-event-ids';
+import {
+  jsonRpcOptionsSchema,
+  jsonRpcSectionPath,
+  type JsonRpcOptions,
+  type JsonRpcOptionsInput,
+} from './jsonrpc-options';
+import { readBody } from './read-body';
+import { servedMethods } from './served-behaviors';
+
+/** Registration key of `addJsonRpcTransport` (a second call is refused). */
+export const jsonRpcRegistrationKey = '@corekit/transport-jsonrpc';
+
+function send(response: ServerResponse, status: number, body: unknown): void {
+  if (body === null) {
+    response.statusCode = 204;
+    response.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  response.statusCode = status;
+  response.setHeader('Content-Type', 'application/json; charset=utf-8');
+  response.setHeader('Content-Length', Buffer.byteLength(text));
+  response.end(text);
+}
+
+/**
+ * Registers the JSON-RPC 2.0 adapter (`Engine:Transports` value `JsonRpc`): every non-streaming behavior is a
+ * method (method = behavior id, params = the behavior input as a by-name object), served by HTTP POST at
+ * `Engine:JsonRpc:Path` on the web host. It serves nothing unless the host lists `JsonRpc` in
+ * `Engine:Transports`, and it adds nothing to the REST catalogs or OpenAPI beyond the one endpoint.
+ * It cannot serve positional params, and it has no server-to-client notifications.
+ */
+export function addJsonRpcTransport(builder: EngineBuilder, options?: JsonRpcOptionsInput): TransportAdapter {
+  if (builder.hasRegistration(jsonRpcRegistrationKey)) {
+    throw new CoreError('JSONRPC_ALREADY_REGISTERED', 'addJsonRpcTransport was called twice on this builder');
+  }
+  builder.markRegistration(jsonRpcRegistrationKey);
+  const settings: JsonRpcOptions = builder.configuration.bind(
+    jsonRpcSectionPath,
+    jsonRpcOptionsSchema,
+    options,
+  );
+  const logger = builder.logger;
+  const calls = builder.meter.counter(
+    'corekit.transport.jsonrpc.calls',
+    'JSON-RPC calls by method (behavior id) and outcome (ok or the error code)',
+  );
+  let methods: (() => ReadonlySet<string>) | undefined;
+  let totals = { requests: 0, calls: 0, failures: 0 };
+
+  const adapter: TransportAdapter = {
+    name: 'JsonRpc',
+    mount({ engine, http }) {
+      if (!http) return;
+      const runtime = engine.resolve(behaviorRuntimeKey);
+      methods = servedMethods(runtime);
+      const handler = async (request: IncomingMessage, response: ServerResponse) => {
+        totals = { ...totals, requests: totals.requests + 1 };
+        const body = await readBody(request, settings.MaxBodyBytes);
+        if (body === 'too-large') {
+          logger.log({
+            level: 'warn',
+            eventId: jsonRpcEventIds.requestRefused,
+            category: 'transport-jsonrpc',
+            message: `JSON-RPC request refused: the body exceeds Engine:JsonRpc:MaxBodyBytes (${settings.MaxBodyBytes})`,
+          });
+          return send(response, 413, {
+            jsonrpc: '2.0',
+            id: null,
+            error: standardError(
+              jsonRpcStandardCodes.invalidRequest,
+              `The body exceeds ${settings.MaxBodyBytes} bytes (Engine:JsonRpc:MaxBodyBytes)`,
+              'JSONRPC_BODY_TOO_LARGE',
+            ),
+          });
+        }
+        const aborted = new AbortController();
+        response.on('close', () => {
+          if (!response.writableFinished) aborted.abort();
+        });
+        const answer = await dispatchJsonRpc(body, {
+          runtime: runtime!,
+          methods: methods!(),
+          maxBatchSize: settings.MaxBatchSize,
+          signal: aborted.signal,
+          logger,
+          count: (method, outcome) => {
+            totals = {
+              ...totals,
+              calls: totals.calls + 1,
+              failures: totals.failures + (outcome === 'ok' ? 0 : 1),
+            };
+            calls.add(1, { method, outcome });
+          },
+        });
+        send(response, 200, answer);
+      };
+      http.handle(settings.Path, ['POST'], handler, {
+        summary: 'JSON-RPC 2.0 endpoint: method = behavior id, params = behavior input',
+        requireAuthorization: settings.RequireAuthorization || undefined,
+      });
+      logger.log({
+        level: 'info',
+        eventId: jsonRpcEventIds.mounted,
+        category: 'transport-jsonrpc',
+        message: `JSON-RPC transport mounted at POST ${settings.Path} (${methods().size} methods)`,
+        path: settings.Path,
+      });
+    },
+    mountedOperations: () => [...(methods?.() ?? [])].sort(),
+  };
+
+  builder.provide(transportAdapterKey('JsonRpc'), adapter);
+  builder.addEventIds({
+    component: 'Transport: JSON-RPC',
+    ranges: [jsonRpcEventIdRange],
+    names: jsonRpcEventIdNames,
+  });
+  builder.addTechnologySurfaces(() => [
+    {
+      id: 'transport-jsonrpc',
+      kind: 'transport',
+      displayName: 'JSON-RPC 2.0 transport',
+      sourcePackage: '@corekit/transport-jsonrpc',
+      metadata: {
+        transport: 'JsonRpc',
+        mounted: methods !== undefined,
+        path: settings.Path,
+        maxBodyBytes: settings.MaxBodyBytes,
+        maxBatchSize: settings.MaxBatchSize,
+        operations: adapter.mountedOperations!(),
+        ...totals,
+      },
+    },
+  ]);
+  return adapter;
+}
