@@ -226,7 +226,17 @@ export class RunService {
    */
   async recover(): Promise<void> {
     const { store, telemetry } = this.context;
-    const runs = await store.load();
+    let runs: readonly StoredRun[];
+    try {
+      runs = await store.load();
+    } catch (error) {
+      telemetry.log(
+        'error',
+        ids.runStoreFailed,
+        `The agent tool run store could not be loaded: ${(error as Error).message}`,
+      );
+      throw error;
+    }
     let waiting = 0;
     for (const run of runs) {
       if (run.phase === 'waiting-approval') waiting += 1;
