@@ -1,0 +1,101 @@
+import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
+import { addData } from './add-data';
+import type { DataRuntimeOptionsInput } from './data-options';
+import { capture, declareCaptures } from './test-support/data-fixture';
+
+function build(options: DataRuntimeOptionsInput, captures: readonly unknown[]) {
+  const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
+  declareCaptures(builder, captures);
+  const registration = addData(builder, options);
+  return { engine: builder.build(), registration };
+}
+
+describe('execution binding (2.4 executionBinding)', () => {
+  it('resolves authored, requested and effective runtime, ownership, topology and the selection reason', () => {
+    const { registration } = build(
+      {
+        CdcExecutionRuntimes: [
+          { Id: 'debezium', Kind: 'external-managed', CdcCaptureIds: ['invoices'] },
+          { Id: 'edge-runners', Kind: 'edge', EdgeNodeIds: ['edge-a', 'edge-b'] },
+        ],
+      },
+      [
+        capture('invoices', { metadata: { executionRuntimeId: 'edge-runners' } }),
+        capture('shipments', { metadata: { executionRuntimeId: 'edge-runners', edgeNodeId: 'edge-b' } }),
+        capture('orders', { provider: 'postgresql' }),
+        capture('legacy', { provider: 'oracle' }),
+      ],
+    );
+    const binding = (id: string) => registration.runtime.bindingOf(id);
+    expect(binding('invoices')).toEqual({
+      authoredExecutionRuntimeId: 'edge-runners',
+      requestedExecutionRuntimeId: 'debezium',
+      effectiveExecutionRuntimeId: 'debezium',
+      resolvedOwnershipMode: 'external-managed',
+      executionTopology: 'external-process',
+      selectionReason: 'host-declared-runtime',
+    });
+    expect(binding('shipments')).toMatchObject({
+      effectiveExecutionRuntimeId: 'edge-runners',
+      resolvedOwnershipMode: 'edge-managed',
+      executionTopology: 'edge',
+      selectionReason: 'module-authored-runtime',
+    });
+    expect(binding('orders')).toMatchObject({
+      authoredExecutionRuntimeId: null,
+      requestedExecutionRuntimeId: null,
+      effectiveExecutionRuntimeId: 'data-cdc-capture-pump',
+      resolvedOwnershipMode: 'host-managed',
+      executionTopology: 'shared-in-process-polling',
+      selectionReason: 'provider-default-runtime',
+    });
+    expect(binding('legacy')).toMatchObject({
+      effectiveExecutionRuntimeId: null,
+      selectionReason: 'no-runtime-selected',
+    });
+  });
+
+  it('fails the build listing every problem: unknown runtime, two owners, undeclared edge node, edge runtime without nodes', () => {
+    expect(() =>
+      build(
+        {
+          CdcExecutionRuntimes: [
+            { Id: 'a', Kind: 'external-managed', CdcCaptureIds: ['orders', 'ghost'] },
+            { Id: 'b', Kind: 'provider-native', CdcCaptureIds: ['orders'] },
+            { Id: 'edges', Kind: 'edge', EdgeNodeIds: ['edge-a'] },
+            { Id: 'bare-edge', Kind: 'edge' },
+          ],
+        },
+        [
+          capture('orders'),
+          capture('invoices', { metadata: { executionRuntimeId: 'nowhere' } }),
+          capture('shipments', { metadata: { executionRuntimeId: 'edges', edgeNodeId: 'edge-z' } }),
+        ],
+      ),
+    ).toThrow(
+      expect.objectContaining({
+        message: expect.stringMatching(
+          /lists unknown capture "ghost"[\s\S]*"orders" is owned by more than one runtime: a, b[\s\S]*unknown execution runtime "nowhere"[\s\S]*edge node "edge-z"/,
+        ),
+      }),
+    );
+    try {
+      build({ CdcExecutionRuntimes: [{ Id: 'bare-edge', Kind: 'edge' }] }, [capture('orders')]);
+      throw new Error('expected a build failure');
+    } catch (error) {
+      expect((error as Error).message).toContain(
+        '"bare-edge" is an edge runtime but declares no EdgeNodeIds',
+      );
+    }
+  });
+
+  it('refuses a runtime id declared twice, unknown option keys and a second addData call', () => {
+    expect(() =>
+      build({ CdcExecutionRuntimes: [{ Id: 'data-cdc-capture-pump', Kind: 'external-managed' }] }, []),
+    ).toThrow(/"data-cdc-capture-pump" is declared twice/);
+    expect(() => build({ EnableExternalCdcRuntimeReporting: true, Bogus: 1 } as never, [])).toThrow(/Bogus/);
+    const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
+    addData(builder);
+    expect(() => addData(builder)).toThrow(expect.objectContaining({ code: 'DATA_ALREADY_REGISTERED' }));
+  });
+});

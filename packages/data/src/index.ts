@@ -1,0 +1,30 @@
+export { addData, dataRegistrationKey } from './add-data';
+export type { DataRegistration, DataRuntimeHooks } from './add-data';
+export {
+  capturePumpOptionsSchema,
+  cdcExecutionRuntimeOptionsSchema,
+  dataRuntimeOptionsSchema,
+} from './data-options';
+export type { CdcExecutionRuntimeOptions, DataRuntimeOptions, DataRuntimeOptionsInput } from './data-options';
+export {
+  cdcCaptureRuntimeObservationSchema,
+  cdcCaptureRuntimeStateSchema,
+  cdcExecutionRuntimeSchema,
+  coordinationIssues,
+  reporterCoordinationSchema,
+  reporterStates,
+} from './data-model';
+export type {
+  CdcCaptureRuntimeObservation,
+  CdcCaptureRuntimeState,
+  CdcExecutionRuntime,
+  ReporterCoordination,
+} from './data-model';
+export { dataErrorCodes } from './data-operations';
+export { dataEventIds } from './data-event-ids';
+export type { ExecutionBinding } from './execution-binding';
+export { CdcProviderError, cdcPollingProvidersKey } from './polling-provider';
+export type { CdcPollingProvider, ProviderFailureKind, StagedBatch } from './polling-provider';
+export { PostgresPollingProvider } from './postgres-polling-provider';
+export type { PumpPassResult } from './capture-pump';
+export { captureFlowGraphId, captureFlowSteps, capturePumpId } from './shipped-runtimes';

@@ -1,0 +1,69 @@
+import { CoreError, defineExtensionKey, type CdcCaptureDescriptor } from '@corekit/abstractions';
+
+/**
+ * What a provider reports after staging one batch: the changes it read after the checkpoint and the outbox
+ * messages it inserted (fewer than the changes when some were already staged by an earlier, unacknowledged
+ * pass). Staging is atomic: either every message of the batch is in the outbox, or none is.
+ */
+export interface StagedBatch {
+  readonly capturedChangeCount: number;
+  readonly producedMessageCount: number;
+  /** Id of the last change in the batch (null when empty). */
+  readonly lastChangeId: string | null;
+  /** The checkpoint to make durable once the batch is acknowledged (null when empty). */
+  readonly nextCheckpoint: string | null;
+  /** Seconds between the newest change and now, when the provider can tell. */
+  readonly lagSeconds: number | null;
+}
+
+/**
+ * A source the shared polling pump (`data-cdc-capture-pump`) can read. The pump calls `stageBatch` with the
+ * durable checkpoint, then `acknowledge`, then makes the checkpoint durable in the engine store. A provider
+ * must make `stageBatch` idempotent per change (staging a change twice leaves one outbox message): that is
+ * what lets the pump retry a batch whose acknowledgement failed without duplicating anything.
+ */
+export interface CdcPollingProvider {
+  /** The capture `provider` value it serves (`postgresql`). */
+  readonly provider: string;
+  /** Reported as acknowledgerServiceType on acknowledged batches. */
+  readonly acknowledgerServiceType: string;
+  stageBatch(request: {
+    readonly capture: CdcCaptureDescriptor;
+    readonly checkpoint: string | null;
+    readonly batchSize: number;
+    readonly signal: AbortSignal;
+  }): Promise<StagedBatch>;
+  /** Confirms the staged batch on the provider side; a throw leaves the durable checkpoint where it was. */
+  acknowledge(request: {
+    readonly capture: CdcCaptureDescriptor;
+    readonly batch: StagedBatch;
+  }): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** Failure classes a provider reports; they become the state's failureKind. */
+export type ProviderFailureKind = 'source' | 'staging' | 'provider';
+
+/**
+ * A provider failure with its class: `source` (table missing, permission denied, bad column), `staging` (the
+ * outbox refused the batch) or `provider` (connection, timeout, configuration).
+ */
+export class CdcProviderError extends CoreError {
+  constructor(
+    readonly failureKind: ProviderFailureKind,
+    code: string,
+    message: string,
+  ) {
+    super(code, message, { failureKind });
+    this.name = 'CdcProviderError';
+  }
+}
+
+/**
+ * Extra polling providers a package (or a test) supplies; the pump uses them alongside the built-in
+ * PostgreSQL provider. Provide before build with `builder.provide(cdcPollingProvidersKey, [...])`.
+ */
+export const cdcPollingProvidersKey = defineExtensionKey<readonly CdcPollingProvider[]>(
+  '@corekit/data/polling-providers',
+  'polling providers of the shared CDC capture pump, by capture provider',
+);
