@@ -10,6 +10,15 @@ export const versionConflictCode = 'GOVERNANCE_VERSION_CONFLICT';
  * with a store shared by several processes (a PostgreSQL or Redis provider) the summaries of one process
  * lag the others' writes until the next sweep reloads them.
  */
+/**
+ * A plain copy of a stored value. Stores hand out `structuredClone` copies, whose nested objects belong to
+ * another realm under jest's VM contexts; the file store's JSON admission then refuses them when they are
+ * written back. A JSON round trip makes them plain objects of this realm (values are JSON by contract).
+ */
+function plain<V>(value: V): V {
+  return JSON.parse(JSON.stringify(value)) as V;
+}
+
 export class RecordStore<T extends object> {
   private readonly cache = new Map<string, T>();
 
@@ -18,7 +27,7 @@ export class RecordStore<T extends object> {
   async load(): Promise<void> {
     const records = await this.store.list();
     this.cache.clear();
-    for (const record of records) this.cache.set(record.key, record.value);
+    for (const record of records) this.cache.set(record.key, plain(record.value));
   }
 
   /** The cached records (summary use only). */
@@ -32,13 +41,14 @@ export class RecordStore<T extends object> {
       this.cache.delete(key);
       return undefined;
     }
-    this.cache.set(key, record.value);
-    return { ...record.value, version: record.version };
+    const value = plain(record.value);
+    this.cache.set(key, value);
+    return { ...value, version: record.version };
   }
 
   async list(prefix: string): Promise<Array<T & { version: number }>> {
     const records = await this.store.list({ prefix });
-    return records.map((record) => ({ ...record.value, version: record.version }));
+    return records.map((record) => ({ ...plain(record.value), version: record.version }));
   }
 
   /**
@@ -56,8 +66,9 @@ export class RecordStore<T extends object> {
         'The record changed since it was read; read it again and retry the command',
       );
     }
-    this.cache.set(key, result.record.value);
-    return { ...result.record.value, version: result.record.version };
+    const written = plain(result.record.value);
+    this.cache.set(key, written);
+    return { ...written, version: result.record.version };
   }
 
   /** Writes `value` only when the key is absent; answers false when it exists (seeding). */
