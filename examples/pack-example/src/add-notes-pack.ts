@@ -57,7 +57,8 @@ export function addNotesPack(
   if (settings.Topics.length === 0) {
     builder.addWarning({
       code: 'NOTES_NO_TOPICS',
-      message: 'The notes pack has no topic: every notes route answers 404 until Notes:Topics lists one',
+      message:
+        'The notes pack has no topic: every notes route answers 404 until Engine:Notes:Topics lists one',
       keyPath: `${notesSectionPath}:Topics`,
       eventId: notesEventIds.configured,
     });

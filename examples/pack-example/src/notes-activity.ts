@@ -44,7 +44,7 @@ export class NotesActivity {
       kind: 'notes',
       subjectId: null,
       transition: 'expired',
-      message: `The expiry job deleted ${count} note(s) older than Notes:Retention`,
+      message: `The expiry job deleted ${count} note(s) older than Engine:Notes:Retention`,
       details: { count, runId },
     });
     this.builder.events.publish({ type: 'notes.expired', subjectId: null, data: { count } });

@@ -21,7 +21,7 @@ export interface NoteView extends StoredNote {
   readonly id: string;
   /** The store version: pass it back as `expectedVersion` to delete exactly this note. */
   readonly version: number;
-  /** HMAC-SHA256 of `topic\nid\ntext` with `Notes:SigningKey`, hex; null when no key is configured. */
+  /** HMAC-SHA256 of `topic\nid\ntext` with `Engine:Notes:SigningKey`, hex; null when no key is configured. */
   readonly signature: string | null;
 }
 
@@ -112,7 +112,7 @@ export class NotesBook implements NotesReader {
         throw new OperationError(
           'conflict',
           'NOTES_FULL',
-          `The notes store holds Notes:MaxNotes notes already`,
+          `The notes store holds Engine:Notes:MaxNotes notes already`,
         );
       }
       throw error;

@@ -28,7 +28,7 @@ export function noteTopicEntry(topic: NotesTopic): NoteTopicEntry {
 export const noteTopicsCatalog: CatalogDefinition<NoteTopicEntry> = {
   id: 'note-topics',
   displayName: 'Note topics',
-  description: 'Topics the notes pack keeps notes under (Notes:Topics).',
+  description: 'Topics the notes pack keeps notes under (Engine:Notes:Topics).',
   path: '/engine/note-topics',
   snapshotField: 'noteTopics',
   idField: 'id',

@@ -6,8 +6,8 @@ import type { NotesOptions } from './notes-options';
 import { notesEventIds } from './notes-event-ids';
 
 /**
- * The expiry job: deletes notes older than `Notes:Retention`, once at startup and every
- * `Notes:ExpiryInterval` after the end of the previous run. Each delete is a compare-and-set on the version
+ * The expiry job: deletes notes older than `Engine:Notes:Retention`, once at startup and every
+ * `Engine:Notes:ExpiryInterval` after the end of the previous run. Each delete is a compare-and-set on the version
  * it read, so a note re-created with the same id during the run is kept. The scheduler never runs it twice
  * at once; a manual trigger during a run answers `already-running`.
  */

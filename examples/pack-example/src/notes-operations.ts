@@ -69,7 +69,7 @@ export function notesOperations(
         'not-found': 'the topic is not configured (NOTES_TOPIC_NOT_FOUND)',
         conflict:
           'a note with this id exists (NOTE_ALREADY_EXISTS), the topic is read-only or the store is full',
-        'too-large': 'the body is larger than Notes:MaxBodyBytes',
+        'too-large': 'the body is larger than Engine:Notes:MaxBodyBytes',
       },
       handler: async ({ params, body }) => {
         const note = await book.create(params.topic, body.text, body.id);

@@ -133,7 +133,7 @@ describe('notes pack surfaces over HTTP', () => {
     const host = await startNotesHost({ notes: {} });
     const { warnings } = (await host.request('/engine/diagnostics')).body;
     expect(warnings).toEqual([
-      expect.objectContaining({ code: 'NOTES_NO_TOPICS', keyPath: 'Notes:Topics', eventId: 3300 }),
+      expect.objectContaining({ code: 'NOTES_NO_TOPICS', keyPath: 'Engine:Notes:Topics', eventId: 3300 }),
     ]);
     expect(host.logger.records).toContainEqual(
       expect.objectContaining({ level: 'warn', eventId: 3300, code: 'NOTES_NO_TOPICS' }),

@@ -2,7 +2,13 @@ import type { AuthorizationDecision, EngineBuilder } from '@corekit/abstractions
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { createWebHost, type WebHost } from '@corekit/web-host';
 import type { IncomingMessage } from 'node:http';
-import { addNotesDigest, addNotesPack, notesPolicies, type NotesOptionsInput } from '../index';
+import {
+  addNotesDigest,
+  addNotesPack,
+  notesPolicies,
+  type NotesExtensions,
+  type NotesOptionsInput,
+} from '../index';
 
 /** The signing key the tests bind; it must never appear in a log record or an answer. */
 export const testSigningKey = 'notes-signing-key-5f1c9a';
@@ -53,6 +59,7 @@ const open: WebHost[] = [];
 export async function startNotesHost(
   options: {
     notes?: NotesOptionsInput;
+    extensions?: NotesExtensions;
     configuration?: Record<string, unknown>;
     authorize?: boolean;
     setup?: (builder: EngineBuilder) => void;
@@ -70,6 +77,7 @@ export async function startNotesHost(
   addNotesPack(
     builder,
     options.notes ?? { Topics: testTopics, SigningKey: testSigningKey, MaxBodyBytes: 1024 },
+    options.extensions,
   );
   addNotesDigest(builder);
   const calls: AuthorizationCall[] = [];
