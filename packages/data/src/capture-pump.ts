@@ -75,7 +75,7 @@ export class CapturePump {
     }
     const provider = this.providers.get(capture.provider);
     if (!provider) {
-      const message = `no polling provider serves provider "${capture.provider}" in this process`;
+      const message = `no polling provider serves provider "${capture.provider}" in this process${capture.provider === 'postgresql' ? ' (set Engine:Data:CapturePump:PostgreSqlConnectionString)' : ''}`;
       await this.report(capture, { outcome: 'failed', error: message, failureKind: 'provider' });
       this.observer.stepFailed(capture, 'stage-cdc-outbox', 'provider', message);
       return {

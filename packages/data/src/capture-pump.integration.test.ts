@@ -1,0 +1,227 @@
+import type { EngineBuilder } from '@corekit/abstractions';
+import type { PumpPassResult } from './capture-pump';
+import { cdcPollingProvidersKey, type CdcPollingProvider } from './polling-provider';
+import { PostgresPollingProvider } from './postgres-polling-provider';
+import {
+  capture,
+  closeHosts,
+  declareCaptures,
+  serveData,
+  type ServedData,
+} from './test-support/data-fixture';
+import { postgresSource, postgresUrl } from './test-support/postgres-source';
+
+// Real PostgreSQL (POSTGRES_URL or 127.0.0.1:5432, database test): never skipped.
+afterEach(closeHosts);
+
+type Source = Awaited<ReturnType<typeof postgresSource>>;
+const sources: Source[] = [];
+afterAll(async () => {
+  await Promise.all(sources.map((source) => source.drop()));
+});
+async function newSource() {
+  const source = await postgresSource();
+  sources.push(source);
+  return source;
+}
+
+/** Runs one pump pass now (waits out the startup pass when it is still running). */
+async function pass(served: ServedData): Promise<PumpPassResult> {
+  for (;;) {
+    const outcome = await served.registration.pumpJob!.trigger();
+    if (outcome.status === 'completed') return outcome.result;
+    if (outcome.status === 'failed') throw new Error(outcome.error);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function pumpOptions(outbox: string, extra: Record<string, unknown> = {}) {
+  return {
+    CapturePump: {
+      PostgreSqlConnectionString: postgresUrl,
+      PostgreSqlOutboxTable: outbox,
+      BatchSize: 10,
+      PollIntervalMilliseconds: 3_600_000,
+      ...extra,
+    },
+  };
+}
+
+const pgCapture = (id: string, table: string) =>
+  capture(id, {
+    provider: 'postgresql',
+    sourceId: 'test-db',
+    metadata: { sourceTable: table, changeColumn: 'change_id' },
+  });
+
+describe('the shared polling pump with the PostgreSQL provider (real server)', () => {
+  it('stages every change after the checkpoint into the outbox, acknowledges, and reports state on every surface', async () => {
+    const source = await newSource();
+    await source.insert(25);
+    const served = await serveData(pumpOptions(source.outbox), (builder) =>
+      declareCaptures(builder, [pgCapture('orders', source.source)]),
+    );
+    await pass(served);
+    expect(await source.outboxRows('orders')).toEqual({ total: 25, distinct: 25, maxChange: 25 });
+    const state = (await served.request('/engine/cdc-captures/runtime/orders')).body;
+    expect(state).toMatchObject({
+      lastOutcome: expect.stringMatching(/captured|idle/),
+      checkpoint: '25',
+      changeId: '25',
+      totalCapturedChangeCount: 25,
+      totalProducedMessageCount: 25,
+      acknowledgement: { state: 'acknowledged', durableCheckpoint: '25', pendingCheckpoint: null },
+      acknowledgerServiceType: 'postgresql-outbox-acknowledgement',
+      failureKind: null,
+      executionBinding: {
+        effectiveExecutionRuntimeId: 'data-cdc-capture-pump',
+        resolvedOwnershipMode: 'host-managed',
+      },
+      reporterCoordination: { activeReporterCount: 1 },
+    });
+    await source.insert(5);
+    const next = await pass(served);
+    expect(next.captures).toEqual([
+      expect.objectContaining({ cdcCaptureId: 'orders', capturedChangeCount: 5, producedMessageCount: 5 }),
+    ]);
+    expect(await source.outboxRows('orders')).toEqual({ total: 30, distinct: 30, maxChange: 30 });
+
+    const graph = (await served.request('/engine/execution-graphs/data-cdc-capture-flow')).body;
+    expect(graph.nodes.map((node: { id: string }) => node.id)).toEqual([
+      'read-cdc-changes',
+      'stage-cdc-outbox',
+      'acknowledge-cdc-progress',
+      'report-cdc-runtime-state',
+    ]);
+    expect(
+      (await served.request('/engine/hosted-executions/data-cdc-capture-pump')).body.executionGraphId,
+    ).toBe('data-cdc-capture-flow');
+    const story = JSON.stringify((await served.request('/engine/runtime-story')).body);
+    expect(story).toContain('data-cdc-capture-pump');
+    const snapshot = (await served.request('/engine/snapshot')).body;
+    expect(snapshot.cdcCaptureStates[0].totalCapturedChangeCount).toBe(30);
+    expect(snapshot.cdcCaptureExecutionRuntimes[0]).toMatchObject({
+      id: 'data-cdc-capture-pump',
+      executionTopology: 'shared-in-process-polling',
+      acknowledgementMode: 'post-stage-provider',
+      hostedExecutionId: 'data-cdc-capture-pump',
+      executionGraphId: 'data-cdc-capture-flow',
+      summary: { totalCapturedChanges: 30, totalProducedMessages: 30, latestAcknowledgement: 'acknowledged' },
+    });
+    const surfaces = (await served.request('/engine/technology-surfaces')).body;
+    expect(JSON.stringify(surfaces)).toContain('"kind":"cdc-capture-pumps"');
+    expect(JSON.stringify(surfaces)).not.toContain('postgres://');
+  });
+
+  it('on acknowledgement failure keeps the pending checkpoint visible, does not advance the durable one, and re-stages nothing twice', async () => {
+    const source = await newSource();
+    await source.insert(10);
+    const real = new PostgresPollingProvider({
+      connectionString: postgresUrl,
+      outboxTable: source.outbox,
+      timeoutMilliseconds: 10_000,
+    });
+    let failAcknowledgement = true;
+    const flaky: CdcPollingProvider = {
+      provider: 'postgresql',
+      acknowledgerServiceType: real.acknowledgerServiceType,
+      stageBatch: (request) => real.stageBatch(request),
+      acknowledge: async (request) => {
+        if (failAcknowledgement) throw new Error('acknowledgement ledger unavailable');
+        await real.acknowledge(request);
+      },
+      close: () => real.close(),
+    };
+    const served = await serveData(pumpOptions(source.outbox), (builder: EngineBuilder) => {
+      declareCaptures(builder, [pgCapture('orders', source.source)]);
+      builder.provide(cdcPollingProvidersKey, [flaky]);
+    });
+    await pass(served);
+    expect(await source.outboxRows('orders')).toEqual({ total: 10, distinct: 10, maxChange: 10 });
+    const failed = (await served.request('/engine/cdc-captures/runtime/orders')).body;
+    expect(failed).toMatchObject({
+      lastOutcome: 'failed',
+      failureKind: 'acknowledgement',
+      checkpoint: null,
+      changeId: '10',
+      error: expect.stringContaining('acknowledgement ledger unavailable'),
+      acknowledgement: {
+        state: 'failed',
+        durableCheckpoint: null,
+        pendingCheckpoint: '10',
+        pendingChangeId: '10',
+      },
+    });
+    await pass(served);
+    expect(
+      (await served.request('/engine/cdc-captures/runtime/orders')).body.acknowledgement.pendingCheckpoint,
+    ).toBe('10');
+
+    failAcknowledgement = false;
+    const retried = await pass(served);
+    expect(retried.captures[0]).toMatchObject({ capturedChangeCount: 10, producedMessageCount: 0 });
+    expect(await source.outboxRows('orders')).toEqual({ total: 10, distinct: 10, maxChange: 10 });
+    const recovered = (await served.request('/engine/cdc-captures/runtime/orders')).body;
+    expect(recovered).toMatchObject({
+      failureKind: null,
+      checkpoint: '10',
+      totalProducedMessageCount: 10,
+      acknowledgement: { state: 'acknowledged', durableCheckpoint: '10', pendingCheckpoint: null },
+    });
+  });
+
+  it('reports a missing source table on that capture and keeps serving the others', async () => {
+    const source = await newSource();
+    await source.insert(3);
+    const served = await serveData(pumpOptions(source.outbox), (builder) =>
+      declareCaptures(builder, [
+        pgCapture('ghost', 'no_such_table_here'),
+        pgCapture('orders', source.source),
+      ]),
+    );
+    const result = await pass(served);
+    expect(result.captures.map((item) => [item.cdcCaptureId, item.outcome])).toEqual([
+      ['ghost', 'failed'],
+      ['orders', 'captured'],
+    ]);
+    expect((await served.request('/engine/cdc-captures/runtime/ghost')).body).toMatchObject({
+      lastOutcome: 'failed',
+      failureKind: 'source',
+      error: expect.stringContaining('does not exist'),
+    });
+    expect(await source.outboxRows('orders')).toMatchObject({ total: 3 });
+    const story = JSON.stringify((await served.request('/engine/runtime-story')).body);
+    expect(story).toContain('failed:source');
+  });
+
+  it('without a reachable PostgreSQL the capture reports a provider failure and the host keeps serving', async () => {
+    const served = await serveData(
+      {
+        CapturePump: {
+          PostgreSqlConnectionString: 'postgres://postgres@127.0.0.1:1/test',
+          PostgreSqlTimeoutMilliseconds: 500,
+          PollIntervalMilliseconds: 3_600_000,
+        },
+      },
+      (builder) => declareCaptures(builder, [pgCapture('orders', 'whatever')]),
+    );
+    await pass(served);
+    expect((await served.request('/engine/cdc-captures/runtime/orders')).body).toMatchObject({
+      lastOutcome: 'failed',
+      failureKind: 'provider',
+      error: expect.stringContaining('PostgreSQL unavailable'),
+    });
+    expect((await served.request('/health/live')).status).toBe(200);
+  });
+
+  it('without a connection string the capture says which key to set', async () => {
+    const served = await serveData({ CapturePump: { PollIntervalMilliseconds: 3_600_000 } }, (builder) =>
+      declareCaptures(builder, [pgCapture('orders', 'whatever')]),
+    );
+    await pass(served);
+    expect((await served.request('/engine/cdc-captures/runtime/orders')).body).toMatchObject({
+      failureKind: 'provider',
+      error: expect.stringContaining('Engine:Data:CapturePump:PostgreSqlConnectionString'),
+    });
+  });
+});

@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+/** The PostgreSQL the tests use: POSTGRES_URL, else the loopback server (trust auth, database `test`). */
+export const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A source table with a monotonic `change_id` and a unique outbox table name, dropped by `drop()`. */
+export async function postgresSource(prefix = 'cdc') {
+  const suffix = randomBytes(4).toString('hex');
+  const source = `${prefix}_src_${suffix}`;
+  const outbox = `${prefix}_outbox_${suffix}`;
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  await client.query(`CREATE TABLE ${source} (change_id bigserial PRIMARY KEY, body text NOT NULL)`);
+  return {
+    source,
+    outbox,
+    client,
+    async insert(count: number) {
+      await client.query(`INSERT INTO ${source} (body) SELECT 'row ' || g FROM generate_series(1, $1) g`, [
+        count,
+      ]);
+    },
+    async outboxRows(captureId: string): Promise<{ total: number; distinct: number; maxChange: number }> {
+      const result = await client.query(
+        `SELECT count(*)::int AS total, count(DISTINCT change_id)::int AS distinct, coalesce(max(change_id::bigint), 0)::int AS max_change
+         FROM ${outbox} WHERE cdc_capture_id = $1`,
+        [captureId],
+      );
+      const row = result.rows[0];
+      return { total: row.total, distinct: row.distinct, maxChange: row.max_change };
+    },
+    async drop() {
+      await client.query(`DROP TABLE IF EXISTS ${source}, ${outbox}, ${outbox}_acknowledgements`);
+      await client.end();
+    },
+  };
+}
