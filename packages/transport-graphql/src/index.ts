@@ -1,0 +1,14 @@
+export { addGraphQlTransport, graphQlRegistrationKey } from './add-graphql-transport';
+export { graphQlErrorCodes, internalErrorCode } from './graphql-errors';
+export { buildGraphQlSchema, jsonScalar } from './graphql-schema';
+export type { GeneratedField } from './graphql-schema';
+export { limitsRule } from './graphql-limits';
+export type { GraphQlLimits } from './graphql-limits';
+export {
+  defaultReadVerbs,
+  graphQlEventIds,
+  graphQlOptionsSchema,
+  graphQlSectionPath,
+  queryRule,
+} from './graphql-options';
+export type { GraphQlOptions, GraphQlOptionsInput } from './graphql-options';
