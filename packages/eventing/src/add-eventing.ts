@@ -15,7 +15,8 @@ import {
 } from './eventing-model';
 import { eventingOptionsSchema, type EventingOptions, type EventingOptionsInput } from './eventing-options';
 import { eventingRegistry } from './eventing-registry';
-import { eventingErrorCodes, publicationRoute, PublicationService } from './eventing-runtime';
+import { eventingErrorCodes, publicationRoute } from './eventing-constants';
+import { PublicationService } from './publication-service';
 import { eventingSurfaces } from './eventing-surfaces';
 import { KeyedOutboxStore, type OutboxRecord } from './keyed-outbox-store';
 import { OutboxDispatchLoop, type DispatchPassResult } from './outbox-dispatcher';

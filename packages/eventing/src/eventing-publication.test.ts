@@ -1,5 +1,10 @@
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
-import { addEventing, declareEventing, type SubscriptionExecution } from './index';
+import {
+  addEventing,
+  addEventSubscriptionExecutor,
+  declareEventing,
+  type SubscriptionExecution,
+} from './index';
 import { declareOrders, startEventing } from './test-support/eventing-fixture';
 
 const engines: Array<{ stop(): Promise<void> }> = [];
@@ -42,8 +47,6 @@ describe('declarations', () => {
     });
     declareEventing(builder, { moduleId: 'ghost', channels: [{ id: 'ghost-channel' }] });
     addEventing(builder);
-    builder.addLifecycleHooks({ id: 'late-executor', build: () => [] });
-    const { addEventSubscriptionExecutor } = jest.requireActual('./index');
     addEventSubscriptionExecutor(builder, 'missing', () => undefined);
     expect(() => builder.build()).toThrow(
       expect.objectContaining({
@@ -133,6 +136,21 @@ describe('direct publication', () => {
       kind: 'not-active',
       code: 'EVENT_PUBLICATION_NOT_ACTIVE',
     });
+  });
+
+  it('refuses a payload over MaxPayloadBytes (413) and keeps at most MaxPublicationStates states', async () => {
+    const { publish, engine } = await start({ MaxPayloadBytes: 64, MaxPublicationStates: 2 }, (builder) =>
+      declareOrders(builder, {}),
+    );
+    await expect(publish({ ...placed(), payload: 'x'.repeat(100) })).rejects.toMatchObject({
+      kind: 'too-large',
+      code: 'EVENT_PAYLOAD_TOO_LARGE',
+    });
+    for (const id of ['b-1', 'b-2', 'b-3']) await publish(placed(id));
+    const states = engine.catalog('event-publications-runtime')!.entries() as Array<{
+      publicationId: string;
+    }>;
+    expect(states.map((state) => state.publicationId)).toEqual(['b-2', 'b-3']);
   });
 
   it('retries a failing executor up to InProcessSubscriptionMaxAttempts without blocking the others', async () => {

@@ -2,7 +2,7 @@ import type { TechnologySurface } from '@corekit/abstractions';
 import type { EventSubscriptionReadiness, EventPublicationState } from './eventing-model';
 import type { EventingOptions } from './eventing-options';
 import type { EventingRegistry } from './eventing-registry';
-import { routeTriggerPublisherId, publicationRoute } from './eventing-runtime';
+import { routeTriggerPublisherId, publicationRoute } from './eventing-constants';
 import { executionPolicyKeys } from './subscription-readiness';
 
 const sourcePackage = '@corekit/eventing';

@@ -30,7 +30,7 @@ export type {
   PublicationOutcome,
   DispatchOutcome,
 } from './eventing-model';
-export { eventingErrorCodes, publicationRoute, routeTriggerPublisherId } from './eventing-runtime';
+export { eventingErrorCodes, publicationRoute, routeTriggerPublisherId } from './eventing-constants';
 export { eventingEventIds } from './eventing-event-ids';
 export { outboxStoreKey, eventDispatcherKey, useOutboxStore, useEventDispatcher } from './outbox-store';
 export type { OutboxStore, ClaimedOutboxMessage, EventDispatcher } from './outbox-store';

@@ -8,7 +8,9 @@ import {
   type RuntimeStoryWriter,
 } from '@corekit/abstractions';
 import type { z } from 'zod';
+import { eventingErrorCodes, publicationRoute, routeTriggerPublisherId } from './eventing-constants';
 import { eventingEventIds } from './eventing-event-ids';
+import { PublicationStateBook } from './publication-states';
 import type {
   EventMessage,
   EventPublicationResult,
@@ -20,20 +22,6 @@ import type { EventingOptions } from './eventing-options';
 import type { EventingRegistry } from './eventing-registry';
 import type { OutboxStore } from './outbox-store';
 import type { SubscriptionRunner, SubscriptionRunResult } from './subscription-runner';
-
-/** The route that triggers publication (`EventPublicationResult.metadata.route`). */
-export const publicationRoute = '/engine/event-publications';
-/** Id of the pack's own publisher: the route trigger. */
-export const routeTriggerPublisherId = 'eventing.route-trigger';
-
-export const eventingErrorCodes = {
-  publicationNotActive: 'EVENT_PUBLICATION_NOT_ACTIVE',
-  channelNotFound: 'EVENT_CHANNEL_NOT_FOUND',
-  eventTypeNotDeclared: 'EVENT_TYPE_NOT_DECLARED',
-  payloadTooLarge: 'EVENT_PAYLOAD_TOO_LARGE',
-  outboxFull: 'EVENT_OUTBOX_FULL',
-  outboxUnavailable: 'EVENT_OUTBOX_UNAVAILABLE',
-} as const;
 
 type ParsedRequest = z.output<typeof eventPublicationRequestSchema>;
 
@@ -50,7 +38,7 @@ interface Writers {
  * keeps the latest runtime state of every publication.
  */
 export class PublicationService {
-  private readonly states = new Map<string, EventPublicationState>();
+  private readonly states: PublicationStateBook;
   private outbox: OutboxStore | null = null;
 
   constructor(
@@ -58,7 +46,9 @@ export class PublicationService {
     private readonly registry: EventingRegistry,
     private readonly runner: SubscriptionRunner,
     private readonly writers: Writers,
-  ) {}
+  ) {
+    this.states = new PublicationStateBook(options.MaxPublicationStates);
+  }
 
   static writersOf(builder: EngineBuilder): Writers {
     return { logger: builder.logger, story: builder.story, events: builder.events, meter: builder.meter };
@@ -234,7 +224,7 @@ export class PublicationService {
   }
 
   list(): EventPublicationState[] {
-    return [...this.states.values()];
+    return this.states.list();
   }
 
   private async stage(message: EventMessage): Promise<boolean> {
@@ -273,29 +263,8 @@ export class PublicationService {
     error: string | null,
     metadata: EventPublicationState['metadata'],
   ): void {
-    const previous = this.states.get(message.publicationId);
-    const counter = `${outcome}Count` as const;
-    const state: EventPublicationState = {
-      publicationId: message.publicationId,
-      channelId: message.channelId,
-      eventType: message.eventType,
-      outcome,
-      observedAtUtc: new Date().toISOString(),
-      acceptedCount: previous?.acceptedCount ?? 0,
-      succeededCount: previous?.succeededCount ?? 0,
-      failedCount: previous?.failedCount ?? 0,
-      skippedCount: previous?.skippedCount ?? 0,
-      subscriptionCounts,
-      error,
-      metadata: { ...previous?.metadata, ...metadata, correlationId: message.correlationId },
-    };
-    state[counter] += 1;
-    this.states.delete(message.publicationId);
-    this.states.set(message.publicationId, state);
-    while (this.states.size > this.options.MaxPublicationStates) {
-      this.states.delete(this.states.keys().next().value as string);
-    }
-    if (previous?.outcome !== outcome && outcome !== 'accepted') {
+    const changed = this.states.report(message, outcome, subscriptionCounts, error, metadata);
+    if (changed && outcome !== 'accepted') {
       this.writers.events.publish({
         type: `eventing.publication-${outcome}`,
         subjectId: message.publicationId,
