@@ -33,7 +33,11 @@ describe('knowledge indexing', () => {
       error: null,
     });
     source.documents = [
-      { ...source.documents[0]!, text: { title: 'Background reindexing', body: 'now hourly' }, updatedAt: '2026-02-01T00:00:00Z' },
+      {
+        ...source.documents[0]!,
+        text: { title: 'Background reindexing', body: 'now hourly' },
+        updatedAt: '2026-02-01T00:00:00Z',
+      },
       source.documents[1]!,
       { id: 'bad', text: {}, updatedAt: 'not a date' },
     ];
@@ -71,7 +75,11 @@ describe('knowledge indexing', () => {
     source.gate = new Promise((resolve) => (release = resolve));
     const running = reindex({ runId: 'long-run' });
     const overlapping = (await reindex({ runId: 'second' })).body as any;
-    expect(overlapping).toMatchObject({ outcome: 'already-running', runningRunId: 'long-run', runId: 'second' });
+    expect(overlapping).toMatchObject({
+      outcome: 'already-running',
+      runningRunId: 'long-run',
+      runId: 'second',
+    });
     release();
     expect(((await running).body as any).outcome).toBe('succeeded');
     const state = engine.catalog('knowledge-indexes')!.find('handbook') as any;
@@ -88,7 +96,11 @@ describe('knowledge indexing', () => {
     expect(JSON.stringify(result)).not.toContain('s3cret');
     expect(engine.catalog('knowledge-indexes')!.find('handbook')).toMatchObject({ freshnessState: 'failed' });
     expect(logger.records.some((record) => record.eventId === 3262)).toBe(true);
-    expect(engine.runtimeStory().timeline.some((entry: any) => entry.kind === 'retrieval.indexing' && entry.transition === 'failed')).toBe(true);
+    expect(
+      engine
+        .runtimeStory()
+        .timeline.some((entry: any) => entry.kind === 'retrieval.indexing' && entry.transition === 'failed'),
+    ).toBe(true);
     await engine.stop();
   });
 
@@ -100,7 +112,10 @@ describe('knowledge indexing', () => {
     expect(on.engine.catalog('knowledge-indexes')!.find('nope')).toBeUndefined();
     await on.engine.stop();
     const off = await started({ EnableIngestion: false });
-    await expect(off.reindex()).rejects.toMatchObject({ kind: 'not-active', code: 'RETRIEVAL_INDEXING_NOT_ACTIVE' });
+    await expect(off.reindex()).rejects.toMatchObject({
+      kind: 'not-active',
+      code: 'RETRIEVAL_INDEXING_NOT_ACTIVE',
+    });
     await off.engine.stop();
   });
 });

@@ -1,5 +1,11 @@
 import type { ModuleDefinition } from '@corekit/abstractions';
-import { createEngineBuilder, createMemoryLogger, manualClock, type CoreEngineBuilder, type ManualClock } from '@corekit/engine-core';
+import {
+  createEngineBuilder,
+  createMemoryLogger,
+  manualClock,
+  type CoreEngineBuilder,
+  type ManualClock,
+} from '@corekit/engine-core';
 import { addRetrieval, type AddRetrievalOptions, type RetrievalRegistration } from '../add-retrieval';
 import type { KnowledgeDocument } from '../collections';
 
@@ -22,19 +28,28 @@ export function sampleDocuments(): KnowledgeDocument[] {
   return [
     {
       id: 'reindexing',
-      text: { title: 'Background reindexing', body: 'The scheduler reindexes every collection after the startup delay.' },
+      text: {
+        title: 'Background reindexing',
+        body: 'The scheduler reindexes every collection after the startup delay.',
+      },
       metadata: { section: 'operations', pages: 3 },
       updatedAt: at,
     },
     {
       id: 'queries',
-      text: { title: 'Querying collections', body: 'A query answers ranked matches with scores and highlights.' },
+      text: {
+        title: 'Querying collections',
+        body: 'A query answers ranked matches with scores and highlights.',
+      },
       metadata: { section: 'usage' },
       updatedAt: at,
     },
     {
       id: 'providers',
-      text: { title: 'Index providers', body: 'PostgreSQL full text, Elasticsearch and OpenSearch providers rank matches.' },
+      text: {
+        title: 'Index providers',
+        body: 'PostgreSQL full text, Elasticsearch and OpenSearch providers rank matches.',
+      },
       updatedAt: at,
     },
   ];
@@ -56,7 +71,13 @@ export function retrievalFixture(
 ): Fixture {
   const clock = manualClock();
   const logger = createMemoryLogger();
-  const builder = createEngineBuilder({ configuration, environment: {}, clock, logger, contentRoot: __dirname });
+  const builder = createEngineBuilder({
+    configuration,
+    environment: {},
+    clock,
+    logger,
+    contentRoot: __dirname,
+  });
   builder.addModule(handbookModule);
   const retrieval = addRetrieval(builder, { clock, ...options });
   retrieval.addCollection('handbook', {
