@@ -4,8 +4,6 @@ import {
   restPublicationKey,
   restGet,
   type BehaviorContext,
-  type BehaviorRuntime,
-  type RestPublicationRuntime,
 } from '@corekit/abstractions';
 import { z } from 'zod';
 import { buildWithRest, ordersModule, thrown } from './rest-test-fixtures';

@@ -46,7 +46,9 @@ function jsonProblem(value: unknown, at: string, seen: Set<object>): string | un
       return undefined;
     }
     const prototype = Object.getPrototypeOf(value) as unknown;
-    if (prototype !== Object.prototype && prototype !== null) return `${at} is not a plain object`;
+    // Any realm's Object.prototype (its own prototype is null): values cloned in a test VM are still plain.
+    const plain = prototype === null || Object.getPrototypeOf(prototype) === null;
+    if (!plain || Object.prototype.toString.call(value) !== '[object Object]') return `${at} is not a plain object`;
     for (const [key, item] of Object.entries(value)) {
       if (item === undefined) continue;
       const problem = jsonProblem(item, `${at}.${key}`, seen);
