@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+export const grpcSectionPath = 'Engine:Grpc';
+
+/** `Engine:Grpc`: the adapter's own server (it does not share the web host's port). */
+export const grpcOptionsSchema = z.object({
+  /** TCP port of the gRPC server; 0 picks a free one (tests). Default 50051. */
+  Port: z.number().int().min(0).max(65535).default(50051),
+  /** Address to bind. Default `0.0.0.0`. */
+  BindAddress: z.string().min(1).default('0.0.0.0'),
+  /** Protobuf package of the generated service. Default `corekit.behaviors`. */
+  Package: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/, 'a dotted protobuf package name')
+    .default('corekit.behaviors'),
+  /** Name of the generated service. Default `Behaviors`. */
+  Service: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a protobuf identifier')
+    .default('Behaviors'),
+  /** Largest request message in bytes (RESOURCE_EXHAUSTED beyond). Default 4 MiB. */
+  MaxReceiveMessageBytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .default(4 * 1024 * 1024),
+  /** Whether server reflection (grpc.reflection.v1 and v1alpha) is served. Default true. */
+  Reflection: z.boolean().default(true),
+  /** How long shutdown waits for in-flight calls before cancelling them, in ms. Default 5000. */
+  ShutdownTimeoutMs: z.number().int().min(0).max(300_000).default(5000),
+});
+
+export type GrpcOptions = z.output<typeof grpcOptionsSchema>;
+export type GrpcOptionsInput = z.input<typeof grpcOptionsSchema>;
+
+export const grpcEventIds = {
+  /** The server is listening. */
+  listening: 3292,
+  /** A call failed with an unexpected error (answered INTERNAL; the message is never sent). */
+  callFailed: 3293,
+  /** The server could not bind its port. */
+  bindFailed: 3294,
+  /** The health status served changed. */
+  healthChanged: 3295,
+  /** The server stopped. */
+  stopped: 3296,
+} as const;
+
+export const grpcEventIdRange: readonly [number, number] = [3292, 3297];
+
+export const grpcEventIdNames: Readonly<Record<number, string>> = {
+  [grpcEventIds.listening]: 'grpc-listening',
+  [grpcEventIds.callFailed]: 'grpc-call-failed',
+  [grpcEventIds.bindFailed]: 'grpc-bind-failed',
+  [grpcEventIds.healthChanged]: 'grpc-health-changed',
+  [grpcEventIds.stopped]: 'grpc-stopped',
+};

@@ -1,0 +1,153 @@
+import {
+  Server,
+  ServerCredentials,
+  loadPackageDefinition,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type sendUnaryData,
+} from '@grpc/grpc-js';
+import { fromJSON, type PackageDefinition } from '@grpc/proto-loader';
+import { ReflectionService } from '@grpc/reflection';
+import { parse } from 'protobufjs';
+import type { BehaviorRuntime, Logger, PackCounter, RegisteredBehavior } from '@corekit/abstractions';
+import { grpcEventIds, type GrpcOptions } from './grpc-options';
+import { toGrpcError } from './grpc-status';
+import { HealthService, healthPackageDefinition, type ServingStatus } from './health-service';
+import { generateProto } from './proto-generator';
+import { fromWire, isWrapped, rpcName, toWire } from './proto-shape';
+
+/** Decoding options: plain numbers for int64, enum names, defaults for scalars without presence. */
+const loaderOptions = {
+  keepCase: true,
+  longs: Number,
+  enums: String,
+  defaults: true,
+  arrays: true,
+  objects: true,
+};
+
+/** The generated service, loaded for @grpc/grpc-js. */
+export function loadBehaviorService(
+  behaviors: readonly RegisteredBehavior[],
+  settings: GrpcOptions,
+): { proto: string; packageDefinition: PackageDefinition; service: ServiceDefinition } {
+  const proto = generateProto(behaviors, { packageName: settings.Package, serviceName: settings.Service });
+  const packageDefinition = fromJSON(parse(proto, { keepCase: true }).root.toJSON(), loaderOptions);
+  const service = packageDefinition[
+    `${settings.Package}.${settings.Service}`
+  ] as unknown as ServiceDefinition;
+  return { proto, packageDefinition, service };
+}
+
+/** What the running server needs from the adapter. */
+export interface GrpcServerContext {
+  readonly runtime: BehaviorRuntime;
+  readonly behaviors: readonly RegisteredBehavior[];
+  readonly settings: GrpcOptions;
+  readonly logger: Logger;
+  readonly calls: PackCounter;
+  readonly servingStatus: () => ServingStatus;
+}
+
+/**
+ * The adapter's gRPC server: the generated behavior service, grpc.health.v1 and (optionally) reflection,
+ * bound to `Engine:Grpc:Port`. Every call gets an AbortSignal aborted when the client cancels or its
+ * deadline passes. Insecure (plaintext) only: put TLS in front of it (a mesh or proxy).
+ */
+export class GrpcBehaviorServer {
+  readonly server: Server;
+  readonly health: HealthService;
+  readonly proto: string;
+  private boundPort: number | undefined;
+
+  constructor(private readonly context: GrpcServerContext) {
+    const { settings, behaviors } = context;
+    this.server = new Server({ 'grpc.max_receive_message_length': settings.MaxReceiveMessageBytes });
+    const loaded = loadBehaviorService(behaviors, settings);
+    this.proto = loaded.proto;
+    const serviceName = `${settings.Package}.${settings.Service}`;
+    this.health = new HealthService(new Set([serviceName]), context.servingStatus);
+    if (behaviors.length > 0) this.server.addService(loaded.service, this.handlers());
+    this.server.addService(this.health.definition(), this.health.handlers);
+    if (settings.Reflection) {
+      const all = { ...loaded.packageDefinition, ...healthPackageDefinition };
+      new ReflectionService(all).addToServer(this.server);
+    }
+  }
+
+  get port(): number | undefined {
+    return this.boundPort;
+  }
+
+  private handlers(): Record<
+    string,
+    (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void
+  > {
+    const { runtime, logger, calls } = this.context;
+    return Object.fromEntries(
+      this.context.behaviors.map(({ behavior }) => [
+        rpcName(behavior.id),
+        (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+          const aborted = new AbortController();
+          call.on('cancelled', () => aborted.abort());
+          const request = call.request as Record<string, unknown>;
+          const input = fromWire(behavior.input, isWrapped(behavior.input) ? request.value : request);
+          runtime
+            .invoke(behavior.id, input ?? {}, { transport: 'grpc', signal: aborted.signal })
+            .then((result) => {
+              calls.add(1, { behavior: behavior.id, outcome: 'ok' });
+              const wire = toWire(behavior.output, result);
+              callback(null, isWrapped(behavior.output) ? { value: wire } : wire);
+            })
+            .catch((error: unknown) => {
+              const grpcError = toGrpcError(error, (unexpected) =>
+                logger.log({
+                  level: 'error',
+                  eventId: grpcEventIds.callFailed,
+                  category: 'transport-grpc',
+                  message: `gRPC call ${rpcName(behavior.id)} (behavior ${behavior.id}) failed: ${unexpected instanceof Error ? unexpected.message : String(unexpected)}`,
+                  behaviorId: behavior.id,
+                }),
+              );
+              calls.add(1, { behavior: behavior.id, outcome: String(grpcError.code) });
+              callback(grpcError);
+            });
+        },
+      ]),
+    );
+  }
+
+  /** Binds the port; rejects with the bind error. */
+  listen(): Promise<number> {
+    const { settings } = this.context;
+    return new Promise((resolve, reject) => {
+      this.server.bindAsync(
+        `${settings.BindAddress}:${settings.Port}`,
+        ServerCredentials.createInsecure(),
+        (error, port) => {
+          if (error) return reject(error);
+          this.boundPort = port;
+          resolve(port);
+        },
+      );
+    });
+  }
+
+  /** Ends health watches, waits up to ShutdownTimeoutMs for in-flight calls, then cancels the rest. */
+  async close(): Promise<void> {
+    this.health.endWatches();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.server.forceShutdown();
+        resolve();
+      }, this.context.settings.ShutdownTimeoutMs);
+      timer.unref();
+      this.server.tryShutdown(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
+export { loadPackageDefinition };
