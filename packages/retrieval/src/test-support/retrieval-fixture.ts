@@ -68,6 +68,7 @@ export function retrievalFixture(
   options: AddRetrievalOptions = {},
   configuration: Record<string, unknown> = {},
   source: TestSource = testSource(),
+  collectionId = 'handbook',
 ): Fixture {
   const clock = manualClock();
   const logger = createMemoryLogger();
@@ -81,7 +82,7 @@ export function retrievalFixture(
   builder.addModule(handbookModule);
   const retrieval = addRetrieval(builder, { clock, ...options });
   retrieval.addCollection('handbook', {
-    id: 'handbook',
+    id: collectionId,
     displayName: 'Handbook',
     fields: ['title', 'body'],
     boosts: { title: 2 },
