@@ -22,6 +22,8 @@ export async function postgresSource(prefix = 'cdc') {
       ]);
     },
     async outboxRows(captureId: string): Promise<{ total: number; distinct: number; maxChange: number }> {
+      const exists = await client.query('SELECT to_regclass($1) AS name', [outbox]);
+      if (exists.rows[0].name === null) return { total: 0, distinct: 0, maxChange: 0 };
       const result = await client.query(
         `SELECT count(*)::int AS total, count(DISTINCT change_id)::int AS distinct, coalesce(max(change_id::bigint), 0)::int AS max_change
          FROM ${outbox} WHERE cdc_capture_id = $1`,
