@@ -19,14 +19,22 @@
  *   SASL_AUTHENTICATION_FAILED with "Authentication failed: Invalid username or password" followed by closing
  *   the connection, as the broker's PLAIN callback handler does.
  * On a SASL listener any request other than ApiVersions and the SASL pair before authentication closes the
- * connection. Any other request (Produce, CreateTopics, Fetch...) is recorded and closes the connection: the
- * fake never accepts a write, and tests assert that none reached the wire.
+ * connection. With `acceptProduce`, Produce v0-v2 appends to `produced` (see kafka-produce.ts). Any other
+ * request (Produce without the option, CreateTopics, Fetch...) is recorded and closes the connection: the
+ * fake never accepts a write it was not told to, and tests assert that none reached the wire.
  */
 import net from 'node:net';
 import { KafkaReader, KafkaWriter, kafkaApiNames, kafkaErrorCodes } from './kafka-wire';
 import { encodeMetadataResponse, type MetadataTopic } from './kafka-metadata-response';
+import { answerProduce, type KafkaProducedRecord } from './kafka-produce';
 
-const apiKeys = { metadata: 3, saslHandshake: 17, apiVersions: 18, saslAuthenticate: 36 } as const;
+const apiKeys = {
+  produce: 0,
+  metadata: 3,
+  saslHandshake: 17,
+  apiVersions: 18,
+  saslAuthenticate: 36,
+} as const;
 
 /** The API versions the fake advertises: only what it implements. */
 const supportedVersions: ReadonlyArray<readonly [apiKey: number, min: number, max: number]> = [
@@ -52,6 +60,11 @@ export interface KafkaFakeServerOptions {
   clusterId?: string;
   /** Default 1. */
   nodeId?: number;
+  /**
+   * Accept Produce v0-v2 (uncompressed MessageSets) on existing topics, partition 0, and keep every message in
+   * `produced`. Default false: a Produce request is recorded and closes the connection.
+   */
+  acceptProduce?: boolean;
 }
 
 /** What reached the wire, one record per request (passwords are never recorded). */
@@ -70,6 +83,8 @@ export interface KafkaRequestRecord {
   mechanism?: string;
   /** SaslAuthenticate: the username of the PLAIN token. */
   username?: string;
+  /** Produce (with `acceptProduce`): the topics of the request. */
+  produceTopics?: string[];
 }
 
 export interface KafkaFakeServer {
@@ -80,6 +95,8 @@ export interface KafkaFakeServer {
   readonly requests: readonly KafkaRequestRecord[];
   /** Topics created through Metadata auto-creation. */
   readonly createdTopics: readonly string[];
+  /** Messages accepted by Produce (with `acceptProduce`), in append order. */
+  readonly produced: readonly KafkaProducedRecord[];
   /** Number of TCP connections accepted so far. */
   readonly connectionCount: number;
   /** Number of TCP connections still open. */
@@ -111,6 +128,10 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
   const topics = new Set([...(options.topics ?? []), ...leaderless]);
   const requests: KafkaRequestRecord[] = [];
   const createdTopics: string[] = [];
+  const produced: KafkaProducedRecord[] = [];
+  const versions: ReadonlyArray<readonly [number, number, number]> = options.acceptProduce
+    ? [[apiKeys.produce, 0, 2], ...supportedVersions]
+    : supportedVersions;
   const sockets = new Set<net.Socket>();
   let connectionCount = 0;
   let port = 0;
@@ -164,7 +185,7 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
       answerApiVersions(header, reply);
       return true;
     }
-    const supported = supportedVersions.find(([apiKey]) => apiKey === header.apiKey);
+    const supported = versions.find(([apiKey]) => apiKey === header.apiKey);
     if (!supported || header.apiVersion < supported[1] || header.apiVersion > supported[2]) return false;
     if (header.apiKey === apiKeys.saslHandshake) return answerSaslHandshake(state, reader, record, reply);
     if (header.apiKey === apiKeys.saslAuthenticate)
@@ -172,6 +193,17 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
     if (state.sasl !== 'done') return false;
     if (header.apiKey === apiKeys.metadata) {
       answerMetadata(header, reader, record, reply);
+      return true;
+    }
+    if (header.apiKey === apiKeys.produce) {
+      const answer = answerProduce(
+        header.apiVersion,
+        reader,
+        (topic) => topics.has(topic) && !leaderless.has(topic),
+        produced,
+      );
+      record.produceTopics = answer.topics;
+      if (answer.body) reply(answer.body);
       return true;
     }
     return false;
@@ -182,14 +214,12 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
     if (header.apiVersion > 2) {
       // Brokers answer an unknown ApiVersions version in the v0 layout so any client can read it.
       body.int16(kafkaErrorCodes.unsupportedVersion);
-      body.array(supportedVersions, (writer, [apiKey, min, max]) =>
-        writer.int16(apiKey).int16(min).int16(max),
-      );
+      body.array(versions, (writer, [apiKey, min, max]) => writer.int16(apiKey).int16(min).int16(max));
       reply(body);
       return;
     }
     body.int16(kafkaErrorCodes.none);
-    body.array(supportedVersions, (writer, [apiKey, min, max]) => writer.int16(apiKey).int16(min).int16(max));
+    body.array(versions, (writer, [apiKey, min, max]) => writer.int16(apiKey).int16(min).int16(max));
     if (header.apiVersion >= 1) body.int32(0);
     reply(body);
   }
@@ -297,6 +327,7 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
     bootstrapServers: `${host}:${port}`,
     requests,
     createdTopics,
+    produced,
     get connectionCount() {
       return connectionCount;
     },
