@@ -1,0 +1,17 @@
+export { createPostgresIndexProvider } from './postgres-index-provider';
+export type { PostgresIndexProviderOptions } from './postgres-index-provider';
+export {
+  querySql,
+  upsertSql,
+  createTableSql,
+  versionsSql,
+  removeSql,
+  countSql,
+  vectorExpression,
+} from './postgres-sql';
+export {
+  addPostgresKnowledgeIndex,
+  postgresKnowledgeIndexOptionsSchema,
+  postgresKnowledgeIndexSectionPath,
+} from './add-postgres-knowledge-index';
+export type { PostgresKnowledgeIndexOptionsInput } from './add-postgres-knowledge-index';
