@@ -147,7 +147,10 @@ function acknowledgementAfter(
 
 /** One report's outcome: applied, or refused for one or more reporters (nothing applied then). */
 export type ReportOutcome =
-  | { readonly applied: true }
+  | {
+      readonly applied: true;
+      readonly takeovers: ReadonlyArray<{ cdcCaptureId: string; previousReporterId: string }>;
+    }
   | { readonly applied: false; readonly rejections: ReadonlyArray<{ cdcCaptureId: string; reason: string }> };
 
 /**
@@ -219,8 +222,18 @@ export class CaptureStateBook {
       }
       return { applied: false, rejections };
     }
-    for (const observation of observations) await this.observe(observation, policy, now);
-    return { applied: true };
+    const takeovers: Array<{ cdcCaptureId: string; previousReporterId: string }> = [];
+    for (const observation of observations) {
+      const before = this.record(observation.cdcCaptureId).coordination.lastTakeoverObservedAtUtc;
+      await this.observe(observation, policy, now);
+      const after = this.record(observation.cdcCaptureId).coordination;
+      if (after.lastTakeoverObservedAtUtc !== before && after.previousReporterId !== null)
+        takeovers.push({
+          cdcCaptureId: observation.cdcCaptureId,
+          previousReporterId: after.previousReporterId,
+        });
+    }
+    return { applied: true, takeovers };
   }
 
   /**

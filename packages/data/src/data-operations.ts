@@ -167,6 +167,20 @@ export function registerDataOperations(
             { rejections: outcome.rejections },
           );
         }
+        for (const takeover of outcome.takeovers) {
+          builder.logger.log({
+            level: 'warn',
+            eventId: dataEventIds.reporterTakeover,
+            category: 'data',
+            message: `CDC capture ${takeover.cdcCaptureId}: a new reporter took over after the lease of ${takeover.previousReporterId} expired`,
+          });
+          builder.story.record({
+            kind: 'data.cdc-reporter',
+            subjectId: takeover.cdcCaptureId,
+            transition: 'takeover',
+            message: `Reporter takeover on CDC capture ${takeover.cdcCaptureId} (runtime ${runtimeId})`,
+          });
+        }
         builder.logger.log({
           level: 'info',
           eventId: dataEventIds.reportAccepted,

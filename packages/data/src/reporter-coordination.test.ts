@@ -118,6 +118,10 @@ describe('reporter coordination (3.3)', () => {
       lastTakeoverObservedAtUtc: '2026-03-01T10:00:31.000Z',
     });
 
+    expect(JSON.stringify((await served.request('/engine/runtime-story')).body)).toContain(
+      'Reporter takeover on CDC capture orders',
+    );
+
     clock.advanceSeconds(5);
     expect((await report('b')).status).toBe(200);
     expect(await participants()).toEqual({ b: 'active' });
