@@ -1,6 +1,7 @@
 export { createPostgresIndexProvider } from './postgres-index-provider';
 export type { PostgresIndexProviderOptions } from './postgres-index-provider';
 export {
+  analyzeSql,
   querySql,
   upsertSql,
   createTableSql,

@@ -1,6 +1,6 @@
 import type { IndexedCollection, KnowledgeHighlight, KnowledgeIndexProvider } from '@corekit/retrieval';
 import pg from 'pg';
-import { countSql, createTableSql, querySql, removeSql, upsertSql, versionsSql } from './postgres-sql';
+import { analyzeSql, countSql, createTableSql, querySql, removeSql, upsertSql, versionsSql } from './postgres-sql';
 
 /** Options of the PostgreSQL provider. */
 export interface PostgresIndexProviderOptions {
@@ -35,8 +35,11 @@ export function createPostgresIndexProvider(options: PostgresIndexProviderOption
   let created: Promise<void> | null = null;
   const fieldsOf = new Map<string, readonly string[]>();
   const connection = () => {
-    pool ??= new pg.Pool({ connectionString: options.connectionString, max: maxConnections });
-    pool.on('error', () => undefined);
+    if (!pool) {
+      pool = new pg.Pool({ connectionString: options.connectionString, max: maxConnections });
+      // An idle client's error (server restart) must not crash the process; the next query reports it.
+      pool.on('error', () => undefined);
+    }
     return pool;
   };
   const ensureTable = () => {
@@ -92,6 +95,10 @@ export function createPostgresIndexProvider(options: PostgresIndexProviderOption
     },
     async remove(collectionId, ids) {
       if (ids.length > 0) await connection().query(removeSql(table), [collectionId, [...ids]]);
+    },
+    async commit() {
+      // Fresh planner statistics after a run, so the GIN index is chosen for the new row count.
+      await connection().query(analyzeSql(table));
     },
     async count(collectionId) {
       const result = await connection().query(countSql(table), [collectionId]);

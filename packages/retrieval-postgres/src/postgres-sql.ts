@@ -74,3 +74,4 @@ export const removeSql = (table: string) =>
   `DELETE FROM ${table} WHERE collection_id = $1 AND doc_id = ANY($2::text[])`;
 export const countSql = (table: string) =>
   `SELECT count(*)::int AS count FROM ${table} WHERE collection_id = $1`;
+export const analyzeSql = (table: string) => `ANALYZE ${table}`;
