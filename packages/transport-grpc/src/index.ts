@@ -6,3 +6,5 @@ export { grpcStatusCodes } from './grpc-status';
 export { grpcEventIds, grpcOptionsSchema, grpcSectionPath } from './grpc-options';
 export type { GrpcOptions, GrpcOptionsInput } from './grpc-options';
 export { loadBehaviorService } from './grpc-server';
+export { createBehaviorClient } from './grpc-client';
+export type { BehaviorClient, BehaviorCallResult } from './grpc-client';

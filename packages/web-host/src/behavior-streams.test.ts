@@ -42,10 +42,10 @@ const ticks = {
   ],
 };
 
-/** A host whose test adapter mounts the behavior streams through the adapter HTTP mount. */
+/** A host whose test adapter mounts the streams through the adapter HTTP mount (the built-in SSE and WebSocket transports stay off, so a host that mounts streams itself does not mount them twice). */
 function streamsHost() {
   return startTestHost({
-    configuration: { Engine: { Transports: ['RestApi', 'ServerSentEvents', 'WebSocket', 'JsonRpc'] } },
+    configuration: { Engine: { Transports: ['RestApi', 'JsonRpc'] } },
     setup: (builder) => {
       builder.addModule(ticks);
       builder.provide(transportAdapterKey('JsonRpc'), {

@@ -1,37 +1,8 @@
-import { credentials, loadPackageDefinition, Metadata, type Client, type ServiceError } from '@grpc/grpc-js';
-import { fromJSON, loadSync } from '@grpc/proto-loader';
-import { parse } from 'protobufjs';
+import { createBehaviorClient } from '../grpc-client';
 
-type Unary = (
-  request: unknown,
-  metadata: Metadata,
-  options: { deadline?: number },
-  callback: (error: ServiceError | null, response: unknown) => void,
-) => void;
-
-/** A real @grpc/grpc-js client of the generated service, loaded from the proto text. */
-export function behaviorClient(proto: string, port: number, service = 'corekit.behaviors.Behaviors') {
-  const definition = fromJSON(parse(proto, { keepCase: true }).root.toJSON(), {
-    keepCase: true,
-    longs: Number,
-    enums: String,
-    defaults: true,
-    arrays: true,
-  });
-  const loaded = loadPackageDefinition(definition) as Record<string, unknown>;
-  const Constructor = service.split('.').reduce<any>((node, part) => node[part], loaded);
-  const client = new Constructor(`127.0.0.1:${port}`, credentials.createInsecure()) as Client &
-    Record<string, Unary>;
-  const call = (method: string, request: unknown, deadlineMs?: number) =>
-    new Promise<{ response?: any; error?: ServiceError }>((resolve) =>
-      client[method](
-        request,
-        new Metadata(),
-        deadlineMs ? { deadline: Date.now() + deadlineMs } : {},
-        (error, response) => resolve(error ? { error } : { response }),
-      ),
-    );
-  return { client, call };
+/** A client of the generated service on the loopback port. */
+export function behaviorClient(proto: string, port: number, service?: string) {
+  return createBehaviorClient(proto, `127.0.0.1:${port}`, service);
 }
 
 const healthProto = `syntax = "proto3"; package grpc.health.v1;
@@ -42,5 +13,3 @@ service Health { rpc Check(HealthCheckRequest) returns (HealthCheckResponse); rp
 export function healthClient(port: number) {
   return behaviorClient(healthProto, port, 'grpc.health.v1.Health');
 }
-
-export { loadSync };
