@@ -66,7 +66,7 @@ describe('the sample web host', () => {
     const index = await get('/engine');
     expect(index.body.links.length).toBeGreaterThan(20);
     const snapshot = (await get('/engine/snapshot')).body;
-    expect(snapshot.manifest.modules.map((module: { id: string }) => module.id)).toEqual(['orders']);
+    expect(snapshot.manifest.modules.map((module: { id: string }) => module.id)).toContain('orders');
     expect(snapshot.executionGraphs[0]).toMatchObject({ id: 'order-fulfilment', entryNodeId: 'place' });
     expect(snapshot.hostedExecutions[0].id).toBe('order-expiry-sweeper');
     expect(snapshot.dataProducts[0].id).toBe('orders-daily');

@@ -3,11 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '@corekit/abstractions';
 import { createEngineBuilder } from '@corekit/engine-core';
-import { createWebHost, type WebHost } from '@corekit/web-host';
+import { createWebHost, webHostEventIds, type WebHost } from '@corekit/web-host';
 import { z } from 'zod';
 import { httpDependency } from './http-dependency';
 import { InventoryUpstream } from './inventory-upstream';
 import { addOrdersModule } from './orders-module';
+import { addAgentsDemo, agentsDemoAuthorize } from './packs/agents-demo';
+import { addTenancyDemo } from './packs/tenancy-demo';
 import { mountMetrics, type SampleTelemetry } from './telemetry';
 
 /** The example directory: engine.json and engine.<NODE_ENV>.json live there. */
@@ -70,21 +72,36 @@ export async function createSampleHost(
     }),
   );
   addOrdersModule(builder, upstream);
+  // The packs, each on embedded defaults (see src/packs/*-demo.ts and the README for curl walkthroughs).
+  addTenancyDemo(builder);
+  addAgentsDemo(builder);
 
   const token = environment.SAMPLE_OPERATOR_TOKEN;
   if (token) builder.addSecret(token);
+  else if (environment.NODE_ENV === 'production') {
+    builder.logger.log({
+      level: 'warn',
+      eventId: webHostEventIds.engineRoutesOpenInProduction,
+      category: 'sample-host',
+      message:
+        'NODE_ENV=production and no SAMPLE_OPERATOR_TOKEN: the /engine routes answer 403 to everyone. Set SAMPLE_OPERATOR_TOKEN ' +
+        'and send "Authorization: Bearer <token>", or open them with Engine__Web__EngineRoutes__Exposure=Open.',
+    });
+  }
   const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
   const host = createWebHost(builder, {
     title: 'Core sample host',
     port: options.port,
     environment,
     handleSignals: options.handleSignals,
-    authorize: expected
-      ? (request) => {
-          const given = Buffer.from(request.headers.authorization ?? '');
-          return given.length === expected.length && timingSafeEqual(given, expected);
-        }
-      : undefined,
+    authorize: (request, requirement) => {
+      // Pack operations with a named policy first (the demo tokens), then the operator token for the rest.
+      const demo = agentsDemoAuthorize(request.headers, requirement?.policy ?? null);
+      if (demo) return demo;
+      if (!expected) return false;
+      const given = Buffer.from(request.headers.authorization ?? '');
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    },
   });
   if (options.telemetry) mountMetrics(host, options.telemetry);
   host.workerHost.addShutdownParticipant({

@@ -9,8 +9,11 @@ export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
  * Who may call an operation. `anonymous` serves every caller (a proof file a verifier fetches). `required`
  * asks the host's authorizer, naming `policy` when set: the host answers 401 for a caller it cannot
- * identify and 403 for one it refuses, and the handler never runs. Default: `required` for every method
- * but GET, and for GET when the host guards its `/engine` routes.
+ * identify (or when it has no authorizer at all) and 403 for one it refuses, and the handler never runs,
+ * whatever the host's exposure settings. Left out: an operation under `/engine` follows the host's policy
+ * for its `/engine` surfaces (the web host's `Engine:Web:EngineRoutes:Exposure`: guarded in production,
+ * open in development); any other path is anonymous. Declare `required` for anything that changes state and
+ * must stay guarded everywhere.
  */
 export type OperationAuthorization =
   { readonly mode: 'anonymous' } | { readonly mode: 'required'; readonly policy?: string };
