@@ -1,0 +1,119 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { loadCatalog } from './catalog';
+import { checkHost, writeArtifacts } from './check';
+import { generateHost } from './generate';
+import { renderTemplate } from './render';
+
+const catalog = loadCatalog();
+let root = '';
+beforeEach(() => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'create-corekit-host-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+describe('renderTemplate', () => {
+  it('inserts values, repeats sections over arrays, keeps inverted sections for empty values', () => {
+    const text = '{{name}}:{{#items}} {{id}}@{{name}}{{/items}}{{^none}} empty{{/none}}';
+    expect(renderTemplate(text, { name: 'x', items: [{ id: 'a' }, { id: 'b' }], none: [] })).toBe(
+      'x: a@x b@x empty',
+    );
+  });
+  it('refuses a placeholder with no value rather than rendering an empty string', () => {
+    expect(() => renderTemplate('{{nme}}', { name: 'x' }, 't')).toThrow('template t: no value named "nme"');
+  });
+});
+
+describe('generateHost', () => {
+  it('writes a web host with pinned workspace versions, the probes registered, and every artifact', () => {
+    const directory = path.join(root, 'orders-service');
+    const { files } = generateHost(
+      {
+        directory,
+        host: 'web',
+        probes: ['http', 'redis'],
+        packs: [],
+        targets: ['kubernetes', 'systemd', 'iis'],
+      },
+      catalog,
+    );
+    const pkg = JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8'));
+    const webHostVersion = JSON.parse(
+      readFileSync(path.join(__dirname, '../../web-host/package.json'), 'utf8'),
+    ).version;
+    expect(pkg.dependencies['@corekit/web-host']).toBe(webHostVersion);
+    expect(pkg.dependencies['@corekit/probe-redis']).toMatch(/^\d+\.\d+\.\d+/);
+    const host = readFileSync(path.join(directory, 'src/host.ts'), 'utf8');
+    expect(host).toContain("import { addRedisHealth } from '@corekit/probe-redis';");
+    expect(host).toContain('addHttpHealth(builder);');
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'Dockerfile',
+        'deploy/kubernetes/deployment.yaml',
+        'deploy/systemd/orders-service.service',
+        'deploy/iis/web.config',
+        '.gitignore',
+      ]),
+    );
+    expect(files).not.toContain('deploy/container-app/containerapp.yaml');
+    expect(existsSync(path.join(directory, 'src/host.ts.tmpl'))).toBe(false);
+  });
+
+  it('adds the packs a pack needs, before it', () => {
+    const governance = catalog.packs.find((pack) => pack.id === 'tenant-governance');
+    if (!governance) return expect(catalog.packs.map((pack) => pack.id)).not.toContain('tenant-governance');
+    const directory = path.join(root, 'tenants');
+    generateHost(
+      { directory, host: 'worker', probes: [], packs: ['tenant-governance'], targets: [] },
+      catalog,
+    );
+    const host = readFileSync(path.join(directory, 'src/host.ts'), 'utf8');
+    expect(host.indexOf('addMultiTenancy(builder)')).toBeGreaterThan(0);
+    expect(host.indexOf('addMultiTenancy(builder)')).toBeLessThan(
+      host.indexOf('addTenantGovernance(builder)'),
+    );
+  });
+
+  it('refuses an unknown probe, naming the choices', () => {
+    expect(() =>
+      generateHost(
+        { directory: path.join(root, 'x'), host: 'web', probes: ['redi'], packs: [], targets: [] },
+        catalog,
+      ),
+    ).toThrow(/unknown probe "redi": choose from http, redis/);
+  });
+});
+
+describe('corekit-host check', () => {
+  it('follows a configuration change into the artifacts and reports them stale until rewritten', () => {
+    const directory = path.join(root, 'svc');
+    generateHost(
+      { directory, host: 'web', probes: ['redis'], packs: [], targets: ['kubernetes', 'systemd'] },
+      catalog,
+    );
+    expect(checkHost(directory).stale).toEqual([]);
+    const enginePath = path.join(directory, 'engine.json');
+    const engine = JSON.parse(readFileSync(enginePath, 'utf8'));
+    engine.Engine.FailurePolicy.ShutdownLivenessGracePeriod = '00:01:00';
+    engine.Engine.Observability.DependencyHealth.Redis.Dependencies[0].TimeoutSeconds = 7;
+    writeFileSync(enginePath, JSON.stringify(engine));
+    const report = checkHost(directory);
+    expect(report.stale).toEqual(
+      expect.arrayContaining(['deploy/kubernetes/deployment.yaml', 'deploy/systemd/svc.service']),
+    );
+    expect(report.text).toContain('G = 60 s  from Engine:FailurePolicy:ShutdownLivenessGracePeriod');
+    expect(report.text).toContain(
+      'T = 7 s  from Engine:Observability:DependencyHealth:Redis:Dependencies:0:TimeoutSeconds',
+    );
+    writeArtifacts(directory);
+    expect(checkHost(directory).stale).toEqual([]);
+    const deployment = parse(readFileSync(path.join(directory, 'deploy/kubernetes/deployment.yaml'), 'utf8'));
+    // preStop T + 1 = 8, then max(drain 20, grace 60) + T 7 = 67.
+    expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(8 + 67);
+    expect(readFileSync(path.join(directory, 'deploy/systemd/svc.service'), 'utf8')).toContain(
+      'TimeoutStopSec=67\n',
+    );
+  });
+});

@@ -1,0 +1,18 @@
+export { renderTemplate } from './render';
+export type { TemplateScope } from './render';
+export { findWorkspace, loadCatalog } from './catalog';
+export type { Catalog, PackChoice, ProbeChoice } from './catalog';
+export { engineJson, generateHost, thirdPartyVersions } from './generate';
+export type { GenerateOptions } from './generate';
+export { deploymentTargets, renderArtifacts } from './artifacts';
+export type { DeploymentTarget } from './artifacts';
+export { computeTimings } from './timings';
+export type { ComputedNumber, DeploymentTimings, TimingInput } from './timings';
+export { containerAppManifest, kubernetesManifests, probeSettings, startupCadence } from './manifests';
+export { durationSeconds, readDeploySettings, readEngineConfiguration, valueAt } from './host-configuration';
+export type { DeploySettings } from './host-configuration';
+export { checkHost, writeArtifacts } from './check';
+export type { CheckReport } from './check';
+export { buildAppServiceZip } from './app-service-zip';
+export { parseCliArguments } from './options';
+export type { CliAnswers } from './options';
