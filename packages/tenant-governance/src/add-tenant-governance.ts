@@ -1,4 +1,4 @@
-import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { CoreError, defineExtensionKey, type EngineBuilder } from '@corekit/abstractions';
 import { multiTenancyKey } from '@corekit/tenancy';
 import { governanceDeliveryPostureKey } from './delivery-seams';
 import type { GovernanceContext } from './governance-context';
@@ -13,6 +13,12 @@ import { createGovernanceService } from './governance-service';
 import { governanceSurfaces, type StorePosture } from './governance-surfaces';
 import { RecordStore } from './record-store';
 import { tenantGovernanceKey, type TenantGovernance } from './tenant-governance';
+
+/** Internal: the governance context, for the delivery registration of this package (not exported). */
+export const governanceContextKey = defineExtensionKey<GovernanceContext>(
+  '@corekit/tenant-governance/internal-context',
+  'Governance stores and settings (internal to @corekit/tenant-governance)',
+);
 
 /** Registration key of `addTenantGovernance` (a second call is refused). */
 export const tenantGovernanceRegistrationKey = '@corekit/tenant-governance';
@@ -32,7 +38,8 @@ export const governanceStoreNames = {
   audit: 'tenant-governance-audit',
 } as const;
 
-function storePosture(builder: EngineBuilder): StorePosture {
+/** How the engine keeps stores (`Engine:Stores:Provider`), for the surfaces. */
+export function storePosture(builder: EngineBuilder): StorePosture {
   const section = builder.configuration.getSection('Engine:Stores') as Record<string, unknown> | undefined;
   const provider = Object.entries(section ?? {}).find(([key]) => key.toLowerCase() === 'provider')?.[1];
   return String(provider ?? 'Memory').toLowerCase() === 'file'
@@ -118,6 +125,7 @@ export function addTenantGovernance(
   const store = storePosture(builder);
 
   builder.provide(tenantGovernanceKey, service);
+  builder.provide(governanceContextKey, context);
   builder.addEventIds({
     component: 'Tenant governance',
     ranges: [[4510, 4529]],

@@ -2,76 +2,115 @@ import { defineExtensionKey } from '@corekit/abstractions';
 import type { TenantInvitation } from './governance-records';
 
 /*
- * Seams for the delivery and domain-ownership issue. Everything in this file is a type or a key: it is
- * implemented by the delivery issue (senders, dispatcher, retry queue, reconciliation, domain verification),
- * not here. Nothing in this package sends anything; without those packages invitations move to `sent`
- * only through the host's `mark-sent` command.
+ * The delivery contract. `addTenantGovernanceDelivery` implements the registry, the dispatcher, the retry
+ * runner and the posture; sender packages implement `InvitationSender`. Without the delivery registration
+ * invitations move to `sent` only through the host's `mark-sent` command.
  */
 
 /** Outcomes of one sender for one invitation (spec 2.2). */
 export type InvitationSendOutcome = 'dispatched' | 'suppressed' | 'sender-failed';
 
-/** What a sender is handed. Implemented by the delivery issue. */
+/** What a sender is handed for one attempt. */
 export interface InvitationSendRequest {
   readonly invitation: TenantInvitation;
   readonly channel: string;
   /** Dispatch metadata (first in the recipient resolution order: dispatch, invitation metadata, InviteeId). */
   readonly metadata: Readonly<Record<string, string>>;
+  /**
+   * The recipient address the dispatcher resolved with the default key `recipientEmail` (dispatch metadata,
+   * then invitation metadata, then InviteeId for an email invitee); null when none. A sender with its own
+   * `RecipientEmailMetadataKey` resolves again with `resolveInvitationRecipient`.
+   */
+  readonly recipient: string | null;
+  /** Random id of the dispatch pass (one per `dispatch` call or retry attempt); safe to log. */
+  readonly dispatchId: string;
+  /** 1 for the first attempt of this tenant + invitation + channel + sender, then 2, 3... through the retry queue. */
+  readonly attempt: number;
   readonly signal: AbortSignal;
 }
 
-/** A sender's answer: an outcome plus safe metadata (never a recipient address, a body or a credential). */
+/** Safe metadata values: never a recipient address, a body, a header value that may authenticate, or a credential. */
+export type InvitationSendMetadata = Readonly<Record<string, string | number | boolean | null>>;
+
+/** A sender's answer: an outcome plus safe metadata. */
 export interface InvitationSendResult {
   readonly outcome: InvitationSendOutcome;
   readonly providerMessageId?: string | null;
+  /** For sender-failed: whether a later attempt may succeed (default true). False is never queued. */
   readonly retryable?: boolean;
-  readonly metadata?: Readonly<Record<string, string | number | boolean>>;
+  /** A short stable code (`channel-unsupported`, `recipient-missing`, `http-status-503`, `timeout`...). */
+  readonly reason?: string | null;
+  /** Who decided: the sender (`sender`, default) or the provider's own rules (`provider-managed`: unsupported channel...). */
+  readonly decision?: 'sender' | 'provider-managed';
+  readonly metadata?: InvitationSendMetadata;
 }
 
 /**
  * The sender extension contract every sender package implements (HTTP webhook, SMTP, email providers).
- * Implemented by the delivery issue and the sender packages.
+ * `send` should not throw: a thrown error is recorded as sender-failed with reason `sender-exception`
+ * (retryable) and its message is not recorded (it may carry an address or a credential).
  */
 export interface InvitationSender {
-  /** Stable id (`SenderId` of the sender's section). */
+  /** Stable id (`SenderId` of the sender's section), `[a-z0-9][a-z0-9._-]*`. */
   readonly id: string;
-  /** Channels it serves (`email`...); another channel answers `suppressed`. */
+  /** Channels it serves (`email`...); another channel answers `suppressed` without calling `send`. */
   readonly supportedChannels: readonly string[];
   send(request: InvitationSendRequest): Promise<InvitationSendResult>;
 }
 
-/** One dispatch's answer: an outcome per sender, plus `already-running` when a retry pass overlaps. */
+/** One sender's recorded outcome in a dispatch. */
+export interface InvitationSenderOutcome {
+  readonly senderId: string;
+  readonly outcome: InvitationSendOutcome | 'already-running';
+  readonly reason: string | null;
+  readonly decision: 'sender' | 'provider-managed' | 'dispatcher';
+  readonly attempt: number;
+  readonly providerMessageId: string | null;
+  /** True when a sender-failed outcome was put on (or kept in) the retry queue. */
+  readonly retryQueued: boolean;
+  /** Sanitized sender metadata (unsafe keys and address-like values dropped). */
+  readonly metadata: InvitationSendMetadata;
+}
+
+/** One dispatch's answer: an outcome per sender, or `already-running` when the same delivery is in flight. */
 export interface InvitationDispatchResult {
+  readonly dispatchId: string;
   readonly tenantId: string;
   readonly invitationId: string;
   readonly channel: string;
-  readonly outcomes: ReadonlyArray<{
-    readonly senderId: string;
-    readonly outcome: InvitationSendOutcome | 'already-running';
-  }>;
+  /** The invitation status after the dispatch (sent once a sender dispatched it). */
+  readonly invitationStatus: string;
+  readonly outcomes: readonly InvitationSenderOutcome[];
+}
+
+/** A dispatch request (also the body of `POST /engine/tenant-invitations/delivery-dispatches`). */
+export interface InvitationDispatchRequest {
+  readonly tenantId: string;
+  readonly invitationId: string;
+  /** Default `email`. */
+  readonly channel?: string;
+  readonly metadata?: Readonly<Record<string, string>>;
+  /** Only these senders (default every registered sender). */
+  readonly senderIds?: readonly string[];
+  readonly signal?: AbortSignal;
 }
 
 /**
  * Dispatches an invitation through the registered senders, records run state and outcome truth, and marks
  * the invitation sent through `TenantGovernance.markInvitationSent` when a sender dispatched it.
- * Implemented by the delivery issue; provided under `invitationDeliveryDispatcherKey`.
+ * Provided under `invitationDeliveryDispatcherKey` by `addTenantGovernanceDelivery`. Refusals: 404
+ * INVITATION_NOT_FOUND, 409 INVITATION_NOT_DELIVERABLE (not pending or sent), 409 DELIVERY_NO_SENDERS.
  */
 export interface InvitationDeliveryDispatcher {
-  dispatch(request: {
-    readonly tenantId: string;
-    readonly invitationId: string;
-    readonly channel: string;
-    readonly metadata?: Readonly<Record<string, string>>;
-    readonly signal?: AbortSignal;
-  }): Promise<InvitationDispatchResult>;
+  dispatch(request: InvitationDispatchRequest): Promise<InvitationDispatchResult>;
 }
 
 export const invitationDeliveryDispatcherKey = defineExtensionKey<InvitationDeliveryDispatcher>(
   '@corekit/tenant-governance/invitation-delivery-dispatcher',
-  'Dispatches invitations through the registered senders (implemented by the delivery package)',
+  'Dispatches invitations through the registered senders',
 );
 
-/** Where sender packages register their senders (the delivery package provides the registry). */
+/** Where sender packages register their senders (`addTenantGovernanceDelivery` provides it; ids are unique). */
 export interface InvitationSenderRegistry {
   add(sender: InvitationSender): void;
   list(): readonly InvitationSender[];
@@ -79,7 +118,7 @@ export interface InvitationSenderRegistry {
 
 export const invitationSenderRegistryKey = defineExtensionKey<InvitationSenderRegistry>(
   '@corekit/tenant-governance/invitation-sender-registry',
-  'Registered invitation senders (implemented by the delivery package)',
+  'Registered invitation senders',
 );
 
 /**
@@ -87,6 +126,7 @@ export const invitationSenderRegistryKey = defineExtensionKey<InvitationSenderRe
  * (retry queue, execution coordination, observations, senders, delivery runs; domain verification and
  * polling). Counts and states only, never an identifier. Without a provider the surfaces report these
  * fields as not registered (`deliveryNotRegisteredFields`, `domainVerificationNotRegisteredFields`).
+ * Provided by `addTenantGovernanceDelivery`.
  */
 export interface GovernanceDeliveryPosture {
   invitationFields(): Readonly<Record<string, unknown>>;
@@ -95,5 +135,5 @@ export interface GovernanceDeliveryPosture {
 
 export const governanceDeliveryPostureKey = defineExtensionKey<GovernanceDeliveryPosture>(
   '@corekit/tenant-governance/delivery-posture',
-  'Delivery and domain-verification fields of the governance surfaces (implemented by the delivery package)',
+  'Delivery and domain-verification fields of the governance surfaces',
 );

@@ -151,9 +151,7 @@ it('no surface, snapshot, diagnostics or log record carries a principal, invitee
         }),
       () => governance.declareDomain({ tenantId: 'acme', domainName: domain }),
     ]) {
-      await attempt().catch((error: Error) =>
-        errors.push(JSON.stringify({ ...error, text: error.message })),
-      );
+      await attempt().catch((error: Error) => errors.push(JSON.stringify({ ...error, text: error.message })));
     }
     expect(errors).toHaveLength(3);
 

@@ -63,10 +63,71 @@ export type {
   InvitationSendResult,
   InvitationSendOutcome,
   InvitationDeliveryDispatcher,
+  InvitationDispatchRequest,
   InvitationDispatchResult,
+  InvitationSenderOutcome,
+  InvitationSendMetadata,
   InvitationSenderRegistry,
   GovernanceDeliveryPosture,
 } from './delivery-seams';
 export { deliveryNotRegisteredFields, domainVerificationNotRegisteredFields } from './governance-surfaces';
 export { governanceEventIds, governanceEventIdNames } from './governance-event-ids';
 export { versionConflictCode } from './record-store';
+export {
+  addTenantGovernanceDelivery,
+  deliveryStoreNames,
+  tenantGovernanceDeliveryRegistrationKey,
+} from './add-tenant-governance-delivery';
+export type {
+  TenantGovernanceDelivery,
+  TenantGovernanceDeliveryExtensions,
+} from './add-tenant-governance-delivery';
+export { deliveryOptionsSchema, domainVerificationOptionsSchema } from './delivery-options';
+export type { DeliveryOptions, DeliveryOptionsInput, DomainVerificationOptions } from './delivery-options';
+export { deliveryEventIds, deliveryEventIdNames } from './delivery-event-ids';
+export {
+  defaultRecipientMetadataKey,
+  resolveInvitationRecipient,
+  sanitizeSendMetadata,
+} from './delivery-recipient';
+export type { DeliveryRunRecord } from './delivery-dispatcher';
+export { retryKey } from './retry-queue';
+export type { RetryQueueEntry } from './retry-queue';
+export { invitationDeliveryRetryRunnerKey } from './retry-runner';
+export type { InvitationDeliveryRetryRunner, RetryPassResult } from './retry-runner';
+export { supersedes } from './delivery-status-book';
+export {
+  attentionCategories,
+  attentionRemediation,
+  deliveryObservationInputSchema,
+  deliveryStatuses,
+  deliveryStatusRank,
+  invitationDeliveryStatusKey,
+  remediationActions,
+  terminalDeliveryStatuses,
+} from './delivery-status-types';
+export type {
+  AttentionCategory,
+  AttentionItem,
+  DeliveryObservation,
+  DeliveryObservationInput,
+  DeliveryObservationQuery,
+  DeliveryObservationQueryResult,
+  DeliveryStatus,
+  InvitationDeliveryStatusRecord,
+  InvitationDeliveryStatusService,
+  ObservationOutcome,
+  ObservationSubmitResult,
+} from './delivery-status-types';
+export { domainVerificationKey } from './domain-verification-types';
+export type {
+  DomainProofChallenge,
+  PollingPassResult,
+  ProofMethod,
+  ProofPublicationPlan,
+  TenantDomainVerification,
+  VerificationOutcome,
+  VerificationResult,
+} from './domain-verification-types';
+export type { ProofTransport } from './proof-collectors';
+export { LocalFileStore } from './local-file-store';

@@ -1,0 +1,315 @@
+import { randomUUID } from 'node:crypto';
+import { OperationError, type KeyedStore, type Logger, type PackCounter } from '@corekit/abstractions';
+import { deliveryEventIds } from './delivery-event-ids';
+import { resolveInvitationRecipient, sanitizeSendMetadata } from './delivery-recipient';
+import type {
+  InvitationDeliveryDispatcher,
+  InvitationDispatchRequest,
+  InvitationDispatchResult,
+  InvitationSender,
+  InvitationSenderOutcome,
+  InvitationSenderRegistry,
+  InvitationSendResult,
+} from './delivery-seams';
+import { retryKey, type RetryQueue } from './retry-queue';
+import type { TenantGovernance } from './tenant-governance';
+
+/** What the run-state store keeps per tenant + invitation + channel + sender: the latest attempt's truth. */
+export interface DeliveryRunRecord extends Omit<InvitationSenderOutcome, 'metadata'> {
+  readonly tenantId: string;
+  readonly invitationId: string;
+  readonly channel: string;
+  readonly dispatchId: string;
+  readonly source: string;
+  readonly atUtc: string;
+  /** Sanitized: never a recipient address, a body or a credential. */
+  readonly metadata: InvitationSenderOutcome['metadata'];
+}
+
+/** Per-process delivery counts for the surface. */
+export interface DeliveryCounts {
+  runCount: number;
+  outcomes: Record<'dispatched' | 'suppressed' | 'sender-failed' | 'already-running', number>;
+  latestOutcome: string | null;
+}
+
+export interface DispatcherDependencies {
+  readonly governance: TenantGovernance;
+  readonly runs: KeyedStore<DeliveryRunRecord>;
+  readonly queue: RetryQueue;
+  readonly logger: Logger;
+  readonly counter: PackCounter;
+  readonly now: () => Date;
+  /** Called after every recorded outcome (the status book keeps dispatches and spent failures). */
+  readonly onOutcome: (record: DeliveryRunRecord) => Promise<void>;
+}
+
+const senderIdPattern = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** The sender registry: unique ids, registration order kept. Instance state, one per registration. */
+export class SenderRegistry implements InvitationSenderRegistry {
+  private readonly senders = new Map<string, InvitationSender>();
+
+  add(sender: InvitationSender): void {
+    if (!senderIdPattern.test(sender.id)) {
+      throw new OperationError(
+        'invalid-input',
+        'SENDER_ID_INVALID',
+        `Sender id ${JSON.stringify(sender.id)} is not [a-z0-9][a-z0-9._-]*`,
+      );
+    }
+    if (this.senders.has(sender.id)) {
+      throw new OperationError(
+        'conflict',
+        'SENDER_ALREADY_REGISTERED',
+        `A sender with id ${sender.id} is already registered`,
+      );
+    }
+    this.senders.set(sender.id, sender);
+  }
+
+  list(): readonly InvitationSender[] {
+    return [...this.senders.values()];
+  }
+}
+
+/**
+ * Dispatches an invitation through the registered senders. Per sender it records the outcome truth in the
+ * run-state store (sanitized metadata only), offers retryable failures to the retry queue and clears a
+ * queued retry once the sender dispatched or suppressed. One delivery (tenant + invitation + channel) runs
+ * at a time in this process: an overlapping dispatch or retry answers `already-running` for every sender
+ * and changes nothing. The first dispatched outcome marks the invitation sent.
+ */
+export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
+  readonly counts: DeliveryCounts = {
+    runCount: 0,
+    outcomes: { dispatched: 0, suppressed: 0, 'sender-failed': 0, 'already-running': 0 },
+    latestOutcome: null,
+  };
+  private readonly inFlight = new Set<string>();
+
+  constructor(
+    private readonly registry: SenderRegistry,
+    private readonly deps: DispatcherDependencies,
+  ) {}
+
+  /** The recorded run state of an invitation: the latest outcome per channel and sender. */
+  async runState(tenantId: string, invitationId: string): Promise<DeliveryRunRecord[]> {
+    const prefix = `${encodeURIComponent(tenantId)}/${encodeURIComponent(invitationId)}/`;
+    return (await this.deps.runs.list({ prefix })).map((record) => record.value);
+  }
+
+  dispatch(request: InvitationDispatchRequest): Promise<InvitationDispatchResult> {
+    return this.run(request, 'manual');
+  }
+
+  /** The dispatch itself; `source` labels the pass (`manual`, or the retry runner's source). */
+  async run(request: InvitationDispatchRequest, source: string): Promise<InvitationDispatchResult> {
+    const { governance, logger } = this.deps;
+    const channel = request.channel ?? 'email';
+    const invitation = await governance.getInvitation(request.tenantId, request.invitationId);
+    if (!invitation) {
+      throw new OperationError('not-found', 'INVITATION_NOT_FOUND', 'The invitation does not exist');
+    }
+    if (invitation.status !== 'pending' && invitation.status !== 'sent') {
+      throw new OperationError(
+        'conflict',
+        'INVITATION_NOT_DELIVERABLE',
+        `An ${invitation.status} invitation is not delivered`,
+      );
+    }
+    const senders = this.registry
+      .list()
+      .filter((sender) => !request.senderIds || request.senderIds.includes(sender.id));
+    if (senders.length === 0) {
+      throw new OperationError(
+        'conflict',
+        'DELIVERY_NO_SENDERS',
+        'No registered sender matches the dispatch',
+      );
+    }
+    const dispatchId = randomUUID();
+    const flightKey = [request.tenantId, request.invitationId, channel].map(encodeURIComponent).join('/');
+    const base = { dispatchId, tenantId: request.tenantId, invitationId: request.invitationId, channel };
+    if (this.inFlight.has(flightKey)) {
+      const outcomes = senders.map((sender) => this.overlap(sender.id));
+      this.count(outcomes, request.tenantId, source);
+      logger.log({
+        level: 'info',
+        eventId: deliveryEventIds.dispatchAlreadyRunning,
+        category: 'tenant-governance.delivery',
+        message: `Invitation dispatch already running (tenant ${request.tenantId}, channel ${channel}, source ${source})`,
+        tenantId: request.tenantId,
+        channel,
+        source,
+      });
+      return { ...base, invitationStatus: invitation.status, outcomes };
+    }
+    this.inFlight.add(flightKey);
+    try {
+      logger.log({
+        level: 'debug',
+        eventId: deliveryEventIds.dispatchStarted,
+        category: 'tenant-governance.delivery',
+        message: `Invitation dispatch started (tenant ${request.tenantId}, channel ${channel}, ${senders.length} sender(s), source ${source})`,
+        tenantId: request.tenantId,
+        channel,
+        senderCount: senders.length,
+        source,
+      });
+      const metadata = { ...(request.metadata ?? {}) };
+      const recipient = resolveInvitationRecipient(invitation, metadata);
+      const forbidden = [recipient, invitation.inviteeId, ...Object.values(metadata)];
+      const outcomes: InvitationSenderOutcome[] = [];
+      for (const sender of senders) {
+        const key = retryKey(request.tenantId, request.invitationId, channel, sender.id);
+        const attempt = ((await this.deps.queue.get(key))?.value.attempts ?? 0) + 1;
+        let result: InvitationSendResult;
+        let decision: InvitationSenderOutcome['decision'] = 'sender';
+        if (!sender.supportedChannels.includes(channel)) {
+          result = { outcome: 'suppressed', reason: 'channel-unsupported' };
+          decision = 'provider-managed';
+        } else {
+          try {
+            result = await sender.send({
+              invitation,
+              channel,
+              metadata,
+              recipient,
+              dispatchId,
+              attempt,
+              signal: request.signal ?? new AbortController().signal,
+            });
+            decision = result.decision ?? 'sender';
+          } catch {
+            result = { outcome: 'sender-failed', reason: 'sender-exception', retryable: true };
+          }
+        }
+        let retryQueued = false;
+        if (result.outcome === 'sender-failed') {
+          const queued = await this.deps.queue.recordFailure(
+            {
+              tenantId: request.tenantId,
+              invitationId: request.invitationId,
+              channel,
+              senderId: sender.id,
+              lastReason: result.reason ?? null,
+              metadata,
+            },
+            attempt,
+            result.retryable !== false,
+          );
+          retryQueued = queued === 'queued';
+          this.logQueue(queued, request.tenantId, sender.id, channel, attempt);
+        } else if (await this.deps.queue.complete(key)) {
+          logger.log({
+            level: 'info',
+            eventId: deliveryEventIds.retrySucceeded,
+            category: 'tenant-governance.delivery',
+            message: `Queued invitation delivery ${result.outcome} on attempt ${attempt} (tenant ${request.tenantId}, sender ${sender.id})`,
+            tenantId: request.tenantId,
+            senderId: sender.id,
+            attempt,
+            outcome: result.outcome,
+          });
+        }
+        const outcome: InvitationSenderOutcome = {
+          senderId: sender.id,
+          outcome: result.outcome,
+          reason: result.reason ?? null,
+          decision,
+          attempt,
+          providerMessageId: result.providerMessageId ?? null,
+          retryQueued,
+          metadata: sanitizeSendMetadata(result.metadata, forbidden),
+        };
+        outcomes.push(outcome);
+        const record: DeliveryRunRecord = {
+          ...outcome,
+          ...base,
+          source,
+          atUtc: this.deps.now().toISOString(),
+        };
+        await this.deps.runs.put(key, record);
+        this.logOutcome(outcome, request.tenantId, channel, source);
+        await this.deps.onOutcome(record);
+      }
+      this.count(outcomes, request.tenantId, source);
+      let invitationStatus: string = invitation.status;
+      if (outcomes.some((outcome) => outcome.outcome === 'dispatched')) {
+        const marked = await governance.markInvitationSent(request.tenantId, request.invitationId);
+        invitationStatus = marked.invitation?.status ?? invitationStatus;
+      }
+      return { ...base, invitationStatus, outcomes };
+    } finally {
+      this.inFlight.delete(flightKey);
+    }
+  }
+
+  private overlap(senderId: string): InvitationSenderOutcome {
+    return {
+      senderId,
+      outcome: 'already-running',
+      reason: 'delivery-in-flight',
+      decision: 'dispatcher',
+      attempt: 0,
+      providerMessageId: null,
+      retryQueued: false,
+      metadata: {},
+    };
+  }
+
+  private count(outcomes: readonly InvitationSenderOutcome[], tenantId: string, source: string): void {
+    this.counts.runCount++;
+    for (const outcome of outcomes) {
+      this.counts.outcomes[outcome.outcome]++;
+      this.counts.latestOutcome = outcome.outcome;
+      this.deps.counter.add(1, { outcome: outcome.outcome, senderId: outcome.senderId, tenantId, source });
+    }
+  }
+
+  private logOutcome(outcome: InvitationSenderOutcome, tenantId: string, channel: string, source: string) {
+    const eventId =
+      outcome.outcome === 'dispatched'
+        ? deliveryEventIds.senderDispatched
+        : outcome.outcome === 'suppressed'
+          ? deliveryEventIds.senderSuppressed
+          : deliveryEventIds.senderFailed;
+    this.deps.logger.log({
+      level: outcome.outcome === 'sender-failed' ? 'warn' : 'info',
+      eventId,
+      category: 'tenant-governance.delivery',
+      message: `Invitation sender ${outcome.senderId} ${outcome.outcome}${outcome.reason ? ` (${outcome.reason})` : ''}, attempt ${outcome.attempt} (tenant ${tenantId}, channel ${channel}, source ${source})`,
+      tenantId,
+      channel,
+      senderId: outcome.senderId,
+      outcome: outcome.outcome,
+      reason: outcome.reason,
+      decision: outcome.decision,
+      attempt: outcome.attempt,
+      retryQueued: outcome.retryQueued,
+      source,
+    });
+  }
+
+  private logQueue(decision: string, tenantId: string, senderId: string, channel: string, attempt: number) {
+    if (decision === 'disabled' || decision === 'not-retryable') return;
+    const eventId =
+      decision === 'queued'
+        ? deliveryEventIds.retryQueued
+        : decision === 'queue-full'
+          ? deliveryEventIds.retryQueueFull
+          : deliveryEventIds.retryExhausted;
+    this.deps.logger.log({
+      level: decision === 'queued' ? 'info' : 'warn',
+      eventId,
+      category: 'tenant-governance.delivery',
+      message: `Invitation delivery retry ${decision} after attempt ${attempt} (tenant ${tenantId}, sender ${senderId}, channel ${channel})`,
+      tenantId,
+      senderId,
+      channel,
+      attempt,
+      decision,
+    });
+  }
+}

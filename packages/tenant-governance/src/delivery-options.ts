@@ -1,0 +1,105 @@
+import { z } from 'zod';
+
+const seconds = (max: number) => z.number().int().min(0).max(max);
+const absolutePath = z
+  .string()
+  .trim()
+  .min(1)
+  .refine((value) => value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value), 'must be an absolute path');
+const httpsUrl = z
+  .string()
+  .trim()
+  .url()
+  .refine((value) => value.startsWith('https://'), 'must be an https:// URL');
+
+/** Domain-ownership verification (`Engine:MultiTenancy:Governance:DomainVerification`). */
+export const domainVerificationOptionsSchema = z.object({
+  /** Lifetime of a proof challenge. Default 86400 (1 day); 60 to 2592000. */
+  ChallengeLifetimeSeconds: z.number().int().min(60).max(2_592_000).default(86_400),
+  /** Label prepended to the domain for the DNS TXT proof. Default `_core-domain-verification`. */
+  DnsTxtRecordLabel: z
+    .string()
+    .regex(/^_?[a-z0-9-]{1,63}$/)
+    .default('_core-domain-verification'),
+  /** Path prefix of the HTTP file proof; the challenge id follows it. Default `/.well-known/core-domain-verification/`. */
+  HttpFilePathPrefix: z
+    .string()
+    .regex(/^\/[A-Za-z0-9._~/-]*\/$/, 'must start and end with / and hold only URL-safe characters')
+    .default('/.well-known/core-domain-verification/'),
+  /** Allow DNS TXT proofs (needs DnsOverHttpsResolverUrl). Default true when the resolver URL is set. */
+  EnableDnsTxtCollection: z.boolean().optional(),
+  /** The DNS-over-HTTPS resolver (https). Never the system resolver. */
+  DnsOverHttpsResolverUrl: httpsUrl.optional(),
+  /** `wire` (RFC 8484 GET with `?dns=`), `wire-post` (RFC 8484 POST) or `json` (the JSON API, `?name=&type=TXT`). Default wire. */
+  DnsOverHttpsFormat: z.enum(['wire', 'wire-post', 'json']).default('wire'),
+  /** Allow HTTP file proofs (fetched over HTTPS from the domain). Default true. */
+  EnableHttpFileCollection: z.boolean().default(true),
+  /** Time budget of one proof collection (DNS query or file fetch with its redirects). Default 10; 1 to 120. */
+  CollectionTimeoutSeconds: z.number().int().min(1).max(120).default(10),
+  /** Largest HTTP file proof or resolver answer read. Default 4096; 64 to 1048576. */
+  MaxResponseBytes: z.number().int().min(64).max(1_048_576).default(4096),
+  /** Same-host redirects followed for the HTTP file proof. Default 3; 0 to 10. */
+  MaxRedirects: z.number().int().min(0).max(10).default(3),
+  /** Poll live challenges in the background. Default false. */
+  EnableBackgroundPolling: z.boolean().default(false),
+  /** Default 300; 5 to 86400. */
+  BackgroundPollingIntervalSeconds: z.number().int().min(5).max(86_400).default(300),
+  /** Challenges verified per polling pass. Default 20; 1 to 1000. */
+  BackgroundPollingBatchSize: z.number().int().min(1).max(1000).default(20),
+  /** Run one polling pass at startup. Default false. */
+  BackgroundPollingRunOnStartup: z.boolean().default(false),
+});
+
+/**
+ * The delivery and domain-verification keys of `Engine:MultiTenancy:Governance`, bound by
+ * `addTenantGovernanceDelivery` beside the keys `addTenantGovernance` binds in the same section.
+ */
+export const deliveryOptionsSchema = z
+  .object({
+    /** Retain retryable sender-failed outcomes for retry. Default false. */
+    EnableInvitationDeliveryRetryQueue: z.boolean().default(false),
+    /** Attempt budget per tenant + invitation + channel + sender, the first attempt included. Default 3; 1 to 100. */
+    InvitationDeliveryRetryMaxAttempts: z.number().int().min(1).max(100).default(3),
+    /** Delay before a queued item is due. Default 60; 0 to 86400. */
+    InvitationDeliveryRetryDelaySeconds: seconds(86_400).default(60),
+    /** Queue bound; a new item beyond it is not queued (reason retry-queue-full). Default 1000; 1 to 100000. */
+    InvitationDeliveryRetryMaxItems: z.number().int().min(1).max(100_000).default(1000),
+    /** Process-local overlap guard of retry passes. Default true. */
+    EnableInvitationDeliveryRetryExecutionCoordination: z.boolean().default(true),
+    /** Run the retry runner on the job scheduler. Default false. */
+    EnableInvitationDeliveryRetryBackgroundScheduling: z.boolean().default(false),
+    /** Default 60; 1 to 86400. */
+    InvitationDeliveryRetryBackgroundIntervalSeconds: z.number().int().min(1).max(86_400).default(60),
+    /** Default false. */
+    InvitationDeliveryRetryBackgroundRunOnStartup: z.boolean().default(false),
+    /** Source label of background passes (logs, story, pass results). Default `background`. */
+    InvitationDeliveryRetryBackgroundSource: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/)
+      .default('background'),
+    /** Absolute path of the local queue file; unset keeps the queue on the engine's store provider. */
+    InvitationDeliveryRetryQueueFilePath: absolutePath.optional(),
+    /** Observations kept (oldest dropped). Default 1000; 10 to 100000. */
+    InvitationDeliveryObservationHistoryLimit: z.number().int().min(10).max(100_000).default(1000),
+    /** Absolute path of a local observation file; unset keeps observations on the engine's store provider. */
+    InvitationDeliveryObservationStoreFilePath: absolutePath.optional(),
+    /** A deferred status older than this is in the stuck-deferred attention category. Default 3600. */
+    InvitationDeliveryStuckDeferredSeconds: z.number().int().min(1).max(2_592_000).default(3600),
+    /** A dispatch with no observation after this is in the no-status-after-dispatch category. Default 86400. */
+    InvitationDeliveryNoStatusAfterDispatchSeconds: z.number().int().min(1).max(2_592_000).default(86_400),
+    DomainVerification: domainVerificationOptionsSchema.prefault({}),
+  })
+  .superRefine((options, context) => {
+    const domain = options.DomainVerification;
+    if (domain.EnableDnsTxtCollection === true && !domain.DnsOverHttpsResolverUrl) {
+      context.addIssue({
+        code: 'custom',
+        path: ['DomainVerification', 'DnsOverHttpsResolverUrl'],
+        message: 'is required when EnableDnsTxtCollection is true (the system resolver is never used)',
+      });
+    }
+  });
+
+export type DeliveryOptions = z.output<typeof deliveryOptionsSchema>;
+export type DeliveryOptionsInput = z.input<typeof deliveryOptionsSchema>;
+export type DomainVerificationOptions = z.output<typeof domainVerificationOptionsSchema>;

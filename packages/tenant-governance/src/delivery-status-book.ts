@@ -1,0 +1,398 @@
+import type { KeyedStore, Logger } from '@corekit/abstractions';
+import type { DeliveryRunRecord } from './delivery-dispatcher';
+import { deliveryEventIds } from './delivery-event-ids';
+import type { DeliveryOptions } from './delivery-options';
+import {
+  attentionRemediation,
+  deliveryObservationInputSchema,
+  deliveryStatusRank,
+  terminalDeliveryStatuses,
+  type AttentionCategory,
+  type AttentionItem,
+  type DeliveryObservation,
+  type DeliveryObservationQuery,
+  type DeliveryObservationQueryResult,
+  type DeliveryStatus,
+  type InvitationDeliveryStatusRecord,
+  type InvitationDeliveryStatusService,
+  type ObservationSubmitResult,
+} from './delivery-status-types';
+import type { TenantGovernance } from './tenant-governance';
+
+const statusKey = (tenantId: string, invitationId: string) =>
+  `${encodeURIComponent(tenantId)}/${encodeURIComponent(invitationId)}`;
+
+/**
+ * Whether `incoming` replaces `current`. A terminal status is never replaced by a non-terminal one, and
+ * among terminals only by a higher rank; a non-terminal is replaced by any terminal, and by a non-terminal
+ * observed at the same time or later (out-of-order older events do not move it back).
+ */
+export function supersedes(
+  current: { status: DeliveryStatus | null; observedAtUtc: string | null },
+  incoming: { status: DeliveryStatus; observedAtUtc: string },
+): boolean {
+  if (current.status === null) return true;
+  const currentTerminal = terminalDeliveryStatuses.includes(current.status);
+  const incomingTerminal = terminalDeliveryStatuses.includes(incoming.status);
+  if (currentTerminal)
+    return incomingTerminal && deliveryStatusRank[incoming.status] > deliveryStatusRank[current.status];
+  if (incomingTerminal) return true;
+  return incoming.observedAtUtc >= (current.observedAtUtc ?? '');
+}
+
+export interface StatusBookCounts {
+  observationCount: number;
+  statusReportedCount: number;
+  latestStatus: DeliveryStatus | null;
+  latestObservedAtUtc: string | null;
+  latestObservation: { providerKey: string; status: DeliveryStatus; observedAtUtc: string } | null;
+}
+
+/** The reconciler and observation store (see `InvitationDeliveryStatusService`). */
+export class DeliveryStatusBook implements InvitationDeliveryStatusService {
+  readonly categories = attentionRemediation;
+  readonly counts: StatusBookCounts = {
+    observationCount: 0,
+    statusReportedCount: 0,
+    latestStatus: null,
+    latestObservedAtUtc: null,
+    latestObservation: null,
+  };
+
+  constructor(
+    private readonly observations: KeyedStore<DeliveryObservation>,
+    private readonly statuses: KeyedStore<InvitationDeliveryStatusRecord>,
+    private readonly governance: TenantGovernance,
+    private readonly settings: DeliveryOptions,
+    private readonly logger: Logger,
+    private readonly now: () => Date,
+  ) {}
+
+  async load(): Promise<void> {
+    this.counts.observationCount = await this.observations.count();
+  }
+
+  private emptyStatus(tenantId: string, invitationId: string): InvitationDeliveryStatusRecord {
+    return {
+      tenantId,
+      invitationId,
+      status: null,
+      statusObservationId: null,
+      providerKey: null,
+      providerMessageId: null,
+      observedAtUtc: null,
+      observationCount: 0,
+      dispatchedAtUtc: null,
+      dispatchCount: 0,
+      dispatchedProviderMessageIds: [],
+      dispatchFailureReason: null,
+      dispatchFailedAtUtc: null,
+      updatedAtUtc: this.now().toISOString(),
+    };
+  }
+
+  /** Records a dispatcher outcome: dispatches (for no-status-after-dispatch) and spent failures. */
+  async recordRun(run: DeliveryRunRecord): Promise<void> {
+    if (run.outcome !== 'dispatched' && !(run.outcome === 'sender-failed' && !run.retryQueued)) return;
+    const key = statusKey(run.tenantId, run.invitationId);
+    const current = (await this.statuses.get(key))?.value ?? this.emptyStatus(run.tenantId, run.invitationId);
+    const next: InvitationDeliveryStatusRecord =
+      run.outcome === 'dispatched'
+        ? {
+            ...current,
+            dispatchedAtUtc: run.atUtc,
+            dispatchCount: current.dispatchCount + 1,
+            dispatchedProviderMessageIds: run.providerMessageId
+              ? [...current.dispatchedProviderMessageIds, run.providerMessageId].slice(-10)
+              : current.dispatchedProviderMessageIds,
+            dispatchFailureReason: null,
+            dispatchFailedAtUtc: null,
+            updatedAtUtc: run.atUtc,
+          }
+        : {
+            ...current,
+            dispatchFailureReason: run.reason ?? 'sender-failed',
+            dispatchFailedAtUtc: run.atUtc,
+            updatedAtUtc: run.atUtc,
+          };
+    await this.statuses.put(key, next);
+  }
+
+  async submit(
+    inputs: readonly unknown[],
+    options: { readonly requireProviderMessageMatch?: boolean } = {},
+  ): Promise<ObservationSubmitResult> {
+    const outcomes: Array<ObservationSubmitResult['outcomes'][number]> = [];
+    for (const [index, input] of inputs.entries()) {
+      const parsed = deliveryObservationInputSchema.safeParse(input);
+      if (!parsed.success) {
+        const issues = parsed.error.issues.map(
+          (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+        );
+        outcomes.push({ index, observationId: null, outcome: 'invalid', issues });
+        this.logRejected('invalid', null);
+        continue;
+      }
+      const value = parsed.data;
+      const observationId = `${value.providerKey}:${value.providerEventId}`;
+      if (await this.observations.get(observationId)) {
+        outcomes.push({ index, observationId, outcome: 'duplicate' });
+        this.logger.log({
+          level: 'info',
+          eventId: deliveryEventIds.observationDuplicate,
+          category: 'tenant-governance.delivery',
+          message: `Duplicate delivery observation skipped (provider ${value.providerKey}, tenant ${value.tenantId})`,
+          providerKey: value.providerKey,
+          tenantId: value.tenantId,
+        });
+        continue;
+      }
+      if (!(await this.governance.getInvitation(value.tenantId, value.invitationId))) {
+        outcomes.push({ index, observationId, outcome: 'unknown-invitation' });
+        this.logRejected('unknown-invitation', value.providerKey);
+        continue;
+      }
+      const key = statusKey(value.tenantId, value.invitationId);
+      const current =
+        (await this.statuses.get(key))?.value ?? this.emptyStatus(value.tenantId, value.invitationId);
+      if (
+        options.requireProviderMessageMatch &&
+        (!value.providerMessageId || !current.dispatchedProviderMessageIds.includes(value.providerMessageId))
+      ) {
+        outcomes.push({ index, observationId, outcome: 'provider-message-mismatch' });
+        this.logRejected('provider-message-mismatch', value.providerKey);
+        continue;
+      }
+      const receivedAtUtc = this.now().toISOString();
+      const observation: DeliveryObservation = {
+        observationId,
+        providerKey: value.providerKey,
+        providerEventId: value.providerEventId,
+        tenantId: value.tenantId,
+        invitationId: value.invitationId,
+        channel: value.channel ?? null,
+        senderId: value.senderId ?? null,
+        status: value.status,
+        providerMessageId: value.providerMessageId ?? null,
+        observedAtUtc: value.observedAtUtc ? new Date(value.observedAtUtc).toISOString() : receivedAtUtc,
+        receivedAtUtc,
+        reason: value.reason ?? null,
+        source: value.source ?? null,
+      };
+      await this.store(observation);
+      const wins = supersedes(current, observation);
+      const next: InvitationDeliveryStatusRecord = {
+        ...current,
+        observationCount: current.observationCount + 1,
+        updatedAtUtc: receivedAtUtc,
+        ...(wins
+          ? {
+              status: observation.status,
+              statusObservationId: observationId,
+              providerKey: observation.providerKey,
+              providerMessageId: observation.providerMessageId ?? current.providerMessageId,
+              observedAtUtc: observation.observedAtUtc,
+            }
+          : {}),
+      };
+      await this.statuses.put(key, next);
+      this.counts.statusReportedCount++;
+      this.counts.latestStatus = observation.status;
+      this.counts.latestObservedAtUtc = observation.observedAtUtc;
+      this.counts.latestObservation = {
+        providerKey: observation.providerKey,
+        status: observation.status,
+        observedAtUtc: observation.observedAtUtc,
+      };
+      outcomes.push({
+        index,
+        observationId,
+        outcome: wins ? 'reconciled' : 'recorded-precedence-kept',
+        reconciledStatus: next.status,
+      });
+      this.logger.log({
+        level: 'info',
+        eventId: wins ? deliveryEventIds.statusReconciled : deliveryEventIds.statusPrecedenceKept,
+        category: 'tenant-governance.delivery',
+        message: wins
+          ? `Invitation delivery status ${current.status ?? 'none'} -> ${observation.status} (provider ${observation.providerKey}, tenant ${observation.tenantId})`
+          : `Invitation delivery status kept ${current.status} over ${observation.status} (provider ${observation.providerKey}, tenant ${observation.tenantId})`,
+        providerKey: observation.providerKey,
+        tenantId: observation.tenantId,
+        fromStatus: current.status,
+        observedStatus: observation.status,
+        status: next.status,
+      });
+    }
+    const count = (outcome: string) => outcomes.filter((item) => item.outcome === outcome).length;
+    const accepted = count('reconciled') + count('recorded-precedence-kept');
+    const duplicateEvents = count('duplicate');
+    return { accepted, duplicateEvents, rejected: outcomes.length - accepted - duplicateEvents, outcomes };
+  }
+
+  private logRejected(outcome: string, providerKey: string | null): void {
+    this.logger.log({
+      level: 'info',
+      eventId: deliveryEventIds.observationRejected,
+      category: 'tenant-governance.delivery',
+      message: `Delivery observation not recorded: ${outcome}${providerKey ? ` (provider ${providerKey})` : ''}`,
+      outcome,
+      providerKey,
+    });
+  }
+
+  /** Stores an observation and drops the oldest beyond the history limit. */
+  private async store(observation: DeliveryObservation): Promise<void> {
+    const limit = this.settings.InvitationDeliveryObservationHistoryLimit;
+    if ((await this.observations.count()) >= limit) {
+      const all = (await this.observations.list()).map((record) => record.value);
+      all.sort(byReceived);
+      const excess = all.length - limit + 1;
+      for (const old of all.slice(0, excess)) await this.observations.delete(old.observationId);
+      this.logger.log({
+        level: 'debug',
+        eventId: deliveryEventIds.observationHistoryTrimmed,
+        category: 'tenant-governance.delivery',
+        message: `Delivery observation history trimmed by ${excess} to ${limit}`,
+        dropped: excess,
+        limit,
+      });
+    }
+    await this.observations.put(observation.observationId, observation);
+    this.counts.observationCount = await this.observations.count();
+    this.logger.log({
+      level: 'debug',
+      eventId: deliveryEventIds.observationRecorded,
+      category: 'tenant-governance.delivery',
+      message: `Delivery observation recorded (provider ${observation.providerKey}, status ${observation.status}, tenant ${observation.tenantId})`,
+      providerKey: observation.providerKey,
+      status: observation.status,
+      tenantId: observation.tenantId,
+    });
+  }
+
+  async hasObservation(observationId: string): Promise<boolean> {
+    return (await this.observations.get(observationId)) !== undefined;
+  }
+
+  async getStatus(tenantId: string, invitationId: string) {
+    return (await this.statuses.get(statusKey(tenantId, invitationId)))?.value;
+  }
+
+  /** The attention category of one status record now, if any. */
+  categorize(record: InvitationDeliveryStatusRecord): AttentionCategory | null {
+    const now = this.now().getTime();
+    const age = (at: string | null) => (at ? (now - Date.parse(at)) / 1000 : 0);
+    if (record.status === 'bounced' || record.status === 'suppressed' || record.status === 'failed')
+      return record.status;
+    if (
+      record.status === 'deferred' &&
+      age(record.observedAtUtc) > this.settings.InvitationDeliveryStuckDeferredSeconds
+    ) {
+      return 'stuck-deferred';
+    }
+    if (record.dispatchFailureReason && record.status === null) return 'dispatch-failed';
+    if (
+      record.status === null &&
+      record.dispatchedAtUtc &&
+      age(record.dispatchedAtUtc) > this.settings.InvitationDeliveryNoStatusAfterDispatchSeconds
+    ) {
+      return 'no-status-after-dispatch';
+    }
+    return null;
+  }
+
+  async attention(
+    filter: { tenantId?: string; category?: AttentionCategory; remediationAction?: string } = {},
+  ): Promise<readonly AttentionItem[]> {
+    const items: AttentionItem[] = [];
+    for (const { value } of await this.statuses.list()) {
+      if (filter.tenantId && value.tenantId !== filter.tenantId) continue;
+      const category = this.categorize(value);
+      if (!category || (filter.category && category !== filter.category)) continue;
+      const remediation = attentionRemediation[category];
+      if (filter.remediationAction && !remediation.actions.includes(filter.remediationAction)) continue;
+      const since =
+        category === 'no-status-after-dispatch'
+          ? value.dispatchedAtUtc
+          : category === 'dispatch-failed'
+            ? value.dispatchFailedAtUtc
+            : value.observedAtUtc;
+      items.push({
+        tenantId: value.tenantId,
+        invitationId: value.invitationId,
+        category,
+        status: value.status,
+        since,
+        ...remediation,
+      });
+    }
+    return items.sort((a, b) => ((a.since ?? '') < (b.since ?? '') ? -1 : 1));
+  }
+
+  async query(query: DeliveryObservationQuery): Promise<DeliveryObservationQueryResult> {
+    const limit = Math.min(Math.max(query.limit ?? 50, 1), 1000);
+    const attention = await this.attention({
+      ...(query.tenantId ? { tenantId: query.tenantId } : {}),
+      ...(query.attentionCategory ? { category: query.attentionCategory } : {}),
+      ...(query.remediationAction ? { remediationAction: query.remediationAction } : {}),
+    });
+    const attentionOf = new Map(
+      attention.map((item) => [statusKey(item.tenantId, item.invitationId), item.category]),
+    );
+    const filterByAttention = Boolean(query.attentionCategory || query.remediationAction);
+    const matched = (await this.observations.list())
+      .map((record) => record.value)
+      .filter(
+        (item) =>
+          (!query.tenantId || item.tenantId === query.tenantId) &&
+          (!query.invitationId || item.invitationId === query.invitationId) &&
+          (!query.providerKey || item.providerKey === query.providerKey) &&
+          (!query.status || item.status === query.status) &&
+          (!query.providerMessageId || item.providerMessageId === query.providerMessageId) &&
+          (!query.fromUtc || item.observedAtUtc >= new Date(query.fromUtc).toISOString()) &&
+          (!query.toUtc || item.observedAtUtc <= new Date(query.toUtc).toISOString()) &&
+          (!filterByAttention || attentionOf.has(statusKey(item.tenantId, item.invitationId))),
+      )
+      .sort((a, b) => -byReceived(a, b));
+    const countBy = (keyOf: (item: DeliveryObservation) => string | null | undefined) => {
+      const counts: Record<string, number> = {};
+      for (const item of matched) {
+        const key = keyOf(item);
+        if (key) counts[key] = (counts[key] ?? 0) + 1;
+      }
+      return counts;
+    };
+    const selected = new Set(matched.map((item) => statusKey(item.tenantId, item.invitationId)));
+    const relevant = attention.filter(
+      (item) =>
+        selected.has(statusKey(item.tenantId, item.invitationId)) ||
+        (!query.invitationId &&
+          !query.providerKey &&
+          !query.status &&
+          !query.providerMessageId &&
+          !query.fromUtc &&
+          !query.toUtc),
+    );
+    return {
+      observations: matched.slice(0, limit),
+      totalMatched: matched.length,
+      limit,
+      truncated: matched.length > limit,
+      rollups: {
+        byStatus: countBy((item) => item.status),
+        byProvider: countBy((item) => item.providerKey),
+        byTenant: countBy((item) => item.tenantId),
+        byChannel: countBy((item) => item.channel),
+        bySender: countBy((item) => item.senderId),
+        byAttentionCategory: countBy((item) => attentionOf.get(statusKey(item.tenantId, item.invitationId))),
+      },
+      attention: relevant,
+    };
+  }
+}
+
+function byReceived(a: DeliveryObservation, b: DeliveryObservation): number {
+  if (a.receivedAtUtc !== b.receivedAtUtc) return a.receivedAtUtc < b.receivedAtUtc ? -1 : 1;
+  return a.observationId < b.observationId ? -1 : 1;
+}

@@ -1,0 +1,186 @@
+import { defineExtensionKey, OperationError, type JobHandle, type Logger } from '@corekit/abstractions';
+import type { DeliveryDispatcher } from './delivery-dispatcher';
+import { deliveryEventIds } from './delivery-event-ids';
+import type { DeliveryOptions } from './delivery-options';
+import type { RetryQueue } from './retry-queue';
+
+/** The answer of one retry pass. */
+export type RetryPassResult =
+  | {
+      readonly status: 'completed';
+      readonly source: string;
+      /** Due entries attempted. */
+      readonly attempted: number;
+      readonly succeeded: number;
+      readonly rescheduled: number;
+      readonly exhausted: number;
+      /** Entries dropped because the invitation is gone or no longer pending or sent. */
+      readonly abandoned: number;
+      /** Entries skipped because the same delivery was in flight. */
+      readonly skipped: number;
+      readonly remaining: number;
+      readonly startedAtUtc: string;
+      readonly completedAtUtc: string;
+    }
+  | { readonly status: 'already-running'; readonly source: string }
+  | { readonly status: 'failed'; readonly source: string; readonly error: string }
+  | { readonly status: 'not-running'; readonly source: string };
+
+/**
+ * `RetryPendingAsync`: replays due entries of the retry queue through the dispatcher, one sender at a
+ * time, bounded by MaxItems per pass. With execution coordination (default) an overlapping manual or
+ * background pass answers `already-running` and leaves the queue untouched. A local scheduler, not a
+ * distributed queue: two processes on one queue file are not coordinated.
+ */
+export interface InvitationDeliveryRetryRunner {
+  retryPending(options?: { readonly source?: string }): Promise<RetryPassResult>;
+}
+
+export const invitationDeliveryRetryRunnerKey = defineExtensionKey<InvitationDeliveryRetryRunner>(
+  '@corekit/tenant-governance/invitation-delivery-retry-runner',
+  'Replays the invitation delivery retry queue (RetryPendingAsync)',
+);
+
+/** Execution coordination state, per process, for the surface. */
+export interface RetryExecutionState {
+  inProgress: boolean;
+  runCount: number;
+  alreadyRunningCount: number;
+  latestOutcome: string | null;
+  latestStartedAtUtc: string | null;
+  latestCompletedAtUtc: string | null;
+}
+
+export class RetryRunner implements InvitationDeliveryRetryRunner {
+  readonly execution: RetryExecutionState = {
+    inProgress: false,
+    runCount: 0,
+    alreadyRunningCount: 0,
+    latestOutcome: null,
+    latestStartedAtUtc: null,
+    latestCompletedAtUtc: null,
+  };
+  /** The job the passes run on (set at registration; absent only without coordination). */
+  job: JobHandle<RetryPassResult> | undefined;
+  /** The source of the manual pass being triggered through the job. */
+  private pendingSource: string | undefined;
+
+  constructor(
+    private readonly settings: DeliveryOptions,
+    private readonly queue: RetryQueue,
+    private readonly dispatcher: DeliveryDispatcher,
+    private readonly logger: Logger,
+    private readonly now: () => Date,
+  ) {}
+
+  async retryPending(options: { readonly source?: string } = {}): Promise<RetryPassResult> {
+    const source = options.source ?? 'manual';
+    if (!this.settings.EnableInvitationDeliveryRetryExecutionCoordination || !this.job) {
+      return this.pass(source);
+    }
+    if (this.execution.inProgress) return this.overlapped(source);
+    this.pendingSource = source;
+    const outcome = await this.job.trigger();
+    if (outcome.status === 'completed') return outcome.result;
+    if (outcome.status === 'already-running') return this.overlapped(source);
+    if (outcome.status === 'not-running') return { status: 'not-running', source };
+    return { status: 'failed', source, error: outcome.error };
+  }
+
+  /** The job's run: a manual trigger carries its source; interval and startup runs use the configured one. */
+  runJob(trigger: 'startup' | 'interval' | 'manual'): Promise<RetryPassResult> {
+    const source =
+      trigger === 'manual'
+        ? (this.pendingSource ?? 'manual')
+        : this.settings.InvitationDeliveryRetryBackgroundSource;
+    this.pendingSource = undefined;
+    return this.pass(source);
+  }
+
+  private overlapped(source: string): RetryPassResult {
+    this.execution.alreadyRunningCount++;
+    this.execution.latestOutcome = 'already-running';
+    this.logger.log({
+      level: 'info',
+      eventId: deliveryEventIds.retryPassAlreadyRunning,
+      category: 'tenant-governance.delivery',
+      message: `Invitation delivery retry pass already running; the ${source} pass left the queue untouched`,
+      source,
+    });
+    return { status: 'already-running', source };
+  }
+
+  private async pass(source: string): Promise<RetryPassResult> {
+    if (!this.queue.enabled) {
+      throw new OperationError(
+        'conflict',
+        'RETRY_QUEUE_DISABLED',
+        'EnableInvitationDeliveryRetryQueue is false',
+      );
+    }
+    const startedAtUtc = this.now().toISOString();
+    Object.assign(this.execution, { inProgress: true, latestStartedAtUtc: startedAtUtc });
+    this.execution.runCount++;
+    const tally = { attempted: 0, succeeded: 0, rescheduled: 0, exhausted: 0, abandoned: 0, skipped: 0 };
+    try {
+      for (const { key, entry } of await this.queue.due(this.settings.InvitationDeliveryRetryMaxItems)) {
+        tally.attempted++;
+        try {
+          const result = await this.dispatcher.run(
+            {
+              tenantId: entry.tenantId,
+              invitationId: entry.invitationId,
+              channel: entry.channel,
+              metadata: entry.metadata,
+              senderIds: [entry.senderId],
+            },
+            source,
+          );
+          const outcome = result.outcomes[0];
+          if (!outcome || outcome.outcome === 'already-running') tally.skipped++;
+          else if (outcome.outcome !== 'sender-failed') tally.succeeded++;
+          else if (outcome.retryQueued) tally.rescheduled++;
+          else tally.exhausted++;
+        } catch (error) {
+          const code = error instanceof OperationError ? error.code : 'DISPATCH_FAILED';
+          await this.queue.abandon(key);
+          tally.abandoned++;
+          this.logger.log({
+            level: 'warn',
+            eventId: deliveryEventIds.retryAbandoned,
+            category: 'tenant-governance.delivery',
+            message: `Invitation delivery retry abandoned: ${code} (tenant ${entry.tenantId}, sender ${entry.senderId})`,
+            tenantId: entry.tenantId,
+            senderId: entry.senderId,
+            code,
+          });
+        }
+      }
+      const completedAtUtc = this.now().toISOString();
+      const result: RetryPassResult = {
+        status: 'completed',
+        source,
+        ...tally,
+        remaining: this.queue.count,
+        startedAtUtc,
+        completedAtUtc,
+      };
+      Object.assign(this.execution, { latestOutcome: 'completed', latestCompletedAtUtc: completedAtUtc });
+      this.logger.log({
+        level: 'info',
+        eventId: deliveryEventIds.retryPassCompleted,
+        category: 'tenant-governance.delivery',
+        message: `Invitation delivery retry pass (${source}): ${tally.attempted} attempted, ${tally.succeeded} succeeded, ${tally.rescheduled} rescheduled, ${tally.exhausted} exhausted, ${tally.abandoned} abandoned, ${this.queue.count} remaining`,
+        source,
+        ...tally,
+        remaining: this.queue.count,
+      });
+      return result;
+    } catch (error) {
+      this.execution.latestOutcome = 'failed';
+      throw error;
+    } finally {
+      this.execution.inProgress = false;
+    }
+  }
+}
