@@ -1,4 +1,4 @@
-import { parseDuration, formatDuration } from './duration';
+import { durationSchema, parseDuration, formatDuration } from './duration';
 
 describe('parseDuration', () => {
   it.each([
@@ -25,5 +25,19 @@ describe('parseDuration', () => {
   it('formats milliseconds as an ISO-8601 duration', () => {
     expect(formatDuration(1500)).toBe('PT1.5S');
     expect(formatDuration(0)).toBe('PT0S');
+  });
+});
+
+describe('durationSchema', () => {
+  it('refuses a bare number and shows what a duration looks like', () => {
+    const result = durationSchema().safeParse(30);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0].message).toBe(
+      'must be a duration such as "30s", "500ms", "00:00:30" or "PT30S", got the bare number 30: add a unit ("30s" for seconds)',
+    );
+  });
+
+  it('accepts the three forms', () => {
+    for (const value of ['30s', '00:00:30', 'PT30S']) expect(durationSchema().parse(value)).toBe(30_000);
   });
 });

@@ -94,6 +94,30 @@ describe('/engine read surfaces', () => {
     expect(story.timeline.some((entry: { transition: string }) => entry.transition === 'started')).toBe(true);
   });
 
+  it('lists the web host event ids as their own named range in /engine/diagnostics, beside the spec ranges', async () => {
+    const test = await withEverything();
+    const { eventIds } = (await test.request('/engine/diagnostics')).body as {
+      eventIds: Array<{ component: string; ranges: number[][]; names?: Record<string, string> }>;
+    };
+    const webHost = eventIds.find((range) => range.component === 'Web host');
+    expect(webHost?.ranges).toEqual([[2010, 2019]]);
+    expect(webHost?.names).toMatchObject({
+      '2010': 'listening',
+      '2017': 'engine-routes-unguarded-in-production',
+    });
+    expect(eventIds.find((range) => range.component === 'Engine core')?.ranges).toEqual([[2000, 2005]]);
+  });
+
+  it('/engine/snapshot is the merged answer: status, manifest, runtime story and diagnostics with every catalog', async () => {
+    const test = await withEverything();
+    const snapshot = (await test.request('/engine/snapshot')).body;
+    expect(snapshot.runtimeStory.modules[0]).toMatchObject({ moduleId: 'workshop', state: 'started' });
+    expect(snapshot.runtimeStory.timeline.length).toBeGreaterThan(0);
+    expect(snapshot.diagnostics).toMatchObject({ meterName: 'corekit.engine', warnings: [], jobs: [] });
+    expect(snapshot.diagnostics.eventIds.length).toBeGreaterThan(10);
+    expect(snapshot.status.state).toBe('Started');
+  });
+
   it('the snapshot carries every registered catalog under its snapshot field', async () => {
     const test = await withEverything();
     const { body } = await test.request('/engine/snapshot');
