@@ -133,7 +133,7 @@ describe('Kafka dispatcher', () => {
       ownership: { executionOwnership: 'provider-managed', dispatcherId: 'kafka' },
       summary: { hasTerminalFailures: true },
     });
-    expect((await store.get('k-3'))?.value).toMatchObject({ status: 'failed', attempts: 2 });
+    expect((await store.get('message:k-3'))?.value).toMatchObject({ status: 'failed', attempts: 2 });
   });
 
   (realBrokers ? it : it.skip)('produces to a real broker (KAFKA_BOOTSTRAP_SERVERS)', async () => {

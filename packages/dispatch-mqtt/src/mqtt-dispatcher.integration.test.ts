@@ -147,6 +147,6 @@ describe('MQTT dispatcher', () => {
       ownership: { executionOwnership: 'provider-managed', dispatcherId: 'mqtt' },
       summary: { hasTerminalFailures: true },
     });
-    expect((await store.get('m-3'))?.value).toMatchObject({ status: 'failed', attempts: 2 });
+    expect((await store.get('message:m-3'))?.value).toMatchObject({ status: 'failed', attempts: 2 });
   });
 });

@@ -167,7 +167,7 @@ describe('RabbitMQ dispatcher', () => {
       ownership: { executionOwnership: 'provider-managed', dispatcherId: 'rabbitmq' },
       summary: { terminalOutboxCount: 1, hasTerminalFailures: true },
     });
-    const kept = await store.get('r-3');
+    const kept = await store.get('message:r-3');
     expect(kept?.value).toMatchObject({ status: 'failed', attempts: 3, message: { publicationId: 'r-3' } });
   });
 });
