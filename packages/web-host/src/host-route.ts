@@ -92,17 +92,17 @@ export function toOpenApiPath(path: string): string {
 
 /**
  * Orders routes so that a literal segment always wins over a parameter at the same position
- * (`/engine/cdc-captures/runtime` before `/engine/cdc-captures/:cdcCaptureId`); otherwise registration order.
+ * (`/engine/cdc-captures/runtime` before `/engine/cdc-captures/:cdcCaptureId`). A total order (needed by
+ * Array.sort): compare the parameter flags of the segments left to right, then the segment count; equal
+ * shapes keep registration order (the sort is stable).
  */
 export function bySpecificity(a: HostRoute, b: HostRoute): number {
-  const left = pathSegments(a.path);
-  const right = pathSegments(b.path);
+  const left = pathSegments(a.path).map((segment) => ('parameter' in segment ? 1 : 0));
+  const right = pathSegments(b.path).map((segment) => ('parameter' in segment ? 1 : 0));
   for (let index = 0; index < Math.min(left.length, right.length); index++) {
-    const leftIsParameter = 'parameter' in left[index];
-    const rightIsParameter = 'parameter' in right[index];
-    if (leftIsParameter !== rightIsParameter) return leftIsParameter ? 1 : -1;
+    if (left[index] !== right[index]) return left[index] - right[index];
   }
-  return 0;
+  return left.length - right.length;
 }
 
 /** True when `path` (a request path) matches the route's pattern. */
