@@ -6,7 +6,7 @@ import {
   type EngineBuilder,
   type JobHandle,
 } from '@corekit/abstractions';
-import { CapturePump, type PumpPassResult } from './capture-pump';
+import type { PumpPassResult } from './capture-pump';
 import { CaptureStateBook, type CaptureRecord } from './capture-state-book';
 import { dataCatalogs } from './data-catalogs';
 import { dataEventIdNames, dataEventIds } from './data-event-ids';
@@ -19,15 +19,26 @@ import {
 import { DataRuntime } from './data-runtime';
 import { dataSurfaces } from './data-surfaces';
 import { declaredRuntime, resolveBindings } from './execution-binding';
-import { cdcPollingProvidersKey, type CdcPollingProvider } from './polling-provider';
+import { MongoChangeStreamProvider } from './mongodb-change-stream-provider';
+import { cdcPollingProvidersKey } from './polling-provider';
 import { PostgresPollingProvider } from './postgres-polling-provider';
-import { capturePumpId, capturePumpRuntime, registerCaptureFlow } from './shipped-runtimes';
+import { PumpHost } from './pump-host';
+import {
+  capturePumpId,
+  capturePumpRuntime,
+  changeStreamPumpId,
+  changeStreamPumpRuntime,
+  registerFlows,
+  shippedFlows,
+} from './shipped-runtimes';
 
 /** What `addData` returns. */
 export interface DataRegistration {
   readonly options: DataRuntimeOptions;
   /** The pump job (null when the pump is disabled); `trigger()` runs one pass now. */
   readonly pumpJob: JobHandle<PumpPassResult> | null;
+  /** The change-stream pump job (null when disabled). */
+  readonly changeStreamJob: JobHandle<PumpPassResult> | null;
   /** The pack's read model (states, runtimes, bindings), for companion packages and tests. */
   readonly runtime: DataRuntime;
 }
@@ -41,7 +52,7 @@ export const dataRegistrationKey = defineExtensionKey<DataRegistration>(
 export interface DataRuntimeHooks {
   /** Epoch milliseconds; default Date.now (tests pass a manual clock to move leases). */
   readonly now?: () => number;
-  /** Reporter id of this process's pump. Default `data-cdc-capture-pump@<hostname>`. */
+  /** Reporter id of this process's pumps. Default `<pump id>@<hostname>`. */
   readonly pumpReporterId?: string;
 }
 
@@ -65,10 +76,10 @@ export function addData(
   builder.addEventIds({ component: '@corekit/data', ranges: [[3200, 3219]], names: dataEventIdNames });
 
   const pumpSettings = settings.CapturePump;
-  const providers = new Map<string, CdcPollingProvider>();
-  const providerNames = ['postgresql'];
+  const streamSettings = settings.ChangeStreamPump;
   const runtimes = [
-    ...(pumpSettings.Enabled ? [capturePumpRuntime(settings, providerNames)] : []),
+    ...(pumpSettings.Enabled ? [capturePumpRuntime(settings, ['postgresql'])] : []),
+    ...(streamSettings.Enabled ? [changeStreamPumpRuntime(settings)] : []),
     ...settings.CdcExecutionRuntimes.map(declaredRuntime),
   ];
   const book = new CaptureStateBook(
@@ -101,86 +112,88 @@ export function addData(
     ),
   };
 
-  let pumpJob: JobHandle<PumpPassResult> | null = null;
-  let pump: CapturePump | null = null;
-  let pumpRunning = false;
-  let currentPass: Promise<PumpPassResult> | null = null;
-  const lastOutcome = new Map<string, string>();
+  const pumpHosts: PumpHost[] = [];
+  const flows = [];
   if (pumpSettings.Enabled) {
-    registerCaptureFlow(builder);
-    builder.addHostedService({
-      id: capturePumpId,
-      start: () => {
-        pumpRunning = true;
-        builder.logger.log({
-          level: 'info',
-          eventId: dataEventIds.pumpStarted,
-          category: 'data',
-          message: `CDC capture pump started (reporter ${reporterId})`,
-        });
-      },
-      stop: () => {
-        pumpRunning = false;
-        builder.logger.log({
-          level: 'info',
-          eventId: dataEventIds.pumpStopped,
-          category: 'data',
-          message: 'CDC capture pump stopped',
-        });
-      },
-    });
-    pumpJob = builder.addJob<PumpPassResult>({
-      id: capturePumpId,
-      displayName: 'Shared CDC capture pump pass',
-      intervalMs: pumpSettings.PollIntervalMilliseconds,
-      runOnStartup: true,
-      owner: '@corekit/data',
-      run: async (context) => {
-        if (!pump || !pumpRunning) return { captures: [] };
-        currentPass = pump.pass(runtime.ownedBy(capturePumpId), context.signal);
-        const result = await currentPass.finally(() => {
-          currentPass = null;
-        });
-        for (const item of result.captures) noteTransition(item.cdcCaptureId, item.outcome, item.failureKind);
-        return result;
-      },
-    });
+    flows.push(shippedFlows[capturePumpId]);
+    pumpHosts.push(
+      new PumpHost(
+        builder,
+        {
+          id: capturePumpId,
+          displayName: 'Shared CDC capture pump',
+          intervalMs: pumpSettings.PollIntervalMilliseconds,
+          batchSize: pumpSettings.BatchSize,
+          maxBatchesPerPass: pumpSettings.MaxBatchesPerPass,
+          reporterId: hooks.pumpReporterId ?? `${capturePumpId}@${hostname()}`,
+          createProviders: (resolver) => {
+            const extra = (resolver.resolve(cdcPollingProvidersKey) ?? []).filter(
+              (item) => item.provider !== 'mongodb',
+            );
+            if (
+              extra.some((item) => item.provider === 'postgresql') ||
+              !pumpSettings.PostgreSqlConnectionString
+            )
+              return extra;
+            return [
+              ...extra,
+              new PostgresPollingProvider({
+                connectionString: pumpSettings.PostgreSqlConnectionString,
+                outboxTable: pumpSettings.PostgreSqlOutboxTable,
+                timeoutMilliseconds: pumpSettings.PostgreSqlTimeoutMilliseconds,
+              }),
+            ];
+          },
+        },
+        runtime,
+        book,
+        counters,
+        now,
+      ),
+    );
   }
-  const reporterId = hooks.pumpReporterId ?? `${capturePumpId}@${hostname()}`;
-
-  function noteTransition(captureId: string, outcome: string, failureKind?: string): void {
-    const previous = lastOutcome.get(captureId);
-    lastOutcome.set(captureId, outcome);
-    if (
-      previous === outcome ||
-      (outcome === 'idle' && previous === 'captured') ||
-      (outcome === 'captured' && previous === 'idle')
-    )
-      return;
-    if (outcome === 'failed' || previous === 'failed' || previous === undefined) {
-      const state = runtime.book.record(captureId);
-      builder.story.record({
-        kind: 'data.cdc-capture',
-        subjectId: captureId,
-        transition: outcome === 'failed' ? `failed:${failureKind ?? 'provider'}` : outcome,
-        message:
-          outcome === 'failed'
-            ? `CDC capture ${captureId} failed (${failureKind}): ${state.error ?? ''}`.slice(0, 300)
-            : `CDC capture ${captureId} ${outcome} (checkpoint ${state.acknowledgement.durableCheckpoint ?? 'none'})`,
-        details: { failureKind: failureKind ?? null, acknowledgement: state.acknowledgement.state },
-      });
-      builder.events.publish({
-        type: 'data.cdc-capture-state',
-        subjectId: captureId,
-        data: { outcome, failureKind: failureKind ?? null },
-      });
-    }
+  if (streamSettings.Enabled) {
+    flows.push(shippedFlows[changeStreamPumpId]);
+    pumpHosts.push(
+      new PumpHost(
+        builder,
+        {
+          id: changeStreamPumpId,
+          displayName: 'Document-database change-stream capture pump',
+          intervalMs: streamSettings.PollIntervalMilliseconds,
+          batchSize: streamSettings.BatchSize,
+          maxBatchesPerPass: streamSettings.MaxBatchesPerPass,
+          reporterId: hooks.pumpReporterId ?? `${changeStreamPumpId}@${hostname()}`,
+          createProviders: (resolver) => {
+            const extra = (resolver.resolve(cdcPollingProvidersKey) ?? []).filter(
+              (item) => item.provider === 'mongodb',
+            );
+            if (extra.length > 0 || !streamSettings.ConnectionString) return extra;
+            return [
+              new MongoChangeStreamProvider({
+                connectionString: streamSettings.ConnectionString,
+                defaultDatabase: streamSettings.Database,
+                outboxCollection: streamSettings.OutboxCollection,
+                timeoutMilliseconds: streamSettings.TimeoutMilliseconds,
+              }),
+            ];
+          },
+        },
+        runtime,
+        book,
+        counters,
+        now,
+      ),
+    );
   }
+  registerFlows(builder, flows);
 
   builder.addTechnologySurfaces(() =>
-    dataSurfaces(runtime, new Map(pumpJob ? [[capturePumpId, pumpJob as JobHandle<unknown>]] : []), [
-      ...providers.keys(),
-    ]),
+    dataSurfaces(
+      runtime,
+      new Map(pumpHosts.map((host) => [host.job.id, host.job as JobHandle<unknown>])),
+      Object.fromEntries(pumpHosts.map((host) => [host.job.id, [...host.providers.keys()]])),
+    ),
   );
 
   builder.addLifecycleHooks({
@@ -202,57 +215,12 @@ export function addData(
           message: `CDC capture states could not be loaded: ${(error as Error).message}`,
         });
       }
-      if (pumpSettings.Enabled) {
-        for (const provider of context.resolve(cdcPollingProvidersKey) ?? [])
-          providers.set(provider.provider, provider);
-        if (!providers.has('postgresql') && pumpSettings.PostgreSqlConnectionString) {
-          providers.set(
-            'postgresql',
-            new PostgresPollingProvider({
-              connectionString: pumpSettings.PostgreSqlConnectionString,
-              outboxTable: pumpSettings.PostgreSqlOutboxTable,
-              timeoutMilliseconds: pumpSettings.PostgreSqlTimeoutMilliseconds,
-            }),
-          );
-        }
-        pump = new CapturePump(
-          runtime.runtime(capturePumpId)!,
-          book,
-          providers,
-          {
-            reporterId,
-            batchSize: pumpSettings.BatchSize,
-            maxBatchesPerPass: pumpSettings.MaxBatchesPerPass,
-          },
-          counters,
-          {
-            stepFailed: (capture, step, failureKind, message) =>
-              builder.logger.log({
-                level: 'warn',
-                eventId:
-                  failureKind === 'acknowledgement'
-                    ? dataEventIds.acknowledgementFailed
-                    : failureKind === 'source'
-                      ? dataEventIds.sourceUnavailable
-                      : failureKind === 'provider'
-                        ? dataEventIds.providerUnavailable
-                        : dataEventIds.captureFailed,
-                category: 'data',
-                message: `CDC capture ${capture.id} failed at ${step} (${failureKind}): ${message}`.slice(
-                  0,
-                  500,
-                ),
-              }),
-          },
-          now,
-        );
-      }
-      const owned = runtime.ownedBy(capturePumpId).length;
+      for (const host of pumpHosts) host.start(context);
       builder.logger.log({
         level: 'info',
         eventId: dataEventIds.registered,
         category: 'data',
-        message: `Data pack started: ${runtime.allCaptures().length} capture(s), ${runtimes.length} runtime(s), ${owned} capture(s) on the shared pump`,
+        message: `Data pack started: ${runtime.allCaptures().length} capture(s), ${runtimes.length} runtime(s)`,
       });
       builder.story.record({
         kind: 'data.cdc-bindings',
@@ -267,24 +235,15 @@ export function addData(
       });
     },
     async stopping() {
-      pumpRunning = false;
-      await currentPass?.catch(() => undefined);
-      for (const provider of providers.values()) {
-        try {
-          await provider.close?.();
-        } catch {
-          builder.logger.log({
-            level: 'warn',
-            eventId: dataEventIds.providerClosed,
-            category: 'data',
-            message: `Polling provider ${provider.provider} did not close cleanly`,
-          });
-        }
-      }
+      for (const host of pumpHosts) await host.stop();
     },
   });
 
-  const registration: DataRegistration = { options: settings, pumpJob, runtime };
+  const jobOf = (id: string) =>
+    (pumpHosts.find((host) => host.job.id === id)?.job ?? null) as JobHandle<PumpPassResult> | null;
+  const pumpJob = jobOf(capturePumpId);
+  const changeStreamJob = jobOf(changeStreamPumpId);
+  const registration: DataRegistration = { options: settings, pumpJob, changeStreamJob, runtime };
   builder.provide(dataRegistrationKey, registration);
   return registration;
 }

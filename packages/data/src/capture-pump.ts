@@ -88,6 +88,7 @@ export class CapturePump {
     }
     let captured = 0;
     let produced = 0;
+    let idleReported = false;
     for (let batchIndex = 0; batchIndex < this.settings.maxBatchesPerPass && !signal.aborted; batchIndex++) {
       const checkpoint =
         this.book.record(capture.id).acknowledgement.durableCheckpoint ??
@@ -113,7 +114,23 @@ export class CapturePump {
           failureKind,
         };
       }
-      if (batch.capturedChangeCount === 0) break;
+      if (batch.capturedChangeCount === 0) {
+        // A provider that positions an empty read (a change stream's post-batch resume token) moves the
+        // checkpoint so that changes made while no stream is open are not skipped.
+        if (batch.nextCheckpoint !== null && batch.nextCheckpoint !== checkpoint) {
+          await provider.acknowledge({ capture, batch });
+          await this.report(capture, {
+            outcome: 'idle',
+            checkpoint: batch.nextCheckpoint,
+            acknowledgement: {
+              state: 'acknowledged',
+              acknowledgerServiceType: provider.acknowledgerServiceType,
+            },
+          });
+          idleReported = true;
+        }
+        break;
+      }
       captured += batch.capturedChangeCount;
       produced += batch.producedMessageCount;
       this.counters.capturedChanges.add(batch.capturedChangeCount, { provider: capture.provider });
@@ -160,7 +177,7 @@ export class CapturePump {
       });
       if (batch.capturedChangeCount < this.settings.batchSize) break;
     }
-    if (captured === 0) await this.report(capture, { outcome: 'idle' });
+    if (captured === 0 && !idleReported) await this.report(capture, { outcome: 'idle' });
     return {
       cdcCaptureId: capture.id,
       outcome: captured === 0 ? ('idle' as const) : ('captured' as const),

@@ -74,6 +74,31 @@ export const capturePumpOptionsSchema = z.strictObject({
   PostgreSqlTimeoutMilliseconds: z.number().int().min(100).max(600_000).default(10_000),
 });
 
+/**
+ * The shipped document-database change-stream pump (`data-cdc-change-stream-pump`, provider `mongodb`):
+ * `Engine:Data:ChangeStreamPump`. Resume tokens are its checkpoints, kept on the runtime-state catalog.
+ */
+export const changeStreamPumpOptionsSchema = z.strictObject({
+  /** Run the pump. When false its captures stay declared-only. Default true. */
+  Enabled: z.boolean().default(true),
+  /** Captures the pump owns in addition to the `mongodb` ones it serves by default. */
+  CdcCaptureIds: z.array(identifier).max(1000).default([]),
+  /** Milliseconds between the end of one pass and the next. Default 1000; 10 to 3,600,000. */
+  PollIntervalMilliseconds: z.number().int().min(10).max(3_600_000).default(1000),
+  /** Most change events read per batch. Default 500; 1 to 10,000. */
+  BatchSize: z.number().int().min(1).max(10_000).default(500),
+  /** Batches read per capture in one pass while they come back full. Default 10; 1 to 1000. */
+  MaxBatchesPerPass: z.number().int().min(1).max(1000).default(10),
+  /** Connection string (a replica set or sharded cluster: change streams need one). Default none. */
+  ConnectionString: secretString('MongoDB connection string of the change-stream pump').optional(),
+  /** Database of captures that do not name one in `metadata.database`. Default `test`. */
+  Database: z.string().min(1).max(64).default('test'),
+  /** Collection the pump stages change events into (same database as the capture). Default `corekit_cdc_outbox`. */
+  OutboxCollection: z.string().min(1).max(120).default('corekit_cdc_outbox'),
+  /** Milliseconds server selection or one command may take. Default 10,000; 100 to 600,000. */
+  TimeoutMilliseconds: z.number().int().min(100).max(600_000).default(10_000),
+});
+
 /** The `Engine:Data` section: `DataRuntimeOptions` of the spec. */
 export const dataRuntimeOptionsSchema = z.strictObject({
   /** Serve `POST /engine/cdc-capture-runtimes/{id}/reports`. Default false (the route is then not mounted). */
@@ -85,6 +110,7 @@ export const dataRuntimeOptionsSchema = z.strictObject({
   /** A capture whose last observation is older than this is reported with freshness stale. Default 300; 1 to 604,800. */
   StaleAfterSeconds: z.number().int().min(1).max(604_800).default(300),
   CapturePump: capturePumpOptionsSchema.default(capturePumpOptionsSchema.parse({})),
+  ChangeStreamPump: changeStreamPumpOptionsSchema.default(changeStreamPumpOptionsSchema.parse({})),
 });
 
 export type DataRuntimeOptions = z.output<typeof dataRuntimeOptionsSchema>;

@@ -5,6 +5,7 @@ afterEach(closeHosts);
 const runtimes = {
   EnableExternalCdcRuntimeReporting: true,
   CapturePump: { Enabled: false },
+  ChangeStreamPump: { Enabled: false },
   CdcExecutionRuntimes: [
     {
       Id: 'debezium',

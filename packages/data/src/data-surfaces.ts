@@ -9,7 +9,7 @@ import type { DataRuntime } from './data-runtime';
 export function dataSurfaces(
   runtime: DataRuntime,
   jobs: ReadonlyMap<string, JobHandle<unknown>>,
-  providers: readonly string[],
+  providers: Readonly<Record<string, readonly string[]>>,
 ): TechnologySurface[] {
   return runtime
     .descriptors()
@@ -29,7 +29,7 @@ export function dataSurfaces(
           hostedExecutionId: descriptor.hostedExecutionId,
           executionEnabled: job !== undefined,
           cdcCaptureIds: descriptor.cdcCaptureIds,
-          providers,
+          providers: providers[descriptor.id] ?? [],
           runCount: job?.runCount ?? 0,
           failureCount: job?.failureCount ?? 0,
           lastRunOutcome: job?.lastOutcome ?? null,

@@ -8,6 +8,7 @@ async function serveCoordinated(rejectConflicting: boolean) {
     {
       EnableExternalCdcRuntimeReporting: true,
       CapturePump: { Enabled: false },
+      ChangeStreamPump: { Enabled: false },
       CdcExecutionRuntimes: [
         {
           Id: 'runners',
@@ -151,6 +152,7 @@ describe('reporter coordination (3.3)', () => {
         {
           EnableExternalCdcRuntimeReporting: true,
           CapturePump: { Enabled: false },
+          ChangeStreamPump: { Enabled: false },
           CdcExecutionRuntimes: [{ Id: 'runners', Kind: 'external-managed', CdcCaptureIds: ['orders'] }],
         },
         (builder) => declareCaptures(builder, [capture('orders')]),
