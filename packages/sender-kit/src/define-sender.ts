@@ -1,0 +1,68 @@
+import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import {
+  invitationSenderRegistryKey,
+  resolveInvitationRecipient,
+  type InvitationSender,
+  type InvitationSendRequest,
+  type InvitationSendResult,
+} from '@corekit/tenant-governance';
+import { senderOutcome } from './outcomes';
+import type { SenderBaseOptions } from './sender-options';
+
+/** What a provider's send function gets: the request plus the recipient resolved with the sender's key. */
+export interface SenderCall extends InvitationSendRequest {
+  readonly recipientAddress: string;
+}
+
+/**
+ * Builds an `InvitationSender` around a provider's send function with the shared rules: an unsupported
+ * channel is suppressed as a provider-managed decision without calling the provider; a missing recipient
+ * is sender-failed `recipient-missing` (not retryable); an abort is sender-failed `timeout`; any thrown
+ * error is sender-failed `transport-error` (retryable), its message never recorded.
+ */
+export function defineInvitationSender(
+  options: Pick<SenderBaseOptions, 'SenderId' | 'SupportedChannels' | 'RecipientEmailMetadataKey'>,
+  send: (call: SenderCall) => Promise<InvitationSendResult>,
+): InvitationSender {
+  return {
+    id: options.SenderId,
+    supportedChannels: [...options.SupportedChannels],
+    async send(request) {
+      if (!options.SupportedChannels.includes(request.channel)) {
+        return senderOutcome.suppressed('channel-unsupported', 'provider-managed', {
+          senderId: options.SenderId,
+        });
+      }
+      const recipientAddress = resolveInvitationRecipient(
+        request.invitation,
+        request.metadata,
+        options.RecipientEmailMetadataKey,
+      );
+      if (!recipientAddress) {
+        return senderOutcome.failed('recipient-missing', { senderId: options.SenderId }, false);
+      }
+      try {
+        return await send({ ...request, recipientAddress });
+      } catch {
+        return senderOutcome.failed(request.signal.aborted ? 'timeout' : 'transport-error', {
+          senderId: options.SenderId,
+        });
+      }
+    },
+  };
+}
+
+/**
+ * Adds a sender to the registry of `addTenantGovernanceDelivery` (which must be called first); refuses
+ * with GOVERNANCE_DELIVERY_NOT_REGISTERED otherwise, naming the call to make.
+ */
+export function registerInvitationSender(builder: EngineBuilder, sender: InvitationSender): void {
+  const registry = builder.resolve(invitationSenderRegistryKey);
+  if (!registry) {
+    throw new CoreError(
+      'GOVERNANCE_DELIVERY_NOT_REGISTERED',
+      `Sender ${sender.id} needs addTenantGovernanceDelivery (after addTenantGovernance) on the same builder first`,
+    );
+  }
+  registry.add(sender);
+}

@@ -1,0 +1,10 @@
+export { senderBaseShape, notPlaceholder, endpointUrl } from './sender-options';
+export type { SenderBaseOptions } from './sender-options';
+export { renderTemplate, renderInvitationMessage } from './templates';
+export type { TemplateValues } from './templates';
+export { senderOutcome, deterministicDeliveryKey, isAcceptedStatus } from './outcomes';
+export { defineInvitationSender, registerInvitationSender } from './define-sender';
+export type { SenderCall } from './define-sender';
+export { createLeakSeeds, findLeaks, engineOutputs } from './leak-probe';
+export type { LeakSeeds, Leak } from './leak-probe';
+export { resolveInvitationRecipient, sanitizeSendMetadata } from '@corekit/tenant-governance';
