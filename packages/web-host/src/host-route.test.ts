@@ -19,21 +19,17 @@ describe('bySpecificity', () => {
       '/api/orders/status',
       '/engine/cdc-captures/runtime/:cdcCaptureId',
     ];
-    const sorted = paths
-      .map(route)
-      .sort(bySpecificity)
-      .map((entry) => entry.path);
-    expect(sorted.indexOf('/api/orders/status')).toBeLessThan(sorted.indexOf('/api/orders/:orderId'));
-    expect(sorted.indexOf('/engine/cdc-captures/runtime')).toBeLessThan(
-      sorted.indexOf('/engine/cdc-captures/:cdcCaptureId'),
-    );
-    expect(sorted.indexOf('/api/orders/status')).toBeLessThan(sorted.indexOf('/api/:tenant/orders'));
-    // A total order: sorting any permutation gives the same answer.
-    const reversed = [...paths]
-      .reverse()
-      .map(route)
-      .sort(bySpecificity)
-      .map((entry) => entry.path);
-    expect(reversed).toEqual(sorted);
+    for (const order of [paths, [...paths].reverse()]) {
+      const sorted = order
+        .map(route)
+        .sort(bySpecificity)
+        .map((entry) => entry.path);
+      const before = (first: string, second: string) =>
+        expect(sorted.indexOf(first)).toBeLessThan(sorted.indexOf(second));
+      before('/api/orders/status', '/api/orders/:orderId');
+      before('/engine/cdc-captures/runtime', '/engine/cdc-captures/:cdcCaptureId');
+      before('/engine/cdc-captures/runtime/:cdcCaptureId', '/engine/cdc-captures/:cdcCaptureId');
+      before('/api/orders/status', '/api/:tenant/orders');
+    }
   });
 });
