@@ -46,3 +46,12 @@ export { retrievalEventIds } from './retrieval-telemetry';
 export { backgroundReindexJobId, backgroundTrigger } from './background-reindexing';
 export { indexStateStoreName } from './index-state-store';
 export { queryFingerprint } from './summaries';
+export { createSearchClusterIndexProvider, searchIndexName } from './search-cluster/search-cluster-provider';
+export type { SearchClusterProviderOptions } from './search-cluster/search-cluster-provider';
+export type {
+  SearchClusterCalls,
+  SearchClusterHit,
+  SearchClusterSearchAnswer,
+  SearchClusterBulkAnswer,
+} from './search-cluster/search-cluster-calls';
+export { isAlreadyExists } from './search-cluster/search-cluster-calls';

@@ -7,6 +7,7 @@
  * - when credentials are configured, a request without them: 401 `security_exception` "missing
  *   authentication credentials", with wrong ones: 401 `security_exception` "unable to authenticate", both
  *   with the `WWW-Authenticate` header; accepted: `Authorization: ApiKey <key>`, `Bearer <token>`, `Basic`;
+ * - the index, `_bulk`, `_search`, `_count` and `_refresh` APIs of `search-index-fake.ts` (in memory);
  * - anything else: 404 with an error body.
  * Every answer carries `X-Elastic-Product: Elasticsearch` (the official client refuses a server without it)
  * and the JSON content type the client asked for (compatible-with=8 when requested).
@@ -18,6 +19,7 @@ import {
   type RecordedHttpRequest,
 } from '../../http-fake-server';
 import { clusterHealthBody, type ClusterColour } from '../search-cluster-health-body';
+import { createSearchIndexState, handleSearchIndexRequest, type SearchIndexState } from './search-index-fake';
 
 export interface ElasticsearchFakeOptions {
   /** Colour reported by `_cluster/health`. Default green. */
@@ -36,6 +38,8 @@ export interface ElasticsearchFakeOptions {
 
 export interface ElasticsearchFakeServer extends FakeHttpServer {
   readonly options: ElasticsearchFakeOptions;
+  /** The in-memory indices (name → mappings and documents). */
+  readonly searchIndices: SearchIndexState;
 }
 
 function authenticationError(request: RecordedHttpRequest, missing: boolean) {
@@ -84,6 +88,7 @@ export async function startElasticsearchFakeServer(
     clusterName: 'fake-elasticsearch',
     ...initial,
   };
+  const searchIndices = createSearchIndexState();
   const server = await startHttpFakeServer((request) => {
     const accept = typeof request.headers.accept === 'string' ? request.headers.accept : '';
     const contentType = accept.includes('compatible-with=8')
@@ -124,6 +129,14 @@ export async function startElasticsearchFakeServer(
         body: JSON.stringify(clusterHealthBody(options.clusterName!, options.status!, timedOut)),
       };
     }
+    const indexAnswer = handleSearchIndexRequest(searchIndices, request);
+    if (indexAnswer) {
+      return {
+        ...indexAnswer,
+        headers,
+        body: indexAnswer.body === undefined ? undefined : JSON.stringify(indexAnswer.body),
+      };
+    }
     const reason = `no handler found for uri [${request.path}] and method [${request.method}]`;
     return {
       status: 404,
@@ -138,5 +151,5 @@ export async function startElasticsearchFakeServer(
       }),
     };
   });
-  return Object.assign(server, { options });
+  return Object.assign(server, { options, searchIndices });
 }

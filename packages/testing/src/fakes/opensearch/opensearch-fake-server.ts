@@ -8,9 +8,16 @@
  * - with `clusterManagerMissing` set, every API answers 503 `cluster_manager_not_discovered_exception`;
  * - when credentials are configured (the security plugin), a request without valid basic or bearer
  *   credentials: 401 `Unauthorized` (text/plain) with `WWW-Authenticate: Basic realm="OpenSearch Security"`;
+ * - the index, `_bulk`, `_search`, `_count` and `_refresh` APIs of `../elasticsearch/search-index-fake.ts`
+ *   (in memory, shared with the Elasticsearch fake);
  * - anything else: 404 with an error body.
  */
 import { basicCredentialsOf, startHttpFakeServer, type FakeHttpServer } from '../../http-fake-server';
+import {
+  createSearchIndexState,
+  handleSearchIndexRequest,
+  type SearchIndexState,
+} from '../elasticsearch/search-index-fake';
 import { clusterHealthBody, type ClusterColour } from '../search-cluster-health-body';
 
 export interface OpenSearchFakeOptions {
@@ -32,12 +39,15 @@ export interface OpenSearchFakeOptions {
 
 export interface OpenSearchFakeServer extends FakeHttpServer {
   readonly options: OpenSearchFakeOptions;
+  /** The in-memory indices (name → mappings and documents). */
+  readonly searchIndices: SearchIndexState;
 }
 
 export async function startOpenSearchFakeServer(
   initial: OpenSearchFakeOptions = {},
 ): Promise<OpenSearchFakeServer> {
   const options: OpenSearchFakeOptions = { status: 'green', clusterName: 'fake-opensearch', ...initial };
+  const searchIndices = createSearchIndexState();
   const server = await startHttpFakeServer((request) => {
     const headers = { 'content-type': 'application/json; charset=UTF-8' };
     if (options.bearerToken !== undefined || options.username !== undefined) {
@@ -98,6 +108,14 @@ export async function startOpenSearchFakeServer(
       };
       return { status: timedOut ? 408 : 200, headers, body: JSON.stringify(body) };
     }
+    const indexAnswer = handleSearchIndexRequest(searchIndices, request);
+    if (indexAnswer) {
+      return {
+        ...indexAnswer,
+        headers,
+        body: indexAnswer.body === undefined ? undefined : JSON.stringify(indexAnswer.body),
+      };
+    }
     const reason = `no handler found for uri [${request.path}] and method [${request.method}]`;
     return {
       status: 404,
@@ -112,5 +130,5 @@ export async function startOpenSearchFakeServer(
       }),
     };
   });
-  return Object.assign(server, { options });
+  return Object.assign(server, { options, searchIndices });
 }
