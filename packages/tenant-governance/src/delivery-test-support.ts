@@ -61,6 +61,14 @@ export async function startDelivery(
     governance,
     ...parts,
     logger,
+    queueCount: () => parts.retryRunner['queue'].count,
+    /** Every queue entry with its store version. */
+    queueSnapshot: async () =>
+      (await parts.retryRunner['queue'].store.list()).map((record) => [
+        record.key,
+        record.version,
+        record.value,
+      ]),
     advance(seconds: number) {
       now = new Date(now.getTime() + seconds * 1000);
     },
