@@ -47,7 +47,18 @@ export class OutboxDispatchLoop {
       this.options.BatchSize,
       this.options.LeaseSeconds * 1000,
     );
-    const outcomes = await Promise.all(claimed.map((message) => this.dispatchOne(message, signal)));
+    const sent = await Promise.all(claimed.map((claim) => this.send(claim, signal)));
+    const delivered = claimed.filter((_, index) => sent[index] === null);
+    const completed = await this.completeAll(delivered);
+    const outcomes = await Promise.all(
+      claimed.map((claim, index) => {
+        const error = sent[index];
+        if (error !== null) return this.settleFailure(claim, error);
+        if (!completed.has(claim.id)) return this.claimLost(claim);
+        this.report({ ...this.base(claim), outcome: 'succeeded', metadata: this.metadata(claim) });
+        return 'succeeded';
+      }),
+    );
     const count = (outcome: string) => outcomes.filter((value) => value === outcome).length;
     return {
       claimed: claimed.length,
@@ -58,35 +69,50 @@ export class OutboxDispatchLoop {
     };
   }
 
-  private async dispatchOne(claim: ClaimedOutboxMessage, signal: AbortSignal): Promise<string> {
-    const base = {
+  private base(claim: ClaimedOutboxMessage) {
+    return {
       outboxId: this.options.OutboxId,
       channelId: claim.message.channelId,
       messageId: claim.id,
       attempt: claim.attempt,
     };
-    const metadata = { dispatcherId: this.dispatcher.id, eventType: claim.message.eventType };
-    this.report({ ...base, outcome: 'started', metadata });
-    let error: string | null = null;
+  }
+
+  private metadata(claim: ClaimedOutboxMessage) {
+    return { dispatcherId: this.dispatcher.id, eventType: claim.message.eventType };
+  }
+
+  /** Sends one message; null when the destination confirmed it, else the error summary. */
+  private async send(claim: ClaimedOutboxMessage, signal: AbortSignal): Promise<string | null> {
+    this.report({ ...this.base(claim), outcome: 'started', metadata: this.metadata(claim) });
     try {
       await this.dispatcher.dispatch(claim.message, signal);
+      return null;
     } catch (caught) {
-      error = summarize(caught);
+      return summarize(caught);
     }
-    if (error === null) {
-      if (!(await this.outbox.complete(claim.id, this.owner))) return this.claimLost(claim);
-      this.report({ ...base, outcome: 'succeeded', metadata });
-      return 'succeeded';
-    }
+  }
+
+  /** Marks delivered messages dispatched: one batch call when the outbox offers it. */
+  private async completeAll(delivered: readonly ClaimedOutboxMessage[]): Promise<Set<string>> {
+    if (delivered.length === 0) return new Set();
+    const ids = delivered.map((claim) => claim.id);
+    if (this.outbox.completeMany) return new Set(await this.outbox.completeMany(ids, this.owner));
+    const settled = await Promise.all(ids.map((id) => this.outbox.complete(id, this.owner)));
+    return new Set(ids.filter((_, index) => settled[index]));
+  }
+
+  private async settleFailure(claim: ClaimedOutboxMessage, error: string): Promise<string> {
+    const metadata = this.metadata(claim);
     if (claim.attempt >= this.options.MaxAttempts) {
       if (!(await this.outbox.fail(claim.id, this.owner, error))) return this.claimLost(claim);
-      this.report({ ...base, outcome: 'failed', terminal: true, error, metadata });
+      this.report({ ...this.base(claim), outcome: 'failed', terminal: true, error, metadata });
       return 'failed';
     }
     const availableAt = new Date(Date.now() + this.options.RetryDelayMilliseconds);
     if (!(await this.outbox.retry(claim.id, this.owner, availableAt, error))) return this.claimLost(claim);
     this.report({
-      ...base,
+      ...this.base(claim),
       outcome: 'retry-scheduled',
       error,
       metadata: { ...metadata, nextAttemptAtUtc: availableAt.toISOString() },

@@ -24,6 +24,11 @@ export interface OutboxStore {
   claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedOutboxMessage[]>;
   /** Marks a claimed message dispatched; false when the claim was lost (the lease expired and moved on). */
   complete(id: string, owner: string): Promise<boolean>;
+  /**
+   * Optional batch form of `complete`: marks every listed message dispatched in one round trip and answers
+   * the ids whose claim was still held. The dispatch loop prefers it when present.
+   */
+  completeMany?(ids: readonly string[], owner: string): Promise<readonly string[]>;
   /** Releases a claimed message for another attempt at `availableAt`. */
   retry(id: string, owner: string, availableAt: Date, error: string): Promise<boolean>;
   /** Marks a claimed message terminally failed; it stays in the outbox for inspection. */

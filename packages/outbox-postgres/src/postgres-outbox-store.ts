@@ -103,6 +103,18 @@ export class PostgresOutboxStore implements OutboxStore {
     return this.settle(id, owner, `status = 'dispatched', settled_at = clock_timestamp()`, []);
   }
 
+  /** Marks every listed row dispatched in one statement; answers the ids whose claim was still held. */
+  async completeMany(ids: readonly string[], owner: string): Promise<readonly string[]> {
+    const result = await this.pool.query(
+      `UPDATE ${this.table} SET status = 'dispatched', settled_at = clock_timestamp(), claim_owner = NULL,
+              claim_expires_at = NULL
+        WHERE outbox_id = $1 AND id = ANY($2::text[]) AND claim_owner = $3 AND status = 'pending'
+       RETURNING id`,
+      [this.outboxId, ids, owner],
+    );
+    return (result.rows as Array<{ id: string }>).map((row) => row.id);
+  }
+
   retry(id: string, owner: string, availableAt: Date, error: string): Promise<boolean> {
     return this.settle(id, owner, `available_at = $4, last_error = $5`, [availableAt, error]);
   }
