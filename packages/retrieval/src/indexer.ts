@@ -18,7 +18,8 @@ const maxIdLength = 512;
 
 /** Epoch ms of a source timestamp, or NaN when it is not one. */
 export function timestampOf(value: unknown): number {
-  if (value instanceof Date) return value.getTime();
+  // Not `instanceof Date`: a Date from another realm (a worker, a test sandbox) must count too.
+  if (Object.prototype.toString.call(value) === '[object Date]') return (value as Date).getTime();
   if (typeof value === 'number') return Number.isFinite(value) ? value : Number.NaN;
   if (typeof value === 'string') return Date.parse(value);
   return Number.NaN;
