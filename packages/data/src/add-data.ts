@@ -18,7 +18,7 @@ import {
 } from './data-options';
 import { DataRuntime } from './data-runtime';
 import { dataSurfaces } from './data-surfaces';
-import { declaredRuntime, resolveBindings } from './execution-binding';
+import { declaredRuntime, resolveBindings, type ExecutionBinding } from './execution-binding';
 import { MongoChangeStreamProvider } from './mongodb-change-stream-provider';
 import { cdcPollingProvidersKey } from './polling-provider';
 import { PostgresPollingProvider } from './postgres-polling-provider';
@@ -46,6 +46,18 @@ export interface DataRegistration {
 export const dataRegistrationKey = defineExtensionKey<DataRegistration>(
   '@corekit/data/registration',
   'the data pack registration: bound options, pump job and read model',
+);
+
+/**
+ * The resolved execution binding of every capture, for the engine's `/engine/cdc-captures` catalog to present
+ * (`present` hook) once it reads this key; the id is meant to be re-declared in @corekit/abstractions.
+ */
+export const cdcExecutionBindingsKey = defineExtensionKey<{
+  bindingOf(cdcCaptureId: string): ExecutionBinding;
+  effectiveRuntimeOf(cdcCaptureId: string): string | null;
+}>(
+  '@corekit/abstractions/cdc-execution-bindings',
+  'the resolved executionBinding of each declared CDC capture',
 );
 
 /** Test and host seams that are not configuration. */
@@ -243,6 +255,10 @@ export function addData(
     (pumpHosts.find((host) => host.job.id === id)?.job ?? null) as JobHandle<PumpPassResult> | null;
   const pumpJob = jobOf(capturePumpId);
   const changeStreamJob = jobOf(changeStreamPumpId);
+  builder.provide(cdcExecutionBindingsKey, {
+    bindingOf: (cdcCaptureId) => runtime.bindingOf(cdcCaptureId),
+    effectiveRuntimeOf: (cdcCaptureId) => runtime.bindingOf(cdcCaptureId).effectiveExecutionRuntimeId,
+  });
   const registration: DataRegistration = { options: settings, pumpJob, changeStreamJob, runtime };
   builder.provide(dataRegistrationKey, registration);
   return registration;

@@ -1,5 +1,5 @@
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
-import { addData } from './add-data';
+import { addData, cdcExecutionBindingsKey } from './add-data';
 import type { DataRuntimeOptionsInput } from './data-options';
 import { capture, declareCaptures } from './test-support/data-fixture';
 
@@ -12,7 +12,7 @@ function build(options: DataRuntimeOptionsInput, captures: readonly unknown[]) {
 
 describe('execution binding (2.4 executionBinding)', () => {
   it('resolves authored, requested and effective runtime, ownership, topology and the selection reason', () => {
-    const { registration } = build(
+    const { registration, engine } = build(
       {
         CdcExecutionRuntimes: [
           { Id: 'debezium', Kind: 'external-managed', CdcCaptureIds: ['invoices'] },
@@ -49,6 +49,7 @@ describe('execution binding (2.4 executionBinding)', () => {
       executionTopology: 'shared-in-process-polling',
       selectionReason: 'provider-default-runtime',
     });
+    expect(engine.resolve(cdcExecutionBindingsKey)!.effectiveRuntimeOf('invoices')).toBe('debezium');
     expect(binding('legacy')).toMatchObject({
       effectiveExecutionRuntimeId: null,
       selectionReason: 'no-runtime-selected',

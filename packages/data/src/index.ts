@@ -1,7 +1,8 @@
-export { addData, dataRegistrationKey } from './add-data';
+export { addData, cdcExecutionBindingsKey, dataRegistrationKey } from './add-data';
 export type { DataRegistration, DataRuntimeHooks } from './add-data';
 export {
   capturePumpOptionsSchema,
+  changeStreamPumpOptionsSchema,
   cdcExecutionRuntimeOptionsSchema,
   dataRuntimeOptionsSchema,
 } from './data-options';
@@ -26,5 +27,13 @@ export type { ExecutionBinding } from './execution-binding';
 export { CdcProviderError, cdcPollingProvidersKey } from './polling-provider';
 export type { CdcPollingProvider, ProviderFailureKind, StagedBatch } from './polling-provider';
 export { PostgresPollingProvider } from './postgres-polling-provider';
+export { MongoChangeStreamProvider } from './mongodb-change-stream-provider';
 export type { PumpPassResult } from './capture-pump';
-export { captureFlowGraphId, captureFlowSteps, capturePumpId } from './shipped-runtimes';
+export {
+  captureFlowGraphId,
+  captureFlowSteps,
+  capturePumpId,
+  changeStreamFlowGraphId,
+  changeStreamFlowSteps,
+  changeStreamPumpId,
+} from './shipped-runtimes';
