@@ -13,6 +13,6 @@ export { durationSeconds, readDeploySettings, readEngineConfiguration, valueAt }
 export type { DeploySettings } from './host-configuration';
 export { checkHost, writeArtifacts } from './check';
 export type { CheckReport } from './check';
-export { buildAppServiceZip } from './app-service-zip';
+export { buildAppServiceZip, productionPackages } from './app-service-zip';
 export { parseCliArguments } from './options';
 export type { CliAnswers } from './options';
