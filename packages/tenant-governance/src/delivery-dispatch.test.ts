@@ -4,7 +4,6 @@ import { resolveInvitationRecipient, sanitizeSendMetadata } from './delivery-rec
 import { scriptedSender, startDelivery } from './delivery-test-support';
 
 const ok = { outcome: 'dispatched' as const, providerMessageId: 'pm-1', metadata: { httpStatus: 202 } };
-const fail = { outcome: 'sender-failed' as const, reason: 'http-status-503', metadata: { httpStatus: 503 } };
 
 it('dispatches through every registered sender, records each outcome truth and marks the invitation sent', async () => {
   const good = scriptedSender('good', [ok]);
