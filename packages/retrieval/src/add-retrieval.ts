@@ -26,6 +26,7 @@ import {
   type RetrievalOptionsInput,
 } from './retrieval-options';
 import { retrievalSurfaces } from './retrieval-surfaces';
+import { errorSummary } from './summaries';
 import { retrievalEventIdCatalog, retrievalEventIds, RetrievalTelemetry } from './retrieval-telemetry';
 
 /** Options of `addRetrieval`: the `Engine:Retrieval` keys plus code-only parts. */
@@ -78,8 +79,20 @@ export function addRetrieval(
   const providers = new ProviderSelection(settings.Provider);
   providers.add(createInProcessIndexProvider());
   for (const provider of extraProviders) providers.add(provider);
-  const states = new IndexStateStore(builder.openStore(indexStateStoreName, { maxEntries: 10_000 }));
   const telemetry = new RetrievalTelemetry(builder);
+  const states = new IndexStateStore(
+    builder.openStore(indexStateStoreName, { maxEntries: 10_000 }),
+    (collectionId, error) =>
+      telemetry.log(
+        'error',
+        retrievalEventIds.stateStoreFailed,
+        `Writing the index state of ${collectionId} failed`,
+        {
+          collectionId,
+          errorCode: errorSummary(error, 'RETRIEVAL_STATE_STORE_FAILED').code,
+        },
+      ),
+  );
   const reindex = new ReindexService({ options: settings, collections, providers, states, telemetry, now });
   const queries = new QueryService({ options: settings, collections, providers, states, telemetry, now });
   let engine: { readonly state: RuntimeState } | undefined;

@@ -14,7 +14,11 @@ export class IndexStateStore {
   private readonly copy = new Map<string, StoredIndexState>();
   private readonly chains = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly store: KeyedStore<StoredIndexState>) {}
+  constructor(
+    private readonly store: KeyedStore<StoredIndexState>,
+    /** Told about every failed write (the error is rethrown to the caller as well). */
+    private readonly onFailure: (collectionId: string, error: unknown) => void = () => undefined,
+  ) {}
 
   async load(): Promise<void> {
     const records = await this.store.list();
@@ -50,6 +54,10 @@ export class IndexStateStore {
         const written = result.written ? plain(result.record).value : updated;
         this.copy.set(collectionId, written);
         return written;
+      })
+      .catch((error: unknown) => {
+        this.onFailure(collectionId, error);
+        throw error;
       });
     this.chains.set(collectionId, next);
     void next
