@@ -181,6 +181,12 @@ describe('CDC routes of 4.3 over HTTP', () => {
       reporterCoordination: { activeReporterCount: 1, participantCount: 1 },
     });
     expect((await served.request('/engine/cdc-captures/runtime/reporters/dbz-1')).body).toHaveLength(2);
+    clock.advanceSeconds(301);
+    expect((await served.request('/engine/cdc-captures/runtime/orders')).body.freshness).toEqual({
+      state: 'stale',
+      ageSeconds: 301,
+      staleAfterSeconds: 300,
+    });
     expect((await served.request('/engine/cdc-capture-runtimes/reporters/dbz-1')).body).toHaveLength(1);
   });
 
