@@ -6,6 +6,7 @@ import {
   type IndexingTrigger,
   type ReindexRequest,
 } from './index-model';
+import { indexingResult, settleState, type PendingRun } from './indexing-results';
 import type { IndexStateStore } from './index-state-store';
 import { indexCollection } from './indexer';
 import type { ProviderSelection } from './provider-selection';
@@ -17,12 +18,6 @@ import { errorSummary, generatedId, isoOf } from './summaries';
 export interface ReindexCall {
   readonly trigger: IndexingTrigger;
   readonly metadata: Readonly<Record<string, unknown>>;
-}
-
-interface PendingRun extends ReindexCall {
-  readonly runId: string;
-  readonly actorId: string;
-  readonly correlationId: string;
 }
 
 export const retrievalErrorCodes = {
@@ -158,7 +153,7 @@ export class ReindexService {
       `Reindex of ${collection.id} refused: run ${runningRunId} is in progress`,
       { collectionId: collection.id, runId: run.runId, runningRunId, trigger: run.trigger },
     );
-    return this.result(collection.id, providerId, run, at, {
+    return indexingResult(collection.id, providerId, run, at, {
       outcome: 'already-running',
       runningRunId,
       completedAtUtc: at,
@@ -199,7 +194,7 @@ export class ReindexService {
       try {
         const counts = await indexCollection(collection, provider, options.IndexBatchSize, signal);
         const completedAtUtc = isoOf(now());
-        result = this.result(collection.id, provider.id, run, startedAtUtc, {
+        result = indexingResult(collection.id, provider.id, run, startedAtUtc, {
           outcome: 'succeeded',
           completedAtUtc,
           mode: counts.mode,
@@ -224,13 +219,13 @@ export class ReindexService {
         }
         telemetry.documentsWritten(collection.id, counts.documentsIndexed, counts.documentsRemoved);
       } catch (error) {
-        result = this.result(collection.id, provider.id, run, startedAtUtc, {
+        result = indexingResult(collection.id, provider.id, run, startedAtUtc, {
           outcome: 'failed',
           completedAtUtc: isoOf(now()),
           error: errorSummary(error, retrievalErrorCodes.indexingFailed),
         });
       }
-      await this.record(collection, provider.id, (state) => settle(state, result));
+      await this.record(collection, provider.id, (state) => settleState(state, result));
       const message =
         result.outcome === 'succeeded'
           ? `Indexed ${collection.id}: ${result.documentsIndexed} written, ${result.documentsRemoved} removed, ${result.documentCount} in the index`
@@ -267,61 +262,4 @@ export class ReindexService {
       (state) => change({ ...state, providerId }),
     );
   }
-
-  private result(
-    collectionId: string,
-    providerId: string,
-    run: PendingRun,
-    startedAtUtc: string,
-    rest: Partial<KnowledgeIndexingResult> & Pick<KnowledgeIndexingResult, 'outcome'>,
-  ): KnowledgeIndexingResult {
-    return {
-      collectionId,
-      runId: run.runId,
-      runningRunId: null,
-      trigger: run.trigger,
-      providerId,
-      mode: null,
-      startedAtUtc,
-      completedAtUtc: null,
-      documentsSeen: 0,
-      documentsIndexed: 0,
-      documentsUnchanged: 0,
-      documentsRemoved: 0,
-      documentsRejected: 0,
-      documentCount: 0,
-      sourceFreshnessUtc: null,
-      actorId: run.actorId,
-      correlationId: run.correlationId,
-      error: null,
-      metadata: { trigger: run.trigger, ...run.metadata },
-      ...rest,
-    };
-  }
-}
-
-/** The state after a finished run. */
-function settle(state: ReturnType<typeof emptyIndexState>, result: KnowledgeIndexingResult) {
-  const ok = result.outcome === 'succeeded';
-  return {
-    ...state,
-    latestRunId: result.runId,
-    latestOutcome: result.outcome,
-    latestTrigger: result.trigger,
-    observedAtUtc: result.completedAtUtc ?? result.startedAtUtc,
-    indexedAtUtc: ok ? result.completedAtUtc : state.indexedAtUtc,
-    sourceFreshnessUtc: ok ? result.sourceFreshnessUtc : state.sourceFreshnessUtc,
-    documentCount: ok ? result.documentCount : state.documentCount,
-    indexingCounts: {
-      ...state.indexingCounts,
-      succeeded: state.indexingCounts.succeeded + (ok ? 1 : 0),
-      failed: state.indexingCounts.failed + (ok ? 0 : 1),
-      documentsIndexed: state.indexingCounts.documentsIndexed + result.documentsIndexed,
-      documentsRemoved: state.indexingCounts.documentsRemoved + result.documentsRemoved,
-    },
-    actorId: result.actorId,
-    correlationId: result.correlationId,
-    errorSummary: result.error,
-    metadata: result.metadata,
-  };
 }
