@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { CoreError, type EngineBuilder, type KeyedStore } from '@corekit/abstractions';
 import { governanceContextKey, storePosture, tenantGovernanceRegistrationKey } from './add-tenant-governance';
-import { DeliveryDispatcher, SenderRegistry, type DeliveryRunRecord } from './delivery-dispatcher';
+import { DeliveryDispatcher, type DeliveryRunRecord } from './delivery-dispatcher';
+import { SenderRegistry } from './sender-registry';
 import { deliveryEventIdNames, deliveryEventIds } from './delivery-event-ids';
 import { deliveryOptionsSchema, type DeliveryOptions, type DeliveryOptionsInput } from './delivery-options';
 import { deliveryPosture } from './delivery-posture';

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { OperationError, type KeyedStore, type Logger, type PackCounter } from '@corekit/abstractions';
 import { deliveryEventIds } from './delivery-event-ids';
+import { logOutcome, logQueue } from './delivery-logs';
+import type { SenderRegistry } from './sender-registry';
 import { resolveInvitationRecipient, sanitizeSendMetadata } from './delivery-recipient';
 import type {
   InvitationDeliveryDispatcher,
   InvitationDispatchRequest,
   InvitationDispatchResult,
-  InvitationSender,
   InvitationSenderOutcome,
-  InvitationSenderRegistry,
   InvitationSendResult,
 } from './delivery-seams';
 import { retryKey, type RetryQueue } from './retry-queue';
@@ -42,35 +42,6 @@ export interface DispatcherDependencies {
   readonly now: () => Date;
   /** Called after every recorded outcome (the status book keeps dispatches and spent failures). */
   readonly onOutcome: (record: DeliveryRunRecord) => Promise<void>;
-}
-
-const senderIdPattern = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-
-/** The sender registry: unique ids, registration order kept. Instance state, one per registration. */
-export class SenderRegistry implements InvitationSenderRegistry {
-  private readonly senders = new Map<string, InvitationSender>();
-
-  add(sender: InvitationSender): void {
-    if (!senderIdPattern.test(sender.id)) {
-      throw new OperationError(
-        'invalid-input',
-        'SENDER_ID_INVALID',
-        `Sender id ${JSON.stringify(sender.id)} is not [a-z0-9][a-z0-9._-]*`,
-      );
-    }
-    if (this.senders.has(sender.id)) {
-      throw new OperationError(
-        'conflict',
-        'SENDER_ALREADY_REGISTERED',
-        `A sender with id ${sender.id} is already registered`,
-      );
-    }
-    this.senders.set(sender.id, sender);
-  }
-
-  list(): readonly InvitationSender[] {
-    return [...this.senders.values()];
-  }
 }
 
 /**
@@ -200,7 +171,7 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
             result.retryable !== false,
           );
           retryQueued = queued === 'queued';
-          this.logQueue(queued, request.tenantId, sender.id, channel, attempt);
+          logQueue(this.deps.logger, queued, request.tenantId, sender.id, channel, attempt);
         } else if (await this.deps.queue.complete(key)) {
           logger.log({
             level: 'info',
@@ -231,7 +202,7 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
           atUtc: this.deps.now().toISOString(),
         };
         await this.deps.runs.put(key, record);
-        this.logOutcome(outcome, request.tenantId, channel, source);
+        logOutcome(this.deps.logger, outcome, request.tenantId, channel, source);
         await this.deps.onOutcome(record);
       }
       this.count(outcomes, request.tenantId, source);
@@ -266,50 +237,5 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
       this.counts.latestOutcome = outcome.outcome;
       this.deps.counter.add(1, { outcome: outcome.outcome, senderId: outcome.senderId, tenantId, source });
     }
-  }
-
-  private logOutcome(outcome: InvitationSenderOutcome, tenantId: string, channel: string, source: string) {
-    const eventId =
-      outcome.outcome === 'dispatched'
-        ? deliveryEventIds.senderDispatched
-        : outcome.outcome === 'suppressed'
-          ? deliveryEventIds.senderSuppressed
-          : deliveryEventIds.senderFailed;
-    this.deps.logger.log({
-      level: outcome.outcome === 'sender-failed' ? 'warn' : 'info',
-      eventId,
-      category: 'tenant-governance.delivery',
-      message: `Invitation sender ${outcome.senderId} ${outcome.outcome}${outcome.reason ? ` (${outcome.reason})` : ''}, attempt ${outcome.attempt} (tenant ${tenantId}, channel ${channel}, source ${source})`,
-      tenantId,
-      channel,
-      senderId: outcome.senderId,
-      outcome: outcome.outcome,
-      reason: outcome.reason,
-      decision: outcome.decision,
-      attempt: outcome.attempt,
-      retryQueued: outcome.retryQueued,
-      source,
-    });
-  }
-
-  private logQueue(decision: string, tenantId: string, senderId: string, channel: string, attempt: number) {
-    if (decision === 'disabled' || decision === 'not-retryable') return;
-    const eventId =
-      decision === 'queued'
-        ? deliveryEventIds.retryQueued
-        : decision === 'queue-full'
-          ? deliveryEventIds.retryQueueFull
-          : deliveryEventIds.retryExhausted;
-    this.deps.logger.log({
-      level: decision === 'queued' ? 'info' : 'warn',
-      eventId,
-      category: 'tenant-governance.delivery',
-      message: `Invitation delivery retry ${decision} after attempt ${attempt} (tenant ${tenantId}, sender ${senderId}, channel ${channel})`,
-      tenantId,
-      senderId,
-      channel,
-      attempt,
-      decision,
-    });
   }
 }

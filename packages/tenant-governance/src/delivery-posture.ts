@@ -1,4 +1,5 @@
-import type { DeliveryDispatcher, SenderRegistry } from './delivery-dispatcher';
+import type { DeliveryDispatcher } from './delivery-dispatcher';
+import type { SenderRegistry } from './sender-registry';
 import type { DeliveryOptions } from './delivery-options';
 import type { GovernanceDeliveryPosture } from './delivery-seams';
 import type { DeliveryStatusBook } from './delivery-status-book';

@@ -2,6 +2,7 @@ import type { KeyedStore, Logger } from '@corekit/abstractions';
 import type { DeliveryRunRecord } from './delivery-dispatcher';
 import { deliveryEventIds } from './delivery-event-ids';
 import type { DeliveryOptions } from './delivery-options';
+import { byReceived, listAttention, queryObservations, statusKey } from './delivery-status-queries';
 import {
   attentionRemediation,
   deliveryObservationInputSchema,
@@ -18,9 +19,6 @@ import {
   type ObservationSubmitResult,
 } from './delivery-status-types';
 import type { TenantGovernance } from './tenant-governance';
-
-const statusKey = (tenantId: string, invitationId: string) =>
-  `${encodeURIComponent(tenantId)}/${encodeURIComponent(invitationId)}`;
 
 /**
  * Whether `incoming` replaces `current`. A terminal status is never replaced by a non-terminal one, and
@@ -279,120 +277,20 @@ export class DeliveryStatusBook implements InvitationDeliveryStatusService {
     return (await this.statuses.get(statusKey(tenantId, invitationId)))?.value;
   }
 
-  /** The attention category of one status record now, if any. */
-  categorize(record: InvitationDeliveryStatusRecord): AttentionCategory | null {
-    const now = this.now().getTime();
-    const age = (at: string | null) => (at ? (now - Date.parse(at)) / 1000 : 0);
-    if (record.status === 'bounced' || record.status === 'suppressed' || record.status === 'failed')
-      return record.status;
-    if (
-      record.status === 'deferred' &&
-      age(record.observedAtUtc) > this.settings.InvitationDeliveryStuckDeferredSeconds
-    ) {
-      return 'stuck-deferred';
-    }
-    if (record.dispatchFailureReason && record.status === null) return 'dispatch-failed';
-    if (
-      record.status === null &&
-      record.dispatchedAtUtc &&
-      age(record.dispatchedAtUtc) > this.settings.InvitationDeliveryNoStatusAfterDispatchSeconds
-    ) {
-      return 'no-status-after-dispatch';
-    }
-    return null;
-  }
-
   async attention(
     filter: { tenantId?: string; category?: AttentionCategory; remediationAction?: string } = {},
   ): Promise<readonly AttentionItem[]> {
-    const items: AttentionItem[] = [];
-    for (const { value } of await this.statuses.list()) {
-      if (filter.tenantId && value.tenantId !== filter.tenantId) continue;
-      const category = this.categorize(value);
-      if (!category || (filter.category && category !== filter.category)) continue;
-      const remediation = attentionRemediation[category];
-      if (filter.remediationAction && !remediation.actions.includes(filter.remediationAction)) continue;
-      const since =
-        category === 'no-status-after-dispatch'
-          ? value.dispatchedAtUtc
-          : category === 'dispatch-failed'
-            ? value.dispatchFailedAtUtc
-            : value.observedAtUtc;
-      items.push({
-        tenantId: value.tenantId,
-        invitationId: value.invitationId,
-        category,
-        status: value.status,
-        since,
-        ...remediation,
-      });
-    }
-    return items.sort((a, b) => ((a.since ?? '') < (b.since ?? '') ? -1 : 1));
+    const records = (await this.statuses.list()).map((record) => record.value);
+    return listAttention(records, filter, this.settings, this.now());
   }
 
   async query(query: DeliveryObservationQuery): Promise<DeliveryObservationQueryResult> {
-    const limit = Math.min(Math.max(query.limit ?? 50, 1), 1000);
     const attention = await this.attention({
       ...(query.tenantId ? { tenantId: query.tenantId } : {}),
       ...(query.attentionCategory ? { category: query.attentionCategory } : {}),
       ...(query.remediationAction ? { remediationAction: query.remediationAction } : {}),
     });
-    const attentionOf = new Map(
-      attention.map((item) => [statusKey(item.tenantId, item.invitationId), item.category]),
-    );
-    const filterByAttention = Boolean(query.attentionCategory || query.remediationAction);
-    const matched = (await this.observations.list())
-      .map((record) => record.value)
-      .filter(
-        (item) =>
-          (!query.tenantId || item.tenantId === query.tenantId) &&
-          (!query.invitationId || item.invitationId === query.invitationId) &&
-          (!query.providerKey || item.providerKey === query.providerKey) &&
-          (!query.status || item.status === query.status) &&
-          (!query.providerMessageId || item.providerMessageId === query.providerMessageId) &&
-          (!query.fromUtc || item.observedAtUtc >= new Date(query.fromUtc).toISOString()) &&
-          (!query.toUtc || item.observedAtUtc <= new Date(query.toUtc).toISOString()) &&
-          (!filterByAttention || attentionOf.has(statusKey(item.tenantId, item.invitationId))),
-      )
-      .sort((a, b) => -byReceived(a, b));
-    const countBy = (keyOf: (item: DeliveryObservation) => string | null | undefined) => {
-      const counts: Record<string, number> = {};
-      for (const item of matched) {
-        const key = keyOf(item);
-        if (key) counts[key] = (counts[key] ?? 0) + 1;
-      }
-      return counts;
-    };
-    const selected = new Set(matched.map((item) => statusKey(item.tenantId, item.invitationId)));
-    const relevant = attention.filter(
-      (item) =>
-        selected.has(statusKey(item.tenantId, item.invitationId)) ||
-        (!query.invitationId &&
-          !query.providerKey &&
-          !query.status &&
-          !query.providerMessageId &&
-          !query.fromUtc &&
-          !query.toUtc),
-    );
-    return {
-      observations: matched.slice(0, limit),
-      totalMatched: matched.length,
-      limit,
-      truncated: matched.length > limit,
-      rollups: {
-        byStatus: countBy((item) => item.status),
-        byProvider: countBy((item) => item.providerKey),
-        byTenant: countBy((item) => item.tenantId),
-        byChannel: countBy((item) => item.channel),
-        bySender: countBy((item) => item.senderId),
-        byAttentionCategory: countBy((item) => attentionOf.get(statusKey(item.tenantId, item.invitationId))),
-      },
-      attention: relevant,
-    };
+    const observations = (await this.observations.list()).map((record) => record.value);
+    return queryObservations(observations, attention, query);
   }
-}
-
-function byReceived(a: DeliveryObservation, b: DeliveryObservation): number {
-  if (a.receivedAtUtc !== b.receivedAtUtc) return a.receivedAtUtc < b.receivedAtUtc ? -1 : 1;
-  return a.observationId < b.observationId ? -1 : 1;
 }

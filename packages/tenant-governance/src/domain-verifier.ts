@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { OperationError, type JobHandle, type KeyedStore, type Logger } from '@corekit/abstractions';
 import { deliveryEventIds } from './delivery-event-ids';
 import type { DomainVerificationOptions } from './delivery-options';
@@ -13,22 +13,10 @@ import type {
 } from './domain-verification-types';
 import { domainKey, type GovernanceContext } from './governance-context';
 import type { TenantDomainRecord } from './governance-records';
-import {
-  CollectionError,
-  fetchHttpFileProof,
-  resolveTxtOverHttps,
-  type ProofTransport,
-} from './proof-collectors';
+import type { ProofTransport } from './proof-collectors';
+import { collectProof, publicationPlanFor } from './proof-evaluation';
 
 export type DomainVerifierExtensions = ProofTransport;
-
-const dnsValuePrefix = 'core-domain-verification=';
-
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 /** Polling state for the surface (per process). */
 export interface PollingState {
@@ -98,27 +86,7 @@ export class DomainVerifier implements TenantDomainVerification {
   }
 
   private plan(challenge: DomainProofChallenge): ProofPublicationPlan {
-    const filePath = `${this.options.HttpFilePathPrefix}${challenge.challengeId}`;
-    return {
-      method: challenge.method,
-      dnsTxt:
-        challenge.method === 'dns-txt'
-          ? {
-              name: `${this.options.DnsTxtRecordLabel}.${challenge.domainName}`,
-              value: `${dnsValuePrefix}${challenge.token}`,
-            }
-          : null,
-      httpFile:
-        challenge.method === 'http-file'
-          ? {
-              url: `https://${challenge.domainName}${filePath}`,
-              path: filePath,
-              body: challenge.token,
-              contentType: 'text/plain',
-            }
-          : null,
-      expiresAtUtc: challenge.expiresAtUtc,
-    };
+    return publicationPlanFor(challenge, this.options);
   }
 
   private assertMethod(method: ProofMethod): void {
@@ -197,49 +165,6 @@ export class DomainVerifier implements TenantDomainVerification {
     return this.check(domain, stored.value);
   }
 
-  private async collect(
-    challenge: DomainProofChallenge,
-  ): Promise<{ outcome: VerificationOutcome; reason: string | null }> {
-    const limits = {
-      maxBytes: this.options.MaxResponseBytes,
-      timeoutMs: this.options.CollectionTimeoutSeconds * 1000,
-      maxRedirects: this.options.MaxRedirects,
-    };
-    try {
-      if (challenge.method === 'dns-txt') {
-        if (!this.dnsEnabled) return { outcome: 'method-disabled', reason: 'dns-resolver-not-configured' };
-        const plan = this.plan(challenge).dnsTxt!;
-        const texts = await resolveTxtOverHttps(
-          this.options.DnsOverHttpsResolverUrl!,
-          this.options.DnsOverHttpsFormat,
-          plan.name,
-          limits,
-          this.transport,
-        );
-        const proofs = texts.filter((text) => text.startsWith(dnsValuePrefix));
-        if (proofs.length === 0)
-          return {
-            outcome: 'proof-missing',
-            reason: texts.length ? 'no-verification-record' : 'no-txt-record',
-          };
-        return proofs.some((text) => sameText(text, plan.value))
-          ? { outcome: 'verified', reason: null }
-          : { outcome: 'proof-mismatch', reason: 'token-mismatch' };
-      }
-      if (!this.options.EnableHttpFileCollection)
-        return { outcome: 'method-disabled', reason: 'http-file-disabled' };
-      const plan = this.plan(challenge).httpFile!;
-      const body = await fetchHttpFileProof(challenge.domainName, plan.path, limits, this.transport);
-      if (body === null) return { outcome: 'proof-missing', reason: 'http-file-not-found' };
-      return sameText(body.trim(), plan.body)
-        ? { outcome: 'verified', reason: null }
-        : { outcome: 'proof-mismatch', reason: 'token-mismatch' };
-    } catch (error) {
-      const reason = error instanceof CollectionError ? error.reason : 'collection-error';
-      return { outcome: 'collection-failed', reason };
-    }
-  }
-
   private async check(domain: TenantDomainRecord & { version: number }, challenge: DomainProofChallenge) {
     const checkedAt = this.now();
     const checkedAtUtc = checkedAt.toISOString();
@@ -257,7 +182,7 @@ export class DomainVerifier implements TenantDomainVerification {
     } else if (challenge.expiresAtUtc <= checkedAtUtc) {
       result = { outcome: 'challenge-expired', reason: 'challenge-expired' };
     } else {
-      result = await this.collect(challenge);
+      result = await collectProof(challenge, this.options, this.transport, this.dnsEnabled);
     }
     const open = challenge.status === 'issued';
     const challengeStatus: DomainProofChallenge['status'] = !open
