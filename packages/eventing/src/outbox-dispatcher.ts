@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { Logger, PackMeter, RuntimeStoryWriter } from '@corekit/abstractions';
+import type { Logger, PackCounter, PackMeter, RuntimeStoryWriter } from '@corekit/abstractions';
 import type { DispatchReport, DispatchStateBook } from './dispatch-states';
 import { eventingEventIds } from './eventing-event-ids';
 import type { EventingOptions } from './eventing-options';
@@ -15,6 +15,9 @@ export interface DispatchPassResult {
   readonly failed: number;
   readonly claimLost: number;
 }
+
+/** Batches one pass sends at most before yielding to the next interval. */
+const maxBatchesPerPass = 100;
 
 const reportEventIds: Partial<Record<DispatchReport['outcome'], number>> = {
   started: eventingEventIds.dispatchStarted,
@@ -39,18 +42,56 @@ export class OutboxDispatchLoop {
     private readonly dispatcher: EventDispatcher,
     private readonly book: DispatchStateBook,
     private readonly writers: { logger: Logger; story: RuntimeStoryWriter; meter: PackMeter },
-  ) {}
-
-  async pass(signal: AbortSignal): Promise<DispatchPassResult> {
-    const claimed = await this.outbox.claim(
-      this.owner,
-      this.options.BatchSize,
-      this.options.LeaseSeconds * 1000,
+  ) {
+    this.reports = writers.meter.counter(
+      'corekit.eventing.dispatch.reports',
+      'outbox dispatch reports by outcome',
     );
-    const sent = await Promise.all(claimed.map((claim) => this.send(claim, signal)));
+  }
+
+  private readonly reports: PackCounter;
+
+  /**
+   * One pass drains the outbox in batches, pipelined: while a batch is being sent, the next one is claimed,
+   * and a sent batch is settled while the next one is sent. A full batch is followed by another (at most
+   * `maxBatchesPerPass`); a short or empty one ends the pass. A claimed batch is always sent and settled,
+   * even when the engine stops meanwhile, so no claim is left to expire.
+   */
+  async pass(signal: AbortSignal): Promise<DispatchPassResult> {
+    const totals = { claimed: 0, succeeded: 0, retryScheduled: 0, failed: 0, claimLost: 0 };
+    const claim = () =>
+      this.outbox.claim(this.owner, this.options.BatchSize, this.options.LeaseSeconds * 1000);
+    let next: Promise<ClaimedOutboxMessage[]> = claim();
+    let settling: Promise<void> = Promise.resolve();
+    for (let batch = 0; ; batch += 1) {
+      const claimed = await next;
+      if (claimed.length === 0) break;
+      totals.claimed += claimed.length;
+      const more =
+        claimed.length === this.options.BatchSize && batch + 1 < maxBatchesPerPass && !signal.aborted;
+      next = more ? claim() : Promise.resolve([]);
+      const sent = await Promise.all(claimed.map((message) => this.send(message, signal)));
+      settling = settling.then(async () => {
+        for (const outcome of await this.settle(claimed, sent)) {
+          if (outcome === 'succeeded') totals.succeeded += 1;
+          else if (outcome === 'retry-scheduled') totals.retryScheduled += 1;
+          else if (outcome === 'failed') totals.failed += 1;
+          else totals.claimLost += 1;
+        }
+      });
+      if (!more) break;
+    }
+    await settling;
+    return totals;
+  }
+
+  private async settle(
+    claimed: readonly ClaimedOutboxMessage[],
+    sent: readonly (string | null)[],
+  ): Promise<string[]> {
     const delivered = claimed.filter((_, index) => sent[index] === null);
     const completed = await this.completeAll(delivered);
-    const outcomes = await Promise.all(
+    return Promise.all(
       claimed.map((claim, index) => {
         const error = sent[index];
         if (error !== null) return this.settleFailure(claim, error);
@@ -59,14 +100,6 @@ export class OutboxDispatchLoop {
         return 'succeeded';
       }),
     );
-    const count = (outcome: string) => outcomes.filter((value) => value === outcome).length;
-    return {
-      claimed: claimed.length,
-      succeeded: count('succeeded'),
-      retryScheduled: count('retry-scheduled'),
-      failed: count('failed'),
-      claimLost: count('claim-lost'),
-    };
   }
 
   private base(claim: ClaimedOutboxMessage) {
@@ -134,13 +167,12 @@ export class OutboxDispatchLoop {
 
   private report(report: DispatchReport): void {
     const changes = this.book.report(report);
-    this.writers.meter
-      .counter('corekit.eventing.dispatch.reports', 'outbox dispatch reports by outcome')
-      .add(1, { outcome: report.outcome, terminal: report.terminal === true });
+    this.reports.add(1, { outcome: report.outcome, terminal: report.terminal === true });
+    // Successes are visible on the dispatch state; only failures are logged, once per attempt.
     const eventId = reportEventIds[report.outcome];
-    if (eventId !== undefined && report.outcome !== 'started') {
+    if (eventId !== undefined && (report.outcome === 'retry-scheduled' || report.outcome === 'failed')) {
       this.writers.logger.log({
-        level: report.outcome === 'succeeded' ? 'debug' : 'warn',
+        level: 'warn',
         eventId,
         category: 'eventing',
         message: `Dispatch ${report.outcome} on outbox ${report.outboxId} (attempt ${report.attempt})`,
