@@ -16,12 +16,19 @@ const client = new pg.Client({ connectionString: url });
 
 async function prepare(rows: number) {
   await client.query(`DROP TABLE IF EXISTS ${source}, ${outbox}, ${outbox}_acknowledgements`);
-  await client.query(`CREATE TABLE ${source} (change_id bigserial PRIMARY KEY, sku text NOT NULL, quantity int NOT NULL)`);
-  await client.query(`INSERT INTO ${source} (sku, quantity) SELECT 'sku-' || g, g % 97 FROM generate_series(1, $1) g`, [rows]);
+  await client.query(
+    `CREATE TABLE ${source} (change_id bigserial PRIMARY KEY, sku text NOT NULL, quantity int NOT NULL)`,
+  );
+  await client.query(
+    `INSERT INTO ${source} (sku, quantity) SELECT 'sku-' || g, g % 97 FROM generate_series(1, $1) g`,
+    [rows],
+  );
   await client.query(`CREATE TABLE ${outbox} (id bigserial PRIMARY KEY, cdc_capture_id text NOT NULL, change_id text NOT NULL,
     source_table text NOT NULL, event_format text NOT NULL, payload jsonb NOT NULL, staged_at timestamptz NOT NULL DEFAULT now(),
     UNIQUE (cdc_capture_id, change_id))`);
-  await client.query(`CREATE TABLE ${outbox}_acknowledgements (cdc_capture_id text PRIMARY KEY, checkpoint text NOT NULL, acknowledged_at timestamptz NOT NULL DEFAULT now())`);
+  await client.query(
+    `CREATE TABLE ${outbox}_acknowledgements (cdc_capture_id text PRIMARY KEY, checkpoint text NOT NULL, acknowledged_at timestamptz NOT NULL DEFAULT now())`,
+  );
   await client.query(`VACUUM ANALYZE ${source}`);
 }
 
@@ -48,16 +55,50 @@ async function bare(rows: number): Promise<number> {
   return performance.now() - started;
 }
 
+/** The tighter baseline: the provider's own single statement (read + insert server-side), run bare. */
+async function bareStatement(rows: number): Promise<number> {
+  const started = performance.now();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let checkpoint = '0';
+  while (Number(checkpoint) < rows) {
+    const result = await client.query(
+      `WITH batch AS (SELECT s.change_id AS change_value, to_jsonb(s) AS payload FROM ${source} s
+         WHERE s.change_id > $3 ORDER BY s.change_id LIMIT $2),
+       inserted AS (INSERT INTO ${outbox} (cdc_capture_id, change_id, source_table, event_format, payload)
+         SELECT 'bare-statement', b.change_value::text, $1, 'json', b.payload FROM batch b ON CONFLICT DO NOTHING RETURNING 1)
+       SELECT (SELECT count(*) FROM inserted)::int AS produced, (SELECT max(change_value)::text FROM batch) AS last_change`,
+      [source, batchSize, checkpoint],
+    );
+    checkpoint = result.rows[0].last_change;
+  }
+  await client.end();
+  return performance.now() - started;
+}
+
 async function pump(rows: number): Promise<{ milliseconds: number; heapGrowthMb: number }> {
   const builder = createEngineBuilder({ environment: {}, logger: { log: () => undefined } });
   builder.addModule({ id: 'bench', version: '1.0.0' });
   builder.addCatalogEntries('cdc-captures', 'bench', [
-    { id: 'pump', displayName: 'Bench', sourceModuleId: 'bench', provider: 'postgresql', sourceId: 'bench',
-      mode: 'polling', eventFormat: 'json', metadata: { sourceTable: source, changeColumn: 'change_id' } },
+    {
+      id: 'pump',
+      displayName: 'Bench',
+      sourceModuleId: 'bench',
+      provider: 'postgresql',
+      sourceId: 'bench',
+      mode: 'polling',
+      eventFormat: 'json',
+      metadata: { sourceTable: source, changeColumn: 'change_id' },
+    },
   ]);
   addData(builder, {
-    CapturePump: { PostgreSqlConnectionString: url, PostgreSqlOutboxTable: outbox, BatchSize: batchSize,
-      MaxBatchesPerPass: 1000, PollIntervalMilliseconds: 3_600_000 },
+    CapturePump: {
+      PostgreSqlConnectionString: url,
+      PostgreSqlOutboxTable: outbox,
+      BatchSize: batchSize,
+      MaxBatchesPerPass: 1000,
+      PollIntervalMilliseconds: 3_600_000,
+    },
     ChangeStreamPump: { Enabled: false },
   });
   const engine = builder.build();
@@ -88,20 +129,24 @@ async function main() {
   for (const rows of sizes) {
     await prepare(rows);
     const bareRates: number[] = [];
+    const statementRates: number[] = [];
     const pumpRates: number[] = [];
     const heap: number[] = [];
     for (let round = 0; round < rounds; round++) {
       await client.query(`TRUNCATE ${outbox}, ${outbox}_acknowledgements`);
       bareRates.push(rows / ((await bare(rows)) / 1000));
       await client.query(`TRUNCATE ${outbox}, ${outbox}_acknowledgements`);
+      statementRates.push(rows / ((await bareStatement(rows)) / 1000));
+      await client.query(`TRUNCATE ${outbox}, ${outbox}_acknowledgements`);
       const result = await pump(rows);
       pumpRates.push(rows / (result.milliseconds / 1000));
       heap.push(result.heapGrowthMb);
     }
     const ratio = median(pumpRates) / median(bareRates);
+    const statementRatio = median(pumpRates) / median(statementRates);
     failed ||= ratio < 0.8;
     console.log(
-      `${rows} rows, batch ${batchSize}: bare ${median(bareRates).toFixed(0)} changes/s, pump ${median(pumpRates).toFixed(0)} changes/s, ratio ${ratio.toFixed(2)}, pump heap growth ${heap.map((value) => value.toFixed(1)).join('/')} MB`,
+      `${rows} rows, batch ${batchSize}: bare loop ${median(bareRates).toFixed(0)} changes/s, bare statement ${median(statementRates).toFixed(0)} changes/s, pump ${median(pumpRates).toFixed(0)} changes/s; ratio pump/bare loop ${ratio.toFixed(2)}, pump/bare statement ${statementRatio.toFixed(2)}; pump heap growth ${heap.map((value) => value.toFixed(1)).join('/')} MB`,
     );
   }
   await client.query(`DROP TABLE IF EXISTS ${source}, ${outbox}, ${outbox}_acknowledgements`);
