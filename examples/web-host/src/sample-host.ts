@@ -10,6 +10,7 @@ import { InventoryUpstream } from './inventory-upstream';
 import { addOrdersModule } from './orders-module';
 import { addAgentsDemo, agentsDemoAuthorize } from './packs/agents-demo';
 import { addTenancyDemo } from './packs/tenancy-demo';
+import { addTransportsDemo } from './packs/transports-demo';
 import { mountMetrics, type SampleTelemetry } from './telemetry';
 
 /** The example directory: engine.json and engine.<NODE_ENV>.json live there. */
@@ -40,11 +41,20 @@ export async function createSampleHost(
   options: SampleHostOptions = {},
 ): Promise<{ host: WebHost; upstream: InventoryUpstream }> {
   const environment = options.environment ?? process.env;
+  // `port: 0` asks for free ports for every listener the sample opens: HTTP and gRPC (tests run in parallel).
+  const engineOptions = (options.configuration?.Engine ?? {}) as Record<string, unknown>;
+  const configuration =
+    options.port === 0
+      ? {
+          ...options.configuration,
+          Engine: { ...engineOptions, Grpc: { Port: 0, ...(engineOptions.Grpc ?? {}) } },
+        }
+      : options.configuration;
   const builder = createEngineBuilder({
     contentRoot: sampleRoot,
     environment,
     logger: options.logger,
-    configuration: options.configuration,
+    configuration,
   });
   const upstreamSettings = builder.configuration.bind(
     'Engine:Sample:Upstream',
@@ -75,6 +85,7 @@ export async function createSampleHost(
   // The packs, each on embedded defaults (see src/packs/*-demo.ts and the README for curl walkthroughs).
   addTenancyDemo(builder);
   addAgentsDemo(builder);
+  addTransportsDemo(builder);
 
   const token = environment.SAMPLE_OPERATOR_TOKEN;
   if (token) builder.addSecret(token);

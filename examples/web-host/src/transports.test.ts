@@ -1,10 +1,7 @@
-import type { HttpMount } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { emptyContentDirectory } from '@corekit/testing';
 import { createBehaviorClient } from '@corekit/transport-grpc';
 import { createWebHost, type WebHost } from '@corekit/web-host';
-// Until @corekit/web-host exports it from its index (the lead wires behavior streams):
-import { mountBehaviorStreams } from '../../../packages/web-host/src/behavior-streams';
 import WebSocket from 'ws';
 import { InventoryUpstream } from './inventory-upstream';
 import { addOrdersModule } from './orders-module';
@@ -39,25 +36,6 @@ async function start() {
   addOrdersModule(builder, upstream);
   const { grpc } = addTransportsDemo(builder);
   host = createWebHost(builder, { port: 0, handleSignals: false, environment: {} });
-  if (!host.routes().some((route) => route.path === '/streams/orders.replay')) {
-    // Until the web host mounts behavior streams itself: the same routes through host.addRoute/onUpgrade.
-    const web = host;
-    const mount: HttpMount = {
-      handle: (path, methods, handler, options = {}) => {
-        for (const method of methods)
-          web.addRoute({
-            method: method.toLowerCase() as 'get',
-            path,
-            summary: options.summary ?? path,
-            ownsBodyParsing: true,
-            responses: { 200: { description: 'stream', contentType: 'text/event-stream' } },
-            handler: (request, response) => handler(request, response),
-          });
-      },
-      onUpgrade: (path, handler) => void web.onUpgrade(path, handler),
-    };
-    mountBehaviorStreams(host.engine, mount, { serverSentEvents: true, webSocket: true });
-  }
   const { port } = await host.listen();
   const base = `http://127.0.0.1:${port}`;
   const json = async (path: string, init?: RequestInit) =>

@@ -105,3 +105,4 @@ export { parseDuration, formatDuration, durationSchema } from './duration';
 export { cellMaterializationKey } from './cell-materialization';
 export type { CellMaterializationReporter } from './cell-materialization';
 export { redactText, redactValue, secretsInConnectionString, stripUrlCredentials } from './redaction';
+export { behaviorStreamMarker, streamingOutput, streamItemSchema } from './behavior-streams';

@@ -7,7 +7,10 @@ import {
   type ServiceError,
 } from '@grpc/grpc-js';
 import { fromJSON } from '@grpc/proto-loader';
-import { parse } from 'protobufjs';
+import protobuf from 'protobufjs';
+
+// protobufjs is CommonJS: its named exports are not visible to ES module imports.
+const { parse } = protobuf;
 
 type Unary = (
   request: unknown,

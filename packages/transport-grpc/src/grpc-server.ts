@@ -8,7 +8,10 @@ import {
 } from '@grpc/grpc-js';
 import { fromJSON, type PackageDefinition } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
-import { parse } from 'protobufjs';
+import protobuf from 'protobufjs';
+
+// protobufjs is CommonJS: its named exports are not visible to ES module imports.
+const { parse } = protobuf;
 import type { BehaviorRuntime, Logger, PackCounter, RegisteredBehavior } from '@corekit/abstractions';
 import { grpcEventIds, type GrpcOptions } from './grpc-options';
 import { toGrpcError } from './grpc-status';

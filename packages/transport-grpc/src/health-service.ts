@@ -1,7 +1,10 @@
 import type { ServerUnaryCall, ServerWritableStream, sendUnaryData, ServiceDefinition } from '@grpc/grpc-js';
 import { loadPackageDefinition, status } from '@grpc/grpc-js';
 import { fromJSON } from '@grpc/proto-loader';
-import { parse } from 'protobufjs';
+import protobuf from 'protobufjs';
+
+// protobufjs is CommonJS: its named exports are not visible to ES module imports.
+const { parse } = protobuf;
 
 const healthProto = `syntax = "proto3";
 package grpc.health.v1;

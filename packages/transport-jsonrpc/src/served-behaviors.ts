@@ -1,11 +1,8 @@
-import type { BehaviorRuntime, RegisteredBehavior } from '@corekit/abstractions';
-
-/** Where a streaming behavior's output schema keeps its item schema (see web-host `streamingOutput`). */
-const streamMarker = Symbol.for('@corekit/behavior-stream');
+import { streamItemSchema, type BehaviorRuntime, type RegisteredBehavior } from '@corekit/abstractions';
 
 /** True for a behavior whose handler answers an async iterable (served on SSE and WebSocket, not here). */
 export function isStreamingBehavior(entry: RegisteredBehavior): boolean {
-  return Boolean((entry.behavior.output as unknown as Record<symbol, unknown>)[streamMarker]);
+  return streamItemSchema(entry.behavior) !== undefined;
 }
 
 /** The behavior ids a request/response transport serves, recomputed when the registry grew. */

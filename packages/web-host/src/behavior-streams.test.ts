@@ -1,7 +1,8 @@
 import { BehaviorError, defineBehavior, transportAdapterKey } from '@corekit/abstractions';
 import WebSocket from 'ws';
 import { z } from 'zod';
-import { mountBehaviorStreams, streamingOutput } from './behavior-streams';
+import { streamingOutput } from '@corekit/abstractions';
+import { mountBehaviorStreams } from './behavior-streams';
 import { closeTestHosts, startTestHost } from './test-support/test-host';
 
 afterEach(closeTestHosts);

@@ -4,42 +4,16 @@ import {
   behaviorRuntimeKey,
   errorKindStatus,
   isOperationError,
-  type BehaviorDefinition,
+  streamItemSchema,
   type Engine,
   type HttpMount,
   type Logger,
 } from '@corekit/abstractions';
 import { WebSocketServer } from 'ws';
-import { z, type ZodType } from 'zod';
+import type { ZodType } from 'zod';
 
-/** Where a streaming behavior's output schema keeps its item schema (a global symbol: package copies agree). */
-export const behaviorStreamMarker = Symbol.for('@corekit/behavior-stream');
-
-/** Event ids of behavior streams (transports range 3280-3299). */
-export const behaviorStreamEventIds = { mounted: 3298, failed: 3299 } as const;
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof (value as { [Symbol.asyncIterator]?: unknown })?.[Symbol.asyncIterator] === 'function';
-}
-
-/**
- * The output schema of a streaming behavior: the handler answers an async iterable (an async generator) whose
- * items `item` validates one by one while they are sent. Such behaviors are served on the ServerSentEvents and
- * WebSocket transports only; the request/response adapters (REST, GraphQL, gRPC, JSON-RPC) leave them out.
- */
-export function streamingOutput<T extends ZodType>(item: T): ZodType<AsyncIterable<z.output<T>>> {
-  const schema = z.custom<AsyncIterable<z.output<T>>>(
-    isAsyncIterable,
-    'a streaming behavior answers an async iterable',
-  );
-  Object.defineProperty(schema, behaviorStreamMarker, { value: item });
-  return schema;
-}
-
-/** The item schema of a streaming behavior, or undefined for any other behavior. */
-export function streamItemSchema(behavior: BehaviorDefinition): ZodType | undefined {
-  return (behavior.output as unknown as Record<symbol, ZodType | undefined>)[behaviorStreamMarker];
-}
+/** Event ids of behavior streams, in the web host's range (2010-2019). */
+export const behaviorStreamEventIds = { mounted: 2018, failed: 2019 } as const;
 
 /** Where the streams are served. */
 export interface BehaviorStreamOptions {

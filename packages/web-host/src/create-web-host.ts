@@ -30,6 +30,7 @@ import { httpShutdownParticipant, upgradeDispatcher } from './http-shutdown';
 import { RequestDrain } from './request-drain';
 import { restEndpointRoutes } from './rest-endpoint-routes';
 import { openApiRoute, scalarRoutes } from './scalar-reference';
+import { mountBehaviorStreams } from './behavior-streams';
 import { serverSentEventsRoutes } from './server-sent-events';
 import { readTransportNames, resolveTransports } from './transports';
 import { webHostEventIds } from './web-host-event-ids';
@@ -429,6 +430,22 @@ export function createWebHost(
       host.onUpgrade(path, upgradeHandler);
     },
   };
-  for (const { adapter } of transports.adapters) void adapter.mount({ engine, http: httpMount });
+  mountBehaviorStreams(engine, httpMount, {
+    serverSentEvents: transports.builtIn.has('ServerSentEvents'),
+    webSocket: transports.builtIn.has('WebSocket'),
+    logger,
+  });
+  for (const { name, adapter } of transports.adapters) {
+    Promise.resolve()
+      .then(() => adapter.mount({ engine, http: httpMount }))
+      .catch((error: unknown) =>
+        logger.log({
+          level: 'error',
+          eventId: webHostEventIds.requestFailed,
+          category: 'web-host',
+          message: `The ${name} transport adapter failed to mount: ${(error as Error)?.message ?? error}`,
+        }),
+      );
+  }
   return host;
 }

@@ -28,3 +28,5 @@ export type { TransportName } from './transports';
 export type { UpgradeHandler } from './websocket-events';
 export { webHostEventIds, webHostEventIdRange } from './web-host-event-ids';
 export { healthRoutePaths } from './engine-routes';
+export { mountBehaviorStreams, behaviorStreamEventIds } from './behavior-streams';
+export type { BehaviorStreamOptions } from './behavior-streams';

@@ -26,5 +26,7 @@ export const webHostEventIdRange = {
     2015: 'authorization-failed',
     2016: 'event-client-dropped',
     2017: 'engine-routes-unguarded-in-production',
+    2018: 'behavior-streams-mounted',
+    2019: 'behavior-stream-failed',
   },
 };

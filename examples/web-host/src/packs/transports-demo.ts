@@ -1,3 +1,4 @@
+import { streamingOutput } from '@corekit/abstractions';
 import {
   behaviorRuntimeKey,
   defineBehavior,
@@ -8,7 +9,6 @@ import { addGraphQlTransport } from '@corekit/transport-graphql';
 import { addGrpcTransport, type GrpcTransport } from '@corekit/transport-grpc';
 import { addJsonRpcTransport } from '@corekit/transport-jsonrpc';
 // Until @corekit/web-host exports it from its index (the lead wires behavior streams):
-import { streamingOutput } from '../../../../packages/web-host/src/behavior-streams';
 import { z } from 'zod';
 import { orderSchema } from '../orders-module';
 
