@@ -1,133 +1,32 @@
-import https from 'node:https';
-import type { AddressInfo } from 'node:net';
-import dnsPacket from 'dns-packet';
 import { deliveryEventIds } from './delivery-event-ids';
 import type { DeliveryOptionsInput } from './delivery-options';
 import { startDelivery } from './delivery-test-support';
-import { createTestCertificates } from './test-ca';
+import { loopbackLookup, startProofServers } from './proof-test-servers';
 
-const certificates = createTestCertificates([
-  'localhost',
-  'dns.example.test',
-  'web.example.test',
-  'elsewhere.test',
-]);
-/** TXT records the local DoH server answers, by name. */
-const txt = new Map<string, string[]>();
-/** Per-host answers of the local file server; the default serves the verifier's own proof files. */
-type FileAnswer = { status: number; body?: string; location?: string };
-const fileOverrides = new Map<string, (path: string) => FileAnswer>();
-let proofFile: ((path: string) => Promise<{ body: string } | undefined>) | undefined;
-const dohRequests: string[] = [];
-
-function listen(server: https.Server): Promise<number> {
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-  );
-}
-
-const doh = https.createServer(
-  { key: certificates.leafKey, cert: certificates.leafCert },
-  (request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const url = new URL(request.url!, 'https://localhost');
-      if (url.pathname === '/resolve') {
-        dohRequests.push('json');
-        const name = url.searchParams.get('name')!;
-        const records = txt.get(name);
-        response.setHeader('content-type', 'application/dns-json');
-        response.end(
-          JSON.stringify({
-            Status: records ? 0 : 3,
-            Answer: (records ?? []).map((value) => ({
-              name,
-              type: 16,
-              TTL: 60,
-              data: `"${value.slice(0, 30)}" "${value.slice(30)}"`,
-            })),
-          }),
-        );
-        return;
-      }
-      const wire =
-        request.method === 'POST'
-          ? Buffer.concat(chunks)
-          : Buffer.from(url.searchParams.get('dns')!, 'base64url');
-      dohRequests.push(request.method === 'POST' ? 'wire-post' : 'wire');
-      const query = dnsPacket.decode(wire);
-      const name = query.questions![0].name;
-      const records = txt.get(name);
-      response.setHeader('content-type', 'application/dns-message');
-      response.end(
-        dnsPacket.encode({
-          type: 'response',
-          id: query.id,
-          flags: dnsPacket.RECURSION_DESIRED | dnsPacket.RECURSION_AVAILABLE | (records ? 0 : 3),
-          questions: query.questions,
-          answers: (records ?? []).map((value) => ({ type: 'TXT' as const, name, ttl: 60, data: [value] })),
-        }),
-      );
-    });
-  },
-);
-
-const files = https.createServer(
-  { key: certificates.leafKey, cert: certificates.leafCert },
-  (request, response) => {
-    const host = request.headers.host!.split(':')[0];
-    const override = fileOverrides.get(host);
-    if (override) {
-      const answer = override(request.url!);
-      response.writeHead(answer.status, answer.location ? { location: answer.location } : {});
-      response.end(answer.body ?? '');
-      return;
-    }
-    void proofFile!(request.url!).then((file) => {
-      response.writeHead(file ? 200 : 404, { 'content-type': 'text/plain' });
-      response.end(file?.body ?? 'not found');
-    });
-  },
-);
-
-let dohPort = 0;
-let filePort = 0;
+let servers: Awaited<ReturnType<typeof startProofServers>>;
 beforeAll(async () => {
-  dohPort = await listen(doh);
-  filePort = await listen(files);
+  servers = await startProofServers(['localhost', 'dns.example.test', 'web.example.test', 'elsewhere.test']);
 });
-afterAll(async () => {
-  await new Promise((resolve) => doh.close(resolve));
-  await new Promise((resolve) => files.close(resolve));
-});
+afterAll(() => servers.close());
 beforeEach(() => {
-  txt.clear();
-  fileOverrides.clear();
+  servers.txt.clear();
+  servers.fileOverrides.clear();
 });
 
 async function start(options: NonNullable<DeliveryOptionsInput['DomainVerification']> = {}) {
   const run = await startDelivery(
     {
       DomainVerification: {
-        DnsOverHttpsResolverUrl: `https://localhost:${dohPort}/${options.DnsOverHttpsFormat === 'json' ? 'resolve' : 'dns-query'}`,
+        DnsOverHttpsResolverUrl: `https://localhost:${servers.dohPort}/${options.DnsOverHttpsFormat === 'json' ? 'resolve' : 'dns-query'}`,
         ChallengeLifetimeSeconds: 3600,
         ...options,
       },
     },
     {
-      extensions: {
-        ca: certificates.caCert,
-        httpFilePort: filePort,
-        // Every proof host is this machine; the DoH resolver is reached by its own URL.
-        lookup: ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) =>
-          options.all
-            ? callback(null, [{ address: '127.0.0.1', family: 4 }])
-            : callback(null, '127.0.0.1', 4)) as never,
-      },
+      extensions: { ca: servers.certificates.caCert, httpFilePort: servers.filePort, lookup: loopbackLookup },
     },
   );
-  proofFile = (path) => run.domains.httpProofFile(path);
+  servers.serveProofsFrom((path) => run.domains.httpProofFile(path));
   await run.governance.declareDomain({ tenantId: 'acme', domainName: 'dns.example.test' });
   await run.governance.declareDomain({ tenantId: 'acme', domainName: 'web.example.test' });
   return run;
@@ -149,8 +48,8 @@ it.each(['wire', 'wire-post', 'json'] as const)(
       });
       expect(challenge.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect((await run.domains.verify('acme', 'dns.example.test')).outcome).toBe('proof-missing');
-      txt.set(plan.dnsTxt!.name, ['unrelated=1', plan.dnsTxt!.value]);
-      dohRequests.length = 0;
+      servers.txt.set(plan.dnsTxt!.name, ['unrelated=1', plan.dnsTxt!.value]);
+      servers.dohRequests.length = 0;
       const result = await run.domains.verify('acme', 'dns.example.test');
       expect(result).toMatchObject({
         outcome: 'verified',
@@ -158,7 +57,7 @@ it.each(['wire', 'wire-post', 'json'] as const)(
         challengeStatus: 'verified',
         method: 'dns-txt',
       });
-      expect(dohRequests).toEqual([format]);
+      expect(servers.dohRequests).toEqual([format]);
       const [domain] = (await run.governance.listDomains('acme')).filter(
         (d) => d.domainName === 'dns.example.test',
       );
@@ -203,7 +102,7 @@ it('verifies a domain by HTTP file (served from the proof state), following a sa
       verificationWorkflowOwnership: 'companion-owned',
     });
     // Reach the proof through a same-host redirect.
-    fileOverrides.set('web.example.test', (path) =>
+    servers.fileOverrides.set('web.example.test', (path) =>
       path === plan.httpFile!.path
         ? { status: 301, location: 'https://web.example.test/moved' }
         : { status: 200, body: `${challenge.token}\n` },
@@ -240,7 +139,7 @@ it('refuses a wrong token, an expired challenge, a redirect to another host and 
       domainName: 'dns.example.test',
       method: 'dns-txt',
     });
-    txt.set(plan.dnsTxt!.name, ['core-domain-verification=not-the-token']);
+    servers.txt.set(plan.dnsTxt!.name, ['core-domain-verification=not-the-token']);
     expect(await run.domains.verify('acme', 'dns.example.test')).toMatchObject({
       outcome: 'proof-mismatch',
       reason: 'token-mismatch',
@@ -248,7 +147,7 @@ it('refuses a wrong token, an expired challenge, a redirect to another host and 
       challengeStatus: 'refused',
     });
     // Wrong HTTP token.
-    fileOverrides.set('web.example.test', () => ({ status: 200, body: 'someone-else' }));
+    servers.fileOverrides.set('web.example.test', () => ({ status: 200, body: 'someone-else' }));
     await run.domains.issueChallenge({
       tenantId: 'acme',
       domainName: 'web.example.test',
@@ -261,7 +160,7 @@ it('refuses a wrong token, an expired challenge, a redirect to another host and 
       domainName: 'web.example.test',
       method: 'http-file',
     });
-    fileOverrides.set('web.example.test', (path) => ({
+    servers.fileOverrides.set('web.example.test', (path) => ({
       status: 302,
       location: `https://elsewhere.test${path}`,
     }));
@@ -272,7 +171,16 @@ it('refuses a wrong token, an expired challenge, a redirect to another host and 
       domainStatus: 'pending-verification',
     });
     // Oversized body (streamed, no content-length) and a declared oversized one.
-    fileOverrides.set('web.example.test', () => ({ status: 200, body: 'x'.repeat(5000) }));
+    servers.fileOverrides.set('web.example.test', () => ({ status: 200, body: 'x'.repeat(5000) }));
+    expect(await run.domains.verify('acme', 'web.example.test')).toMatchObject({
+      outcome: 'collection-failed',
+      reason: 'body-too-large',
+    });
+    servers.fileOverrides.set('web.example.test', () => ({
+      status: 200,
+      body: 'y'.repeat(5000),
+      chunked: true,
+    }));
     expect(await run.domains.verify('acme', 'web.example.test')).toMatchObject({
       outcome: 'collection-failed',
       reason: 'body-too-large',
@@ -283,7 +191,7 @@ it('refuses a wrong token, an expired challenge, a redirect to another host and 
       domainName: 'dns.example.test',
       method: 'dns-txt',
     });
-    txt.set(late.plan.dnsTxt!.name, [late.plan.dnsTxt!.value]);
+    servers.txt.set(late.plan.dnsTxt!.name, [late.plan.dnsTxt!.value]);
     run.advance(3601);
     expect(await run.domains.verify('acme', 'dns.example.test')).toMatchObject({
       outcome: 'challenge-expired',
@@ -291,7 +199,7 @@ it('refuses a wrong token, an expired challenge, a redirect to another host and 
       challengeStatus: 'expired',
     });
     expect(run.logger.withEventId(deliveryEventIds.domainVerificationRefused)).toHaveLength(2);
-    expect(run.logger.withEventId(deliveryEventIds.domainProofCollectionFailed)).toHaveLength(2);
+    expect(run.logger.withEventId(deliveryEventIds.domainProofCollectionFailed)).toHaveLength(3);
     expect(run.logger.withEventId(deliveryEventIds.domainChallengeExpired)).toHaveLength(1);
     // Refusals for undeclared domains.
     await expect(
@@ -324,7 +232,7 @@ it('background polling verifies pending challenges in batches and reports its ru
       domainName: 'web.example.test',
       method: 'http-file',
     });
-    txt.set(dns.plan.dnsTxt!.name, [dns.plan.dnsTxt!.value]);
+    servers.txt.set(dns.plan.dnsTxt!.name, [dns.plan.dnsTxt!.value]);
     const first = await run.domains.job!.trigger();
     const second = await run.domains.job!.trigger();
     expect([first, second].map((outcome) => outcome.status)).toEqual(['completed', 'completed']);
