@@ -1,0 +1,49 @@
+// Eventing benchmarks, run by hand: (a) PostgreSQL outbox staging against a bare INSERT in the same
+// transaction (target ratio <= 1.2), (b) RabbitMQ dispatch throughput through the eventing dispatcher against a
+// bare confirm-channel loop with the same batch size (target ratio >= 0.8). Exits 1 when a target is missed.
+// Environment: POSTGRES_URL, RABBITMQ_URL, BENCH_ROUNDS (5), BENCH_STAGING_PER_ROUND (200),
+// BENCH_MESSAGES (2000), BENCH_BATCH (50), BENCH_OUTBOX (memory | postgresql: where (b) stages).
+import { bareDispatch, packDispatch, type OutboxKind } from './dispatch-benchmark';
+import { stagingBenchmark } from './staging-benchmark';
+
+const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const rabbitUrl = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672';
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const stagingPerRound = Number(process.env.BENCH_STAGING_PER_ROUND ?? 200);
+const messages = Number(process.env.BENCH_MESSAGES ?? 2000);
+const batch = Number(process.env.BENCH_BATCH ?? 50);
+const outbox = (process.env.BENCH_OUTBOX ?? 'memory') as OutboxKind;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main() {
+  const staging = await stagingBenchmark(postgresUrl, rounds, stagingPerRound);
+  console.log(
+    `(a) staging: pack ${staging.packMedianMs.toFixed(3)} ms/tx, bare ${staging.bareMedianMs.toFixed(3)} ms/tx, ratio ${staging.ratio.toFixed(2)} (target <= 1.20)`,
+  );
+  const pack: number[] = [];
+  const bare: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const exchange = `corekit.bench.${process.pid}.${round}`;
+    if (round % 2 === 0) {
+      bare.push(await bareDispatch(rabbitUrl, `${exchange}.bare`, messages, batch));
+      pack.push(await packDispatch(rabbitUrl, `${exchange}.pack`, messages, batch, outbox, postgresUrl));
+    } else {
+      pack.push(await packDispatch(rabbitUrl, `${exchange}.pack`, messages, batch, outbox, postgresUrl));
+      bare.push(await bareDispatch(rabbitUrl, `${exchange}.bare`, messages, batch));
+    }
+    console.log(
+      `    round ${round + 1}: pack ${pack.at(-1)!.toFixed(0)} msg/s, bare ${bare.at(-1)!.toFixed(0)} msg/s`,
+    );
+  }
+  const throughput = median(pack) / median(bare);
+  console.log(
+    `(b) dispatch (${outbox} outbox): pack ${median(pack).toFixed(0)} msg/s, bare ${median(bare).toFixed(0)} msg/s, ratio ${throughput.toFixed(2)} (target >= 0.80)`,
+  );
+  if (staging.ratio > 1.2 || throughput < 0.8) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
