@@ -1,4 +1,5 @@
 import { transportAdapterKey } from '@corekit/abstractions';
+import { resolveTransports } from './transports';
 import { runtimeEventSchema } from '@corekit/abstractions';
 import WebSocket from 'ws';
 import {
@@ -210,15 +211,23 @@ describe('unavailable transports fail startup', () => {
     ['Grpc', '@corekit/transport-grpc', 'addGrpcTransport'],
     ['JsonRpc', '@corekit/transport-jsonrpc', 'addJsonRpcTransport'],
   ])(
-    '%s without its adapter package names the package to install',
-    async (name, packageName, registration) => {
-      const failure = startTestHost({ configuration: { Engine: { Transports: ['RestApi', name] } } });
-      await expect(failure).rejects.toMatchObject({ code: 'TRANSPORT_UNAVAILABLE' });
-      await expect(failure).rejects.toThrow(
-        `install it (pnpm add ${packageName}) and call ${registration}(builder)`,
+    '%s without its adapter names the package to install, or the call to make',
+    (name, packageName, registration) => {
+      const engine = { resolve: () => undefined };
+      const missing = () => resolveTransports(engine, ['RestApi', name], () => false);
+      expect(missing).toThrow(expect.objectContaining({ code: 'TRANSPORT_UNAVAILABLE' }));
+      expect(missing).toThrow(`install it (pnpm add ${packageName}) and call ${registration}(builder)`);
+      expect(() => resolveTransports(engine, ['RestApi', name], () => true)).toThrow(
+        `${packageName} is installed but not registered; call ${registration}(builder) before building the engine`,
       );
     },
   );
+
+  it('a configured adapter that is not registered fails the web host at startup', async () => {
+    await expect(
+      startTestHost({ configuration: { Engine: { Transports: ['RestApi', 'JsonRpc'] } } }),
+    ).rejects.toMatchObject({ code: 'TRANSPORT_UNAVAILABLE' });
+  });
 
   it('an adapter registered under its typed key is mounted and its raw HTTP handler is served and documented', async () => {
     const test = await startTestHost({

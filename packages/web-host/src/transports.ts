@@ -49,8 +49,9 @@ export function readTransportNames(configuration: ConfigurationReader): string[]
  * naming the package to install and the call to make.
  */
 export function resolveTransports(
-  engine: Engine,
+  engine: Pick<Engine, 'resolve'>,
   names: readonly string[],
+  installed: (packageName: string) => boolean = isInstalled,
 ): {
   builtIn: Set<(typeof builtInTransports)[number]>;
   adapters: Array<{ name: string; adapter: TransportAdapter }>;
@@ -74,7 +75,7 @@ export function resolveTransports(
     const adapter = engine.resolve(transportAdapterKey(canonical));
     if (adapter && typeof adapter.mount === 'function') {
       adapters.push({ name: canonical, adapter });
-    } else if (isInstalled(packageName)) {
+    } else if (installed(packageName)) {
       problems.push(
         `${key} is ${canonical}: ${packageName} is installed but not registered; call ${registration}(builder) before building the engine`,
       );
