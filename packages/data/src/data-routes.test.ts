@@ -241,6 +241,29 @@ describe('CDC routes of 4.3 over HTTP', () => {
     expect((await served.request('/engine/cdc-captures/runtime/orders')).body.lastOutcome).toBeNull();
   });
 
+  it('refuses a reporter the runtime does not declare in ReporterIds with 409', async () => {
+    const served = await serveData(
+      {
+        ...runtimes,
+        CdcExecutionRuntimes: [
+          { Id: 'debezium', Kind: 'external-managed', CdcCaptureIds: ['orders'], ReporterIds: ['dbz-1'] },
+        ],
+      },
+      (builder) => declareCaptures(builder, [capture('orders')]),
+    );
+    const route = '/engine/cdc-capture-runtimes/debezium/reports';
+    const stranger = await served.request(route, {
+      token: 'ok',
+      body: [{ cdcCaptureId: 'orders', reporterId: 'dbz-9', outcome: 'idle' }],
+    });
+    expect([stranger.status, stranger.body.code]).toEqual([409, 'CDC_REPORTER_NOT_DECLARED']);
+    const known = await served.request(route, {
+      token: 'ok',
+      body: [{ cdcCaptureId: 'orders', reporterId: 'dbz-1', outcome: 'idle' }],
+    });
+    expect(known.status).toBe(200);
+  });
+
   it('does not mount the report route unless EnableExternalCdcRuntimeReporting', async () => {
     const served = await serveData({ ...runtimes, EnableExternalCdcRuntimeReporting: false }, declare);
     const answer = await served.request('/engine/cdc-capture-runtimes/debezium/reports', {
