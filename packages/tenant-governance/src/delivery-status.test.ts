@@ -240,3 +240,29 @@ it('keeps the observation history within its limit, in a local file that survive
     await second.engine.stop();
   }
 });
+
+it('the transport schemas accept a dispatch body and observation filters, and refuse unknown fields', async () => {
+  const { invitationDispatchRequestSchema, deliveryObservationQuerySchema } =
+    await import('./delivery-request-schemas');
+  expect(invitationDispatchRequestSchema.parse({ tenantId: 'acme', invitationId: 'i-1' })).toEqual({
+    tenantId: 'acme',
+    invitationId: 'i-1',
+    channel: 'email',
+  });
+  expect(
+    invitationDispatchRequestSchema.safeParse({ tenantId: 'acme', invitationId: 'i', extra: 1 }).success,
+  ).toBe(false);
+  expect(
+    deliveryObservationQuerySchema.parse({
+      status: 'bounced',
+      limit: '20',
+      attentionCategory: 'stuck-deferred',
+    }),
+  ).toEqual({
+    status: 'bounced',
+    limit: 20,
+    attentionCategory: 'stuck-deferred',
+  });
+  expect(deliveryObservationQuerySchema.safeParse({ status: 'opened' }).success).toBe(false);
+  expect(deliveryObservationQuerySchema.safeParse({ sort: 'asc' }).success).toBe(false);
+});

@@ -131,3 +131,10 @@ export type {
 } from './domain-verification-types';
 export type { ProofTransport } from './proof-collectors';
 export { LocalFileStore } from './local-file-store';
+export { invitationDispatchRequestSchema, deliveryObservationQuerySchema } from './delivery-request-schemas';
+export type { InvitationDispatchRequestInput } from './delivery-request-schemas';
+export { SenderRegistry } from './sender-registry';
+export type { DeliveryDispatcher } from './delivery-dispatcher';
+export type { DeliveryStatusBook } from './delivery-status-book';
+export type { DomainVerifier } from './domain-verifier';
+export type { RetryRunner } from './retry-runner';
