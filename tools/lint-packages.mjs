@@ -15,7 +15,9 @@ function expectedExport(folder) {
   if (folder === 'engine-core') return /export\s*\{[^}]*\bcreateEngineBuilder\b/;
   if (folder === 'web-host') return /export\s*\{[^}]*\bcreateWebHost\b/;
   if (folder === 'worker-host') return /export\s*\{[^}]*\bcreateWorkerHost\b/;
-  if (folder.startsWith('probe-') && folder !== 'probe-kit') return new RegExp(`\\badd\\w*Health\\b`);
+  // A kit (probe-kit, sender-kit, transport-kit) holds what its family shares: no registration function.
+  if (folder.endsWith('-kit')) return null;
+  if (folder.startsWith('probe-')) return new RegExp(`\\badd\\w*Health\\b`);
   if (folder.startsWith('sender-')) return /\badd\w*InvitationDelivery\b/;
   if (folder.startsWith('callback-')) return /\bmap\w*StatusCallbacks\b/;
   if (folder.startsWith('transport-')) return /\badd\w*Transport\b/;
@@ -31,7 +33,9 @@ for (const folder of folders) {
   const directory = path.join(packagesDirectory, folder);
   const pkg = JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8'));
   const report = (message) => problems.push(`packages/${folder}: ${message}`);
-  if (pkg.name !== `@corekit/${folder}`) report(`name must be @corekit/${folder}, is ${pkg.name}`);
+  // `npm create <x>` looks for the package create-<x>: create-* folders keep their unscoped name.
+  const expectedName = folder.startsWith('create-') ? folder : `@corekit/${folder}`;
+  if (pkg.name !== expectedName) report(`name must be ${expectedName}, is ${pkg.name}`);
   if (!existsSync(path.join(directory, 'README.md'))) report('README.md is missing');
   const indexFile = path.join(directory, 'src/index.ts');
   if (!existsSync(indexFile)) report('src/index.ts is missing');
