@@ -9,6 +9,8 @@ import { documents, queries } from './workload';
 const count = Number(process.env.BENCH_DOCUMENTS ?? 100_000);
 const queryCount = Number(process.env.BENCH_QUERIES ?? 1000);
 const postgresCount = Number(process.env.BENCH_POSTGRES_DOCUMENTS ?? count);
+const libraryCount = Number(process.env.BENCH_LIBRARY_DOCUMENTS ?? count);
+const libraryQueries = Number(process.env.BENCH_LIBRARY_QUERIES ?? queryCount);
 const url = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const maxResults = 10;
 const sections = new Set((process.env.BENCH_SECTIONS ?? 'libraries,pack,postgres').split(','));
@@ -21,21 +23,28 @@ const ratio = (a: number, b: number) => (a / b).toFixed(2);
 async function main() {
   const docs = documents(count);
   const words = queries(queryCount);
-  const lines: string[] = [];
+  const blocks = new Map<string, string[]>();
+  let lines: string[] = [];
   const table = (title: string, items: Measured[]) => {
     lines.push(`**${title}**`, '', '| run | index (ms) | query p50 (ms) | query p95 (ms) |', '| --- | --- | --- | --- |');
     lines.push(...items.map(row), '');
   };
   if (sections.has('libraries')) {
+    lines = [];
+    blocks.set('libraries', lines);
+    const libraryDocs = docs.slice(0, libraryCount);
+    const libraryWords = words.slice(0, libraryQueries);
     // Warm both libraries up on a slice first, so neither pays for JIT compilation in the measured run.
     await miniSearchDirect(docs.slice(0, 5000), words.slice(0, 50), maxResults);
     await oramaDirect(docs.slice(0, 5000), words.slice(0, 50), maxResults);
-    const mini = await miniSearchDirect(docs, words, maxResults);
-    const orama = await oramaDirect(docs, words, maxResults);
-    table(`Libraries, ${count} documents, ${queryCount} queries`, [mini, orama]);
+    const mini = await miniSearchDirect(libraryDocs, libraryWords, maxResults);
+    const orama = await oramaDirect(libraryDocs, libraryWords, maxResults);
+    table(`Libraries, ${libraryDocs.length} documents, ${libraryWords.length} queries`, [mini, orama]);
     lines.push(`Orama / MiniSearch: index ${ratio(orama.indexMs, mini.indexMs)}x, query p50 ${ratio(orama.queryP50Ms, mini.queryP50Ms)}x`, '');
   }
   if (sections.has('pack')) {
+    lines = [];
+    blocks.set('pack', lines);
     // Alternate twice so warm-up favours neither; keep the second round.
     await miniSearchDirect(docs.slice(0, 5000), words.slice(0, 50), maxResults);
     await packRun('warm-up', docs.slice(0, 5000), words.slice(0, 50), maxResults);
@@ -48,6 +57,8 @@ async function main() {
     );
   }
   if (sections.has('postgres')) {
+    lines = [];
+    blocks.set('postgres', lines);
     const pgDocs = docs.slice(0, postgresCount);
     // Warm-up round on a slice (connections, plans), then the measured pair.
     await postgresBare(url, 'knowledge_bench_bare', pgDocs.slice(0, 2000), words.slice(0, 50), maxResults);
@@ -60,16 +71,19 @@ async function main() {
       '',
     );
   }
-  const report = lines.join('\n');
-  console.log(report);
   const readme = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
-  const start = '<!-- retrieval-results:start -->';
-  const end = '<!-- retrieval-results:end -->';
-  const text = readFileSync(readme, 'utf8');
-  if (text.includes(start) && text.includes(end) && process.env.BENCH_WRITE_README !== 'false') {
-    const stamp = `Last run: ${new Date().toISOString().slice(0, 10)}, Node.js ${process.version}, ${count} documents.`;
-    const updated = text.slice(0, text.indexOf(start) + start.length) + `\n${stamp}\n\n${report}\n` + text.slice(text.indexOf(end));
-    writeFileSync(readme, updated);
+  let text = readFileSync(readme, 'utf8');
+  const stamp = `Last run: ${new Date().toISOString().slice(0, 10)}, Node.js ${process.version}.`;
+  for (const [section, sectionLines] of blocks) {
+    const report = sectionLines.join('\n');
+    console.log(report);
+    const start = `<!-- retrieval-${section}:start -->`;
+    const end = `<!-- retrieval-${section}:end -->`;
+    if (!text.includes(start) || !text.includes(end) || process.env.BENCH_WRITE_README === 'false') continue;
+    text = text.slice(0, text.indexOf(start) + start.length) + `\n${stamp}\n\n${report}\n` + text.slice(text.indexOf(end));
+  }
+  if (process.env.BENCH_WRITE_README !== 'false') {
+    writeFileSync(readme, text);
     console.log(`results written to ${readme}`);
   }
 }
