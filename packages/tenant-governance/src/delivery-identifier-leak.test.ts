@@ -128,3 +128,21 @@ it('delivery, reconciliation and domain verification expose no invitation, recip
     await run.engine.stop();
   }
 });
+
+it('the delivery fields of the surfaces have the same keys registered or not', async () => {
+  const { deliveryNotRegisteredFields, domainVerificationNotRegisteredFields } =
+    await import('./governance-surfaces');
+  const { governanceDeliveryPostureKey } = await import('./delivery-seams');
+  const run = await startDelivery();
+  try {
+    const posture = run.engine.resolve(governanceDeliveryPostureKey)!;
+    expect(Object.keys(posture.invitationFields()).sort()).toEqual(
+      Object.keys(deliveryNotRegisteredFields).sort(),
+    );
+    expect(Object.keys(posture.domainFields()).sort()).toEqual(
+      Object.keys(domainVerificationNotRegisteredFields).sort(),
+    );
+  } finally {
+    await run.engine.stop();
+  }
+});

@@ -1,5 +1,5 @@
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import dnsPacket from 'dns-packet';
 
 /** Code-only transport settings of proof collection (tests pass a CA and a lookup; hosts usually none). */
@@ -56,7 +56,7 @@ export function boundedRequest(
         path: `${url.pathname}${url.search}`,
         method: options.method ?? 'GET',
         headers: { 'user-agent': 'corekit-domain-verification', ...options.headers },
-        servername: url.hostname,
+        ...(isIP(url.hostname) ? {} : { servername: url.hostname }),
         agent: false,
         ...(options.transport.ca ? { ca: options.transport.ca as string | string[] } : {}),
         ...(options.useLookup && options.transport.lookup ? { lookup: options.transport.lookup } : {}),
