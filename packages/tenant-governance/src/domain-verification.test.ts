@@ -17,7 +17,7 @@ async function start(options: NonNullable<DeliveryOptionsInput['DomainVerificati
   const run = await startDelivery(
     {
       DomainVerification: {
-        DnsOverHttpsResolverUrl: `https://localhost:${servers.dohPort}/${options.DnsOverHttpsFormat === 'json' ? 'resolve' : 'dns-query'}`,
+        DnsOverHttpsResolverUrl: `https://127.0.0.1:${servers.dohPort}/${options.DnsOverHttpsFormat === 'json' ? 'resolve' : 'dns-query'}`,
         ChallengeLifetimeSeconds: 3600,
         ...options,
       },

@@ -11,7 +11,7 @@ export interface TestCertificates {
 }
 
 /**
- * Generates a P-256 test CA and a leaf for `dnsNames` (subject alternative names) with the `openssl`
+ * Generates a P-256 test CA and a leaf for `dnsNames` and 127.0.0.1 (subject alternative names) with the `openssl`
  * command line tool, valid one day. Nothing is written outside a temporary directory removed afterwards.
  */
 export function createTestCertificates(dnsNames: readonly string[]): TestCertificates {
@@ -41,7 +41,7 @@ export function createTestCertificates(dnsNames: readonly string[]): TestCertifi
     openssl('req', '-new', '-key', file('leaf.key'), '-subj', `/CN=${dnsNames[0]}`, '-out', file('leaf.csr'));
     writeFileSync(
       file('leaf.ext'),
-      `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=${dnsNames.map((name) => `DNS:${name}`).join(',')}\n`,
+      `basicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=${dnsNames.map((name) => `DNS:${name}`).join(',')},IP:127.0.0.1\n`,
     );
     openssl(
       'x509',
