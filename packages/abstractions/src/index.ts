@@ -106,3 +106,5 @@ export { cellMaterializationKey } from './cell-materialization';
 export type { CellMaterializationReporter } from './cell-materialization';
 export { redactText, redactValue, secretsInConnectionString, stripUrlCredentials } from './redaction';
 export { behaviorStreamMarker, streamingOutput, streamItemSchema } from './behavior-streams';
+export { cdcExecutionBindingsKey } from './cdc-execution-bindings';
+export type { CdcExecutionBindings, ExecutionBinding } from './cdc-execution-bindings';

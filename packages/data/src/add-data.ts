@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import {
   CoreError,
+  cdcExecutionBindingsKey,
   defineExtensionKey,
   type CdcCaptureDescriptor,
   type EngineBuilder,
@@ -46,18 +47,6 @@ export interface DataRegistration {
 export const dataRegistrationKey = defineExtensionKey<DataRegistration>(
   '@corekit/data/registration',
   'the data pack registration: bound options, pump job and read model',
-);
-
-/**
- * The resolved execution binding of every capture, for the engine's `/engine/cdc-captures` catalog to present
- * (`present` hook) once it reads this key; the id is meant to be re-declared in @corekit/abstractions.
- */
-export const cdcExecutionBindingsKey = defineExtensionKey<{
-  bindingOf(cdcCaptureId: string): ExecutionBinding;
-  effectiveRuntimeOf(cdcCaptureId: string): string | null;
-}>(
-  '@corekit/abstractions/cdc-execution-bindings',
-  'the resolved executionBinding of each declared CDC capture',
 );
 
 /** Test and host seams that are not configuration. */

@@ -1,5 +1,6 @@
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
-import { addData, cdcExecutionBindingsKey } from './add-data';
+import { cdcExecutionBindingsKey } from '@corekit/abstractions';
+import { addData } from './add-data';
 import type { DataRuntimeOptionsInput } from './data-options';
 import { capture, declareCaptures } from './test-support/data-fixture';
 
@@ -50,6 +51,11 @@ describe('execution binding (2.4 executionBinding)', () => {
       selectionReason: 'provider-default-runtime',
     });
     expect(engine.resolve(cdcExecutionBindingsKey)!.effectiveRuntimeOf('invoices')).toBe('debezium');
+    // The engine's own /engine/cdc-captures catalog presents the binding through the typed key.
+    const published = engine.catalog('cdc-captures')!.find('orders') as { executionBinding?: unknown };
+    expect(published.executionBinding).toMatchObject({
+      effectiveExecutionRuntimeId: 'data-cdc-capture-pump',
+    });
     expect(binding('legacy')).toMatchObject({
       effectiveExecutionRuntimeId: null,
       selectionReason: 'no-runtime-selected',

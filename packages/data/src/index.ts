@@ -1,4 +1,5 @@
-export { addData, cdcExecutionBindingsKey, dataRegistrationKey } from './add-data';
+export { addData, dataRegistrationKey } from './add-data';
+export { cdcExecutionBindingsKey } from '@corekit/abstractions';
 export type { DataRegistration, DataRuntimeHooks } from './add-data';
 export {
   capturePumpOptionsSchema,

@@ -1,4 +1,9 @@
-import { cellMaterializationKey, type CatalogDefinition, type EngineBuilder } from '@corekit/abstractions';
+import {
+  cdcExecutionBindingsKey,
+  cellMaterializationKey,
+  type CatalogDefinition,
+  type EngineBuilder,
+} from '@corekit/abstractions';
 import type { CatalogRegistry } from '../catalog-registry';
 import type { Clock } from '../clock';
 import { cellCatalogs, cellTechnologySurfaces } from './cell-catalogs';
@@ -33,7 +38,7 @@ export function builtinCatalogs(builder: EngineBuilder, registry: CatalogRegistr
     projectionCatalog,
     outboxCatalog,
     inboxCatalog,
-    cdcCaptureCatalog,
+    cdcCaptureCatalog(() => builder.resolve(cdcExecutionBindingsKey)),
     authorizationPolicyCatalog,
     ...cellCatalogs(store),
   ];

@@ -8,6 +8,7 @@ import {
   type AuthorizationPolicyDescriptor,
   type CatalogDefinition,
   type CdcCaptureDescriptor,
+  type CdcExecutionBindings,
 } from '@corekit/abstractions';
 import { z } from 'zod';
 import { descriptorCatalog, idsOf, problemCollector } from './catalog-helpers';
@@ -34,12 +35,14 @@ const narrowBy = <T>(segment: string, parameter: string, select: (entry: T, valu
 });
 
 /** `/engine/cdc-captures`: each capture may stage into an outbox, which must exist. */
-export const cdcCaptureCatalog: CatalogDefinition<CdcCaptureDescriptor> = descriptorCatalog(
-  'cdc-captures',
-  'CDC captures',
-  'cdcCaptures',
-  cdcCaptureSchema,
-  {
+/**
+ * `/engine/cdc-captures`: declared captures; when a data pack provides the resolved bindings
+ * (`cdcExecutionBindingsKey`), each entry is presented with its `executionBinding`.
+ */
+export const cdcCaptureCatalog = (
+  bindings: () => CdcExecutionBindings | undefined,
+): CatalogDefinition<CdcCaptureDescriptor> =>
+  descriptorCatalog('cdc-captures', 'CDC captures', 'cdcCaptures', cdcCaptureSchema, {
     narrowings: [
       narrowBy('modules', 'moduleId', (entry, value) => entry.sourceModuleId === value),
       narrowBy('providers', 'provider', (entry, value) => entry.provider === value),
@@ -57,8 +60,11 @@ export const cdcCaptureCatalog: CatalogDefinition<CdcCaptureDescriptor> = descri
       }
       return problems;
     },
-  },
-);
+    present(entry) {
+      const binding = bindings()?.bindingOf(entry.id);
+      return binding ? { ...entry, executionBinding: binding } : entry;
+    },
+  });
 
 type PolicyInput = z.input<typeof authorizationPolicySchema> & { sourceModuleId?: string };
 
