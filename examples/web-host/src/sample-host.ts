@@ -9,6 +9,8 @@ import { httpDependency } from './http-dependency';
 import { InventoryUpstream } from './inventory-upstream';
 import { addOrdersModule } from './orders-module';
 import { addAgentsDemo, agentsDemoAuthorize } from './packs/agents-demo';
+import { addDataDemo } from './packs/data-demo';
+import { addEventingDemo } from './packs/eventing-demo';
 import { addTenancyDemo } from './packs/tenancy-demo';
 import { addTransportsDemo } from './packs/transports-demo';
 import { mountMetrics, type SampleTelemetry } from './telemetry';
@@ -86,6 +88,8 @@ export async function createSampleHost(
   addTenancyDemo(builder);
   addAgentsDemo(builder);
   addTransportsDemo(builder);
+  addEventingDemo(builder);
+  addDataDemo(builder);
 
   const token = environment.SAMPLE_OPERATOR_TOKEN;
   if (token) builder.addSecret(token);
