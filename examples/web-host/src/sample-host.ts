@@ -11,6 +11,7 @@ import { addOrdersModule } from './orders-module';
 import { addAgentsDemo, agentsDemoAuthorize } from './packs/agents-demo';
 import { addDataDemo } from './packs/data-demo';
 import { addEventingDemo } from './packs/eventing-demo';
+import { addGovernanceDeliveryDemo } from './packs/governance-delivery-demo';
 import { addTenancyDemo } from './packs/tenancy-demo';
 import { addTransportsDemo } from './packs/transports-demo';
 import { mountMetrics, type SampleTelemetry } from './telemetry';
@@ -86,6 +87,7 @@ export async function createSampleHost(
   addOrdersModule(builder, upstream);
   // The packs, each on embedded defaults (see src/packs/*-demo.ts and the README for curl walkthroughs).
   addTenancyDemo(builder);
+  addGovernanceDeliveryDemo(builder);
   addAgentsDemo(builder);
   addTransportsDemo(builder);
   addEventingDemo(builder);
