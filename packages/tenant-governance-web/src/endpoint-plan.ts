@@ -1,0 +1,44 @@
+import type { OperationAuthorization } from '@corekit/abstractions';
+
+/**
+ * Whether an endpoint is served: `mapped` (enabled and its service registered), `configured` (enabled but
+ * the governance registration it needs is missing, so nothing is served and a warning says why) or
+ * `disabled` (its `Enable…` key is false).
+ */
+export type EndpointState = 'mapped' | 'configured' | 'disabled';
+
+/** One endpoint as the adapter decided it at registration; what the surfaces report. */
+export interface EndpointPlan {
+  readonly operationId: string;
+  readonly method: 'GET' | 'POST';
+  readonly routePattern: string;
+  readonly state: EndpointState;
+  readonly requiresAuthorization: boolean;
+  /** Null for an anonymous endpoint. */
+  readonly authorizationPolicy: string | null;
+  readonly excludedFromDescription: boolean;
+  /** Null for a GET. */
+  readonly maxRequestBodyBytes: number | null;
+}
+
+/** The operation's authorization declaration for a plan. */
+export function authorizationOf(plan: EndpointPlan): OperationAuthorization {
+  return plan.requiresAuthorization && plan.authorizationPolicy !== null
+    ? { mode: 'required', policy: plan.authorizationPolicy }
+    : { mode: 'anonymous' };
+}
+
+/** The surface fields of one plan, under a prefix (`callback` → `callbackRoutePattern`...). */
+export function planFields(prefix: string, plan: EndpointPlan): Record<string, unknown> {
+  const key = (name: string) => (prefix ? `${prefix}${name[0]!.toUpperCase()}${name.slice(1)}` : name);
+  return {
+    [key('routePattern')]: plan.routePattern,
+    [key('method')]: plan.method,
+    [key('endpointState')]: plan.state,
+    [key('mapped')]: plan.state === 'mapped',
+    [key('requiresAuthorization')]: plan.requiresAuthorization,
+    [key('authorizationPolicy')]: plan.authorizationPolicy,
+    [key('excludedFromDescription')]: plan.excludedFromDescription,
+    [key('maxRequestBodyBytes')]: plan.maxRequestBodyBytes,
+  };
+}
