@@ -24,8 +24,8 @@ export interface PackChoice {
 /**
  * What can be generated, and the versions to pin: read from the workspace's packages/<folder>/package.json at
  * generation time, so a generated host pins what this checkout would publish. Outside a workspace (the package
- * installed from a registry) the versions come from the `corekitVersions` field of this package's own
- * package.json, which the release writes; without either, generation fails rather than guess a version.
+ * installed from a registry) they come from dist/corekit-versions.json, written by this package's build; without
+ * either, generation fails rather than guess a version.
  */
 export interface Catalog {
   /** Package name to exact version, for every workspace package (`@corekit/web-host` → `0.1.0`). */
@@ -75,11 +75,12 @@ export function loadCatalog(workspace: string | null = findWorkspace(packageRoot
   let versions: Record<string, string>;
   if (workspace) versions = workspaceVersions(workspace);
   else {
-    const own = readJson(path.join(root, 'package.json')).corekitVersions as
-      Record<string, string> | undefined;
-    if (!own)
-      throw new Error('no workspace found and no corekitVersions in package.json: pass --workspace <dir>');
-    versions = own;
+    const released = path.join(root, 'dist/corekit-versions.json');
+    if (!existsSync(released))
+      throw new Error(
+        'no workspace found and no dist/corekit-versions.json: pass --workspace <corekit checkout>',
+      );
+    versions = readJson(released) as Record<string, string>;
   }
   const published = (folder: string) => `@corekit/${folder}` in versions;
   return {
