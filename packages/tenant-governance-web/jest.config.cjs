@@ -1,1 +1,6 @@
-module.exports = require('../../tools/jest-preset.cjs')(__dirname);
+// @scalar/* (through the web host) and jose ship ES modules only: let @swc/jest transform them like the sources.
+module.exports = require('../../tools/jest-preset.cjs')(__dirname, {
+  transformIgnorePatterns: [
+    '/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?(@scalar/(express-api-reference|client-side-rendering)|jose)/)',
+  ],
+});

@@ -241,7 +241,7 @@ export function mapTenantGovernanceEndpoints(
   if (proofFiles.state === 'mapped') builder.addOperation(proofFileOperation(proofFiles, prefix));
   const mapped = [command, dispatch, callback, observations, proofFiles].filter((p) => p.state === 'mapped');
   builder.addLifecycleHooks({
-    id: tenantGovernanceWebRegistrationKey,
+    id: 'tenant-governance-web',
     started: () => {
       builder.logger.log({
         level: 'info',

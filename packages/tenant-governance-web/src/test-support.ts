@@ -1,0 +1,130 @@
+import type { AuthorizationDecision } from '@corekit/abstractions';
+import { addMultiTenancy } from '@corekit/tenancy';
+import {
+  addTenantGovernance,
+  addTenantGovernanceDelivery,
+  type InvitationSender,
+} from '@corekit/tenant-governance';
+import { createTestEngineBuilder } from '@corekit/testing';
+import { createWebHost, type AuthorizeRequest, type WebHost } from '@corekit/web-host';
+import type { IncomingMessage } from 'node:http';
+import type { GovernanceWebOptionsInput } from './endpoint-options';
+import { mapTenantGovernanceEndpoints } from './map-tenant-governance-endpoints';
+
+/** A signing secret for tests (never a real one). */
+export const testSigningSecret = 'test-callback-signing-secret-0123456789';
+
+/**
+ * Bearer tokens of the test authorizer: `admin` may use every policy, `reader` only the observation read;
+ * another token or none is unauthenticated.
+ */
+export function tokenAuthorizer(): AuthorizeRequest {
+  return (request: IncomingMessage, requirement): AuthorizationDecision => {
+    const token = String(request.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+    if (token === 'admin') return { outcome: 'allowed', principal: { subject: 'operator-7' } };
+    if (token === 'reader') {
+      return requirement?.policy === 'tenant-governance.delivery-status-observations'
+        ? { outcome: 'allowed', principal: { subject: 'reader-1' } }
+        : { outcome: 'forbidden', reason: 'reader may only read observations' };
+    }
+    return { outcome: 'unauthenticated', reason: 'pass a bearer token' };
+  };
+}
+
+/** A sender that dispatches every email with the provider message id `pm-<dispatchId>`. Tests only. */
+export function dispatchingSender(id = 'test-sender'): InvitationSender {
+  return {
+    id,
+    supportedChannels: ['email'],
+    async send(request) {
+      return { outcome: 'dispatched', providerMessageId: `pm-${request.dispatchId}` };
+    },
+  };
+}
+
+const hosts: WebHost[] = [];
+
+/**
+ * A listening web host over tenancy (acme, globex), governance, delivery (one dispatching sender) and the
+ * governance endpoints; a movable clock for governance, delivery and the signature tolerance. Tests only.
+ */
+export async function startGovernanceWeb(
+  options: {
+    web?: GovernanceWebOptionsInput;
+    authorize?: AuthorizeRequest | null;
+    delivery?: boolean;
+    configuration?: Record<string, unknown>;
+  } = {},
+) {
+  let now = new Date('2030-01-01T00:00:00.000Z');
+  const clock = () => now;
+  const { builder, logger } = createTestEngineBuilder({ configuration: options.configuration ?? {} });
+  addMultiTenancy(builder, { Tenants: [{ Id: 'acme' }, { Id: 'globex' }] });
+  const governance = addTenantGovernance(
+    builder,
+    { InvitationExpirySweepIntervalSeconds: 0 },
+    { now: clock },
+  );
+  const delivery =
+    options.delivery === false ? undefined : addTenantGovernanceDelivery(builder, {}, { now: clock });
+  delivery?.senders.add(dispatchingSender());
+  const endpoints = mapTenantGovernanceEndpoints(builder, options.web, { now: clock });
+  const authorize = options.authorize === null ? undefined : (options.authorize ?? tokenAuthorizer());
+  const host = createWebHost(builder, {
+    port: 0,
+    handleSignals: false,
+    environment: {},
+    ...(authorize ? { authorize } : {}),
+  });
+  hosts.push(host);
+  const { url } = await host.listen();
+  const base = url.replace('localhost', '127.0.0.1');
+  return {
+    host,
+    engine: host.engine,
+    governance,
+    delivery,
+    endpoints,
+    logger,
+    base,
+    now: () => now,
+    advance(seconds: number) {
+      now = new Date(now.getTime() + seconds * 1000);
+    },
+    /** Unix seconds of the test clock. */
+    unixNow: () => Math.floor(now.getTime() / 1000),
+    async request(path: string, init: RequestInit = {}) {
+      const response = await fetch(`${base}${path}`, init);
+      const text = await response.text();
+      const body = /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined;
+      return { status: response.status, headers: response.headers, body, text };
+    },
+    /** A JSON POST with an optional bearer token and extra headers. */
+    async post(path: string, body: unknown, token?: string, headers: Record<string, string> = {}) {
+      return this.request(path, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...headers,
+        },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    },
+    async invite(inviteeId = 'invitee@example.test', tenantId = 'acme') {
+      const result = await governance.execute({
+        command: 'invite',
+        tenantId,
+        inviteeKind: 'email',
+        inviteeId,
+        roles: ['member'],
+      });
+      return result.invitation!;
+    },
+  };
+}
+
+/** Closes every host started by startGovernanceWeb (call in afterEach). */
+export async function closeGovernanceWebHosts(): Promise<void> {
+  await Promise.all(hosts.splice(0).map((host) => host.close()));
+}
