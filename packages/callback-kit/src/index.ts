@@ -1,0 +1,45 @@
+export {
+  sharedCallbackShape,
+  callbackSection,
+  defaultMaxEventsPerRequest,
+  defaultMaxRequestBodyBytes,
+  replayCacheLimit,
+  replayRetentionSeconds,
+  toleranceSeconds,
+} from './callback-options';
+export type { SharedCallbackOptions } from './callback-options';
+export { callbackErrorCodes } from './callback-errors';
+export { mapSendGridEvent, mapMailgunEvent, mapSesEvent } from './status-mapping';
+export type { MappedStatus } from './status-mapping';
+export { parseJsonBody, assertBodySize, assertBatchSize, headerValue, isRecord } from './raw-body';
+export { callbackContextKeys, extractCallbackContext, ownProperty } from './callback-context';
+export type { CallbackContext } from './callback-context';
+export { ReplayGuard } from './replay-guard';
+export type { ReplayEntry } from './replay-guard';
+export { callbackResultSchema, callbackEventOutcomes } from './callback-response';
+export type { CallbackResult, CallbackEventOutcome, CallbackOutcomeEntry } from './callback-response';
+export { reconcileTranslatedEvents } from './callback-pipeline';
+export type { TranslatedEvent, ReconcileOptions } from './callback-pipeline';
+export { callbackSurface, newCallbackCounters } from './callback-surface';
+export type {
+  CallbackCounters,
+  CallbackSurfaceParts,
+  IdempotencySurface,
+  ReplaySurface,
+} from './callback-surface';
+export { registerProviderCallback } from './register-callback';
+export type {
+  CallbackExtensions,
+  CallbackRequest,
+  CallbackRuntime,
+  ProviderCallbackImplementation,
+  ProviderCallbackSpec,
+} from './register-callback';
+export { signatureTime, timestampWithinTolerance, constantTimeEqual } from './signature-time';
+export {
+  invokeCallback,
+  arbitraryCallbackRequest,
+  arbitraryTampering,
+  callbackFuzzProperty,
+} from './fuzz-harness';
+export type { FuzzAnswer, FuzzRequest } from './fuzz-harness';

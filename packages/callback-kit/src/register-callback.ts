@@ -1,0 +1,231 @@
+import {
+  CoreError,
+  isOperationError,
+  type EngineBuilder,
+  type EventIdCatalogEntry,
+  type Logger,
+} from '@corekit/abstractions';
+import {
+  invitationDeliveryStatusKey,
+  tenantGovernanceDeliveryRegistrationKey,
+  type InvitationDeliveryStatusService,
+} from '@corekit/tenant-governance';
+import type { ZodType } from 'zod';
+import { callbackSection, type SharedCallbackOptions } from './callback-options';
+import { reconcileTranslatedEvents, type TranslatedEvent } from './callback-pipeline';
+import { callbackResultSchema, type CallbackResult } from './callback-response';
+import {
+  callbackSurface,
+  newCallbackCounters,
+  type CallbackCounters,
+  type IdempotencySurface,
+  type ReplaySurface,
+} from './callback-surface';
+import { assertBodySize } from './raw-body';
+import { ReplayGuard, type ReplayEntry } from './replay-guard';
+
+/** What a provider package declares about its callback endpoint. */
+export interface ProviderCallbackSpec<TOptions extends SharedCallbackOptions> {
+  /** `sendgrid`, `mailgun`, `amazon-ses-sns`: the observation id prefix and the default route segment. */
+  readonly providerKey: string;
+  /** Configuration section name before `:AspNetCore` (`SendGridInvitationDelivery`). */
+  readonly sectionName: string;
+  readonly packageName: string;
+  readonly operationId: string;
+  readonly surfaceId: string;
+  readonly displayName: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly schema: ZodType<TOptions>;
+  readonly eventIds: EventIdCatalogEntry;
+  /** Log category of the provider's records. */
+  readonly category: string;
+}
+
+/** One callback request as the provider code sees it: the exact bytes and the lower-cased headers. */
+export interface CallbackRequest {
+  readonly raw: Buffer;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly logger: Logger;
+  readonly signal: AbortSignal;
+}
+
+/** What the kit hands the provider code at registration. */
+export interface CallbackRuntime<TOptions extends SharedCallbackOptions> {
+  readonly options: TOptions;
+  readonly status: InvitationDeliveryStatusService;
+  readonly counters: CallbackCounters;
+  readonly now: () => Date;
+  readonly storeKind: string;
+  readonly storeDurable: boolean;
+  /** Opens a bounded replay cache on `builder.openStore` (call at registration only). */
+  openReplayGuard(name: string, retentionSeconds: number, cacheLimit: number): ReplayGuard;
+  /** Skips in-batch and (with idempotency) stored duplicates, then reconciles the rest. */
+  reconcile(
+    events: readonly TranslatedEvent[],
+    settings: { readonly idempotency: boolean; readonly duplicateEventId: number; readonly logger: Logger },
+  ): Promise<CallbackResult>;
+}
+
+/** The provider code: its handler and the provider-specific parts of its surface. */
+export interface ProviderCallbackImplementation {
+  handle(request: CallbackRequest): Promise<CallbackResult>;
+  surface(): {
+    readonly translation: Readonly<Record<string, unknown>>;
+    readonly signature: Readonly<Record<string, unknown>>;
+    readonly replay: ReplaySurface;
+    readonly idempotency: IdempotencySurface;
+    readonly extra?: Readonly<Record<string, unknown>>;
+  };
+}
+
+/** Code-only extensions every provider registration accepts. */
+export interface CallbackExtensions {
+  /** Clock of signature tolerance and replay records (tests). */
+  readonly now?: () => Date;
+}
+
+function storePosture(builder: EngineBuilder): { kind: string; durable: boolean } {
+  const section = builder.configuration.getSection('Engine:Stores') as Record<string, unknown> | undefined;
+  const provider = Object.entries(section ?? {}).find(([key]) => key.toLowerCase() === 'provider')?.[1];
+  return String(provider ?? 'Memory').toLowerCase() === 'file'
+    ? { kind: 'file', durable: true }
+    : { kind: 'memory', durable: false };
+}
+
+/**
+ * Registers one provider callback: binds `<Section>:AspNetCore` (strict), refuses a second call and a
+ * missing delivery registration, registers the event ids and the surface, and (when enabled) the POST
+ * operation with `rawBody`, `maxBodyBytes` and fail-closed authorization. The handler refuses an oversized
+ * body (413) before the provider code sees it and counts outcomes for the surface.
+ */
+export function registerProviderCallback<TOptions extends SharedCallbackOptions>(
+  builder: EngineBuilder,
+  spec: ProviderCallbackSpec<TOptions>,
+  codeOptions: unknown,
+  extensions: CallbackExtensions,
+  implement: (runtime: CallbackRuntime<TOptions>) => ProviderCallbackImplementation,
+): { readonly options: TOptions } {
+  const registrationKey = `@corekit/${spec.packageName.replace('@corekit/', '')}`;
+  if (builder.hasRegistration(registrationKey)) {
+    throw new CoreError(
+      'CALLBACK_ALREADY_REGISTERED',
+      `${spec.operationId} was registered twice on this builder`,
+    );
+  }
+  const status = builder.resolve(invitationDeliveryStatusKey);
+  if (!status || !builder.hasRegistration(tenantGovernanceDeliveryRegistrationKey)) {
+    throw new CoreError(
+      'CALLBACK_DELIVERY_NOT_REGISTERED',
+      `${spec.packageName} needs addTenantGovernanceDelivery(builder) before it (the callback reconciles through it)`,
+    );
+  }
+  builder.markRegistration(registrationKey);
+  const options = builder.configuration.bind(
+    callbackSection(spec.sectionName),
+    spec.schema,
+    codeOptions ?? {},
+  );
+  builder.addEventIds(spec.eventIds);
+  const now = extensions.now ?? (() => new Date());
+  const counters = newCallbackCounters();
+  const store = storePosture(builder);
+  const runtime: CallbackRuntime<TOptions> = {
+    options,
+    status,
+    counters,
+    now,
+    storeKind: store.kind,
+    storeDurable: store.durable,
+    openReplayGuard: (name, retentionSeconds, cacheLimit) =>
+      new ReplayGuard(
+        builder.openStore<ReplayEntry>(name, { maxEntries: cacheLimit }),
+        retentionSeconds,
+        cacheLimit,
+        now,
+      ),
+    reconcile: (events, settings) =>
+      reconcileTranslatedEvents(events, {
+        providerKey: spec.providerKey,
+        status,
+        options,
+        idempotency: settings.idempotency,
+        logger: settings.logger,
+        duplicateEventId: settings.duplicateEventId,
+        category: spec.category,
+      }),
+  };
+  const implementation = implement(runtime);
+  builder.addTechnologySurfaces(() => [
+    callbackSurface({
+      id: spec.surfaceId,
+      displayName: spec.displayName,
+      sourcePackage: spec.packageName,
+      providerKey: spec.providerKey,
+      operationId: spec.operationId,
+      options,
+      storeKind: store.kind,
+      storeDurable: store.durable,
+      counters,
+      ...implementation.surface(),
+    }),
+  ]);
+  if (!options.EnableStatusCallbackEndpoint) return { options };
+  builder.addOperation({
+    id: spec.operationId,
+    method: 'POST',
+    path: options.StatusCallbackRoutePattern,
+    summary: spec.summary,
+    description: spec.description,
+    tags: ['tenant-governance'],
+    result: callbackResultSchema,
+    rawBody: true,
+    maxBodyBytes: options.MaxRequestBodyBytes,
+    excludeFromDescription: options.ExcludeStatusCallbackEndpointFromDescription,
+    authorization: options.RequireStatusCallbackAuthorization
+      ? {
+          mode: 'required',
+          ...(options.StatusCallbackAuthorizationPolicy
+            ? { policy: options.StatusCallbackAuthorizationPolicy }
+            : {}),
+        }
+      : { mode: 'anonymous' },
+    errors: {
+      'invalid-input':
+        'the body is not what the provider sends, or carries more than MaxEventsPerRequest events',
+      unauthenticated:
+        'the provider signature is missing, malformed, stale or invalid (or the host refused the caller)',
+      forbidden: 'the host refused the caller',
+      replay: 'the same verified signed callback arrived again inside the replay window',
+      'too-large': 'the body is larger than MaxRequestBodyBytes',
+    },
+    handler: async (_input, context) => {
+      counters.requests += 1;
+      counters.latestAtUtc = now().toISOString();
+      try {
+        const raw = context.rawBody ?? Buffer.alloc(0);
+        assertBodySize(raw, options.MaxRequestBodyBytes);
+        const result = await implementation.handle({
+          raw,
+          headers: context.headers,
+          logger: context.logger,
+          signal: context.signal,
+        });
+        counters.eventsReceived += result.received;
+        counters.duplicateEvents += result.duplicateEvents;
+        counters.skippedEvents += result.skipped;
+        counters.eventsReconciled += result.outcomes.filter((entry) => entry.outcome === 'reconciled').length;
+        counters.latestOutcome = 'processed';
+        return result;
+      } catch (error) {
+        if (isOperationError(error)) {
+          if (error.kind === 'replay') counters.replays += 1;
+          else counters.refused += 1;
+          counters.latestOutcome = error.code;
+        } else counters.latestOutcome = 'error';
+        throw error;
+      }
+    },
+  });
+  return { options };
+}
