@@ -1,3 +1,4 @@
 import { packageBuild } from '../../tools/tsup-preset';
 
-export default packageBuild();
+// `testing` is the test host sender packages share (imports the engine, tenancy and testing packages).
+export default packageBuild({ entry: ['src/index.ts', 'src/testing/index.ts'] });

@@ -12,6 +12,29 @@ import type { SenderBaseOptions } from './sender-options';
 /** What a provider's send function gets: the request plus the recipient resolved with the sender's key. */
 export interface SenderCall extends InvitationSendRequest {
   readonly recipientAddress: string;
+  /** Where the address came from, in the spec's order (safe to record; the address itself is not). */
+  readonly recipientSource: RecipientSource;
+}
+
+/** The three places a recipient address is looked up, in order. */
+export type RecipientSource = 'dispatch-metadata' | 'invitation-metadata' | 'invitee-id';
+
+/** Which of the three places answered `address` (null when none did). */
+export function recipientSourceOf(
+  request: Pick<InvitationSendRequest, 'invitation' | 'metadata'>,
+  metadataKey: string,
+): { address: string; source: RecipientSource } | null {
+  const none = { inviteeKind: 'user' as const, inviteeId: '', metadata: {} };
+  const fromDispatch = resolveInvitationRecipient(none, request.metadata, metadataKey);
+  if (fromDispatch) return { address: fromDispatch, source: 'dispatch-metadata' };
+  const fromInvitation = resolveInvitationRecipient(
+    { ...none, metadata: request.invitation.metadata },
+    {},
+    metadataKey,
+  );
+  if (fromInvitation) return { address: fromInvitation, source: 'invitation-metadata' };
+  const fromInvitee = resolveInvitationRecipient(request.invitation, {}, metadataKey);
+  return fromInvitee ? { address: fromInvitee, source: 'invitee-id' } : null;
 }
 
 /**
@@ -33,16 +56,16 @@ export function defineInvitationSender(
           senderId: options.SenderId,
         });
       }
-      const recipientAddress = resolveInvitationRecipient(
-        request.invitation,
-        request.metadata,
-        options.RecipientEmailMetadataKey,
-      );
-      if (!recipientAddress) {
+      const recipient = recipientSourceOf(request, options.RecipientEmailMetadataKey);
+      if (!recipient) {
         return senderOutcome.failed('recipient-missing', { senderId: options.SenderId }, false);
       }
       try {
-        return await send({ ...request, recipientAddress });
+        return await send({
+          ...request,
+          recipientAddress: recipient.address,
+          recipientSource: recipient.source,
+        });
       } catch {
         return senderOutcome.failed(request.signal.aborted ? 'timeout' : 'transport-error', {
           senderId: options.SenderId,

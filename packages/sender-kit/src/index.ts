@@ -1,10 +1,31 @@
-export { senderBaseShape, notPlaceholder, endpointUrl } from './sender-options';
+export {
+  senderBaseShape,
+  notPlaceholder,
+  endpointUrl,
+  headerMap,
+  checkHeaderMap,
+  isSafeHeaderName,
+  statusCodeList,
+  governanceSectionPath,
+} from './sender-options';
 export type { SenderBaseOptions } from './sender-options';
 export { renderTemplate, renderInvitationMessage } from './templates';
 export type { TemplateValues } from './templates';
 export { senderOutcome, deterministicDeliveryKey, isAcceptedStatus } from './outcomes';
-export { defineInvitationSender, registerInvitationSender } from './define-sender';
-export type { SenderCall } from './define-sender';
+export { defineInvitationSender, registerInvitationSender, recipientSourceOf } from './define-sender';
+export type { SenderCall, RecipientSource } from './define-sender';
+export {
+  deliveryContext,
+  coreHeaders,
+  contextFields,
+  endpointHost,
+  statusOfError,
+  failureOf,
+  statusOutcome,
+} from './delivery-context';
+export type { DeliveryContext } from './delivery-context';
+export { addInvitationSender } from './sender-registration';
+export type { InvitationSenderPackage } from './sender-registration';
 export { createLeakSeeds, findLeaks, engineOutputs } from './leak-probe';
 export type { LeakSeeds, Leak } from './leak-probe';
 export { resolveInvitationRecipient, sanitizeSendMetadata } from '@corekit/tenant-governance';

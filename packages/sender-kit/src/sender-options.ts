@@ -59,3 +59,55 @@ export const endpointUrl = (allowHttp = true) =>
       (value) => value.startsWith('https://') || (allowHttp && value.startsWith('http://')),
       allowHttp ? 'must be an http:// or https:// URL' : 'must be an https:// URL',
     );
+
+/** The section every sender sub-section lives under (`Engine:MultiTenancy:Governance:<Provider>InvitationDelivery`). */
+export const governanceSectionPath = 'Engine:MultiTenancy:Governance';
+
+/** Header names a sender never lets configuration set: credentials, framing and routing headers. */
+const reservedHeaders =
+  /^(authorization|proxy-authorization|cookie|set-cookie|host|content-length|content-type|transfer-encoding|connection|upgrade|te|trailer|x-api-key|api-key)$/i;
+const tokenName = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+
+/** True when a header name is a plain token and not reserved (credentials, framing, routing). */
+export function isSafeHeaderName(name: string): boolean {
+  return tokenName.test(name) && !reservedHeaders.test(name);
+}
+
+/**
+ * A `Headers` map (spec 2.6): string to string. Names and values are checked after binding by
+ * `addInvitationSender` (`checkHeaderMap`), so a refused value is never echoed in the startup error.
+ */
+export const headerMap = () => z.record(z.string(), z.string()).default({});
+
+/**
+ * The problems of a `Headers` map: token names other than credential, framing and routing headers
+ * (Authorization, Cookie, Host, Content-Length...), values without control characters and at most 1000
+ * characters, at most `maxEntries` (default 20) names, each starting with `prefix` when given (Graph: `x-`).
+ * Problems name the key path, never the value.
+ */
+export function checkHeaderMap(
+  path: string,
+  headers: Readonly<Record<string, string>>,
+  options: { maxEntries?: number; prefix?: string } = {},
+): string[] {
+  const problems: string[] = [];
+  const maxEntries = options.maxEntries ?? 20;
+  if (Object.keys(headers).length > maxEntries)
+    problems.push(`${path} must have at most ${maxEntries} entries`);
+  for (const [name, value] of Object.entries(headers)) {
+    if (!isSafeHeaderName(name))
+      problems.push(
+        `${path}:${name} must be a header token name other than a credential, framing or routing header`,
+      );
+    else if (options.prefix && !name.toLowerCase().startsWith(options.prefix))
+      problems.push(`${path}:${name} must start with ${options.prefix}`);
+    if (value.length > 1000 || /\p{Cc}/u.test(value))
+      problems.push(
+        `${path}:${name} must be at most 1000 characters without control characters (value not shown)`,
+      );
+  }
+  return problems;
+}
+
+/** A list of HTTP status codes (100-599), at most 20. */
+export const statusCodeList = () => z.array(z.number().int().min(100).max(599)).max(20);

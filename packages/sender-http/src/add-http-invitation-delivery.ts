@@ -1,0 +1,49 @@
+import type { EngineBuilder } from '@corekit/abstractions';
+import { addInvitationSender, endpointHost } from '@corekit/sender-kit';
+import { nodeHttpClient, type HttpSenderClient } from './http-client';
+import { httpSenderOptionsSchema, type HttpSenderOptions, type HttpSenderOptionsInput } from './http-options';
+import { createHttpSend } from './http-sender';
+
+/** Event ids of the generic HTTP delivery (runtime-operations 6: 4550-4551). */
+export const httpSenderEventIds = { registered: 4550, completed: 4551 } as const;
+
+/** Code-only seams: the transport (default `node:http`/`node:https`), extra trusted CA PEM, the clock. */
+export interface HttpInvitationDeliveryExtensions {
+  readonly client?: HttpSenderClient;
+  readonly ca?: string;
+  readonly now?: () => number;
+}
+
+/**
+ * Registers the generic HTTP webhook sender (`Engine:MultiTenancy:Governance:HttpInvitationDelivery`)
+ * after `addTenantGovernanceDelivery`. Answers the bound settings. It cannot guarantee the receiver
+ * deduplicates: the idempotency header and the deterministic message id let it.
+ */
+export function addHttpInvitationDelivery(
+  builder: EngineBuilder,
+  options?: HttpSenderOptionsInput,
+  extensions: HttpInvitationDeliveryExtensions = {},
+): HttpSenderOptions {
+  return addInvitationSender(
+    builder,
+    {
+      section: 'HttpInvitationDelivery',
+      schema: httpSenderOptionsSchema,
+      eventIds: {
+        component: 'Tenant governance, generic HTTP delivery',
+        ranges: [[4550, 4551]],
+        names: { 4550: 'http-invitation-sender-registered', 4551: 'http-invitation-send-completed' },
+        ...httpSenderEventIds,
+      },
+      describe: (settings) =>
+        `endpoint host ${endpointHost(settings.Endpoint)}, ${settings.Method}, max attempts ${settings.MaxAttempts}, signed ${Boolean(settings.SigningSecret)}`,
+      create: (settings) =>
+        createHttpSend(
+          settings,
+          extensions.client ?? nodeHttpClient({ ...(extensions.ca ? { ca: extensions.ca } : {}) }),
+          extensions.now,
+        ),
+    },
+    options,
+  ).settings;
+}

@@ -1,0 +1,89 @@
+import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import type { InvitationSender, InvitationSendResult } from '@corekit/tenant-governance';
+import type { ZodType } from 'zod';
+import { defineInvitationSender, registerInvitationSender, type SenderCall } from './define-sender';
+import { checkHeaderMap, governanceSectionPath, type SenderBaseOptions } from './sender-options';
+
+/** How a sender package plugs into the kit: its section, schema, event ids and provider send function. */
+export interface InvitationSenderPackage<T extends SenderBaseOptions> {
+  /** Sub-section of `Engine:MultiTenancy:Governance` (`HttpInvitationDelivery`...). */
+  readonly section: string;
+  readonly schema: ZodType<T>;
+  /** The package's event-id range (spec runtime-operations 6): `registered` and `completed` are logged here. */
+  readonly eventIds: {
+    readonly component: string;
+    readonly ranges: ReadonlyArray<readonly [number, number]>;
+    readonly names: Readonly<Record<number, string>>;
+    readonly registered: number;
+    readonly completed: number;
+  };
+  /** Rules of the section's `Headers` map beyond the shared ones (Graph: `x-` prefix, at most 2). */
+  readonly headers?: { readonly prefix?: string; readonly maxEntries?: number };
+  /** Safe one-line summary of the settings for the registration log (hosts, postures; never a secret). */
+  readonly describe: (settings: T) => string;
+  /** Builds the provider's send function once (clients are created here, from the extension seam or settings). */
+  readonly create: (settings: T) => (call: SenderCall) => Promise<InvitationSendResult>;
+}
+
+/**
+ * The registration every `add<Provider>InvitationDelivery` makes: refuses a second call
+ * (SENDER_ALREADY_REGISTERED), binds `Engine:MultiTenancy:Governance:<section>` strictly (unknown keys,
+ * placeholders and bad values are startup errors naming the key), registers the event ids, and when
+ * `Enabled` adds the sender to the delivery registry (GOVERNANCE_DELIVERY_NOT_REGISTERED without it). Every
+ * send is logged with the tenant, channel, attempt, outcome and reason only.
+ */
+export function addInvitationSender<T extends SenderBaseOptions>(
+  builder: EngineBuilder,
+  definition: InvitationSenderPackage<T>,
+  options: unknown,
+): { settings: T; sender: InvitationSender | null } {
+  const registrationKey = `@corekit/sender-kit/${definition.section}`;
+  if (builder.hasRegistration(registrationKey)) {
+    throw new CoreError(
+      'SENDER_ALREADY_REGISTERED',
+      `add${definition.section} was called twice on this builder (one sender per section)`,
+    );
+  }
+  builder.markRegistration(registrationKey);
+  const path = `${governanceSectionPath}:${definition.section}`;
+  const settings = builder.configuration.bind(path, definition.schema, options);
+  const headers = (settings as { Headers?: Record<string, string> }).Headers;
+  const problems = headers ? checkHeaderMap(`${path}:Headers`, headers, definition.headers) : [];
+  if (problems.length > 0) {
+    throw new CoreError('CONFIGURATION_INVALID', `Invalid configuration:\n- ${problems.join('\n- ')}`, {
+      section: path,
+      problems,
+    });
+  }
+  const { eventIds } = definition;
+  builder.addEventIds({
+    component: eventIds.component,
+    ranges: eventIds.ranges.map(([from, to]) => [from, to] as [number, number]),
+    names: eventIds.names,
+  });
+  if (!settings.Enabled) return { settings, sender: null };
+  const category = `tenant-governance.sender.${settings.SenderId}`;
+  const base = defineInvitationSender(settings, definition.create(settings));
+  const sender: InvitationSender = {
+    id: base.id,
+    supportedChannels: base.supportedChannels,
+    async send(request) {
+      const result = await base.send(request);
+      builder.logger.log({
+        level: result.outcome === 'sender-failed' ? 'warn' : 'info',
+        eventId: eventIds.completed,
+        category,
+        message: `Invitation sender ${base.id} ${result.outcome} (tenant ${request.invitation.tenantId}, channel ${request.channel}, attempt ${request.attempt}${result.reason ? `, reason ${result.reason}` : ''})`,
+      });
+      return result;
+    },
+  };
+  registerInvitationSender(builder, sender);
+  builder.logger.log({
+    level: 'info',
+    eventId: eventIds.registered,
+    category,
+    message: `Invitation sender ${base.id} registered (${definition.describe(settings)}; channels ${settings.SupportedChannels.join(', ')})`,
+  });
+  return { settings, sender };
+}
