@@ -22,7 +22,7 @@ const bodyBytes = z.number().int().min(256).max(10_485_760);
  * `Require…` key off serves that endpoint to anyone and records a registration warning.
  */
 export const governanceWebOptionsSchema = z
-  .object({
+  .strictObject({
     EnableTenantAdministrationCommandEndpoint: z.boolean().default(true),
     TenantAdministrationCommandRoutePattern: route.default('/engine/tenant-administration/commands'),
     RequireTenantAdministrationAuthorization: z.boolean().default(true),
