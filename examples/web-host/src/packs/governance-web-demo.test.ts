@@ -1,0 +1,102 @@
+import { createHmac } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestEngineBuilder } from '@corekit/testing';
+import { createWebHost } from '@corekit/web-host';
+import { addGovernanceDeliveryDemo } from './governance-delivery-demo';
+import {
+  addGovernanceWebDemo,
+  governanceDemoAuthorize,
+  governanceDemoCredentials as demo,
+} from './governance-web-demo';
+import { addTenancyDemo } from './tenancy-demo';
+
+it('runs an invitation through its lifecycle over HTTP behind the demo token and a signed callback', async () => {
+  const dataDirectory = mkdtempSync(path.join(os.tmpdir(), 'governance-web-demo-'));
+  const { builder, logger } = createTestEngineBuilder();
+  addTenancyDemo(builder, { dataDirectory: path.join(dataDirectory, 'stores') });
+  addGovernanceDeliveryDemo(builder, { dataDirectory });
+  addGovernanceWebDemo(builder);
+  const host = createWebHost(builder, {
+    port: 0,
+    handleSignals: false,
+    environment: {},
+    authorize: (request, requirement) =>
+      governanceDemoAuthorize(request.headers, requirement?.policy ?? null) ?? false,
+  });
+  const { url } = await host.listen();
+  const base = url.replace('localhost', '127.0.0.1');
+  const post = async (route: string, body: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${base}${route}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${demo.bearerToken}`,
+        ...headers,
+      },
+      body,
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  try {
+    expect(logger.text()).toContain(`Bearer ${demo.bearerToken}`);
+    const invited = await post(
+      '/engine/tenant-administration/commands',
+      JSON.stringify({
+        command: 'invite',
+        tenantId: 'acme',
+        inviteeKind: 'email',
+        inviteeId: 'new@example.test',
+        roles: ['member'],
+      }),
+    );
+    expect(invited.status).toBe(200);
+    const invitationId = invited.body.invitation.invitationId as string;
+    const dispatched = await post(
+      '/engine/tenant-invitations/delivery-dispatches',
+      JSON.stringify({ tenantId: 'acme', invitationId }),
+    );
+    expect(dispatched.body.invitationStatus).toBe('sent');
+    const providerMessageId = dispatched.body.outcomes[0].providerMessageId as string;
+    const raw = JSON.stringify({
+      observations: [
+        {
+          providerKey: 'demo',
+          providerEventId: 'evt-1',
+          tenantId: 'acme',
+          invitationId,
+          status: 'delivered',
+          providerMessageId,
+        },
+      ],
+    });
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac('sha256', demo.callbackSigningSecret)
+      .update(`${timestamp}.${raw}`)
+      .digest('hex');
+    const headers = {
+      'X-Core-Callback-Signature': `v1=${signature}`,
+      'X-Core-Callback-Signature-Timestamp': timestamp,
+      'X-Core-Callback-Key-Id': demo.callbackSigningKeyId,
+    };
+    const signed = await post('/engine/tenant-invitations/delivery-status', raw, headers);
+    expect(signed.status).toBe(200);
+    expect(signed.body.events[0]).toMatchObject({ outcome: 'reconciled', reconciledStatus: 'delivered' });
+    expect((await post('/engine/tenant-invitations/delivery-status', raw, headers)).status).toBe(409);
+    const read = await fetch(`${base}/engine/tenant-invitations/delivery-status/observations?tenantId=acme`, {
+      headers: { authorization: `Bearer ${demo.bearerToken}` },
+    });
+    expect((await read.json()).totalMatched).toBe(1);
+    const accepted = await post(
+      '/engine/tenant-administration/commands',
+      JSON.stringify({ command: 'accept', tenantId: 'acme', invitationId, principalId: 'user-42' }),
+    );
+    expect(accepted.body.invitation.status).toBe('accepted');
+    expect((await fetch(`${base}/engine/tenant-administration/commands`, { method: 'POST' })).status).toBe(
+      401,
+    );
+  } finally {
+    await host.close();
+  }
+});
