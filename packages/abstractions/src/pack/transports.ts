@@ -38,18 +38,11 @@ export interface TransportAdapter {
   mountedOperations?(): readonly string[];
 }
 
-const adapterKeys = new Map<string, ExtensionKey<TransportAdapter>>();
-
-/** The typed key under which the adapter of one transport registers. */
+/** The typed key under which the adapter of one transport registers (keys compare by id, case-insensitively here). */
 export function transportAdapterKey(name: string): ExtensionKey<TransportAdapter> {
   const canonical = name.toLowerCase();
-  let key = adapterKeys.get(canonical);
-  if (!key) {
-    key = defineExtensionKey<TransportAdapter>(
-      `@corekit/abstractions/transport:${canonical}`,
-      `the ${name} transport adapter`,
-    );
-    adapterKeys.set(canonical, key);
-  }
-  return key;
+  return defineExtensionKey<TransportAdapter>(
+    `@corekit/abstractions/transport:${canonical}`,
+    `the ${name} transport adapter`,
+  );
 }
