@@ -44,3 +44,13 @@ export * from './servers/mysql-caching-sha2-fake';
 export { startFixture } from './child-process';
 export type { FixtureProcess } from './child-process';
 export { probeRegistration } from './probe-registration';
+export { notesTestModule, transportTestHosts } from './transport-test-host';
+export type {
+  ExtraNotesBehaviors,
+  ListeningTestHost,
+  StartedTransportTestHost,
+  TestHostFactory,
+  TestHostOptions,
+  TestNote,
+  TransportTestHosts,
+} from './transport-test-host';

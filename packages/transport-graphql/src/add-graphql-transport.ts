@@ -1,12 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  CoreError,
   behaviorRuntimeKey,
-  transportAdapterKey,
   type EngineBuilder,
   type RegisteredBehavior,
   type TransportAdapter,
 } from '@corekit/abstractions';
+import {
+  beginTransportRegistration,
+  readBoundedBody,
+  servedBehaviors,
+  type TransportDescription,
+} from '@corekit/transport-kit';
 import { NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http';
 import { toGraphQlError } from './graphql-errors';
@@ -22,14 +26,23 @@ import {
   type GraphQlOptionsInput,
 } from './graphql-options';
 import { buildGraphQlSchema, type GeneratedField } from './graphql-schema';
-import { readBody } from './read-body';
 
 /** Registration key of `addGraphQlTransport` (a second call is refused). */
 export const graphQlRegistrationKey = '@corekit/transport-graphql';
 
-const streamMarker = Symbol.for('@corekit/behavior-stream');
-const isStreaming = (entry: RegisteredBehavior) =>
-  Boolean((entry.behavior.output as unknown as Record<symbol, unknown>)[streamMarker]);
+const graphQlTransport: TransportDescription<GraphQlOptions> = {
+  transport: 'GraphQL',
+  packageName: graphQlRegistrationKey,
+  functionName: 'addGraphQlTransport',
+  duplicateCode: 'GRAPHQL_ALREADY_REGISTERED',
+  section: { path: graphQlSectionPath, schema: graphQlOptionsSchema },
+  calls: {
+    name: 'corekit.transport.graphql.calls',
+    description: 'GraphQL root field calls by behavior id and outcome (ok or the extension code)',
+  },
+  eventIds: { component: 'Transport: GraphQL', ranges: [graphQlEventIdRange], names: graphQlEventIdNames },
+  displayName: 'GraphQL transport',
+};
 
 /** GraphQL gives absent optional arguments as missing and explicit nulls as null; zod optional wants undefined. */
 function withoutNulls(value: unknown): unknown {
@@ -55,20 +68,8 @@ interface RequestContext extends Record<PropertyKey, unknown> {
  * from the error-kind table; depth and cost limits are validation rules.
  */
 export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOptionsInput): TransportAdapter {
-  if (builder.hasRegistration(graphQlRegistrationKey)) {
-    throw new CoreError('GRAPHQL_ALREADY_REGISTERED', 'addGraphQlTransport was called twice on this builder');
-  }
-  builder.markRegistration(graphQlRegistrationKey);
-  const settings: GraphQlOptions = builder.configuration.bind(
-    graphQlSectionPath,
-    graphQlOptionsSchema,
-    options,
-  );
-  const logger = builder.logger;
-  const calls = builder.meter.counter(
-    'corekit.transport.graphql.calls',
-    'GraphQL root field calls by behavior id and outcome (ok or the extension code)',
-  );
+  const registration = beginTransportRegistration(builder, graphQlTransport, options);
+  const { settings, logger, calls, category } = registration;
   const isQuery = queryRule(settings);
   let generated: { schema: GraphQLSchema; fields: GeneratedField[]; count: number } | undefined;
   let behaviors: (() => readonly RegisteredBehavior[]) | undefined;
@@ -80,7 +81,7 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
       if (!http) return;
       mounted = true;
       const runtime = engine.resolve(behaviorRuntimeKey);
-      behaviors = () => (runtime?.behaviors() ?? []).filter((entry) => !isStreaming(entry));
+      behaviors = servedBehaviors(runtime);
       const resolve = async (field: GeneratedField, args: Record<string, unknown>, context: unknown) => {
         const input = field.spreadArguments ? withoutNulls(args) : withoutNulls(args.input);
         try {
@@ -95,7 +96,7 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
             logger.log({
               level: 'error',
               eventId: graphQlEventIds.resolverFailed,
-              category: 'transport-graphql',
+              category,
               message: `GraphQL field ${field.fieldName} (behavior ${field.behaviorId}) failed: ${unexpected instanceof Error ? unexpected.message : String(unexpected)}`,
               behaviorId: field.behaviorId,
             }),
@@ -125,12 +126,12 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
         context: (request) => request.context,
       });
       const handler = async (request: IncomingMessage, response: ServerResponse) => {
-        const body = request.method === 'POST' ? await readBody(request, settings.MaxBodyBytes) : '';
+        const body = request.method === 'POST' ? await readBoundedBody(request, settings.MaxBodyBytes) : '';
         if (body === 'too-large') {
           logger.log({
             level: 'warn',
             eventId: graphQlEventIds.requestRefused,
-            category: 'transport-graphql',
+            category,
             message: `GraphQL request refused: the body exceeds Engine:GraphQL:MaxBodyBytes (${settings.MaxBodyBytes})`,
           });
           response.writeHead(413, { 'Content-Type': 'application/json; charset=utf-8' });
@@ -168,7 +169,7 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
       logger.log({
         level: 'info',
         eventId: graphQlEventIds.mounted,
-        category: 'transport-graphql',
+        category,
         message: `GraphQL transport mounted at ${settings.Path}`,
         path: settings.Path,
       });
@@ -181,32 +182,17 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
         : [],
   };
 
-  builder.provide(transportAdapterKey('GraphQL'), adapter);
-  builder.addEventIds({
-    component: 'Transport: GraphQL',
-    ranges: [graphQlEventIdRange],
-    names: graphQlEventIdNames,
-  });
-  builder.addTechnologySurfaces(() => {
+  return registration.complete(adapter, () => {
     const fields = generated?.fields ?? [];
-    return [
-      {
-        id: 'transport-graphql',
-        kind: 'transport',
-        displayName: 'GraphQL transport',
-        sourcePackage: '@corekit/transport-graphql',
-        metadata: {
-          transport: 'GraphQL',
-          mounted,
-          path: settings.Path,
-          maxDepth: settings.MaxDepth,
-          maxCost: settings.MaxCost,
-          operations: adapter.mountedOperations!(),
-          queries: fields.filter((field) => field.root === 'Query').map((field) => field.fieldName),
-          mutations: fields.filter((field) => field.root === 'Mutation').map((field) => field.fieldName),
-        },
+    return {
+      mounted,
+      metadata: {
+        path: settings.Path,
+        maxDepth: settings.MaxDepth,
+        maxCost: settings.MaxCost,
+        queries: fields.filter((field) => field.root === 'Query').map((field) => field.fieldName),
+        mutations: fields.filter((field) => field.root === 'Mutation').map((field) => field.fieldName),
       },
-    ];
+    };
   });
-  return adapter;
 }

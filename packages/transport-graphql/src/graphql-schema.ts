@@ -16,7 +16,7 @@ import {
   type GraphQLOutputType,
 } from 'graphql';
 import type { RegisteredBehavior } from '@corekit/abstractions';
-import { camelCase, defOf, isInteger, pascalCase, unwrapSchema } from './zod-walk';
+import { camelCase, defOf, isInteger, pascalCase, unwrapSchema } from '@corekit/transport-kit';
 
 /** Any JSON value: what a zod schema without a GraphQL shape (record, union, unknown) becomes. */
 export const jsonScalar = new GraphQLScalarType({

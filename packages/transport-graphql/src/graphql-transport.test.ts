@@ -1,6 +1,8 @@
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { printSchema } from 'graphql';
 import { defineBehavior } from '@corekit/abstractions';
+import { transportTestHosts } from '@corekit/testing';
+import { createWebHost } from '@corekit/web-host';
 import { z } from 'zod';
 import {
   addGraphQlTransport,
@@ -9,8 +11,8 @@ import {
   graphQlOptionsSchema,
   queryRule,
 } from './index';
-import { closeHosts, startHost } from './test-support/test-host';
 
+const { startHost, closeHosts } = transportTestHosts(createWebHost);
 afterEach(closeHosts);
 
 async function gql(base: string, query: string, variables?: Record<string, unknown>, path = '/graphql') {

@@ -1,12 +1,15 @@
 import {
   CoreError,
   behaviorRuntimeKey,
-  transportAdapterKey,
   type Engine,
   type EngineBuilder,
-  type RegisteredBehavior,
   type TransportAdapter,
 } from '@corekit/abstractions';
+import {
+  beginTransportRegistration,
+  servedBehaviors,
+  type TransportDescription,
+} from '@corekit/transport-kit';
 import {
   grpcEventIdNames,
   grpcEventIdRange,
@@ -22,9 +25,19 @@ import type { ServingStatus } from './health-service';
 /** Registration key of `addGrpcTransport` (a second call is refused). */
 export const grpcRegistrationKey = '@corekit/transport-grpc';
 
-const streamMarker = Symbol.for('@corekit/behavior-stream');
-const isStreaming = (entry: RegisteredBehavior) =>
-  Boolean((entry.behavior.output as unknown as Record<symbol, unknown>)[streamMarker]);
+const grpcTransport: TransportDescription<GrpcOptions> = {
+  transport: 'Grpc',
+  packageName: grpcRegistrationKey,
+  functionName: 'addGrpcTransport',
+  duplicateCode: 'GRPC_ALREADY_REGISTERED',
+  section: { path: grpcSectionPath, schema: grpcOptionsSchema },
+  calls: {
+    name: 'corekit.transport.grpc.calls',
+    description: 'gRPC calls by behavior id and outcome (ok or the numeric status code)',
+  },
+  eventIds: { component: 'Transport: gRPC', ranges: [grpcEventIdRange], names: grpcEventIdNames },
+  displayName: 'gRPC transport',
+};
 
 /** The gRPC adapter: a transport adapter plus the port it listens on once mounted. */
 export interface GrpcTransport extends TransportAdapter {
@@ -43,16 +56,8 @@ export interface GrpcTransport extends TransportAdapter {
  * package modules loaded at start are not served (they are unknown when the service is built).
  */
 export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsInput): GrpcTransport {
-  if (builder.hasRegistration(grpcRegistrationKey)) {
-    throw new CoreError('GRPC_ALREADY_REGISTERED', 'addGrpcTransport was called twice on this builder');
-  }
-  builder.markRegistration(grpcRegistrationKey);
-  const settings: GrpcOptions = builder.configuration.bind(grpcSectionPath, grpcOptionsSchema, options);
-  const logger = builder.logger;
-  const calls = builder.meter.counter(
-    'corekit.transport.grpc.calls',
-    'gRPC calls by behavior id and outcome (ok or the numeric status code)',
-  );
+  const registration = beginTransportRegistration(builder, grpcTransport, options);
+  const { settings, logger, calls, category } = registration;
   let server: GrpcBehaviorServer | undefined;
   let listening: Promise<number> | undefined;
   let served: string[] = [];
@@ -70,7 +75,7 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
     logger.log({
       level: 'info',
       eventId: grpcEventIds.healthChanged,
-      category: 'transport-grpc',
+      category,
       message: `gRPC health: ${lastStatus} → ${next}`,
       status: next,
     });
@@ -84,7 +89,7 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
       if (server) return;
       attachedEngine = engine;
       const runtime = engine.resolve(behaviorRuntimeKey);
-      const behaviors = (runtime?.behaviors() ?? []).filter((entry) => !isStreaming(entry));
+      const behaviors = servedBehaviors(runtime)();
       served = behaviors.map((entry) => entry.behavior.id);
       server = new GrpcBehaviorServer({
         runtime: runtime!,
@@ -103,7 +108,7 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
           logger.log({
             level: 'info',
             eventId: grpcEventIds.listening,
-            category: 'transport-grpc',
+            category,
             message: `gRPC transport listening on ${settings.BindAddress}:${port} (${served.length} rpcs, health${settings.Reflection ? ', reflection' : ''})`,
             port,
           });
@@ -113,7 +118,7 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
           logger.log({
             level: 'error',
             eventId: grpcEventIds.bindFailed,
-            category: 'transport-grpc',
+            category,
             message: `gRPC transport cannot listen on ${settings.BindAddress}:${settings.Port}: ${error.message}`,
           });
           throw new CoreError(
@@ -135,7 +140,7 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
       logger.log({
         level: 'info',
         eventId: grpcEventIds.stopped,
-        category: 'transport-grpc',
+        category,
         message: 'gRPC transport stopped',
       });
     },
@@ -144,7 +149,6 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
     proto: () => server?.proto,
   };
 
-  builder.provide(transportAdapterKey('Grpc'), adapter);
   builder.addLifecycleHooks({
     id: 'transport-grpc',
     async started() {
@@ -167,23 +171,13 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
       waitForStop.unref();
     },
   });
-  builder.addEventIds({ component: 'Transport: gRPC', ranges: [grpcEventIdRange], names: grpcEventIdNames });
-  builder.addTechnologySurfaces(() => [
-    {
-      id: 'transport-grpc',
-      kind: 'transport',
-      displayName: 'gRPC transport',
-      sourcePackage: '@corekit/transport-grpc',
-      metadata: {
-        transport: 'Grpc',
-        mounted: server !== undefined,
-        port: server?.port ?? null,
-        service: `${settings.Package}.${settings.Service}`,
-        reflection: settings.Reflection,
-        health: lastStatus,
-        operations: adapter.mountedOperations!(),
-      },
+  return registration.complete(adapter, () => ({
+    mounted: server !== undefined,
+    metadata: {
+      port: server?.port ?? null,
+      service: `${settings.Package}.${settings.Service}`,
+      reflection: settings.Reflection,
+      health: lastStatus,
     },
-  ]);
-  return adapter;
+  }));
 }

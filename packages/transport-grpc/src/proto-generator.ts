@@ -1,6 +1,6 @@
 import type { RegisteredBehavior } from '@corekit/abstractions';
+import { pascalCase } from '@corekit/transport-kit';
 import { isWrapped, protoShape, rpcName, type ProtoShape } from './proto-shape';
-import { pascalCase } from './zod-walk';
 
 /** Names of the generated package and service. */
 export interface ProtoNames {

@@ -1,4 +1,4 @@
-import { defOf, isInteger, pascalCase, unwrapSchema } from './zod-walk';
+import { defOf, isInteger, pascalCase, unwrapSchema } from '@corekit/transport-kit';
 
 /** How a zod schema travels in protobuf. */
 export type ProtoShape =

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { behaviorRuntimeKey, type EngineBuilder, type TransportAdapter } from '@corekit/abstractions';
 import {
-  CoreError,
-  behaviorRuntimeKey,
-  transportAdapterKey,
-  type EngineBuilder,
-  type TransportAdapter,
-} from '@corekit/abstractions';
+  beginTransportRegistration,
+  readBoundedBody,
+  servedMethods,
+  type TransportDescription,
+} from '@corekit/transport-kit';
 import { dispatchJsonRpc } from './jsonrpc-dispatcher';
 import { jsonRpcStandardCodes, standardError } from './jsonrpc-errors';
 import { jsonRpcEventIdNames, jsonRpcEventIdRange, jsonRpcEventIds } from './jsonrpc-event-ids';
@@ -15,11 +15,23 @@ import {
   type JsonRpcOptions,
   type JsonRpcOptionsInput,
 } from './jsonrpc-options';
-import { readBody } from './read-body';
-import { servedMethods } from './served-behaviors';
 
 /** Registration key of `addJsonRpcTransport` (a second call is refused). */
 export const jsonRpcRegistrationKey = '@corekit/transport-jsonrpc';
+
+const jsonRpcTransport: TransportDescription<JsonRpcOptions> = {
+  transport: 'JsonRpc',
+  packageName: jsonRpcRegistrationKey,
+  functionName: 'addJsonRpcTransport',
+  duplicateCode: 'JSONRPC_ALREADY_REGISTERED',
+  section: { path: jsonRpcSectionPath, schema: jsonRpcOptionsSchema },
+  calls: {
+    name: 'corekit.transport.jsonrpc.calls',
+    description: 'JSON-RPC calls by method (behavior id) and outcome (ok or the error code)',
+  },
+  eventIds: { component: 'Transport: JSON-RPC', ranges: [jsonRpcEventIdRange], names: jsonRpcEventIdNames },
+  displayName: 'JSON-RPC 2.0 transport',
+};
 
 function send(response: ServerResponse, status: number, body: unknown): void {
   if (body === null) {
@@ -42,20 +54,8 @@ function send(response: ServerResponse, status: number, body: unknown): void {
  * It cannot serve positional params, and it has no server-to-client notifications.
  */
 export function addJsonRpcTransport(builder: EngineBuilder, options?: JsonRpcOptionsInput): TransportAdapter {
-  if (builder.hasRegistration(jsonRpcRegistrationKey)) {
-    throw new CoreError('JSONRPC_ALREADY_REGISTERED', 'addJsonRpcTransport was called twice on this builder');
-  }
-  builder.markRegistration(jsonRpcRegistrationKey);
-  const settings: JsonRpcOptions = builder.configuration.bind(
-    jsonRpcSectionPath,
-    jsonRpcOptionsSchema,
-    options,
-  );
-  const logger = builder.logger;
-  const calls = builder.meter.counter(
-    'corekit.transport.jsonrpc.calls',
-    'JSON-RPC calls by method (behavior id) and outcome (ok or the error code)',
-  );
+  const registration = beginTransportRegistration(builder, jsonRpcTransport, options);
+  const { settings, logger, calls, category } = registration;
   let methods: (() => ReadonlySet<string>) | undefined;
   let totals = { requests: 0, calls: 0, failures: 0 };
 
@@ -67,12 +67,12 @@ export function addJsonRpcTransport(builder: EngineBuilder, options?: JsonRpcOpt
       methods = servedMethods(runtime);
       const handler = async (request: IncomingMessage, response: ServerResponse) => {
         totals = { ...totals, requests: totals.requests + 1 };
-        const body = await readBody(request, settings.MaxBodyBytes);
+        const body = await readBoundedBody(request, settings.MaxBodyBytes);
         if (body === 'too-large') {
           logger.log({
             level: 'warn',
             eventId: jsonRpcEventIds.requestRefused,
-            category: 'transport-jsonrpc',
+            category,
             message: `JSON-RPC request refused: the body exceeds Engine:JsonRpc:MaxBodyBytes (${settings.MaxBodyBytes})`,
           });
           return send(response, 413, {
@@ -113,7 +113,7 @@ export function addJsonRpcTransport(builder: EngineBuilder, options?: JsonRpcOpt
       logger.log({
         level: 'info',
         eventId: jsonRpcEventIds.mounted,
-        category: 'transport-jsonrpc',
+        category,
         message: `JSON-RPC transport mounted at POST ${settings.Path} (${methods().size} methods)`,
         path: settings.Path,
       });
@@ -121,28 +121,13 @@ export function addJsonRpcTransport(builder: EngineBuilder, options?: JsonRpcOpt
     mountedOperations: () => [...(methods?.() ?? [])].sort(),
   };
 
-  builder.provide(transportAdapterKey('JsonRpc'), adapter);
-  builder.addEventIds({
-    component: 'Transport: JSON-RPC',
-    ranges: [jsonRpcEventIdRange],
-    names: jsonRpcEventIdNames,
-  });
-  builder.addTechnologySurfaces(() => [
-    {
-      id: 'transport-jsonrpc',
-      kind: 'transport',
-      displayName: 'JSON-RPC 2.0 transport',
-      sourcePackage: '@corekit/transport-jsonrpc',
-      metadata: {
-        transport: 'JsonRpc',
-        mounted: methods !== undefined,
-        path: settings.Path,
-        maxBodyBytes: settings.MaxBodyBytes,
-        maxBatchSize: settings.MaxBatchSize,
-        operations: adapter.mountedOperations!(),
-        ...totals,
-      },
+  return registration.complete(adapter, () => ({
+    mounted: methods !== undefined,
+    metadata: {
+      path: settings.Path,
+      maxBodyBytes: settings.MaxBodyBytes,
+      maxBatchSize: settings.MaxBatchSize,
+      ...totals,
     },
-  ]);
-  return adapter;
+  }));
 }

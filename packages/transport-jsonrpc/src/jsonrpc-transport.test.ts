@@ -1,7 +1,9 @@
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
+import { transportTestHosts } from '@corekit/testing';
+import { createWebHost } from '@corekit/web-host';
 import { addJsonRpcTransport, jsonRpcErrorCodes } from './index';
-import { closeHosts, startHost } from './test-support/test-host';
 
+const { startHost, closeHosts } = transportTestHosts(createWebHost);
 afterEach(closeHosts);
 
 async function rpc(base: string, body: unknown, path = '/rpc') {

@@ -1,7 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 
-/** The body of `request` as text, or `too-large` once more than `limit` bytes arrived (the rest is drained). */
-export function readBody(request: IncomingMessage, limit: number): Promise<string | 'too-large'> {
+/**
+ * The body of `request` as UTF-8 text, or `too-large` when a declared `Content-Length` or the bytes that
+ * arrived exceed `limit`; the rest of an oversized body is drained (not buffered), so the caller can still
+ * answer 413 on the same connection. It does not decode content encodings (gzip) nor check the content type.
+ */
+export function readBoundedBody(request: IncomingMessage, limit: number): Promise<string | 'too-large'> {
   return new Promise((resolve, reject) => {
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {

@@ -15,6 +15,7 @@ export interface ZodDef {
   readonly getter?: () => unknown;
 }
 
+/** The zod v4 definition of `schema`, or undefined for anything that is not a zod v4 schema. */
 export function defOf(schema: unknown): ZodDef | undefined {
   return (schema as { _zod?: { def?: ZodDef } })?._zod?.def;
 }
@@ -22,7 +23,12 @@ export function defOf(schema: unknown): ZodDef | undefined {
 const optionalWrappers = new Set(['optional', 'default', 'prefault', 'nullable', 'catch']);
 const transparentWrappers = new Set(['readonly', 'nonoptional']);
 
-/** A schema without its wrappers, and whether a wrapper lets the value be absent or null. */
+/**
+ * A schema without its wrappers (optional, default, nullable, readonly, lazy, pipe...), and whether a wrapper
+ * lets the value be absent or null. A pipe gives its input schema, except a preprocess (a pipe from a
+ * transform), which gives its target: a transform's own output type is unknown. It stops after 16 levels, so
+ * a self-referencing lazy schema cannot loop.
+ */
 export function unwrapSchema(schema: unknown): { schema: unknown; optional: boolean } {
   let current = schema;
   let optional = false;

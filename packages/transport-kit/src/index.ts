@@ -1,0 +1,10 @@
+export { beginTransportRegistration } from './transport-registration';
+export type {
+  TransportDescription,
+  TransportRegistration,
+  TransportSurfaceState,
+} from './transport-registration';
+export { isStreamingBehavior, servedBehaviors, servedMethods } from './served-behaviors';
+export { readBoundedBody } from './read-bounded-body';
+export { camelCase, defOf, isInteger, pascalCase, unwrapSchema } from './zod-walk';
+export type { ZodDef } from './zod-walk';
