@@ -164,6 +164,10 @@ export const manifestDocumentSchema = z.object({
       origin: z.enum(['code', 'package']),
     }),
   ),
+  transports: z
+    .array(z.object({ name: z.string(), operations: z.array(z.string()) }))
+    .optional()
+    .describe('on a web host: every transport served, with the behavior operations each adapter mounted'),
 });
 
 /** One entry of `GET /engine/technology-surfaces` (spec 2.5). */

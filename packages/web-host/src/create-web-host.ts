@@ -353,7 +353,17 @@ export function createWebHost(
         templated: route.path.includes(':'),
         description: route.summary,
       }));
-  documented.push(...engineSurfaceRoutes(engine, links));
+  documented.push(
+    ...engineSurfaceRoutes(engine, links, () => [
+      ...host.transports
+        .filter((name) => !transports.adapters.some((entry) => entry.name === name))
+        .map((name) => ({ name, operations: [] as string[] })),
+      ...transports.adapters.map(({ name, adapter }) => ({
+        name,
+        operations: [...(adapter.mountedOperations?.() ?? [])],
+      })),
+    ]),
+  );
   for (const view of engine.catalogs()) documented.push(...catalogRoutes(view));
   const mountedOperations = new Set<string>();
   /** Mounts operations not mounted yet: every one at creation, package modules' once the engine loaded them. */

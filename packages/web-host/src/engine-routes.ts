@@ -135,7 +135,11 @@ export interface EngineLink {
 }
 
 /** Every `/engine` read surface of spec 4.1 plus the index itself. */
-export function engineSurfaceRoutes(engine: Engine, links: () => EngineLink[]): HostRoute[] {
+export function engineSurfaceRoutes(
+  engine: Engine,
+  links: () => EngineLink[],
+  transports: () => Array<{ name: string; operations: string[] }> = () => [],
+): HostRoute[] {
   const read = (
     path: string,
     rel: string,
@@ -193,9 +197,10 @@ export function engineSurfaceRoutes(engine: Engine, links: () => EngineLink[]): 
       () => engine.runtimeStory(),
       'Current status, last failure, loaded packages, per-module and per-execution lifecycle and the ordered timeline.',
     ),
-    read('/engine/manifest', 'manifest', 'Engine and module manifest', manifestDocumentSchema, () =>
-      engine.manifest(),
-    ),
+    read('/engine/manifest', 'manifest', 'Engine and module manifest', manifestDocumentSchema, () => ({
+      ...engine.manifest(),
+      transports: transports(),
+    })),
     read(
       '/engine/snapshot',
       'snapshot',

@@ -235,6 +235,7 @@ describe('unavailable transports fail startup', () => {
       setup: (builder) =>
         builder.provide(transportAdapterKey('GraphQL'), {
           name: 'GraphQL',
+          mountedOperations: () => ['orders.list'],
           mount({ engine, http }) {
             http!.handle(
               '/graphql',
@@ -261,5 +262,9 @@ describe('unavailable transports fail startup', () => {
     });
     expect(answer.body).toEqual({ data: { status: 'Started', received: '{"query":"{status}"}' } });
     expect((await test.request('/openapi/v1.json')).body.paths['/graphql'].post).toBeDefined();
+    expect((await test.request('/engine/manifest')).body.transports).toEqual([
+      { name: 'RestApi', operations: [] },
+      { name: 'GraphQL', operations: ['orders.list'] },
+    ]);
   });
 });
