@@ -7,6 +7,8 @@ export {
   isSafeHeaderName,
   statusCodeList,
   governanceSectionPath,
+  fromAddressField,
+  displayNameField,
 } from './sender-options';
 export type { SenderBaseOptions } from './sender-options';
 export { renderTemplate, renderInvitationMessage } from './templates';
@@ -25,7 +27,7 @@ export {
 } from './delivery-context';
 export type { DeliveryContext } from './delivery-context';
 export { addInvitationSender } from './sender-registration';
-export type { InvitationSenderPackage } from './sender-registration';
+export type { InvitationSenderPackage, SenderSettings } from './sender-registration';
 export { createLeakSeeds, findLeaks, engineOutputs } from './leak-probe';
 export type { LeakSeeds, Leak } from './leak-probe';
 export { resolveInvitationRecipient, sanitizeSendMetadata } from '@corekit/tenant-governance';

@@ -34,6 +34,24 @@ export function senderBaseShape(defaultSenderId: string) {
   };
 }
 
+/**
+ * `FromAddress`: the sender address of the email senders. The spec's rows name only the display name
+ * (`FromName`, `FromDisplayName`); every mail API and SMTP needs the address too, so each email sender adds
+ * this key (required, never recorded).
+ */
+export const fromAddressField = () =>
+  notPlaceholder(z.string().trim()).pipe(
+    z.string().regex(/^[^\s@<>]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'must be an email address'),
+  );
+
+/** A display name (no control characters, quotes or angle brackets). */
+export const displayNameField = () =>
+  z
+    .string()
+    .max(200)
+    .regex(/^[^\p{Cc}"<>]*$/u, 'must not contain control characters, quotes or angle brackets')
+    .optional();
+
 /** The output of `senderBaseShape` fields. */
 export interface SenderBaseOptions {
   readonly Enabled: boolean;

@@ -4,8 +4,13 @@ import type { ZodType } from 'zod';
 import { defineInvitationSender, registerInvitationSender, type SenderCall } from './define-sender';
 import { checkHeaderMap, governanceSectionPath, type SenderBaseOptions } from './sender-options';
 
+/** The settings a sender package binds: the shared fields (the recipient key may be named otherwise). */
+export type SenderSettings = Omit<SenderBaseOptions, 'RecipientEmailMetadataKey'> & {
+  readonly RecipientEmailMetadataKey?: string;
+};
+
 /** How a sender package plugs into the kit: its section, schema, event ids and provider send function. */
-export interface InvitationSenderPackage<T extends SenderBaseOptions> {
+export interface InvitationSenderPackage<T extends SenderSettings> {
   /** Sub-section of `Engine:MultiTenancy:Governance` (`HttpInvitationDelivery`...). */
   readonly section: string;
   readonly schema: ZodType<T>;
@@ -19,6 +24,8 @@ export interface InvitationSenderPackage<T extends SenderBaseOptions> {
   };
   /** Rules of the section's `Headers` map beyond the shared ones (Graph: `x-` prefix, at most 2). */
   readonly headers?: { readonly prefix?: string; readonly maxEntries?: number };
+  /** The recipient metadata key when the section names it otherwise (SMTP: `RecipientAddressMetadataKey`). */
+  readonly recipientMetadataKey?: (settings: T) => string;
   /** Safe one-line summary of the settings for the registration log (hosts, postures; never a secret). */
   readonly describe: (settings: T) => string;
   /** Builds the provider's send function once (clients are created here, from the extension seam or settings). */
@@ -32,7 +39,7 @@ export interface InvitationSenderPackage<T extends SenderBaseOptions> {
  * `Enabled` adds the sender to the delivery registry (GOVERNANCE_DELIVERY_NOT_REGISTERED without it). Every
  * send is logged with the tenant, channel, attempt, outcome and reason only.
  */
-export function addInvitationSender<T extends SenderBaseOptions>(
+export function addInvitationSender<T extends SenderSettings>(
   builder: EngineBuilder,
   definition: InvitationSenderPackage<T>,
   options: unknown,
@@ -63,7 +70,12 @@ export function addInvitationSender<T extends SenderBaseOptions>(
   });
   if (!settings.Enabled) return { settings, sender: null };
   const category = `tenant-governance.sender.${settings.SenderId}`;
-  const base = defineInvitationSender(settings, definition.create(settings));
+  const recipientKey =
+    definition.recipientMetadataKey?.(settings) ?? settings.RecipientEmailMetadataKey ?? 'recipientEmail';
+  const base = defineInvitationSender(
+    { ...settings, RecipientEmailMetadataKey: recipientKey },
+    definition.create(settings),
+  );
   const sender: InvitationSender = {
     id: base.id,
     supportedChannels: base.supportedChannels,

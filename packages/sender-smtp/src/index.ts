@@ -1,0 +1,10 @@
+export {
+  addSmtpInvitationDelivery,
+  nodemailerClient,
+  smtpSenderEventIds,
+} from './add-smtp-invitation-delivery';
+export type { SmtpInvitationDeliveryExtensions } from './add-smtp-invitation-delivery';
+export { smtpSenderOptionsSchema } from './smtp-options';
+export type { SmtpSenderOptions, SmtpSenderOptionsInput } from './smtp-options';
+export { createSmtpSend, smtpTlsPosture } from './smtp-sender';
+export type { SmtpClient, SmtpMessage } from './smtp-sender';
