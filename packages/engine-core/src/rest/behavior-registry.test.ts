@@ -3,6 +3,7 @@ import {
   defineBehavior,
   restPublicationKey,
   restGet,
+  streamingOutput,
   type BehaviorContext,
 } from '@corekit/abstractions';
 import { z } from 'zod';
@@ -134,5 +135,34 @@ describe('the published endpoints extension (corekit.rest-publication)', () => {
     expect(
       endpoints.map(({ descriptor, behavior }) => [descriptor.id, descriptor.path, behavior.id]),
     ).toEqual([['orders:inline:ping', '/api/ping', 'ping']]);
+  });
+});
+
+describe('streaming behaviors', () => {
+  it('refuses to publish a streaming behavior over REST, naming the route and the transports that serve it', () => {
+    const { createEngineBuilder, createMemoryLogger } = jest.requireActual('../index');
+    const builder = createEngineBuilder({
+      environment: {},
+      contentRoot: '/nonexistent',
+      logger: createMemoryLogger(),
+    });
+    builder.addModule({
+      id: 'ticker',
+      version: '1.0.0',
+      behaviors: [
+        defineBehavior({
+          id: 'ticks.watch',
+          input: z.object({}),
+          output: streamingOutput(z.object({ n: z.number() })),
+          async *handler() {
+            yield { n: 1 };
+          },
+        }),
+      ],
+      rest: [restGet('/api/ticks', 'ticks.watch')],
+    });
+    expect(() => builder.build()).toThrow(
+      'GET /api/ticks publishes the streaming behavior "ticks.watch" over REST; streaming behaviors are served on the ServerSentEvents and WebSocket transports only',
+    );
   });
 });

@@ -2,6 +2,7 @@ import {
   CoreError,
   behaviorRuntimeKey,
   restPublicationKey,
+  streamItemSchema,
   type EngineBuilder,
   type RestPublicationRuntime,
 } from '@corekit/abstractions';
@@ -46,6 +47,13 @@ export function registerRestPublication(builder: EngineBuilder): void {
         );
       }
       result = runRestPublication(modules, behaviors, bindRestPublicationOptions(builder.configuration));
+      // A streaming behavior answers an async iterable: REST would send `{}`. It belongs on SSE/WebSocket.
+      return result.endpoints
+        .filter((descriptor) => streamItemSchema(behaviors.find(descriptor.behaviorId)!.behavior))
+        .map(
+          (descriptor) =>
+            `${descriptor.method} ${descriptor.path} publishes the streaming behavior "${descriptor.behaviorId}" over REST; streaming behaviors are served on the ServerSentEvents and WebSocket transports only`,
+        );
     },
     attach(engine) {
       behaviors.attach(() => engine.state);
