@@ -1,4 +1,4 @@
-import { closeGovernanceWebHosts, startGovernanceWeb } from './test-support';
+import { closeGovernanceWebHosts, startGovernanceWeb } from './test-support/governance-web-host';
 
 const commands = '/engine/tenant-administration/commands';
 const dispatches = '/engine/tenant-invitations/delivery-dispatches';

@@ -1,5 +1,9 @@
 import { signDeliveryStatusCallback } from './callback-signature';
-import { closeGovernanceWebHosts, startGovernanceWeb, testSigningSecret } from './test-support';
+import {
+  closeGovernanceWebHosts,
+  startGovernanceWeb,
+  testSigningSecret,
+} from './test-support/governance-web-host';
 
 const callback = '/engine/tenant-invitations/delivery-status';
 const signedOptions = {

@@ -1,4 +1,8 @@
-import { closeGovernanceWebHosts, startGovernanceWeb, testSigningSecret } from './test-support';
+import {
+  closeGovernanceWebHosts,
+  startGovernanceWeb,
+  testSigningSecret,
+} from './test-support/governance-web-host';
 
 afterEach(closeGovernanceWebHosts);
 

@@ -1,6 +1,10 @@
 import { SignJWT, jwtVerify } from 'jose';
 import type { AuthorizeRequest } from '@corekit/web-host';
-import { closeGovernanceWebHosts, startGovernanceWeb, testSigningSecret } from './test-support';
+import {
+  closeGovernanceWebHosts,
+  startGovernanceWeb,
+  testSigningSecret,
+} from './test-support/governance-web-host';
 
 const observations = '/engine/tenant-invitations/delivery-status/observations';
 

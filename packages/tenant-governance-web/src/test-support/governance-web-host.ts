@@ -8,8 +8,8 @@ import {
 import { createTestEngineBuilder } from '@corekit/testing';
 import { createWebHost, type AuthorizeRequest, type WebHost } from '@corekit/web-host';
 import type { IncomingMessage } from 'node:http';
-import type { GovernanceWebOptionsInput } from './endpoint-options';
-import { mapTenantGovernanceEndpoints } from './map-tenant-governance-endpoints';
+import type { GovernanceWebOptionsInput } from '../endpoint-options';
+import { mapTenantGovernanceEndpoints } from '../map-tenant-governance-endpoints';
 
 /** A signing secret for tests (never a real one). */
 export const testSigningSecret = 'test-callback-signing-secret-0123456789';
@@ -97,7 +97,8 @@ export async function startGovernanceWeb(
       const response = await fetch(`${base}${path}`, init);
       const text = await response.text();
       const body = /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined;
-      return { status: response.status, headers: response.headers, body, text };
+      const headers: { get(name: string): string | null } = response.headers;
+      return { status: response.status, headers, body, text };
     },
     /** A JSON POST with an optional bearer token and extra headers. */
     async post(path: string, body: unknown, token?: string, headers: Record<string, string> = {}) {
