@@ -1,6 +1,9 @@
 import { errorKindStatus, isOperationError, type Engine } from '@corekit/abstractions';
 import type * as FastCheck from 'fast-check';
 
+/** The fast-check API the harness uses (the default import or the namespace). */
+export type FastCheckApi = Omit<typeof FastCheck, 'default'>;
+
 /** One callback request as the fuzzer builds it. */
 export interface FuzzRequest {
   readonly raw: Buffer;
@@ -42,7 +45,7 @@ export async function invokeCallback(
 
 /** Arbitrary requests: random bytes or JSON-ish text, random headers among `headerNames` and junk values. */
 export function arbitraryCallbackRequest(
-  fc: typeof FastCheck,
+  fc: FastCheckApi,
   headerNames: readonly string[],
 ): FastCheck.Arbitrary<FuzzRequest> {
   const body = fc.oneof(
@@ -69,7 +72,7 @@ export function arbitraryCallbackRequest(
  * a header value changed or dropped. Each is a tampered request that must be refused.
  */
 export function arbitraryTampering(
-  fc: typeof FastCheck,
+  fc: FastCheckApi,
   valid: FuzzRequest,
   signedHeaders: readonly string[],
 ): FastCheck.Arbitrary<FuzzRequest> {
@@ -111,7 +114,7 @@ export function arbitraryTampering(
  * harmless (an unsigned posture); by default any 2xx fails the property.
  */
 export function callbackFuzzProperty(
-  fc: typeof FastCheck,
+  fc: FastCheckApi,
   requests: FastCheck.Arbitrary<FuzzRequest>,
   target: {
     readonly invoke: (request: FuzzRequest) => Promise<FuzzAnswer>;

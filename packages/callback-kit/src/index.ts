@@ -42,4 +42,4 @@ export {
   arbitraryTampering,
   callbackFuzzProperty,
 } from './fuzz-harness';
-export type { FuzzAnswer, FuzzRequest } from './fuzz-harness';
+export type { FastCheckApi, FuzzAnswer, FuzzRequest } from './fuzz-harness';

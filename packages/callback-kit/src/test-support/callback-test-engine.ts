@@ -43,9 +43,11 @@ export async function startCallbackEngine(
     readonly configuration?: Record<string, unknown>;
     readonly http?: boolean;
     readonly senders?: readonly InvitationSender[];
+    /** Start of the manual clock (epoch ms); default 2030-01-01. */
+    readonly startMs?: number;
   } = {},
 ): Promise<CallbackTestEngine> {
-  const clock = manualClock(testStartMs);
+  const clock = manualClock(options.startMs ?? testStartMs);
   const now = () => new Date(clock.now());
   const logger = captureLogger();
   const builder = createEngineBuilder({

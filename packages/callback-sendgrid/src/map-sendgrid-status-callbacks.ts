@@ -1,0 +1,195 @@
+import { createHash } from 'node:crypto';
+import { OperationError, type EngineBuilder } from '@corekit/abstractions';
+import {
+  assertBatchSize,
+  callbackErrorCodes,
+  headerValue,
+  parseJsonBody,
+  registerProviderCallback,
+  type CallbackExtensions,
+} from '@corekit/callback-kit';
+import { sendGridCallbackEventIdNames, sendGridCallbackEventIds } from './sendgrid-event-ids';
+import {
+  sendGridCallbackOptionsSchema,
+  type SendGridCallbackOptions,
+  type SendGridCallbackOptionsInput,
+} from './sendgrid-options';
+import { checkSendGridSignature, sendGridPublicKey, signatureError } from './sendgrid-signature';
+import { translateSendGridEvent } from './sendgrid-translate';
+
+export const sendGridCallbackOperationId = 'tenant-governance.sendgrid-status-callback';
+export const sendGridCallbackSurfaceId = 'tenant-invitation-delivery-sendgrid-status-callbacks';
+const packageName = '@corekit/callback-sendgrid';
+const category = 'tenant-governance.sendgrid-callback';
+
+/**
+ * Maps the SEND (SendGrid) event webhook: `POST /engine/tenant-invitations/delivery-status/sendgrid`
+ * (configurable), a JSON array of events. With RequireSignedEventWebhook (default) the ECDSA signature over
+ * timestamp + raw bytes is verified before anything is parsed, a verified request is claimed once in the
+ * replay cache (409 after), and events already stored are skipped with DuplicateEvents. Needs
+ * `addTenantGovernanceDelivery` first. Calling it twice is refused.
+ */
+export function mapSendGridStatusCallbacks(
+  builder: EngineBuilder,
+  options: SendGridCallbackOptionsInput = {},
+  extensions: CallbackExtensions = {},
+): { readonly options: SendGridCallbackOptions } {
+  return registerProviderCallback<SendGridCallbackOptions>(
+    builder,
+    {
+      providerKey: 'sendgrid',
+      sectionName: 'SendGridInvitationDelivery',
+      packageName,
+      operationId: sendGridCallbackOperationId,
+      surfaceId: sendGridCallbackSurfaceId,
+      displayName: 'SendGrid delivery-status callbacks',
+      summary: 'Receives SendGrid event webhook batches and reconciles invitation delivery statuses',
+      description:
+        'Body: the SendGrid event webhook JSON array. Signed webhooks are verified over the raw bytes before parsing.',
+      schema: sendGridCallbackOptionsSchema as never,
+      eventIds: {
+        component: 'Tenant governance, SendGrid callbacks',
+        ranges: [[4562, 4565]],
+        names: sendGridCallbackEventIdNames,
+      },
+      category,
+    },
+    options,
+    extensions,
+    (runtime) => {
+      const settings = runtime.options;
+      const signed = settings.RequireSignedEventWebhook;
+      const key = signed ? sendGridPublicKey(settings.SignedEventWebhookPublicKey!) : undefined;
+      const replayEnabled = signed && settings.EnableSignedEventWebhookReplayProtection;
+      const replay = replayEnabled
+        ? runtime.openReplayGuard(
+            'callback-sendgrid-replay',
+            settings.SignedEventWebhookReplayRetentionSeconds,
+            settings.SignedEventWebhookReplayCacheLimit,
+          )
+        : undefined;
+      return {
+        async handle(request) {
+          if (key) {
+            const check = checkSendGridSignature(
+              request.raw,
+              headerValue(request.headers, settings.SignedEventWebhookSignatureHeaderName),
+              headerValue(request.headers, settings.SignedEventWebhookTimestampHeaderName),
+              key,
+              settings.SignedEventWebhookSignatureToleranceSeconds,
+              runtime.now(),
+            );
+            if (check.outcome !== 'verified') {
+              request.logger.log({
+                level: 'warn',
+                eventId: sendGridCallbackEventIds.signatureRefused,
+                category,
+                message: `A SendGrid callback was refused: signature ${check.outcome}`,
+                reason: check.outcome,
+              });
+              throw signatureError(check.outcome);
+            }
+            runtime.counters.verified += 1;
+            // ECDSA signatures are malleable: the fingerprint is timestamp + body digest, not the signature.
+            const digest = createHash('sha256').update(request.raw).digest('hex');
+            if (replay && (await replay.claim(['sendgrid', check.timestamp, digest])) === 'replay') {
+              request.logger.log({
+                level: 'warn',
+                eventId: sendGridCallbackEventIds.replayRefused,
+                category,
+                message: 'A SendGrid callback replayed a verified request inside the replay window: refused',
+              });
+              throw new OperationError(
+                'replay',
+                callbackErrorCodes.replay,
+                'This signed callback was already received',
+              );
+            }
+          }
+          const body = parseJsonBody(request.raw);
+          if (!Array.isArray(body)) {
+            throw new OperationError(
+              'invalid-input',
+              callbackErrorCodes.bodyInvalid,
+              'The SendGrid callback body must be a JSON array of events',
+            );
+          }
+          assertBatchSize(body.length, settings.MaxEventsPerRequest);
+          const events = body.map((event) =>
+            translateSendGridEvent(event, {
+              normalizeMessageId: settings.NormalizeProviderMessageIdFromSgMessageId,
+              mapEngagement: settings.MapEngagementEventsAsDelivered,
+              source: settings.Source,
+            }),
+          );
+          const result = await runtime.reconcile(events, {
+            idempotency: settings.EnableEventWebhookEventIdIdempotency,
+            duplicateEventId: sendGridCallbackEventIds.eventDuplicate,
+            logger: request.logger,
+          });
+          request.logger.log({
+            level: 'info',
+            eventId: sendGridCallbackEventIds.callbackProcessed,
+            category,
+            message: `A SendGrid callback was processed: ${result.received} events, ${result.accepted} recorded, ${result.duplicateEvents} duplicates, ${result.skipped} skipped`,
+            received: result.received,
+            accepted: result.accepted,
+            duplicateEvents: result.duplicateEvents,
+            skipped: result.skipped,
+            ...(settings.Actor ? { actor: settings.Actor } : {}),
+          });
+          return result;
+        },
+        surface: () => ({
+          translation: {
+            bodyShape: 'json-array-of-events',
+            statusMapping: {
+              processed: 'accepted',
+              delivered: 'delivered',
+              deferred: 'deferred',
+              bounce: 'bounced',
+              dropped: 'suppressed',
+              spamreport: 'suppressed',
+              unsubscribe: 'suppressed',
+              group_unsubscribe: 'suppressed',
+              open: 'engagement',
+              click: 'engagement',
+            },
+            eventIdField: 'sg_event_id',
+            providerMessageIdNormalization: settings.NormalizeProviderMessageIdFromSgMessageId
+              ? 'sg-message-id-before-first-dot'
+              : 'sg-message-id-as-is',
+            contextSource: 'custom-args',
+          },
+          signature: signed
+            ? {
+                configured: true,
+                required: true,
+                status: 'required',
+                algorithm: 'ECDSA-P256-SHA256',
+                signedContent: 'timestamp-header-then-raw-body-bytes',
+                verifiedBeforeParsing: true,
+                publicKeyConfigured: true,
+                signatureHeaderName: settings.SignedEventWebhookSignatureHeaderName,
+                timestampHeaderName: settings.SignedEventWebhookTimestampHeaderName,
+                toleranceSeconds: settings.SignedEventWebhookSignatureToleranceSeconds,
+                failureAnswer: 401,
+              }
+            : { configured: false, required: false, status: 'not-configured', publicKeyConfigured: false },
+          replay: {
+            enabled: Boolean(replay),
+            policy: 'reject-duplicate-verified-request',
+            key: 'timestamp+sha256(raw-body)',
+            retentionSeconds: replay ? settings.SignedEventWebhookReplayRetentionSeconds : null,
+            cacheLimit: replay ? settings.SignedEventWebhookReplayCacheLimit : null,
+          },
+          idempotency: {
+            enabled: settings.EnableEventWebhookEventIdIdempotency,
+            key: 'sendgrid:<sg_event_id>',
+            diagnosticEventId: sendGridCallbackEventIds.eventDuplicate,
+          },
+        }),
+      };
+    },
+  );
+}

@@ -1,0 +1,303 @@
+import type { KeyObject } from 'node:crypto';
+import {
+  startCallbackEngine,
+  testStartMs,
+  type CallbackTestEngine,
+} from '../../callback-kit/src/test-support/callback-test-engine';
+import {
+  mapSendGridStatusCallbacks,
+  sendGridCallbackOperationId as op,
+  sendGridCallbackSurfaceId,
+} from './index';
+import {
+  sendGridEvent,
+  sendGridTestKey,
+  sendGridVector,
+  signSendGrid,
+} from './test-support/sendgrid-signing';
+
+const now = Math.floor(testStartMs / 1000);
+let test: CallbackTestEngine;
+let privateKey: KeyObject;
+afterEach(async () => test?.close());
+
+async function start(options: Record<string, unknown> = {}) {
+  const key = sendGridTestKey();
+  privateKey = key.privateKey;
+  test = await startCallbackEngine((builder, clock) =>
+    mapSendGridStatusCallbacks(
+      builder,
+      { SignedEventWebhookPublicKey: key.publicKey, ...options },
+      { now: clock },
+    ),
+  );
+  return key;
+}
+
+function signed(events: unknown, timestamp = now) {
+  const raw = Buffer.from(JSON.stringify(events));
+  return { raw, headers: signSendGrid(privateKey, raw, timestamp) };
+}
+
+describe('SendGrid status callbacks', () => {
+  it('verifies, translates and reconciles a batch; skips engagement, unmapped and context-less events', async () => {
+    await start();
+    const invitationId = await test.invite();
+    const context = { tenantId: 'acme', invitationId };
+    const answer = await test.invoke(
+      op,
+      signed([
+        sendGridEvent('e1', 'processed', context),
+        sendGridEvent('e2', 'delivered', context),
+        sendGridEvent('e3', 'open', context),
+        sendGridEvent('e4', 'group_resubscribe', context),
+        sendGridEvent('e5', 'delivered', { tenantId: 'acme' }),
+        sendGridEvent('e6', 'bounce', { invitationId }),
+        'not an event',
+      ]),
+    );
+    expect(answer.status).toBe(200);
+    const body = answer.body as any;
+    expect(body.outcomes.map((entry: any) => entry.outcome)).toEqual([
+      'reconciled',
+      'reconciled',
+      'skipped-engagement',
+      'skipped-unmapped',
+      'skipped-no-context',
+      'skipped-no-context',
+      'skipped-invalid-event',
+    ]);
+    expect(body).toMatchObject({
+      provider: 'sendgrid',
+      received: 7,
+      translated: 2,
+      skipped: 5,
+      accepted: 2,
+      duplicateEvents: 0,
+    });
+    expect(JSON.stringify(body)).not.toMatch(/invitee@example|smtp|email/);
+    expect(JSON.stringify(body)).not.toContain(invitationId);
+    const status = await test.status().getStatus('acme', invitationId);
+    expect(status).toMatchObject({
+      status: 'delivered',
+      providerKey: 'sendgrid',
+      providerMessageId: 'msg-abc',
+    });
+    expect(await test.status().hasObservation('sendgrid:e1')).toBe(true);
+    expect(test.logger.records.some((record) => record.eventId === 4562)).toBe(true);
+  });
+
+  it('answers 409 to a replayed verified request (4564) and 200 DuplicateEvents to re-signed events (4565)', async () => {
+    await start();
+    const invitationId = await test.invite();
+    const request = signed([sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId })]);
+    expect((await test.invoke(op, request)).status).toBe(200);
+    const before = await test.snapshot();
+    expect(await test.invoke(op, request)).toMatchObject({ status: 409, code: 'CALLBACK_REPLAY' });
+    expect(test.logger.records.filter((record) => record.eventId === 4564)).toHaveLength(1);
+    test.advance(5);
+    const again = await test.invoke(
+      op,
+      signed([sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId })], now + 5),
+    );
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ duplicateEvents: 1, accepted: 0 });
+    expect((again.body as any).outcomes[0].outcome).toBe('duplicate');
+    expect(test.logger.records.filter((record) => record.eventId === 4565)).toHaveLength(1);
+    expect(await test.snapshot()).toBe(before);
+  });
+
+  it('skips duplicate event ids inside one batch before reconciliation', async () => {
+    await start({ EnableEventWebhookEventIdIdempotency: false });
+    const invitationId = await test.invite();
+    const event = sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId });
+    const answer = await test.invoke(op, signed([event, event]));
+    expect(answer.body).toMatchObject({ accepted: 1, duplicateEvents: 1 });
+  });
+
+  it.each([
+    [
+      'missing signature',
+      (h: Record<string, string>) => ({ ...h, 'x-twilio-email-event-webhook-signature': '' }),
+      'CALLBACK_SIGNATURE_MISSING',
+    ],
+    [
+      'missing timestamp',
+      (h: Record<string, string>) => {
+        const c = { ...h };
+        delete c['x-twilio-email-event-webhook-timestamp'];
+        return c;
+      },
+      'CALLBACK_SIGNATURE_MISSING',
+    ],
+    [
+      'malformed signature',
+      (h: Record<string, string>) => ({ ...h, 'x-twilio-email-event-webhook-signature': 'zz' }),
+      'CALLBACK_SIGNATURE_MALFORMED',
+    ],
+    [
+      'malformed timestamp',
+      (h: Record<string, string>) => ({ ...h, 'x-twilio-email-event-webhook-timestamp': 'soon' }),
+      'CALLBACK_SIGNATURE_MALFORMED',
+    ],
+    [
+      'changed timestamp',
+      (h: Record<string, string>) => ({ ...h, 'x-twilio-email-event-webhook-timestamp': String(now + 1) }),
+      'CALLBACK_SIGNATURE_INVALID',
+    ],
+    [
+      'other signature',
+      (h: Record<string, string>) => ({
+        ...h,
+        'x-twilio-email-event-webhook-signature': sendGridVector.signature,
+      }),
+      'CALLBACK_SIGNATURE_INVALID',
+    ],
+  ])('refuses a %s with 401 and changes nothing', async (_name, tamper, code) => {
+    await start();
+    const invitationId = await test.invite();
+    const request = signed([sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId })]);
+    const before = await test.snapshot();
+    expect(await test.invoke(op, { raw: request.raw, headers: tamper(request.headers) })).toMatchObject({
+      status: 401,
+      code,
+    });
+    expect(await test.snapshot()).toBe(before);
+    expect(test.logger.records.some((record) => record.eventId === 4563)).toBe(true);
+  });
+
+  it('refuses a changed body byte, a stale timestamp, an oversized body (413) and too many events (400)', async () => {
+    await start({ MaxEventsPerRequest: 2, MaxRequestBodyBytes: 4096 });
+    const invitationId = await test.invite();
+    const request = signed([sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId })]);
+    const changed = Buffer.from(request.raw);
+    changed[changed.length - 3] ^= 1;
+    expect((await test.invoke(op, { raw: changed, headers: request.headers })).status).toBe(401);
+    expect((await test.invoke(op, { ...signed([], now - 301) })).code).toBe('CALLBACK_SIGNATURE_STALE');
+    expect((await test.invoke(op, { ...signed([], now + 301) })).code).toBe('CALLBACK_SIGNATURE_STALE');
+    expect((await test.invoke(op, signed([{ padding: 'x'.repeat(5000) }]))).status).toBe(413);
+    const three = [1, 2, 3].map((n) =>
+      sendGridEvent(`e${n}`, 'delivered', { tenantId: 'acme', invitationId }),
+    );
+    expect(await test.invoke(op, signed(three))).toMatchObject({
+      status: 400,
+      code: 'CALLBACK_TOO_MANY_EVENTS',
+    });
+    expect(await test.invoke(op, signed({ event: 'delivered' }))).toMatchObject({
+      status: 400,
+      code: 'CALLBACK_BODY_INVALID',
+    });
+    expect(await test.status().hasObservation('sendgrid:e1')).toBe(false);
+  });
+
+  it('verifies before parsing: the published vector reaches the parser (400, not an array), a tampered one does not (401)', async () => {
+    test = await startCallbackEngine(
+      (builder, clock) =>
+        mapSendGridStatusCallbacks(
+          builder,
+          { SignedEventWebhookPublicKey: sendGridVector.publicKey },
+          { now: clock },
+        ),
+      { startMs: Number(sendGridVector.timestamp) * 1000 },
+    );
+    const headers = {
+      'x-twilio-email-event-webhook-signature': sendGridVector.signature,
+      'x-twilio-email-event-webhook-timestamp': sendGridVector.timestamp,
+    };
+    expect(await test.invoke(op, { raw: Buffer.from(sendGridVector.payload), headers })).toMatchObject({
+      status: 400,
+    });
+    expect(
+      await test.invoke(op, { raw: Buffer.from(sendGridVector.payload.replace('test', 'tost')), headers }),
+    ).toMatchObject({
+      status: 401,
+    });
+  });
+
+  it('maps engagement as delivered when asked, keeps the whole sg_message_id when not normalizing', async () => {
+    await start({ MapEngagementEventsAsDelivered: true, NormalizeProviderMessageIdFromSgMessageId: false });
+    const invitationId = await test.invite();
+    await test.invoke(op, signed([sendGridEvent('e1', 'open', { tenantId: 'acme', invitationId })]));
+    expect(await test.status().getStatus('acme', invitationId)).toMatchObject({
+      status: 'delivered',
+      providerMessageId: 'msg-abc.filter0001.16648.5515E0B88.0',
+    });
+  });
+
+  it('accepts unsigned batches only when the signed webhook is deliberately off', async () => {
+    test = await startCallbackEngine((builder, clock) =>
+      mapSendGridStatusCallbacks(builder, { RequireSignedEventWebhook: false }, { now: clock }),
+    );
+    const invitationId = await test.invite();
+    const raw = Buffer.from(
+      JSON.stringify([sendGridEvent('e1', 'bounce', { tenantId: 'acme', invitationId })]),
+    );
+    expect((await test.invoke(op, { raw, headers: {} })).status).toBe(200);
+    expect((await test.status().getStatus('acme', invitationId))?.status).toBe('bounced');
+    const surface = test.engine.technologySurfaces().find((entry) => entry.id === sendGridCallbackSurfaceId)!;
+    expect(surface.metadata).toMatchObject({
+      signature: { configured: false, status: 'not-configured' },
+      replayProtection: { configured: false, status: 'not-configured' },
+    });
+  });
+
+  it('refuses a missing public key, a bad key, unknown keys and a second registration at startup', async () => {
+    await expect(startCallbackEngine((builder) => mapSendGridStatusCallbacks(builder, {}))).rejects.toThrow(
+      /SignedEventWebhookPublicKey/,
+    );
+    await expect(
+      startCallbackEngine((builder) =>
+        mapSendGridStatusCallbacks(builder, { SignedEventWebhookPublicKey: 'bm90IGEga2V5' }),
+      ),
+    ).rejects.toThrow(/P-256/);
+    await expect(
+      startCallbackEngine((builder) =>
+        mapSendGridStatusCallbacks(builder, { RequireSignedEventWebhooks: false } as never),
+      ),
+    ).rejects.toThrow(/RequireSignedEventWebhooks/);
+    const key = sendGridTestKey();
+    await expect(
+      startCallbackEngine((builder) => {
+        mapSendGridStatusCallbacks(builder, { SignedEventWebhookPublicKey: key.publicKey });
+        mapSendGridStatusCallbacks(builder, { SignedEventWebhookPublicKey: key.publicKey });
+      }),
+    ).rejects.toThrow(/twice/);
+  });
+
+  it('reports every surface key and never the public key, a signature or an identifier', async () => {
+    const key = await start({ StatusCallbackAuthorizationPolicy: 'delivery-callbacks' });
+    const invitationId = await test.invite();
+    const request = signed([sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId })]);
+    await test.invoke(op, request);
+    const surface = test.engine.technologySurfaces().find((entry) => entry.id === sendGridCallbackSurfaceId)!;
+    expect(surface.metadata).toMatchObject({
+      endpoint: {
+        mapped: true,
+        disabled: false,
+        method: 'POST',
+        routePattern: '/engine/tenant-invitations/delivery-status/sendgrid',
+      },
+      authorization: { required: true, policy: 'delivery-callbacks', posture: 'fail-closed' },
+      limits: { maxRequestBodyBytes: 1048576, maxEventsPerRequest: 1000 },
+      signature: { configured: true, algorithm: 'ECDSA-P256-SHA256', toleranceSeconds: 300 },
+      replayProtection: {
+        configured: true,
+        retentionSeconds: 600,
+        cacheLimit: 10000,
+        scope: 'process-local',
+        durability: 'process-memory',
+      },
+      eventIdIdempotency: { configured: true, backing: 'observation-store' },
+      counters: { requests: 1, verified: 1, eventsReconciled: 1 },
+    });
+    const text = JSON.stringify(test.engine.technologySurfaces());
+    for (const secret of [
+      key.publicKey,
+      request.headers['x-twilio-email-event-webhook-signature']!,
+      invitationId,
+      'invitee@example.test',
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+});

@@ -1,0 +1,71 @@
+import {
+  extractCallbackContext,
+  isRecord,
+  mapSendGridEvent,
+  ownProperty,
+  type TranslatedEvent,
+} from '@corekit/callback-kit';
+
+const safeToken = /^[^\s\p{Cc}]{1,200}$/u;
+const reasonToken = /^[a-z_-]{1,40}$/;
+
+/** The provider message id: the `sg_message_id` text before its first dot (X-Message-Id), or the whole id. */
+export function sendGridProviderMessageId(sgMessageId: unknown, normalize: boolean): string | undefined {
+  if (typeof sgMessageId !== 'string') return undefined;
+  const id = normalize ? sgMessageId.split('.')[0]! : sgMessageId;
+  return safeToken.test(id) ? id : undefined;
+}
+
+function observedAt(timestamp: unknown): string | undefined {
+  if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) return undefined;
+  if (timestamp < 0 || timestamp > 32_503_680_000) return undefined;
+  return new Date(Math.floor(timestamp) * 1000).toISOString();
+}
+
+/**
+ * Translates one SEND event (an element of the webhook array) into an observation, or a skip: not an
+ * object or no usable `sg_event_id` (invalid-event), an event the table skips (engagement, unmapped), or no
+ * tenant and invitation context in the custom args (no-context). Only the event name, the bounce `type`
+ * and ids are read: never the address, the reason text or the URL.
+ */
+export function translateSendGridEvent(
+  event: unknown,
+  settings: {
+    readonly normalizeMessageId: boolean;
+    readonly mapEngagement: boolean;
+    readonly source: string;
+  },
+): TranslatedEvent {
+  if (!isRecord(event)) return { kind: 'skipped', reason: 'invalid-event' };
+  const eventId = ownProperty(event, 'sg_event_id');
+  if (typeof eventId !== 'string' || !safeToken.test(eventId))
+    return { kind: 'skipped', reason: 'invalid-event' };
+  const name = ownProperty(event, 'event');
+  if (typeof name !== 'string') return { kind: 'skipped', reason: 'invalid-event', providerEventId: eventId };
+  const mapped = mapSendGridEvent(name, settings.mapEngagement);
+  if ('skip' in mapped) return { kind: 'skipped', reason: mapped.skip, providerEventId: eventId };
+  const context = extractCallbackContext((key) => ownProperty(event, key));
+  if (!context) return { kind: 'skipped', reason: 'no-context', providerEventId: eventId };
+  const providerMessageId = sendGridProviderMessageId(
+    ownProperty(event, 'sg_message_id'),
+    settings.normalizeMessageId,
+  );
+  const observedAtUtc = observedAt(ownProperty(event, 'timestamp'));
+  const type = ownProperty(event, 'type');
+  return {
+    kind: 'observation',
+    observation: {
+      providerKey: 'sendgrid',
+      providerEventId: eventId,
+      tenantId: context.tenantId,
+      invitationId: context.invitationId,
+      status: mapped.status,
+      ...(context.channel ? { channel: context.channel } : {}),
+      ...(context.senderId ? { senderId: context.senderId } : {}),
+      ...(providerMessageId ? { providerMessageId } : {}),
+      ...(observedAtUtc ? { observedAtUtc } : {}),
+      reason: typeof type === 'string' && reasonToken.test(type) ? `${name}:${type}` : name,
+      source: settings.source,
+    },
+  };
+}
