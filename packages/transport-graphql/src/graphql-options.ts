@@ -1,3 +1,4 @@
+import { endpointPathSchema, maxBodyBytesSchema } from '@corekit/transport-kit';
 import { z } from 'zod';
 
 export const graphQlSectionPath = 'Engine:GraphQL';
@@ -19,10 +20,7 @@ const behaviorIds = z.array(z.string().min(1)).default([]);
 /** `Engine:GraphQL`. */
 export const graphQlOptionsSchema = z.object({
   /** The exact path of the endpoint (GET for queries, POST for everything). Default `/graphql`. */
-  Path: z
-    .string()
-    .regex(/^\/[A-Za-z0-9/_.-]*$/, 'a path starting with "/"')
-    .default('/graphql'),
+  Path: endpointPathSchema('/graphql'),
   /** Deepest selection nesting (a root field is 1). Default 8, 1..64. */
   MaxDepth: z.number().int().min(1).max(64).default(8),
   /** Highest operation cost: each behavior call costs `BehaviorCost`, each other field 1. Default 200. */
@@ -30,12 +28,7 @@ export const graphQlOptionsSchema = z.object({
   /** Cost of one root field (one behavior call). Default 10. */
   BehaviorCost: z.number().int().min(1).max(10_000).default(10),
   /** Largest request body in bytes (HTTP 413 beyond). Default 1 MiB. */
-  MaxBodyBytes: z
-    .number()
-    .int()
-    .min(1024)
-    .max(64 * 1024 * 1024)
-    .default(1024 * 1024),
+  MaxBodyBytes: maxBodyBytesSchema,
   /** Last id segments that make a behavior a query; the rest are mutations. Default get, list, summary, find, search, count, status, lookup. */
   ReadVerbs: z.array(z.string().min(1)).default([...defaultReadVerbs]),
   /** Behavior ids served as queries whatever their last segment. */

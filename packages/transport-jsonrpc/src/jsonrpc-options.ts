@@ -1,3 +1,4 @@
+import { endpointPathSchema, maxBodyBytesSchema } from '@corekit/transport-kit';
 import { z } from 'zod';
 
 /** Configuration section of the JSON-RPC adapter. */
@@ -6,17 +7,9 @@ export const jsonRpcSectionPath = 'Engine:JsonRpc';
 /** `Engine:JsonRpc`: where the endpoint is served and how much one request may carry. */
 export const jsonRpcOptionsSchema = z.object({
   /** The exact path of the endpoint (HTTP POST only). Default `/rpc`. */
-  Path: z
-    .string()
-    .regex(/^\/[A-Za-z0-9/_.-]*$/, 'a path starting with "/"')
-    .default('/rpc'),
+  Path: endpointPathSchema('/rpc'),
   /** Largest request body in bytes; a larger one is refused with HTTP 413 before it is parsed. Default 1 MiB. */
-  MaxBodyBytes: z
-    .number()
-    .int()
-    .min(1024)
-    .max(64 * 1024 * 1024)
-    .default(1024 * 1024),
+  MaxBodyBytes: maxBodyBytesSchema,
   /** Most calls in one batch; a larger batch is one -32600 error. Default 50, at most 1000. */
   MaxBatchSize: z.number().int().min(1).max(1000).default(50),
   /** Whether the host's authorize hook must accept each request. Default false. */
