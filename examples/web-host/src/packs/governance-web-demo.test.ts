@@ -37,7 +37,7 @@ it('runs an invitation through its lifecycle over HTTP behind the demo token and
       },
       body,
     });
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as any };
   };
   try {
     expect(logger.text()).toContain(`Bearer ${demo.bearerToken}`);
@@ -87,7 +87,7 @@ it('runs an invitation through its lifecycle over HTTP behind the demo token and
     const read = await fetch(`${base}/engine/tenant-invitations/delivery-status/observations?tenantId=acme`, {
       headers: { authorization: `Bearer ${demo.bearerToken}` },
     });
-    expect((await read.json()).totalMatched).toBe(1);
+    expect(((await read.json()) as any).totalMatched).toBe(1);
     const accepted = await post(
       '/engine/tenant-administration/commands',
       JSON.stringify({ command: 'accept', tenantId: 'acme', invitationId, principalId: 'user-42' }),
