@@ -1,0 +1,10 @@
+export {
+  addMailgunInvitationDelivery,
+  mailgunJsClient,
+  mailgunSenderEventIds,
+} from './add-mailgun-invitation-delivery';
+export type { MailgunInvitationDeliveryExtensions } from './add-mailgun-invitation-delivery';
+export { mailgunSenderOptionsSchema } from './mailgun-options';
+export type { MailgunSenderOptions, MailgunSenderOptionsInput } from './mailgun-options';
+export { createMailgunSend } from './mailgun-sender';
+export type { MailgunClient, MailgunMessage } from './mailgun-sender';
