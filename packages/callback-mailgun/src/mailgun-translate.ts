@@ -1,0 +1,77 @@
+import {
+  extractCallbackContext,
+  isRecord,
+  mapMailgunEvent,
+  ownProperty,
+  type TranslatedEvent,
+} from '@corekit/callback-kit';
+
+const safeToken = /^[^\s\p{Cc}]{1,200}$/u;
+
+/** The provider message id from `message.headers["message-id"]`, wrapped in `<…>` by default (as the send API answers it). */
+export function mailgunProviderMessageId(value: unknown, wrap: boolean): string | undefined {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 196) return undefined;
+  const bare = value.startsWith('<') && value.endsWith('>') ? value.slice(1, -1) : value;
+  const id = wrap ? `<${bare}>` : bare;
+  return safeToken.test(id) && bare.length > 0 ? id : undefined;
+}
+
+function observedAt(timestamp: unknown): string | undefined {
+  if (
+    typeof timestamp !== 'number' ||
+    !Number.isFinite(timestamp) ||
+    timestamp < 0 ||
+    timestamp > 32_503_680_000
+  )
+    return undefined;
+  return new Date(Math.floor(timestamp * 1000)).toISOString();
+}
+
+/**
+ * Translates one MSG webhook item (`{ signature, "event-data" }`): the event id is `event-data.id`, the status
+ * the spec 3 table (failed by severity), the context the user variables. Reads neither the recipient nor
+ * the reason text nor the delivery-status message.
+ */
+export function translateMailgunItem(
+  item: unknown,
+  settings: { readonly wrapMessageId: boolean; readonly mapEngagement: boolean; readonly source: string },
+): TranslatedEvent {
+  const data = ownProperty(item, 'event-data');
+  if (!isRecord(data)) return { kind: 'skipped', reason: 'invalid-event' };
+  const eventId = ownProperty(data, 'id');
+  if (typeof eventId !== 'string' || !safeToken.test(eventId))
+    return { kind: 'skipped', reason: 'invalid-event' };
+  const name = ownProperty(data, 'event');
+  if (typeof name !== 'string') return { kind: 'skipped', reason: 'invalid-event', providerEventId: eventId };
+  const severity = ownProperty(data, 'severity');
+  const mapped = mapMailgunEvent(name, severity, settings.mapEngagement);
+  if ('skip' in mapped) return { kind: 'skipped', reason: mapped.skip, providerEventId: eventId };
+  const variables = ownProperty(data, 'user-variables');
+  const context = extractCallbackContext((key) => ownProperty(variables, key));
+  if (!context) return { kind: 'skipped', reason: 'no-context', providerEventId: eventId };
+  const headers = ownProperty(ownProperty(data, 'message'), 'headers');
+  const providerMessageId = mailgunProviderMessageId(
+    ownProperty(headers, 'message-id'),
+    settings.wrapMessageId,
+  );
+  const observedAtUtc = observedAt(ownProperty(data, 'timestamp'));
+  return {
+    kind: 'observation',
+    observation: {
+      providerKey: 'mailgun',
+      providerEventId: eventId,
+      tenantId: context.tenantId,
+      invitationId: context.invitationId,
+      status: mapped.status,
+      ...(context.channel ? { channel: context.channel } : {}),
+      ...(context.senderId ? { senderId: context.senderId } : {}),
+      ...(providerMessageId ? { providerMessageId } : {}),
+      ...(observedAtUtc ? { observedAtUtc } : {}),
+      reason:
+        name === 'failed' && (severity === 'temporary' || severity === 'permanent')
+          ? `failed:${severity}`
+          : name,
+      source: settings.source,
+    },
+  };
+}

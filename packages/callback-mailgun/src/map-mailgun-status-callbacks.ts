@@ -1,0 +1,200 @@
+import { OperationError, type EngineBuilder } from '@corekit/abstractions';
+import {
+  assertBatchSize,
+  callbackErrorCodes,
+  isRecord,
+  parseJsonBody,
+  registerProviderCallback,
+  type CallbackExtensions,
+} from '@corekit/callback-kit';
+import { mailgunCallbackEventIdNames, mailgunCallbackEventIds } from './mailgun-event-ids';
+import {
+  mailgunCallbackOptionsSchema,
+  type MailgunCallbackOptions,
+  type MailgunCallbackOptionsInput,
+} from './mailgun-options';
+import { checkMailgunSignature, mailgunSignatureError } from './mailgun-signature';
+import { translateMailgunItem } from './mailgun-translate';
+
+export const mailgunCallbackOperationId = 'tenant-governance.mailgun-status-callback';
+export const mailgunCallbackSurfaceId = 'tenant-invitation-delivery-mailgun-status-callbacks';
+const category = 'tenant-governance.mailgun-callback';
+
+/**
+ * Maps the MSG (Mailgun) webhook: `POST /engine/tenant-invitations/delivery-status/mailgun` (configurable), one
+ * webhook object or an array of them. With RequireSignedWebhook (default) every item's HMAC signature must
+ * verify (401 otherwise) and its token is claimed once (409 after); duplicate event ids are skipped before
+ * reconciliation. Needs `addTenantGovernanceDelivery` first; calling it twice is refused.
+ */
+export function mapMailgunStatusCallbacks(
+  builder: EngineBuilder,
+  options: MailgunCallbackOptionsInput = {},
+  extensions: CallbackExtensions = {},
+): { readonly options: MailgunCallbackOptions } {
+  return registerProviderCallback<MailgunCallbackOptions>(
+    builder,
+    {
+      providerKey: 'mailgun',
+      sectionName: 'MailgunInvitationDelivery',
+      packageName: '@corekit/callback-mailgun',
+      operationId: mailgunCallbackOperationId,
+      surfaceId: mailgunCallbackSurfaceId,
+      displayName: 'Mailgun delivery-status callbacks',
+      summary: 'Receives Mailgun webhooks and reconciles invitation delivery statuses',
+      description: 'Body: one Mailgun webhook JSON object ({ signature, "event-data" }) or an array of them.',
+      schema: mailgunCallbackOptionsSchema as never,
+      eventIds: {
+        component: 'Tenant governance, Mailgun callbacks',
+        ranges: [[4568, 4571]],
+        names: mailgunCallbackEventIdNames,
+      },
+      category,
+    },
+    options,
+    extensions,
+    (runtime) => {
+      const settings = runtime.options;
+      const key = settings.RequireSignedWebhook ? settings.WebhookSigningKey! : undefined;
+      const replay =
+        key && settings.EnableSignedWebhookReplayProtection
+          ? runtime.openReplayGuard(
+              'callback-mailgun-replay',
+              settings.SignedWebhookReplayRetentionSeconds,
+              settings.SignedWebhookReplayCacheLimit,
+            )
+          : undefined;
+      return {
+        async handle(request) {
+          const body = parseJsonBody(request.raw);
+          if (!isRecord(body) && !Array.isArray(body)) {
+            throw new OperationError(
+              'invalid-input',
+              callbackErrorCodes.bodyInvalid,
+              'The Mailgun callback body must be a webhook object or an array of them',
+            );
+          }
+          const items: unknown[] = Array.isArray(body) ? body : [body];
+          assertBatchSize(items.length, settings.MaxEventsPerRequest);
+          if (key) {
+            // An empty array carries no signature at all: nothing is verified, so it is refused as missing.
+            if (items.length === 0) throw mailgunSignatureError('missing');
+            const tokens: string[] = [];
+            for (const item of items) {
+              const check = checkMailgunSignature(
+                item,
+                key,
+                settings.SignedWebhookSignatureToleranceSeconds,
+                runtime.now(),
+                settings.AcceptParentSignature,
+              );
+              if (check.outcome !== 'verified') {
+                request.logger.log({
+                  level: 'warn',
+                  eventId: mailgunCallbackEventIds.signatureRefused,
+                  category,
+                  message: `A Mailgun callback was refused: signature ${check.outcome}`,
+                  reason: check.outcome,
+                });
+                throw mailgunSignatureError(check.outcome);
+              }
+              tokens.push(check.token);
+            }
+            runtime.counters.verified += 1;
+            for (const token of new Set(tokens)) {
+              if (replay && (await replay.claim(['mailgun', token])) === 'replay') {
+                request.logger.log({
+                  level: 'warn',
+                  eventId: mailgunCallbackEventIds.replayRefused,
+                  category,
+                  message: 'A Mailgun callback reused a webhook token inside the replay window: refused',
+                });
+                throw new OperationError(
+                  'replay',
+                  callbackErrorCodes.replay,
+                  'This signed webhook token was already used',
+                );
+              }
+            }
+          }
+          const events = items.map((item) =>
+            translateMailgunItem(item, {
+              wrapMessageId: settings.NormalizeProviderMessageIdWithAngleBrackets,
+              mapEngagement: settings.MapEngagementEventsAsDelivered,
+              source: settings.Source,
+            }),
+          );
+          const result = await runtime.reconcile(events, {
+            idempotency: settings.EnableWebhookEventIdIdempotency,
+            duplicateEventId: mailgunCallbackEventIds.eventDuplicate,
+            logger: request.logger,
+          });
+          request.logger.log({
+            level: 'info',
+            eventId: mailgunCallbackEventIds.callbackProcessed,
+            category,
+            message: `A Mailgun callback was processed: ${result.received} events, ${result.accepted} recorded, ${result.duplicateEvents} duplicates, ${result.skipped} skipped`,
+            received: result.received,
+            accepted: result.accepted,
+            duplicateEvents: result.duplicateEvents,
+            skipped: result.skipped,
+            ...(settings.Actor ? { actor: settings.Actor } : {}),
+          });
+          return result;
+        },
+        surface: () => ({
+          translation: {
+            bodyShape: 'json-object-or-array',
+            statusMapping: {
+              accepted: 'accepted',
+              delivered: 'delivered',
+              'failed/temporary': 'deferred',
+              'failed/permanent': 'bounced',
+              failed: 'failed',
+              complained: 'suppressed',
+              unsubscribed: 'suppressed',
+              opened: 'engagement',
+              clicked: 'engagement',
+            },
+            eventIdField: 'event-data.id',
+            providerMessageIdNormalization: settings.NormalizeProviderMessageIdWithAngleBrackets
+              ? 'message-id-header-in-angle-brackets'
+              : 'message-id-header-as-is',
+            contextSource: 'user-variables',
+          },
+          signature: key
+            ? {
+                configured: true,
+                required: true,
+                status: 'required',
+                algorithm: 'HMAC-SHA256',
+                signedContent: 'timestamp+token',
+                comparison: 'constant-time',
+                signingKeyConfigured: true,
+                toleranceSeconds: settings.SignedWebhookSignatureToleranceSeconds,
+                acceptParentSignature: settings.AcceptParentSignature,
+                failureAnswer: 401,
+              }
+            : {
+                configured: false,
+                required: false,
+                status: 'not-configured',
+                signingKeyConfigured: settings.WebhookSigningKey !== undefined,
+                acceptParentSignature: settings.AcceptParentSignature,
+              },
+          replay: {
+            enabled: Boolean(replay),
+            policy: 'reject-reused-webhook-token',
+            key: 'token',
+            retentionSeconds: replay ? settings.SignedWebhookReplayRetentionSeconds : null,
+            cacheLimit: replay ? settings.SignedWebhookReplayCacheLimit : null,
+          },
+          idempotency: {
+            enabled: settings.EnableWebhookEventIdIdempotency,
+            key: 'mailgun:<event-data.id>',
+            diagnosticEventId: mailgunCallbackEventIds.eventDuplicate,
+          },
+        }),
+      };
+    },
+  );
+}
