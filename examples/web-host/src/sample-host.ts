@@ -12,6 +12,7 @@ import { addAgentsDemo, agentsDemoAuthorize } from './packs/agents-demo';
 import { addDataDemo } from './packs/data-demo';
 import { addEventingDemo } from './packs/eventing-demo';
 import { addGovernanceDeliveryDemo } from './packs/governance-delivery-demo';
+import { addGovernanceWebDemo, governanceDemoAuthorize } from './packs/governance-web-demo';
 import { addTenancyDemo } from './packs/tenancy-demo';
 import { addTransportsDemo } from './packs/transports-demo';
 import { mountMetrics, type SampleTelemetry } from './telemetry';
@@ -88,6 +89,7 @@ export async function createSampleHost(
   // The packs, each on embedded defaults (see src/packs/*-demo.ts and the README for curl walkthroughs).
   addTenancyDemo(builder);
   addGovernanceDeliveryDemo(builder);
+  addGovernanceWebDemo(builder);
   addAgentsDemo(builder);
   addTransportsDemo(builder);
   addEventingDemo(builder);
@@ -113,7 +115,9 @@ export async function createSampleHost(
     handleSignals: options.handleSignals,
     authorize: (request, requirement) => {
       // Pack operations with a named policy first (the demo tokens), then the operator token for the rest.
-      const demo = agentsDemoAuthorize(request.headers, requirement?.policy ?? null);
+      const policy = requirement?.policy ?? null;
+      const demo =
+        agentsDemoAuthorize(request.headers, policy) ?? governanceDemoAuthorize(request.headers, policy);
       if (demo) return demo;
       if (!expected) return false;
       const given = Buffer.from(request.headers.authorization ?? '');
