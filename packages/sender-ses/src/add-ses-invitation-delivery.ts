@@ -1,0 +1,58 @@
+import type { EngineBuilder } from '@corekit/abstractions';
+import { SendEmailCommand, SESv2Client, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
+import { addInvitationSender } from '@corekit/sender-kit';
+import { sesSenderOptionsSchema, type SesSenderOptions, type SesSenderOptionsInput } from './ses-options';
+import { createSesSend, type SesClient } from './ses-sender';
+
+/** Event ids of the CLOUD provider delivery (runtime-operations 6: 4576-4577; 4578-4584 are its callbacks'). */
+export const sesSenderEventIds = { registered: 4576, completed: 4577 } as const;
+
+/**
+ * Code-only seams: a replacement client, or extra SDK client configuration (`endpoint`, `credentials`...)
+ * for the default one. Credentials come from the SDK's default chain unless given here: they stay with the
+ * host and the cloud account, never in this section.
+ */
+export interface SesInvitationDeliveryExtensions {
+  readonly client?: SesClient;
+  readonly clientConfig?: Omit<SESv2ClientConfig, 'region'>;
+}
+
+/** The default client: `@aws-sdk/client-sesv2` `SendEmailCommand` in RegionSystemName. */
+export function sesV2Client(
+  settings: SesSenderOptions,
+  config: SesInvitationDeliveryExtensions['clientConfig'] = {},
+): SesClient {
+  const client = new SESv2Client({ maxAttempts: 1, ...config, region: settings.RegionSystemName });
+  return {
+    sendEmail: (input, signal) => client.send(new SendEmailCommand(input), { abortSignal: signal }),
+  };
+}
+
+/**
+ * Registers the Amazon SES v2 sender (`Engine:MultiTenancy:Governance:AmazonSesInvitationDelivery`) after
+ * `addTenantGovernanceDelivery`. Identities, sending-domain setup and account policy are the cloud account's.
+ */
+export function addAmazonSesInvitationDelivery(
+  builder: EngineBuilder,
+  options?: SesSenderOptionsInput,
+  extensions: SesInvitationDeliveryExtensions = {},
+): SesSenderOptions {
+  return addInvitationSender(
+    builder,
+    {
+      section: 'AmazonSesInvitationDelivery',
+      schema: sesSenderOptionsSchema,
+      eventIds: {
+        component: 'Tenant governance, cloud email service delivery',
+        ranges: [[4576, 4577]],
+        names: { 4576: 'ses-invitation-sender-registered', 4577: 'ses-invitation-send-completed' },
+        ...sesSenderEventIds,
+      },
+      describe: (settings) =>
+        `region ${settings.RegionSystemName}, configuration set ${settings.ConfigurationSetName ? 'set' : 'unset'}`,
+      create: (settings) =>
+        createSesSend(settings, extensions.client ?? sesV2Client(settings, extensions.clientConfig)),
+    },
+    options,
+  ).settings;
+}
