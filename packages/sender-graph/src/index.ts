@@ -1,0 +1,15 @@
+export { addMicrosoftGraphInvitationDelivery, graphSenderEventIds } from './add-graph-invitation-delivery';
+export type { GraphInvitationDeliveryExtensions } from './add-graph-invitation-delivery';
+export { graphSenderOptionsSchema, azureIdentityOptionsSchema, authorityAliases } from './graph-options';
+export type { GraphSenderOptions, GraphSenderOptionsInput, AzureIdentityOptions } from './graph-options';
+export { createGraphSend } from './graph-sender';
+export type { GraphMailClient, GraphSendMailRequest } from './graph-sender';
+export { graphSdkClient } from './graph-client';
+export {
+  credentialTokenProvider,
+  defaultGraphScope,
+  graphTokenEventIds,
+  identityCredential,
+  resolveAuthorityHost,
+} from './token-provider';
+export type { GraphTokenProvider } from './token-provider';
