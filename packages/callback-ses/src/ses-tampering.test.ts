@@ -1,0 +1,220 @@
+import {
+  startCallbackEngine,
+  type CallbackTestEngine,
+} from '../../callback-kit/src/test-support/callback-test-engine';
+import { mapSesStatusCallbacks, sesCallbackOperationId as op, type SnsEnvelope } from './index';
+import {
+  certificateUrl,
+  confirmation,
+  createSnsTestPki,
+  loopbackLookup,
+  notification,
+  sesEvent,
+  signEnvelope,
+  startSnsTestServer,
+  topicArn,
+} from './test-support/sns-test-pki';
+
+const pki = createSnsTestPki();
+const rogue = createSnsTestPki('Rogue Root');
+let server: Awaited<ReturnType<typeof startSnsTestServer>>;
+let test: CallbackTestEngine;
+const otherTopic = 'arn:aws:sns:us-east-1:123456789012:other-events';
+
+beforeAll(async () => {
+  server = await startSnsTestServer(pki, {
+    '/SimpleNotificationService-test.pem': pki.leafCert,
+    '/rogue.pem': rogue.leafCert,
+  });
+});
+afterAll(async () => server.close());
+afterEach(async () => test?.close());
+
+async function start(options: Record<string, unknown> = {}, extensions: Record<string, unknown> = {}) {
+  test = await startCallbackEngine(
+    (builder, now) =>
+      mapSesStatusCallbacks(
+        builder,
+        { AllowedSnsTopicArns: [topicArn, otherTopic], ...options },
+        { now, transport: { ca: pki.caCert, lookup: loopbackLookup, port: server.port }, ...extensions },
+      ),
+    { startMs: Date.now() },
+  );
+  return test.invite();
+}
+const post = (envelope: unknown, headers: Record<string, string> = {}) =>
+  test.invoke(op, {
+    raw: Buffer.from(JSON.stringify(envelope)),
+    headers: { 'content-type': 'text/plain; charset=UTF-8', ...headers },
+  });
+const logged = (eventId: number) => test.logger.records.filter((record) => record.eventId === eventId).length;
+
+describe('SES status callbacks: tampered envelopes', () => {
+  describe('tampered matrix', () => {
+    const resign = (envelope: SnsEnvelope, change: Partial<SnsEnvelope>) => ({ ...envelope, ...change });
+    const cases: Array<[string, (envelope: SnsEnvelope) => unknown, number, string]> = [
+      [
+        'Message',
+        (e) => resign(e, { Message: e.Message.replace('Delivery', 'Bounce') }),
+        401,
+        'CALLBACK_SIGNATURE_INVALID',
+      ],
+      ['MessageId', (e) => resign(e, { MessageId: `${e.MessageId}0` }), 401, 'CALLBACK_SIGNATURE_INVALID'],
+      ['Subject', (e) => resign(e, { Subject: 'Other' }), 401, 'CALLBACK_SIGNATURE_INVALID'],
+      [
+        'Subject removed',
+        (e) => {
+          const c: any = { ...e };
+          delete c.Subject;
+          return c;
+        },
+        401,
+        'CALLBACK_SIGNATURE_INVALID',
+      ],
+      [
+        'Timestamp',
+        (e) => resign(e, { Timestamp: '2030-01-01T00:00:02.000Z' }),
+        401,
+        'CALLBACK_SIGNATURE_INVALID',
+      ],
+      [
+        'TopicArn (another allowed topic)',
+        (e) => resign(e, { TopicArn: otherTopic }),
+        401,
+        'CALLBACK_SIGNATURE_INVALID',
+      ],
+      [
+        'TopicArn not allowed',
+        (e) => resign(e, { TopicArn: 'arn:aws:sns:us-east-1:123456789012:unknown' }),
+        403,
+        'CALLBACK_TOPIC_NOT_ALLOWED',
+      ],
+      [
+        'Type',
+        (e) => resign(e, { Type: 'SubscriptionConfirmation' as never }),
+        401,
+        'CALLBACK_SIGNATURE_MALFORMED',
+      ],
+      [
+        'Signature byte',
+        (e) => resign(e, { Signature: (e.Signature[0] === 'A' ? 'B' : 'A') + e.Signature.slice(1) }),
+        401,
+        'CALLBACK_SIGNATURE_INVALID',
+      ],
+      [
+        'Signature removed',
+        (e) => {
+          const c: any = { ...e };
+          delete c.Signature;
+          return c;
+        },
+        401,
+        'CALLBACK_SIGNATURE_MISSING',
+      ],
+      [
+        'SignatureVersion',
+        (e) => resign(e, { SignatureVersion: '1' }),
+        401,
+        'CALLBACK_SIGNATURE_VERSION_REFUSED',
+      ],
+      [
+        'SignatureVersion unknown',
+        (e) => resign(e, { SignatureVersion: '3' }),
+        401,
+        'CALLBACK_SIGNATURE_MALFORMED',
+      ],
+      [
+        'certificate URL http',
+        (e) => resign(e, { SigningCertURL: certificateUrl.replace('https', 'http') }),
+        401,
+        'CALLBACK_CERTIFICATE_URL_INVALID',
+      ],
+      [
+        'certificate URL host',
+        (e) => resign(e, { SigningCertURL: 'https://sns.us-east-1.amazonaws.com.evil.test/c.pem' }),
+        401,
+        'CALLBACK_CERTIFICATE_URL_INVALID',
+      ],
+      [
+        'certificate URL not .pem',
+        (e) => resign(e, { SigningCertURL: certificateUrl.replace('.pem', '.txt') }),
+        401,
+        'CALLBACK_CERTIFICATE_URL_INVALID',
+      ],
+      [
+        'certificate URL port',
+        (e) => resign(e, { SigningCertURL: certificateUrl.replace('.com/', '.com:8443/') }),
+        401,
+        'CALLBACK_CERTIFICATE_URL_INVALID',
+      ],
+      [
+        'certificate URL path (404)',
+        (e) => resign(e, { SigningCertURL: certificateUrl.replace('test.pem', 'gone.pem') }),
+        401,
+        'CALLBACK_CERTIFICATE_INVALID',
+      ],
+      [
+        'certificate chain (rogue root)',
+        (e) =>
+          signEnvelope(
+            { ...e, SigningCertURL: 'https://sns.us-east-1.amazonaws.com/rogue.pem' },
+            rogue.leafKey,
+          ),
+        401,
+        'CALLBACK_CERTIFICATE_INVALID',
+      ],
+      [
+        'header message type',
+        (e) => ({ envelope: e, headers: { 'x-amz-sns-message-type': 'SubscriptionConfirmation' } }),
+        401,
+        'CALLBACK_SIGNATURE_INVALID',
+      ],
+      [
+        'header message id',
+        (e) => ({ envelope: e, headers: { 'x-amz-sns-message-id': 'other' } }),
+        401,
+        'CALLBACK_SIGNATURE_INVALID',
+      ],
+      [
+        'header topic',
+        (e) => ({ envelope: e, headers: { 'x-amz-sns-topic-arn': otherTopic } }),
+        401,
+        'CALLBACK_SIGNATURE_INVALID',
+      ],
+    ];
+    it.each(cases)('%s: refused, nothing changes, 4579 logged', async (_name, tamper, status, code) => {
+      const invitationId = await start();
+      const envelope = notification(sesEvent('Delivery', { tenantId: 'acme', invitationId }), pki.leafKey);
+      const tampered = tamper(envelope) as any;
+      const before = await test.snapshot();
+      const answer = tampered.headers
+        ? await post(tampered.envelope, tampered.headers)
+        : await post(tampered);
+      expect(answer).toMatchObject({ status, code });
+      expect(await test.snapshot()).toBe(before);
+      expect(logged(4579)).toBe(1);
+      expect((await post(envelope)).status).toBe(200);
+    });
+
+    it('UnsubscribeURL is not signed: a changed one still verifies', async () => {
+      const invitationId = await start();
+      const envelope = notification(sesEvent('Delivery', { tenantId: 'acme', invitationId }), pki.leafKey);
+      expect(
+        (await post({ ...envelope, UnsubscribeURL: 'https://sns.us-east-1.amazonaws.com/?x' })).status,
+      ).toBe(200);
+    });
+
+    it.each(['Token', 'SubscribeURL', 'Message'] as const)(
+      'an UnsubscribeConfirmation with a changed %s is refused (its Token and SubscribeURL are signed)',
+      async (field) => {
+        await start();
+        const envelope = confirmation('UnsubscribeConfirmation', pki.leafKey);
+        expect(await post({ ...envelope, [field]: `${envelope[field]}x` })).toMatchObject({
+          status: 401,
+          code: 'CALLBACK_SIGNATURE_INVALID',
+        });
+        expect(logged(4584)).toBe(0);
+      },
+    );
+  });
+});
