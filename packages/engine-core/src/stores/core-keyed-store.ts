@@ -25,7 +25,8 @@ export interface CoreKeyedStoreOptions {
 
 /**
  * The one `KeyedStore` over a `KeyedCore`, used by the memory and file providers alike. Values are copied on
- * the way in (by the provider's admission) and on the way out (structuredClone), so no caller holds stored state.
+ * the way in (by the provider's admission) and on the way out (structuredClone, on first read of `value`), so no
+ * caller holds stored state.
  */
 export class CoreKeyedStore<T> implements KeyedStore<T> {
   readonly name: string;
@@ -74,11 +75,27 @@ export class CoreKeyedStore<T> implements KeyedStore<T> {
   }
 }
 
+/**
+ * A record handed to a caller. The value is copied when first read, not before: entries are immutable (a
+ * write replaces the entry), so a late copy equals an early one, and callers that only look at the key or
+ * version (a compare-and-set put, a claim) pay no copy. Later reads give the same copy.
+ */
 function toRecord<T>(key: string, entry: CoreEntry): StoredRecord<T> {
+  let value: T | undefined;
+  let copied = false;
+  let updatedAtUtc: string | undefined;
   return {
     key,
-    value: structuredClone(entry.value) as T,
+    get value(): T {
+      if (!copied) {
+        value = structuredClone(entry.value) as T;
+        copied = true;
+      }
+      return value as T;
+    },
     version: entry.version,
-    updatedAtUtc: isoAt(entry.updatedAtMs),
+    get updatedAtUtc(): string {
+      return (updatedAtUtc ??= isoAt(entry.updatedAtMs));
+    },
   };
 }

@@ -73,17 +73,25 @@ export function assertPutOptions(options: PutOptions | undefined): void {
  */
 export class KeyedCore {
   private readonly entries: Map<string, CoreEntry>;
+  /**
+   * Every key in key order, built by `list` and kept until a new key is added: updates and deletes leave it
+   * valid (deleted keys are skipped when listed), so listing a store that only changes existing records
+   * does not sort again. Never mutated in place, so a fork may share it.
+   */
+  private sortedKeys: readonly string[] | null;
 
   constructor(
     readonly storeName: string,
     entries?: Iterable<readonly [string, CoreEntry]>,
+    sortedKeys: readonly string[] | null = null,
   ) {
     this.entries = new Map(entries);
+    this.sortedKeys = sortedKeys;
   }
 
   /** A copy sharing the (immutable) entries, to stage a write on. */
   fork(): KeyedCore {
-    return new KeyedCore(this.storeName, this.entries);
+    return new KeyedCore(this.storeName, this.entries, this.sortedKeys);
   }
 
   get(key: string, now: number): CoreEntry | undefined {
@@ -97,14 +105,24 @@ export class KeyedCore {
       throw new RangeError(`limit must be a non-negative integer, got ${String(limit)}`);
     }
     const prefix = options?.prefix ?? '';
-    const keys = [...this.entries.keys()].filter((key) => key.startsWith(prefix)).sort();
+    const keys = this.keysInOrder();
     const result: Array<[string, CoreEntry]> = [];
-    for (const key of keys) {
+    for (let index = firstAtOrAfter(keys, prefix); index < keys.length; index += 1) {
       if (limit !== undefined && result.length >= limit) break;
+      const key = keys[index]!;
+      if (!key.startsWith(prefix)) break;
       const entry = this.get(key, now);
       if (entry) result.push([key, entry]);
     }
     return result;
+  }
+
+  private keysInOrder(): readonly string[] {
+    // Rebuilt when a key was added, or when deleted keys make up most of it.
+    if (this.sortedKeys === null || this.sortedKeys.length > 2 * this.entries.size + 64) {
+      this.sortedKeys = [...this.entries.keys()].sort();
+    }
+    return this.sortedKeys;
   }
 
   count(now: number): number {
@@ -131,6 +149,7 @@ export class KeyedCore {
       return { written: false, key, current };
     }
     if (!current) this.makeRoom(maxEntries, now);
+    if (!this.entries.has(key)) this.sortedKeys = null;
     const entry: CoreEntry = {
       value,
       version: (current?.version ?? 0) + 1,
@@ -167,6 +186,18 @@ export class KeyedCore {
       if (!isLive(entry, now)) this.entries.delete(key);
     }
   }
+}
+
+/** Index of the first key not below `prefix` in sorted `keys` (binary search). */
+function firstAtOrAfter(keys: readonly string[], prefix: string): number {
+  let low = 0;
+  let high = keys.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (keys[middle]! < prefix) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function isLive(entry: CoreEntry, now: number): boolean {

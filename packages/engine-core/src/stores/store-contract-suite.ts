@@ -156,6 +156,26 @@ export function describeStoreContract(label: string, factory: StoreProviderFacto
       expect(await store.count()).toBe(5);
     });
 
+    it('keeps key order across updates, deletes and re-added keys between lists', async () => {
+      for (const key of ['k:3', 'k:1', 'k:2']) await store.put(key, { n: 1 });
+      expect((await store.list({ prefix: 'k:' })).map((record) => record.key)).toEqual(['k:1', 'k:2', 'k:3']);
+      await store.put('k:2', { n: 2 });
+      await store.delete('k:1');
+      expect((await store.list({ prefix: 'k:' })).map((record) => [record.key, record.value])).toEqual([
+        ['k:2', { n: 2 }],
+        ['k:3', { n: 1 }],
+      ]);
+      await store.put('k:0', { n: 1 });
+      await store.put('k:1', { n: 3 });
+      await store.delete('k:3');
+      await store.put('j', { n: 1 });
+      expect((await store.list({ prefix: 'k:', limit: 2 })).map((record) => record.key)).toEqual([
+        'k:0',
+        'k:1',
+      ]);
+      expect((await store.list()).map((record) => record.key)).toEqual(['j', 'k:0', 'k:1', 'k:2']);
+    });
+
     it('copies values in and out: callers never hold stored state', async () => {
       const value = { n: 1, tags: ['x'] };
       const put = await store.put('a', value);
