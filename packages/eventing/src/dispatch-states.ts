@@ -39,7 +39,11 @@ export class DispatchStateBook {
 
   constructor(private readonly now: () => Date = () => new Date()) {}
 
-  report(report: DispatchReport): DispatchPostureChange[] {
+  /**
+   * Records `count` reports of one outcome at once (a batch of messages): the counters move by `count`, the
+   * state shows `report` (the batch's last message), and the posture changes at most once.
+   */
+  report(report: DispatchReport, count = 1): DispatchPostureChange[] {
     const previous = this.states.get(report.outboxId);
     const counters = {
       startedCount: previous?.startedCount ?? 0,
@@ -48,7 +52,7 @@ export class DispatchStateBook {
       retryScheduledCount: previous?.retryScheduledCount ?? 0,
       skippedCount: previous?.skippedCount ?? 0,
     };
-    (counters as Record<string, number>)[counterOf[report.outcome]] += 1;
+    (counters as Record<string, number>)[counterOf[report.outcome]] += count;
     const terminal = report.outcome === 'failed' && report.terminal === true;
     // A `started` report does not change the posture; every other report replaces it.
     const retryPending =
@@ -64,13 +68,13 @@ export class DispatchStateBook {
       ...counters,
       retryPending,
       terminalFailure,
-      terminalFailureCount: (previous?.terminalFailureCount ?? 0) + (terminal ? 1 : 0),
+      terminalFailureCount: (previous?.terminalFailureCount ?? 0) + (terminal ? count : 0),
       error: report.error ?? null,
       metadata: { ...(report.metadata ?? {}) },
     };
     this.states.set(report.outboxId, state);
-    this.totalReports += 1;
-    if (terminal) this.terminalObservations += 1;
+    this.totalReports += count;
+    if (terminal) this.terminalObservations += count;
     const changes: DispatchPostureChange[] = [];
     if (retryPending !== (previous?.retryPending ?? false)) {
       changes.push({

@@ -170,6 +170,53 @@ describe('outbox lane', () => {
     ).toMatchObject({ kind: 'eventing.dispatch', transition: 'recovered' });
   });
 
+  it('sends a batch with dispatchMany: confirmed ones succeed, refused ones are retry-scheduled alone', async () => {
+    const batches: string[][] = [];
+    const refused = new Set(['b-2']);
+    const dispatcher: EventDispatcher = {
+      id: 'batch-broker',
+      executionOwnership: 'provider-managed',
+      dispatch: () => Promise.reject(new Error('dispatch is not used when dispatchMany exists')),
+      async dispatchMany(messages) {
+        batches.push(messages.map((message) => message.publicationId));
+        return messages.map((message) =>
+          refused.delete(message.publicationId) ? new Error(`nack ${message.publicationId}`) : null,
+        );
+      },
+    };
+    const { publish, engine, registration } = await start(
+      lane({ DispatchIntervalMilliseconds: 3_600_000, BatchSize: 10 }),
+      (builder) => {
+        declareOrders(builder, {});
+        useEventDispatcher(builder, dispatcher);
+      },
+    );
+    for (const id of ['b-1', 'b-2', 'b-3']) await publish(placed(id));
+    await expect(registration.dispatchJob!.trigger()).resolves.toMatchObject({
+      result: { claimed: 3, succeeded: 2, retryScheduled: 1 },
+    });
+    expect(engine.catalog('event-dispatches')!.find('eventing-outbox')).toMatchObject({
+      outcome: 'retry-scheduled',
+      messageId: 'b-2',
+      startedCount: 3,
+      succeededCount: 2,
+      retryScheduledCount: 1,
+      retryPending: true,
+      error: 'Error: nack b-2',
+    });
+    await expect(registration.dispatchJob!.trigger()).resolves.toMatchObject({
+      result: { claimed: 1, succeeded: 1 },
+    });
+    expect(batches).toEqual([['b-1', 'b-2', 'b-3'], ['b-2']]);
+    expect(engine.catalog('event-dispatches')!.find('eventing-outbox')).toMatchObject({
+      outcome: 'succeeded',
+      attempt: 2,
+      startedCount: 4,
+      succeededCount: 3,
+      retryPending: false,
+    });
+  });
+
   it('answers 404 by id before any report, and lists no dispatch runtime without the outbox lane', async () => {
     const { engine } = await start(lane({ DispatchIntervalMilliseconds: 3_600_000 }), (builder) =>
       declareOrders(builder, {}),

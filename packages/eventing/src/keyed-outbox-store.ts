@@ -29,6 +29,15 @@ export interface OutboxDueRecord {
 
 export type OutboxRecord = OutboxMessageRecord | OutboxDueRecord;
 
+/** Where the publication id starts in a due key: `due:` and a 21-digit order, then `:`. */
+const dueIdOffset = 26;
+
+/** A claimed message as its claim left it: the message record and the due record at its version. */
+interface Held {
+  readonly message: OutboxMessageRecord;
+  readonly due: { readonly key: string; readonly version: number; readonly value: OutboxDueRecord };
+}
+
 /**
  * The embedded outbox on the engine's keyed store (memory by default, files when `Engine:Stores:Provider` is
  * File). Claims are compare-and-set writes on the due record, so dispatchers sharing the store never hold
@@ -39,6 +48,14 @@ export type OutboxRecord = OutboxMessageRecord | OutboxDueRecord;
 export class KeyedOutboxStore implements OutboxStore {
   readonly provider = 'engine-store';
   private sequence = 0;
+  /**
+   * What this instance read when it claimed a message, until it settles it: settling then needs no reads,
+   * because the compare-and-set delete of the due record (at the version the claim wrote) fails if anyone
+   * touched the claim since, and only a claim holder writes the message record. A cache: a miss reads the store.
+   */
+  private readonly claims = new Map<string, Held>();
+  /** Records at the front of the due list the last claim had to skip (claims still in flight). */
+  private frontSkipped = 0;
 
   constructor(
     private readonly store: KeyedStore<OutboxRecord>,
@@ -49,7 +66,7 @@ export class KeyedOutboxStore implements OutboxStore {
   async stage(message: EventMessage): Promise<boolean> {
     const stagedAt = this.now();
     const order = `${stagedAt.toString().padStart(15, '0')}${(this.sequence++ % 1e6).toString().padStart(6, '0')}`;
-    const dueKey = `due:${order}:${message.publicationId}`;
+    const dueKey = `due:${order}:${message.publicationId}`; // the id starts at dueIdOffset
     const written = await this.store.put(
       `message:${message.publicationId}`,
       {
@@ -76,32 +93,72 @@ export class KeyedOutboxStore implements OutboxStore {
     return true;
   }
 
+  /**
+   * Claims from the oldest due records, listing a window of them rather than every pending one (records of
+   * batches still in flight sit at the front); the window widens only when it held too few claimable ones.
+   */
   async claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedOutboxMessage[]> {
-    const now = this.now();
     const claimed: ClaimedOutboxMessage[] = [];
-    for (const candidate of await this.store.list({ prefix: 'due:' })) {
-      if (claimed.length >= limit) break;
-      const due = candidate.value as OutboxDueRecord;
-      if (due.availableAtMs > now || (due.claimOwner !== null && due.claimExpiresAtMs > now)) continue;
-      const attempts = due.attempts + 1;
-      const result = await this.store.put(
-        candidate.key,
-        { ...due, attempts, claimOwner: owner, claimExpiresAtMs: now + leaseMs },
-        { expectedVersion: candidate.version },
-      );
-      if (!result.written) continue;
-      const record = (await this.store.get(`message:${due.id}`))?.value as OutboxMessageRecord | undefined;
-      if (!record) {
-        await this.store.delete(candidate.key);
-        continue;
+    if (limit <= 0) return claimed;
+    if (this.claims.size > 100_000) this.claims.clear();
+    let skipped = 0;
+    for (let window = limit + this.frontSkipped + 16; ; window *= 4) {
+      const now = this.now();
+      const candidates = await this.store.list({ prefix: 'due:', limit: window });
+      skipped = 0;
+      for (const candidate of candidates) {
+        if (claimed.length >= limit) break;
+        // A live claim of this instance, unchanged since: skipped without reading (copying) the record.
+        const mine = this.claims.get(candidate.key.slice(dueIdOffset));
+        if (
+          mine?.due.key === candidate.key &&
+          mine.due.version === candidate.version &&
+          mine.due.value.claimExpiresAtMs > now
+        ) {
+          skipped += 1;
+          continue;
+        }
+        const due = candidate.value as OutboxDueRecord;
+        if (due.availableAtMs > now || (due.claimOwner !== null && due.claimExpiresAtMs > now)) {
+          skipped += 1;
+          continue;
+        }
+        const attempts = due.attempts + 1;
+        const claimedDue: OutboxDueRecord = {
+          ...due,
+          attempts,
+          claimOwner: owner,
+          claimExpiresAtMs: now + leaseMs,
+        };
+        const result = await this.store.put(candidate.key, claimedDue, {
+          expectedVersion: candidate.version,
+        });
+        if (!result.written) continue;
+        const record = (await this.store.get(`message:${due.id}`))?.value as OutboxMessageRecord | undefined;
+        if (!record) {
+          await this.store.delete(candidate.key);
+          continue;
+        }
+        this.claims.set(due.id, {
+          message: record,
+          due: { key: candidate.key, version: result.record.version, value: claimedDue },
+        });
+        claimed.push({ id: due.id, message: record.message, attempt: attempts });
       }
-      claimed.push({ id: due.id, message: record.message, attempt: attempts });
+      // Fewer records than the window: every due record was seen.
+      if (claimed.length >= limit || candidates.length < window) break;
     }
+    this.frontSkipped = Math.min(skipped, 10_000);
     return claimed;
   }
 
   complete(id: string, owner: string): Promise<boolean> {
     return this.settle(id, owner, 'dispatched', null);
+  }
+
+  async completeMany(ids: readonly string[], owner: string): Promise<readonly string[]> {
+    const settled = await Promise.all(ids.map((id) => this.settle(id, owner, 'dispatched', null)));
+    return ids.filter((_, index) => settled[index]);
   }
 
   async retry(id: string, owner: string, availableAt: Date, error: string): Promise<boolean> {
@@ -124,7 +181,12 @@ export class KeyedOutboxStore implements OutboxStore {
     return (await this.store.list({ prefix: 'due:' })).length;
   }
 
-  private async held(id: string, owner: string) {
+  private async held(id: string, owner: string): Promise<Held | null> {
+    const cached = this.claims.get(id);
+    if (cached) {
+      this.claims.delete(id);
+      if (cached.due.value.claimOwner === owner) return cached;
+    }
     const message = (await this.store.get(`message:${id}`))?.value as OutboxMessageRecord | undefined;
     if (!message || message.status !== 'pending') return null;
     const due = await this.store.get(message.dueKey);

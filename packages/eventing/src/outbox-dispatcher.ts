@@ -28,8 +28,9 @@ const reportEventIds: Partial<Record<DispatchReport['outcome'], number>> = {
 
 /**
  * One dispatch pass over the outbox: claim a batch under a lease, send each message with the dispatcher,
- * then complete it, schedule a retry, or fail it terminally after `MaxAttempts`. Every attempt is reported
- * to the dispatch state book; posture changes (retry pending, terminal failure, recovery) go to the story.
+ * then complete it, schedule a retry, or fail it terminally after `MaxAttempts`. Every attempt is counted in
+ * the dispatch state book: starts and successes once per batch, each failure on its own; posture changes
+ * (retry pending, terminal failure, recovery) go to the story.
  * Delivery is at-least-once: a message whose claim expires before completion is sent again.
  */
 export class OutboxDispatchLoop {
@@ -70,7 +71,7 @@ export class OutboxDispatchLoop {
       const more =
         claimed.length === this.options.BatchSize && batch + 1 < maxBatchesPerPass && !signal.aborted;
       next = more ? claim() : Promise.resolve([]);
-      const sent = await Promise.all(claimed.map((message) => this.send(message, signal)));
+      const sent = await this.sendAll(claimed, signal);
       settling = settling.then(async () => {
         for (const outcome of await this.settle(claimed, sent)) {
           if (outcome === 'succeeded') totals.succeeded += 1;
@@ -91,13 +92,14 @@ export class OutboxDispatchLoop {
   ): Promise<string[]> {
     const delivered = claimed.filter((_, index) => sent[index] === null);
     const completed = await this.completeAll(delivered);
+    const succeeded = delivered.filter((claim) => completed.has(claim.id));
+    // Successes are reported once per batch (the state shows the batch's last message).
+    if (succeeded.length > 0) this.reportBatch(succeeded, 'succeeded');
     return Promise.all(
       claimed.map((claim, index) => {
         const error = sent[index];
         if (error !== null) return this.settleFailure(claim, error);
-        if (!completed.has(claim.id)) return this.claimLost(claim);
-        this.report({ ...this.base(claim), outcome: 'succeeded', metadata: this.metadata(claim) });
-        return 'succeeded';
+        return completed.has(claim.id) ? 'succeeded' : this.claimLost(claim);
       }),
     );
   }
@@ -115,9 +117,39 @@ export class OutboxDispatchLoop {
     return { dispatcherId: this.dispatcher.id, eventType: claim.message.eventType };
   }
 
+  private reportBatch(claims: readonly ClaimedOutboxMessage[], outcome: 'started' | 'succeeded'): void {
+    const last = claims[claims.length - 1]!;
+    this.report({ ...this.base(last), outcome, metadata: this.metadata(last) }, claims.length);
+  }
+
+  /**
+   * Sends a batch: with one `dispatchMany` call when the dispatcher offers it, else one `dispatch` per
+   * message, concurrently. Answers, in order, null for each confirmed message, else the error summary.
+   */
+  private async sendAll(
+    claimed: readonly ClaimedOutboxMessage[],
+    signal: AbortSignal,
+  ): Promise<(string | null)[]> {
+    this.reportBatch(claimed, 'started');
+    const dispatchMany = this.dispatcher.dispatchMany?.bind(this.dispatcher);
+    if (!dispatchMany) return Promise.all(claimed.map((claim) => this.send(claim, signal)));
+    try {
+      const errors = await dispatchMany(
+        claimed.map((claim) => claim.message),
+        signal,
+      );
+      return claimed.map((_, index) => {
+        const error = errors[index];
+        return error === null ? null : summarize(error ?? new Error('the dispatcher gave no outcome'));
+      });
+    } catch (caught) {
+      const error = summarize(caught);
+      return claimed.map(() => error);
+    }
+  }
+
   /** Sends one message; null when the destination confirmed it, else the error summary. */
   private async send(claim: ClaimedOutboxMessage, signal: AbortSignal): Promise<string | null> {
-    this.report({ ...this.base(claim), outcome: 'started', metadata: this.metadata(claim) });
     try {
       await this.dispatcher.dispatch(claim.message, signal);
       return null;
@@ -165,9 +197,9 @@ export class OutboxDispatchLoop {
     return 'claim-lost';
   }
 
-  private report(report: DispatchReport): void {
-    const changes = this.book.report(report);
-    this.reports.add(1, { outcome: report.outcome, terminal: report.terminal === true });
+  private report(report: DispatchReport, count = 1): void {
+    const changes = this.book.report(report, count);
+    this.reports.add(count, { outcome: report.outcome, terminal: report.terminal === true });
     // Successes are visible on the dispatch state; only failures are logged, once per attempt.
     const eventId = reportEventIds[report.outcome];
     if (eventId !== undefined && (report.outcome === 'retry-scheduled' || report.outcome === 'failed')) {

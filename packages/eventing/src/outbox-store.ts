@@ -46,6 +46,12 @@ export interface EventDispatcher {
   /** `core-managed` for in-process delivery, `provider-managed` for a broker. */
   readonly executionOwnership: string;
   dispatch(message: EventMessage, signal: AbortSignal): Promise<void>;
+  /**
+   * Optional batch form of `dispatch`: sends every message (one confirm wait for the batch) and answers, in
+   * order, null for each message the destination confirmed and the error of each it did not. Throwing fails
+   * the whole batch. The dispatch loop prefers it when present.
+   */
+  dispatchMany?(messages: readonly EventMessage[], signal: AbortSignal): Promise<readonly (Error | null)[]>;
   /** Called when the engine stops. */
   close?(): Promise<void>;
 }
