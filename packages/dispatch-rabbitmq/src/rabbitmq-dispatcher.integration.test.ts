@@ -6,6 +6,8 @@ import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, KeyedOutboxStore, useOutboxStore } from '@corekit/eventing';
 import { requireService } from '@corekit/testing';
 import { addRabbitMqDispatcher } from './add-rabbitmq-dispatcher';
+import { RabbitMqDispatcher } from './rabbitmq-dispatcher';
+import { rabbitMqDispatcherOptionsSchema } from './rabbitmq-dispatcher-options';
 
 // Real broker: RabbitMQ at RABBITMQ_URL (default amqp://guest:guest@127.0.0.1:5672). "Broker down" is a local
 // TCP relay to it that the test opens and closes.
@@ -123,6 +125,51 @@ describe('RabbitMQ dispatcher', () => {
       correlationId: 'corr-1',
     });
     expect(JSON.parse(message.content.toString())).toEqual({ id: 'r-1' });
+  });
+
+  it('dispatches a backlog in batches: every message once, in staging order', async () => {
+    if (!available) return;
+    const exchange = `corekit.test.${randomUUID().slice(0, 8)}`;
+    const received = await consumer(exchange);
+    const { publish, dispatchState } = await startEngine(rabbitUrl, exchange, 3);
+    const ids = Array.from({ length: 120 }, (_, index) => `batch-${String(index).padStart(3, '0')}`);
+    for (const id of ids) await publish(id);
+    await until(() => dispatchState()?.succeededCount === ids.length);
+    await until(() => received.length >= ids.length);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received.map((message) => message.properties.messageId)).toEqual(ids);
+  });
+
+  it('dispatchMany answers an error for every message the broker did not confirm', async () => {
+    if (!available) return;
+    const logger = createMemoryLogger();
+    const dispatcher = new RabbitMqDispatcher(
+      rabbitMqDispatcherOptionsSchema.parse({
+        ConnectionString: rabbitUrl,
+        Exchange: `corekit.missing.${randomUUID().slice(0, 8)}`,
+        DeclareExchange: false,
+        ConfirmTimeoutMilliseconds: 3000,
+      }),
+      logger,
+    );
+    cleanups.push(() => dispatcher.close());
+    const message = (id: string) => ({
+      publicationId: id,
+      channelId: 'orders',
+      eventType: 'order-placed',
+      payload: { id },
+      contentType: 'application/json',
+      correlationId: null,
+      tenantId: null,
+      metadata: {},
+      actorId: null,
+      occurredAtUtc: new Date().toISOString(),
+      headers: {},
+    });
+    // Publishing to a missing exchange closes the channel: no message of the batch is confirmed.
+    const outcomes = await dispatcher.dispatchMany([message('x-1'), message('x-2'), message('x-3')]);
+    expect(outcomes).toHaveLength(3);
+    for (const outcome of outcomes) expect(outcome).toBeInstanceOf(Error);
   });
 
   it('broker down: dispatch is retry-scheduled, and delivered once the broker is back', async () => {
