@@ -48,5 +48,7 @@ export async function oramaDirect(docs: readonly BenchDocument[], queries: reado
 }
 
 export function measured(name: string, indexMs: number, latencies: readonly number[]): Measured {
-  return { name, indexMs, queryP50Ms: percentile(latencies, 50), queryP95Ms: percentile(latencies, 95) };
+  const result = { name, indexMs, queryP50Ms: percentile(latencies, 50), queryP95Ms: percentile(latencies, 95) };
+  console.error(`measured ${name} (${latencies.length} queries): ${JSON.stringify(result)}`);
+  return result;
 }

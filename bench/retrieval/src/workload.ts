@@ -43,11 +43,14 @@ export function documents(count: number, seed = 7): BenchDocument[] {
   }));
 }
 
-/** Queries of one to three words, mostly mid-frequency terms. */
+/**
+ * Queries of one to three words drawn uniformly from the vocabulary: mostly mid- and low-frequency terms, as
+ * people search (the few very common words of the skewed corpus would match nearly every document).
+ */
 export function queries(count: number, seed = 11): string[] {
   const random = generator(seed);
   return Array.from({ length: count }, () =>
-    Array.from({ length: 1 + Math.floor(random() * 3) }, () => word(random)).join(' '),
+    Array.from({ length: 1 + Math.floor(random() * 3) }, () => vocabulary[Math.floor(random() * vocabulary.length)]!).join(' '),
   );
 }
 
