@@ -81,9 +81,9 @@ export async function reconcileTranslatedEvents(
     duplicates += submitted.duplicateEvents;
     for (const result of submitted.outcomes) {
       const item = pending[result.index]!;
-      const entry = outcomes.findIndex((outcome) => outcome.index === item.index);
-      outcomes[entry] = {
-        ...outcomes[entry]!,
+      // outcomes holds one entry per event in order, so the event index is the position.
+      outcomes[item.index] = {
+        ...outcomes[item.index]!,
         outcome: result.outcome,
         ...(result.reconciledStatus !== undefined ? { reconciledStatus: result.reconciledStatus } : {}),
       };

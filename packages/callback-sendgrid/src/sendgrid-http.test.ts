@@ -100,3 +100,29 @@ describe('SendGrid callbacks over HTTP', () => {
     });
   });
 });
+
+describe('SendGrid callbacks disabled', () => {
+  it('maps no route and says so on the surface', async () => {
+    test = await startCallbackEngine(
+      (builder) =>
+        mapSendGridStatusCallbacks(builder, {
+          EnableStatusCallbackEndpoint: false,
+          RequireSignedEventWebhook: false,
+        }),
+      { http: true },
+    );
+    const response = await fetch(`${test.base}${path}`, {
+      method: 'POST',
+      body: '[]',
+      headers: { authorization: 'Bearer test-token' },
+    });
+    expect(response.status).toBe(404);
+    expect(test.engine.operations.find('tenant-governance.sendgrid-status-callback')).toBeUndefined();
+    const surface = test.engine
+      .technologySurfaces()
+      .find((entry) => entry.id === 'tenant-invitation-delivery-sendgrid-status-callbacks')!;
+    expect(surface.metadata).toMatchObject({
+      endpoint: { mapped: false, disabled: true, configured: true, state: 'disabled', operationId: null },
+    });
+  });
+});
