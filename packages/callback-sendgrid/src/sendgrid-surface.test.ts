@@ -9,11 +9,7 @@ import {
   sendGridCallbackOperationId as op,
   sendGridCallbackSurfaceId,
 } from './index';
-import {
-  sendGridEvent,
-  sendGridTestKey,
-  signSendGrid,
-} from './test-support/sendgrid-signing';
+import { sendGridEvent, sendGridTestKey, signSendGrid } from './test-support/sendgrid-signing';
 
 const now = Math.floor(testStartMs / 1000);
 let test: CallbackTestEngine;
