@@ -1,7 +1,12 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { ClientSecretCredential } from '@azure/identity';
-import { startSenderTestHost, type SenderTestHost } from '@corekit/sender-kit/testing';
+import {
+  dispatchLive,
+  liveSenderOptions,
+  startSenderTestHost,
+  type SenderTestHost,
+} from '@corekit/sender-kit/testing';
 import {
   createSelfSignedCertificate,
   startHttpFakeServer,
@@ -296,4 +301,14 @@ it('a 4xx or 5xx answer is sender-failed with the status and request id, suppres
   const down = await host.dispatch(await host.invite());
   expect(down.outcomes[0]).toMatchObject({ outcome: 'sender-failed', reason: 'transport-error' });
   expect(host.leaks()).toEqual([]);
+});
+
+const live = liveSenderOptions<GraphSenderOptionsInput>('COREKIT_LIVE_GRAPH_SENDER');
+
+// Opt-in, never under CI: COREKIT_LIVE_GRAPH_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
+(live ? it : it.skip)('hands one invitation to the real Graph API (COREKIT_LIVE_GRAPH_SENDER)', async () => {
+  const result = await dispatchLive((builder) => {
+    addMicrosoftGraphInvitationDelivery(builder, live!);
+  });
+  expect(result.outcomes[0]).toMatchObject({ outcome: 'dispatched' });
 });

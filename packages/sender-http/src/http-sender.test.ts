@@ -1,7 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startSenderTestHost, type SenderTestHost } from '@corekit/sender-kit/testing';
+import {
+  dispatchLive,
+  liveSenderOptions,
+  startSenderTestHost,
+  type SenderTestHost,
+} from '@corekit/sender-kit/testing';
 import { addHttpInvitationDelivery, type HttpSenderOptionsInput } from './index';
 
 interface Recorded {
@@ -313,4 +318,14 @@ it('copies the response body only when enabled, and only up to the limit', async
   const on = await start([202], { IncludeResponseBodyInMetadata: true, ResponseBodyMetadataLimit: 11 });
   const copied = await on.host.dispatch(await on.host.invite());
   expect(copied.outcomes[0]!.metadata.httpResponseExcerpt).toBe('accepted-by');
+});
+
+const live = liveSenderOptions<HttpSenderOptionsInput>('COREKIT_LIVE_HTTP_SENDER');
+
+// Opt-in, never under CI: COREKIT_LIVE_HTTP_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
+(live ? it : it.skip)('hands one invitation to the real receiver (COREKIT_LIVE_HTTP_SENDER)', async () => {
+  const result = await dispatchLive((builder) => {
+    addHttpInvitationDelivery(builder, live!);
+  });
+  expect(result.outcomes[0]).toMatchObject({ outcome: 'dispatched' });
 });

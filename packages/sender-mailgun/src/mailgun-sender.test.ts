@@ -1,4 +1,9 @@
-import { startSenderTestHost, type SenderTestHost } from '@corekit/sender-kit/testing';
+import {
+  dispatchLive,
+  liveSenderOptions,
+  startSenderTestHost,
+  type SenderTestHost,
+} from '@corekit/sender-kit/testing';
 import { startHttpFakeServer, type FakeHttpResponse, type FakeHttpServer } from '@corekit/testing';
 import { addMailgunInvitationDelivery, type MailgunSenderOptionsInput } from './index';
 
@@ -180,3 +185,16 @@ it('suppresses another channel, resolves the invitee address last, and a closed 
   });
   expect(host.leaks()).toEqual([]);
 });
+
+const live = liveSenderOptions<MailgunSenderOptionsInput>('COREKIT_LIVE_MAILGUN_SENDER');
+
+// Opt-in, never under CI: COREKIT_LIVE_MAILGUN_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
+(live ? it : it.skip)(
+  'hands one invitation to the real Mailgun API (COREKIT_LIVE_MAILGUN_SENDER)',
+  async () => {
+    const result = await dispatchLive((builder) => {
+      addMailgunInvitationDelivery(builder, live!);
+    });
+    expect(result.outcomes[0]).toMatchObject({ outcome: 'dispatched' });
+  },
+);

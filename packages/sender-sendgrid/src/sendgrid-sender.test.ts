@@ -1,4 +1,9 @@
-import { startSenderTestHost, type SenderTestHost } from '@corekit/sender-kit/testing';
+import {
+  dispatchLive,
+  liveSenderOptions,
+  startSenderTestHost,
+  type SenderTestHost,
+} from '@corekit/sender-kit/testing';
 import { startHttpFakeServer, type FakeHttpServer, type FakeHttpResponse } from '@corekit/testing';
 import { addSendGridInvitationDelivery, type SendGridSenderOptionsInput } from './index';
 
@@ -162,3 +167,16 @@ it('resolves the recipient by its key, suppresses another channel, and a closed 
   });
   expect(host.leaks()).toEqual([]);
 });
+
+const live = liveSenderOptions<SendGridSenderOptionsInput>('COREKIT_LIVE_SENDGRID_SENDER');
+
+// Opt-in, never under CI: COREKIT_LIVE_SENDGRID_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
+(live ? it : it.skip)(
+  'hands one invitation to the real SendGrid API (COREKIT_LIVE_SENDGRID_SENDER)',
+  async () => {
+    const result = await dispatchLive((builder) => {
+      addSendGridInvitationDelivery(builder, live!);
+    });
+    expect(result.outcomes[0]).toMatchObject({ outcome: 'dispatched' });
+  },
+);

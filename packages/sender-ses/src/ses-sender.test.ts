@@ -1,4 +1,9 @@
-import { startSenderTestHost, type SenderTestHost } from '@corekit/sender-kit/testing';
+import {
+  dispatchLive,
+  liveSenderOptions,
+  startSenderTestHost,
+  type SenderTestHost,
+} from '@corekit/sender-kit/testing';
 import { startHttpFakeServer, type FakeHttpResponse, type FakeHttpServer } from '@corekit/testing';
 import {
   addAmazonSesInvitationDelivery,
@@ -183,4 +188,14 @@ it('suppresses another channel, sends without a configuration set when unset, an
     retryQueued: true,
   });
   expect(host.leaks()).toEqual([]);
+});
+
+const live = liveSenderOptions<SesSenderOptionsInput>('COREKIT_LIVE_SES_SENDER');
+
+// Opt-in, never under CI: COREKIT_LIVE_SES_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
+(live ? it : it.skip)('hands one invitation to the real SES API (COREKIT_LIVE_SES_SENDER)', async () => {
+  const result = await dispatchLive((builder) => {
+    addAmazonSesInvitationDelivery(builder, live!);
+  });
+  expect(result.outcomes[0]).toMatchObject({ outcome: 'dispatched' });
 });

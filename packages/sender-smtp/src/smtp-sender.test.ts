@@ -1,5 +1,10 @@
 import type { AddressInfo } from 'node:net';
-import { startSenderTestHost, type SenderTestHost } from '@corekit/sender-kit/testing';
+import {
+  dispatchLive,
+  liveSenderOptions,
+  startSenderTestHost,
+  type SenderTestHost,
+} from '@corekit/sender-kit/testing';
 import { createSelfSignedCertificate } from '@corekit/testing';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { addSmtpInvitationDelivery, type SmtpSenderOptionsInput } from './index';
@@ -214,4 +219,14 @@ it('delivers over implicit TLS without auth, suppresses an unsupported channel, 
     retryQueued: true,
   });
   expect(host.leaks()).toEqual([]);
+});
+
+const live = liveSenderOptions<SmtpSenderOptionsInput>('COREKIT_LIVE_SMTP_SENDER');
+
+// Opt-in, never under CI: COREKIT_LIVE_SMTP_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
+(live ? it : it.skip)('hands one invitation to the real relay (COREKIT_LIVE_SMTP_SENDER)', async () => {
+  const result = await dispatchLive((builder) => {
+    addSmtpInvitationDelivery(builder, live!);
+  });
+  expect(result.outcomes[0]).toMatchObject({ outcome: 'dispatched' });
 });

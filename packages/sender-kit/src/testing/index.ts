@@ -85,3 +85,28 @@ export async function startSenderTestHost(
 }
 
 export type SenderTestHost = Awaited<ReturnType<typeof startSenderTestHost>>;
+
+/** The variable holding the address live provider tests send to. */
+export const liveRecipientVariable = 'COREKIT_LIVE_RECIPIENT';
+
+/**
+ * Section options for a live provider test, read as JSON from `variable` (the section's keys, secrets
+ * included); undefined when it or `COREKIT_LIVE_RECIPIENT` is unset, and always undefined under CI=true, so
+ * live tests run only on a developer's machine. Tests use `(options ? it : it.skip)`.
+ */
+export function liveSenderOptions<T>(variable: string): T | undefined {
+  const text = process.env[variable];
+  if (!text || !process.env[liveRecipientVariable] || process.env.CI === 'true') return undefined;
+  return JSON.parse(text) as T;
+}
+
+/** Dispatches one invitation to `COREKIT_LIVE_RECIPIENT` through the senders `register` adds; answers the result. */
+export async function dispatchLive(register: (builder: EngineBuilder) => void) {
+  const host = await startSenderTestHost((builder) => register(builder));
+  try {
+    const invitationId = await host.invite();
+    return await host.dispatch(invitationId, { metadata: { recipientEmail: process.env[liveRecipientVariable]! } });
+  } finally {
+    await host.stop();
+  }
+}
