@@ -11,6 +11,7 @@ import { addOrdersModule } from './orders-module';
 import { addAgentsDemo, agentsDemoAuthorize } from './packs/agents-demo';
 import { addDataDemo } from './packs/data-demo';
 import { addEventingDemo } from './packs/eventing-demo';
+import { addRetrievalDemo } from './packs/retrieval-demo';
 import { addGovernanceDeliveryDemo } from './packs/governance-delivery-demo';
 import { addGovernanceWebDemo, governanceDemoAuthorize } from './packs/governance-web-demo';
 import { addTenancyDemo } from './packs/tenancy-demo';
@@ -94,6 +95,7 @@ export async function createSampleHost(
   addTransportsDemo(builder);
   addEventingDemo(builder);
   addDataDemo(builder);
+  addRetrievalDemo(builder);
 
   const token = environment.SAMPLE_OPERATOR_TOKEN;
   if (token) builder.addSecret(token);
