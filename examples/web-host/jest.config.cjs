@@ -1,5 +1,6 @@
 module.exports = require('../../tools/jest-preset.cjs')(__dirname, {
   transformIgnorePatterns: [
-    '/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?@scalar/(express-api-reference|client-side-rendering)/)',
+    // @azure/core-rest-pipeline (through @corekit/sender-graph) loads ESM-only proxy agents.
+    '/node_modules/(?!(\\.pnpm/[^/]+/node_modules/)?(@scalar/(express-api-reference|client-side-rendering)|https-proxy-agent|http-proxy-agent|agent-base|proxy-agent-negotiate)/)',
   ],
 });
