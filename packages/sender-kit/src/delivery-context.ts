@@ -92,7 +92,8 @@ export function statusOfError(error: unknown): number | null {
 
 /**
  * The sender-failed result of a thrown SDK error: `http-status-<code>` when it carries a status (with
- * `statusKey` set to it in metadata), `timeout` when the dispatch was aborted, `transport-error` otherwise.
+ * `statusKey` set to it in metadata), `timeout` when the dispatch was aborted or the client timed out
+ * (`TimeoutError`, `AbortError`, `ETIMEDOUT`, `ECONNABORTED`...), `transport-error` otherwise.
  * Always retryable (the retry queue decides the budget); the error's message is never recorded.
  */
 export function failureOf(
@@ -104,8 +105,11 @@ export function failureOf(
   const status = statusOfError(error);
   if (status !== null)
     return senderOutcome.failed(`http-status-${status}`, { ...metadata, [statusKey]: status });
-  const name = error && typeof error === 'object' ? String((error as { name?: unknown }).name ?? '') : '';
-  const timedOut = signal.aborted || /timeout|abort/i.test(name);
+  const details = (error && typeof error === 'object' ? error : {}) as { name?: unknown; code?: unknown };
+  const timedOut =
+    signal.aborted ||
+    /timeout|abort/i.test(String(details.name ?? '')) ||
+    /^(ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|UND_ERR_.*TIMEOUT)$/.test(String(details.code ?? ''));
   return senderOutcome.failed(timedOut ? 'timeout' : 'transport-error', metadata);
 }
 

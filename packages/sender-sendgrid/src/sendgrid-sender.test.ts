@@ -17,13 +17,19 @@ afterEach(async () => {
 });
 
 /** A local fake of POST /v3/mail/send: 200 in sandbox mode, 202 + X-Message-Id otherwise, or a scripted status. */
-async function start(options: Partial<SendGridSenderOptionsInput> = {}, script: number[] = []) {
+async function start(
+  options: Partial<SendGridSenderOptionsInput> = {},
+  script: Array<number | 'hang'> = [],
+  timeoutMs?: number,
+) {
   let calls = 0;
-  fake = await startHttpFakeServer((request): FakeHttpResponse => {
+  fake = await startHttpFakeServer((request): FakeHttpResponse | Promise<FakeHttpResponse> => {
     calls++;
+    if (script[calls - 1] === 'hang') return new Promise(() => undefined);
     if (request.method !== 'POST' || request.path !== '/v3/mail/send') return { status: 404 };
     const scripted = script[calls - 1];
-    if (scripted) return { status: scripted, body: { errors: [{ message: 'scripted' }] } };
+    if (typeof scripted === 'number')
+      return { status: scripted, body: { errors: [{ message: 'scripted' }] } };
     const body = JSON.parse(request.body);
     if (body.mail_settings?.sandbox_mode?.enable === true) return { status: 200 };
     return { status: 202, headers: { 'X-Message-Id': `sg-msg-${calls}` } };
@@ -31,19 +37,23 @@ async function start(options: Partial<SendGridSenderOptionsInput> = {}, script: 
   const baseUrl = fake.url;
   host = await startSenderTestHost(
     (builder, seeds) => {
-      addSendGridInvitationDelivery(builder, {
-        BaseUrl: baseUrl,
-        ApiKey: `SG.${seeds.values.apiKey}`,
-        FromAddress: 'invitations@core.example',
-        FromName: 'Core',
-        Categories: ['invitation', 'onboarding'],
-        CustomArgs: { campaign: 'spring' },
-        Headers: { 'X-Campaign': 'spring' },
-        SubjectTemplate: `${seeds.values.subject} {tenantId}`,
-        TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}`,
-        HtmlBodyTemplate: `<p>${seeds.values.htmlBody} {invitationId}</p>`,
-        ...options,
-      });
+      addSendGridInvitationDelivery(
+        builder,
+        {
+          BaseUrl: baseUrl,
+          ApiKey: `SG.${seeds.values.apiKey}`,
+          FromAddress: 'invitations@core.example',
+          FromName: 'Core',
+          Categories: ['invitation', 'onboarding'],
+          CustomArgs: { campaign: 'spring' },
+          Headers: { 'X-Campaign': 'spring' },
+          SubjectTemplate: `${seeds.values.subject} {tenantId}`,
+          TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}`,
+          HtmlBodyTemplate: `<p>${seeds.values.htmlBody} {invitationId}</p>`,
+          ...options,
+        },
+        timeoutMs ? { timeoutMs } : {},
+      );
     },
     { seedNames: ['apiKey'] },
   );
@@ -145,6 +155,17 @@ it('a 4xx or 5xx answer is sender-failed with the status, queued for retry, and 
   expect(first.outcomes[0]!.metadata).toMatchObject({ sendgridStatus: 400 });
   expect(await host.retry()).toMatchObject({ rescheduled: 1 });
   expect(await host.retry()).toMatchObject({ succeeded: 1 });
+  expect(host.leaks()).toEqual([]);
+});
+
+it('a provider that does not answer within the client timeout is sender-failed timeout, queued for retry', async () => {
+  const { host } = await start({}, ['hang'], 300);
+  const result = await host.dispatch(await host.invite());
+  expect(result.outcomes[0]).toMatchObject({
+    outcome: 'sender-failed',
+    reason: 'timeout',
+    retryQueued: true,
+  });
   expect(host.leaks()).toEqual([]);
 });
 
