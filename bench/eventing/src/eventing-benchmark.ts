@@ -3,7 +3,7 @@
 // bare confirm-channel loop with the same batch size (target ratio >= 0.8). Exits 1 when a target is missed.
 // Environment: POSTGRES_URL, RABBITMQ_URL, BENCH_ROUNDS (5), BENCH_STAGING_PER_ROUND (200),
 // BENCH_MESSAGES (2000), BENCH_BATCH (50), BENCH_OUTBOX (memory | postgresql: where (b) stages).
-import { bareDispatch, packDispatch, type OutboxKind } from './dispatch-benchmark';
+import { bareDispatch, packDispatch, type DispatchRun, type OutboxKind } from './dispatch-benchmark';
 import { stagingBenchmark } from './staging-benchmark';
 
 const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -21,8 +21,8 @@ async function main() {
   console.log(
     `(a) staging: pack ${staging.packMedianMs.toFixed(3)} ms/tx, bare ${staging.bareMedianMs.toFixed(3)} ms/tx, ratio ${staging.ratio.toFixed(2)} (target <= 1.20)`,
   );
-  const pack: number[] = [];
-  const bare: number[] = [];
+  const pack: DispatchRun[] = [];
+  const bare: DispatchRun[] = [];
   for (let round = 0; round < rounds; round += 1) {
     const exchange = `corekit.bench.${process.pid}.${round}`;
     if (round % 2 === 0) {
@@ -32,13 +32,16 @@ async function main() {
       pack.push(await packDispatch(rabbitUrl, `${exchange}.pack`, messages, batch, outbox, postgresUrl));
       bare.push(await bareDispatch(rabbitUrl, `${exchange}.bare`, messages, batch));
     }
+    const [p, b] = [pack.at(-1)!, bare.at(-1)!];
     console.log(
-      `    round ${round + 1}: pack ${pack.at(-1)!.toFixed(0)} msg/s, bare ${bare.at(-1)!.toFixed(0)} msg/s`,
+      `    round ${round + 1}: pack ${p.rate.toFixed(0)} msg/s (${p.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg), bare ${b.rate.toFixed(0)} msg/s (${b.cpuMicrosPerMessage.toFixed(0)} µs CPU/msg), ratio ${(p.rate / b.rate).toFixed(2)}`,
     );
   }
-  const throughput = median(pack) / median(bare);
+  const rate = (runs: DispatchRun[]) => median(runs.map((run) => run.rate));
+  const cpu = (runs: DispatchRun[]) => median(runs.map((run) => run.cpuMicrosPerMessage));
+  const throughput = rate(pack) / rate(bare);
   console.log(
-    `(b) dispatch (${outbox} outbox): pack ${median(pack).toFixed(0)} msg/s, bare ${median(bare).toFixed(0)} msg/s, ratio ${throughput.toFixed(2)} (target >= 0.80)`,
+    `(b) dispatch (${outbox} outbox): pack ${rate(pack).toFixed(0)} msg/s, bare ${rate(bare).toFixed(0)} msg/s, ratio ${throughput.toFixed(2)} (target >= 0.80); median round ratio ${median(pack.map((p, i) => p.rate / bare[i]!.rate)).toFixed(2)}; CPU per message in this process: pack ${cpu(pack).toFixed(0)} µs, bare ${cpu(bare).toFixed(0)} µs`,
   );
   if (staging.ratio > 1.2 || throughput < 0.8) process.exitCode = 1;
 }
