@@ -1,6 +1,7 @@
 import type { KeyedStore, ListOptions, PutOptions, PutResult, StoredRecord } from '@corekit/abstractions';
 import { isoAt, type Clock } from '../clock';
 import { assertPutOptions, assertValidKey, type CoreEntry, type KeyedCore } from './keyed-core';
+import { copyValue } from './value-copy';
 
 /**
  * Where a store's core lives. `read` gives the committed core; `write` runs a mutation on it and resolves once
@@ -88,7 +89,7 @@ function toRecord<T>(key: string, entry: CoreEntry): StoredRecord<T> {
     key,
     get value(): T {
       if (!copied) {
-        value = structuredClone(entry.value) as T;
+        value = copyValue(entry.value as T);
         copied = true;
       }
       return value as T;

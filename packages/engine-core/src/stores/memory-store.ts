@@ -8,6 +8,7 @@ import {
 import { systemClock, type Clock } from '../clock';
 import { CoreKeyedStore, type CoreBackend } from './core-keyed-store';
 import { assertValidStoreName, KeyedCore } from './keyed-core';
+import { copyValue } from './value-copy';
 
 /** The per-store bound when neither `openStore` nor `Engine:Stores:MaxEntries` gives one. */
 export const defaultStoreMaxEntries = 10_000;
@@ -34,7 +35,7 @@ export function resolveMaxEntries(name: string, options: StoreOptions | undefine
 /** Admission of the memory provider: a structured clone; functions, symbols and the like are refused. */
 export function admitCloneable(storeName: string, value: unknown): unknown {
   try {
-    return structuredClone(value);
+    return copyValue(value);
   } catch (error) {
     throw new CoreError(
       storeErrorCodes.notSerializable,
