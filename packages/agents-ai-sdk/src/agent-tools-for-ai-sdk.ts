@@ -1,7 +1,13 @@
+import {
+  callResultOf,
+  exposedTools,
+  rejectionOf,
+  runtimeOf,
+  type AgentToolCallResult,
+  type AgentToolSource,
+} from '@corekit/agents';
 import { toolRunRequestSchema } from '@corekit/agents';
 import { tool, type Tool, type ToolExecutionOptions } from 'ai';
-import { exposedTools, runtimeOf, type AgentToolSource } from './agent-tool-source';
-import { callResultOf, rejectionOf, type AgentToolCallResult } from './tool-results';
 
 /** What the per-call option functions are told about one model tool call. */
 export interface AiSdkToolCall {

@@ -1,9 +1,19 @@
+import {
+  callResultOf,
+  exposedTools,
+  modelToolName,
+  rejectionOf,
+  runtimeOf,
+  type AgentToolCallResult,
+  type AgentToolSource,
+} from '@corekit/agents';
+
+/** Default MCP tool name: characters outside [A-Za-z0-9_.-] replaced by `_`, 128 at most. */
+export const mcpToolName = (toolId: string): string => modelToolName(toolId, /[A-Za-z0-9_.-]/, 128);
 import { toolRunRequestSchema } from '@corekit/agents';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { exposedTools, runtimeOf, type AgentToolSource } from './agent-tool-source';
-import { callResultOf, rejectionOf, type AgentToolCallResult } from './tool-results';
 
 /** What the per-call option functions are told about one MCP `tools/call`. */
 export interface McpToolCall {
@@ -70,7 +80,7 @@ export function createAgentToolsMcpServer(
     name: options.name ?? 'corekit-agents',
     version: options.version ?? '0.1.0',
   });
-  for (const exposed of exposedTools(runtime, options.toolIds, options.toolName)) {
+  for (const exposed of exposedTools(runtime, options.toolIds, options.toolName ?? mcpToolName)) {
     const toolId = exposed.tool.id;
     server.registerTool(
       exposed.name,

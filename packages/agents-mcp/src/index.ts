@@ -1,5 +1,4 @@
 export { createAgentToolsMcpServer } from './create-agent-tools-mcp-server';
 export type { AgentToolsMcpServerOptions, McpToolCall } from './create-agent-tools-mcp-server';
-export { defaultToolName } from './agent-tool-source';
-export type { AgentToolSource } from './agent-tool-source';
-export type { AgentToolCallResult } from './tool-results';
+export { mcpToolName } from './create-agent-tools-mcp-server';
+export type { AgentToolSource, AgentToolCallResult } from '@corekit/agents';

@@ -24,3 +24,7 @@ export { attemptErrorCodes } from './attempt-runner';
 export { approvalPolicyName, runPolicyName } from './agent-operations';
 export { agentEventIds } from './agent-telemetry';
 export { runStoreName } from './run-store';
+export { runtimeOf, exposedTools, defaultToolName, modelToolName } from './model-tools/agent-tool-source';
+export type { AgentToolSource, ExposedAgentTool } from './model-tools/agent-tool-source';
+export { callResultOf, rejectionOf } from './model-tools/tool-results';
+export type { AgentToolCallResult } from './model-tools/tool-results';
