@@ -11,7 +11,9 @@ import { addOrdersModule } from './orders-module';
 import { addAgentsDemo, agentsDemoAuthorize } from './packs/agents-demo';
 import { addDataDemo } from './packs/data-demo';
 import { addEventingDemo } from './packs/eventing-demo';
+import { addInvitationSendersDemo } from './packs/invitation-senders-demo';
 import { addRetrievalDemo } from './packs/retrieval-demo';
+import { addDeliveryCallbacksDemo } from './packs/delivery-callbacks-demo';
 import { addGovernanceDeliveryDemo } from './packs/governance-delivery-demo';
 import { addGovernanceWebDemo, governanceDemoAuthorize } from './packs/governance-web-demo';
 import { addTenancyDemo } from './packs/tenancy-demo';
@@ -91,6 +93,8 @@ export async function createSampleHost(
   addTenancyDemo(builder);
   addGovernanceDeliveryDemo(builder);
   addGovernanceWebDemo(builder);
+  addInvitationSendersDemo(builder);
+  addDeliveryCallbacksDemo(builder);
   addAgentsDemo(builder);
   addTransportsDemo(builder);
   addEventingDemo(builder);
