@@ -13,7 +13,11 @@ export interface Measured {
 export const benchCollection = { id: 'bench', fields: ['title', 'body'], boosts: { title: 2 } };
 
 /** MiniSearch called directly with the options the pack's in-process provider uses. */
-export async function miniSearchDirect(docs: readonly BenchDocument[], queries: readonly string[], maxResults: number) {
+export async function miniSearchDirect(
+  docs: readonly BenchDocument[],
+  queries: readonly string[],
+  maxResults: number,
+) {
   const started = performance.now();
   const index = new MiniSearch<BenchDocument>({
     fields: benchCollection.fields,
@@ -33,10 +37,18 @@ export async function miniSearchDirect(docs: readonly BenchDocument[], queries: 
 }
 
 /** Orama called directly: same fields, title boosted twice, OR-like term matching, same result count. */
-export async function oramaDirect(docs: readonly BenchDocument[], queries: readonly string[], maxResults: number) {
+export async function oramaDirect(
+  docs: readonly BenchDocument[],
+  queries: readonly string[],
+  maxResults: number,
+) {
   const started = performance.now();
   const db = create({ schema: { id: 'string', title: 'string', body: 'string' } as const });
-  await insertMultiple(db, docs.map(({ id, title, body }) => ({ id, title, body })), 1000);
+  await insertMultiple(
+    db,
+    docs.map(({ id, title, body }) => ({ id, title, body })),
+    1000,
+  );
   const indexMs = performance.now() - started;
   const latencies: number[] = [];
   for (const query of queries) {
@@ -48,7 +60,12 @@ export async function oramaDirect(docs: readonly BenchDocument[], queries: reado
 }
 
 export function measured(name: string, indexMs: number, latencies: readonly number[]): Measured {
-  const result = { name, indexMs, queryP50Ms: percentile(latencies, 50), queryP95Ms: percentile(latencies, 95) };
+  const result = {
+    name,
+    indexMs,
+    queryP50Ms: percentile(latencies, 50),
+    queryP95Ms: percentile(latencies, 95),
+  };
   console.error(`measured ${name} (${latencies.length} queries): ${JSON.stringify(result)}`);
   return result;
 }

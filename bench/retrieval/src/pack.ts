@@ -24,7 +24,11 @@ export async function packRun(
   retrieval.addCollection('bench', {
     ...benchCollection,
     source: () =>
-      docs.map((doc) => ({ id: doc.id, text: { title: doc.title, body: doc.body }, updatedAt: doc.updatedAt })),
+      docs.map((doc) => ({
+        id: doc.id,
+        text: { title: doc.title, body: doc.body },
+        updatedAt: doc.updatedAt,
+      })),
   });
   const engine = builder.build();
   await engine.start();

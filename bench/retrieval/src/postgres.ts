@@ -1,5 +1,11 @@
 import pg from 'pg';
-import { analyzeSql, createPostgresIndexProvider, createTableSql, querySql, upsertSql } from '@corekit/retrieval-postgres';
+import {
+  analyzeSql,
+  createPostgresIndexProvider,
+  createTableSql,
+  querySql,
+  upsertSql,
+} from '@corekit/retrieval-postgres';
 import { benchCollection, measured } from './libraries';
 import { packRun } from './pack';
 import type { BenchDocument } from './workload';
@@ -7,7 +13,13 @@ import type { BenchDocument } from './workload';
 const batchSize = 500;
 
 /** The provider's own statements run bare on one pool: create, batched upserts, then each query. */
-export async function postgresBare(url: string, table: string, docs: readonly BenchDocument[], queries: readonly string[], maxResults: number) {
+export async function postgresBare(
+  url: string,
+  table: string,
+  docs: readonly BenchDocument[],
+  queries: readonly string[],
+  maxResults: number,
+) {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   try {
     await pool.query(`DROP TABLE IF EXISTS ${table}`);
@@ -42,11 +54,23 @@ export async function postgresBare(url: string, table: string, docs: readonly Be
 }
 
 /** The pack on the PostgreSQL provider, same table shape, fresh table. */
-export async function postgresPack(url: string, table: string, docs: readonly BenchDocument[], queries: readonly string[], maxResults: number) {
+export async function postgresPack(
+  url: string,
+  table: string,
+  docs: readonly BenchDocument[],
+  queries: readonly string[],
+  maxResults: number,
+) {
   const cleanup = new pg.Pool({ connectionString: url, max: 1 });
   await cleanup.query(`DROP TABLE IF EXISTS ${table}`);
   try {
-    return await packRun('pack on PostgreSQL', docs, queries, maxResults, createPostgresIndexProvider({ connectionString: url, table }));
+    return await packRun(
+      'pack on PostgreSQL',
+      docs,
+      queries,
+      maxResults,
+      createPostgresIndexProvider({ connectionString: url, table }),
+    );
   } finally {
     await cleanup.query(`DROP TABLE IF EXISTS ${table}`).catch(() => undefined);
     await cleanup.end();

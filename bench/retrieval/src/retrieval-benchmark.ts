@@ -26,7 +26,12 @@ async function main() {
   const blocks = new Map<string, string[]>();
   let lines: string[] = [];
   const table = (title: string, items: Measured[]) => {
-    lines.push(`**${title}**`, '', '| run | index (ms) | query p50 (ms) | query p95 (ms) |', '| --- | --- | --- | --- |');
+    lines.push(
+      `**${title}**`,
+      '',
+      '| run | index (ms) | query p50 (ms) | query p95 (ms) |',
+      '| --- | --- | --- | --- |',
+    );
     lines.push(...items.map(row), '');
   };
   if (sections.has('libraries')) {
@@ -40,7 +45,10 @@ async function main() {
     const mini = await miniSearchDirect(libraryDocs, libraryWords, maxResults);
     const orama = await oramaDirect(libraryDocs, libraryWords, maxResults);
     table(`Libraries, ${libraryDocs.length} documents, ${libraryWords.length} queries`, [mini, orama]);
-    lines.push(`Orama / MiniSearch: index ${ratio(orama.indexMs, mini.indexMs)}x, query p50 ${ratio(orama.queryP50Ms, mini.queryP50Ms)}x`, '');
+    lines.push(
+      `Orama / MiniSearch: index ${ratio(orama.indexMs, mini.indexMs)}x, query p50 ${ratio(orama.queryP50Ms, mini.queryP50Ms)}x`,
+      '',
+    );
   }
   if (sections.has('pack')) {
     lines = [];
@@ -65,7 +73,10 @@ async function main() {
     await postgresPack(url, 'knowledge_bench_pack', pgDocs.slice(0, 2000), words.slice(0, 50), maxResults);
     const bare = await postgresBare(url, 'knowledge_bench_bare', pgDocs, words, maxResults);
     const pack = await postgresPack(url, 'knowledge_bench_pack', pgDocs, words, maxResults);
-    table(`PostgreSQL provider vs the same SQL run bare, ${pgDocs.length} documents, ${queryCount} queries`, [bare, pack]);
+    table(`PostgreSQL provider vs the same SQL run bare, ${pgDocs.length} documents, ${queryCount} queries`, [
+      bare,
+      pack,
+    ]);
     lines.push(
       `**pack / bare SQL: indexing ${ratio(pack.indexMs, bare.indexMs)}x, query p50 ${ratio(pack.queryP50Ms, bare.queryP50Ms)}x**`,
       '',
@@ -80,7 +91,10 @@ async function main() {
     const start = `<!-- retrieval-${section}:start -->`;
     const end = `<!-- retrieval-${section}:end -->`;
     if (!text.includes(start) || !text.includes(end) || process.env.BENCH_WRITE_README === 'false') continue;
-    text = text.slice(0, text.indexOf(start) + start.length) + `\n${stamp}\n\n${report}\n` + text.slice(text.indexOf(end));
+    text =
+      text.slice(0, text.indexOf(start) + start.length) +
+      `\n${stamp}\n\n${report}\n` +
+      text.slice(text.indexOf(end));
   }
   if (process.env.BENCH_WRITE_README !== 'false') {
     writeFileSync(readme, text);

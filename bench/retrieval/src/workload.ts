@@ -1,9 +1,25 @@
 /** A deterministic generated corpus and query set shared by every benchmark section. */
 
 const vocabulary = (() => {
-  const syllables = ['ka', 'lo', 'mi', 'ren', 'ta', 'vos', 'qui', 'dre', 'nu', 'pel', 'sar', 'tor', 'ul', 'zen'];
+  const syllables = [
+    'ka',
+    'lo',
+    'mi',
+    'ren',
+    'ta',
+    'vos',
+    'qui',
+    'dre',
+    'nu',
+    'pel',
+    'sar',
+    'tor',
+    'ul',
+    'zen',
+  ];
   const words: string[] = [];
-  for (const a of syllables) for (const b of syllables) for (const c of ['', 'n', 'ter', 'ix']) words.push(a + b + c);
+  for (const a of syllables)
+    for (const b of syllables) for (const c of ['', 'n', 'ter', 'ix']) words.push(a + b + c);
   return words;
 })();
 
@@ -50,7 +66,10 @@ export function documents(count: number, seed = 7): BenchDocument[] {
 export function queries(count: number, seed = 11): string[] {
   const random = generator(seed);
   return Array.from({ length: count }, () =>
-    Array.from({ length: 1 + Math.floor(random() * 3) }, () => vocabulary[Math.floor(random() * vocabulary.length)]!).join(' '),
+    Array.from(
+      { length: 1 + Math.floor(random() * 3) },
+      () => vocabulary[Math.floor(random() * vocabulary.length)]!,
+    ).join(' '),
   );
 }
 

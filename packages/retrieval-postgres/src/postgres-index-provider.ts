@@ -1,6 +1,14 @@
 import type { IndexedCollection, KnowledgeHighlight, KnowledgeIndexProvider } from '@corekit/retrieval';
 import pg from 'pg';
-import { analyzeSql, countSql, createTableSql, querySql, removeSql, upsertSql, versionsSql } from './postgres-sql';
+import {
+  analyzeSql,
+  countSql,
+  createTableSql,
+  querySql,
+  removeSql,
+  upsertSql,
+  versionsSql,
+} from './postgres-sql';
 
 /** Options of the PostgreSQL provider. */
 export interface PostgresIndexProviderOptions {

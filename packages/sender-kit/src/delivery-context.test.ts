@@ -56,7 +56,9 @@ it('classifies SDK errors by status, abort and transport, never keeping the mess
   expect(failureOf(Object.assign(new Error('x'), { name: 'TimeoutError' }), signal, {}, 'x').reason).toBe(
     'timeout',
   );
-  expect(failureOf({ code: 'ECONNABORTED', message: 'timeout of 5ms exceeded' }, signal, {}, 'x').reason).toBe('timeout');
+  expect(
+    failureOf({ code: 'ECONNABORTED', message: 'timeout of 5ms exceeded' }, signal, {}, 'x').reason,
+  ).toBe('timeout');
   expect(statusOutcome(202, true, 'pm', {})).toMatchObject({
     outcome: 'dispatched',
     providerMessageId: 'pm',

@@ -48,7 +48,8 @@ function jsonProblem(value: unknown, at: string, seen: Set<object>): string | un
     const prototype = Object.getPrototypeOf(value) as unknown;
     // Any realm's Object.prototype (its own prototype is null): values cloned in a test VM are still plain.
     const plain = prototype === null || Object.getPrototypeOf(prototype) === null;
-    if (!plain || Object.prototype.toString.call(value) !== '[object Object]') return `${at} is not a plain object`;
+    if (!plain || Object.prototype.toString.call(value) !== '[object Object]')
+      return `${at} is not a plain object`;
     for (const [key, item] of Object.entries(value)) {
       if (item === undefined) continue;
       const problem = jsonProblem(item, `${at}.${key}`, seen);

@@ -105,7 +105,9 @@ export async function dispatchLive(register: (builder: EngineBuilder) => void) {
   const host = await startSenderTestHost((builder) => register(builder));
   try {
     const invitationId = await host.invite();
-    return await host.dispatch(invitationId, { metadata: { recipientEmail: process.env[liveRecipientVariable]! } });
+    return await host.dispatch(invitationId, {
+      metadata: { recipientEmail: process.env[liveRecipientVariable]! },
+    });
   } finally {
     await host.stop();
   }
