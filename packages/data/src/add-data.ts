@@ -19,7 +19,7 @@ import {
 } from './data-options';
 import { DataRuntime } from './data-runtime';
 import { dataSurfaces } from './data-surfaces';
-import { declaredRuntime, resolveBindings, type ExecutionBinding } from './execution-binding';
+import { declaredRuntime, resolveBindings } from './execution-binding';
 import { MongoChangeStreamProvider } from './mongodb-change-stream-provider';
 import { cdcPollingProvidersKey } from './polling-provider';
 import { PostgresPollingProvider } from './postgres-polling-provider';
