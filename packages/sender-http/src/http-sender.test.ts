@@ -320,10 +320,12 @@ it('copies the response body only when enabled, and only up to the limit', async
   expect(copied.outcomes[0]!.metadata.httpResponseExcerpt).toBe('accepted-by');
 });
 
+// Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.
+const liveOnly = (() => undefined) as unknown as typeof it;
 const live = liveSenderOptions<HttpSenderOptionsInput>('COREKIT_LIVE_HTTP_SENDER');
 
 // Opt-in, never under CI: COREKIT_LIVE_HTTP_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
-(live ? it : it.skip)('hands one invitation to the real receiver (COREKIT_LIVE_HTTP_SENDER)', async () => {
+(live ? it : liveOnly)('hands one invitation to the real receiver (COREKIT_LIVE_HTTP_SENDER)', async () => {
   const result = await dispatchLive((builder) => {
     addHttpInvitationDelivery(builder, live!);
   });

@@ -186,10 +186,12 @@ it('suppresses another channel, resolves the invitee address last, and a closed 
   expect(host.leaks()).toEqual([]);
 });
 
+// Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.
+const liveOnly = (() => undefined) as unknown as typeof it;
 const live = liveSenderOptions<MailgunSenderOptionsInput>('COREKIT_LIVE_MAILGUN_SENDER');
 
 // Opt-in, never under CI: COREKIT_LIVE_MAILGUN_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
-(live ? it : it.skip)(
+(live ? it : liveOnly)(
   'hands one invitation to the real Mailgun API (COREKIT_LIVE_MAILGUN_SENDER)',
   async () => {
     const result = await dispatchLive((builder) => {

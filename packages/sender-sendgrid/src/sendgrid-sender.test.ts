@@ -189,10 +189,12 @@ it('resolves the recipient by its key, suppresses another channel, and a closed 
   expect(host.leaks()).toEqual([]);
 });
 
+// Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.
+const liveOnly = (() => undefined) as unknown as typeof it;
 const live = liveSenderOptions<SendGridSenderOptionsInput>('COREKIT_LIVE_SENDGRID_SENDER');
 
 // Opt-in, never under CI: COREKIT_LIVE_SENDGRID_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
-(live ? it : it.skip)(
+(live ? it : liveOnly)(
   'hands one invitation to the real SendGrid API (COREKIT_LIVE_SENDGRID_SENDER)',
   async () => {
     const result = await dispatchLive((builder) => {

@@ -92,7 +92,7 @@ export const liveRecipientVariable = 'COREKIT_LIVE_RECIPIENT';
 /**
  * Section options for a live provider test, read as JSON from `variable` (the section's keys, secrets
  * included); undefined when it or `COREKIT_LIVE_RECIPIENT` is unset, and always undefined under CI=true, so
- * live tests run only on a developer's machine. Tests use `(options ? it : it.skip)`.
+ * live tests run only on a developer's machine. Tests register the live case only when it is set (no skipped test in CI).
  */
 export function liveSenderOptions<T>(variable: string): T | undefined {
   const text = process.env[variable];
