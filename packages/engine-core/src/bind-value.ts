@@ -22,8 +22,10 @@ export function bindValue<T>(keyPath: string, schema: ZodType<T>, raw: unknown):
             ? 'a value that may hold a secret (not shown)'
             : JSON.stringify(value);
       const message = issue.message.replace(/^Invalid input: /, '').replace(/^expected/, 'must be');
-      // Messages that already show the value (durations) are left alone, unless the value may be a secret.
-      const showsValue = /, got /.test(message) && !got.startsWith('a value that may hold');
+      // Messages that already say what they got are left alone when a validator wrote them (a custom issue
+      // chooses what is safe to show: "got the scheme \"http\""), else only when the value cannot be a secret.
+      const showsValue =
+        /, got /.test(message) && (issue.code === 'custom' || !got.startsWith('a value that may hold'));
       problems.push(
         showsValue ? `${fullPath} ${message}` : `${fullPath} ${message.split(', got ')[0]}, got ${got}`,
       );
