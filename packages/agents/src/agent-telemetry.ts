@@ -40,7 +40,13 @@ export const agentEventIdCatalog = {
 };
 
 /** Reports that also enter the runtime story (the rest are logs, events and counters only). */
-const storyTransitions = new Set(['approval-required', 'approved', 'denied', 'failed', 'interrupted']);
+const storyTransitions: readonly string[] = [
+  'approval-required',
+  'approved',
+  'denied',
+  'failed',
+  'interrupted',
+];
 
 /**
  * Logs, story entries, runtime events and counters of runs. Nothing written here carries arguments, the
@@ -84,7 +90,7 @@ export class AgentTelemetry {
       subjectId: run.runId,
       data: { ...facts, transition },
     });
-    if (storyTransitions.has(transition)) {
+    if (storyTransitions.includes(transition)) {
       this.builder.story.record({
         kind: 'agents.tool-run',
         subjectId: run.runId,

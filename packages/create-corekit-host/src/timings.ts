@@ -29,7 +29,7 @@ export interface DeploymentTimings {
 }
 
 const dependencyHealth = 'Engine:Observability:DependencyHealth';
-const defaultKeys = new Set(['refreshintervalseconds', 'timeoutseconds', 'staleafterintervals']);
+const defaultKeys: readonly string[] = ['refreshintervalseconds', 'timeoutseconds', 'staleafterintervals'];
 
 function probeInputs(configuration: Record<string, unknown>): { timeout: TimingInput; refresh: TimingInput } {
   const defaultTimeout = numberAt(configuration, `${dependencyHealth}:TimeoutSeconds`, 5);
@@ -47,7 +47,7 @@ function probeInputs(configuration: Record<string, unknown>): { timeout: TimingI
   let sawDependency = false;
   const sections = valueAt(configuration, dependencyHealth);
   for (const [kind, section] of Object.entries((sections ?? {}) as Record<string, unknown>)) {
-    if (defaultKeys.has(kind.toLowerCase()) || !section || typeof section !== 'object') continue;
+    if (defaultKeys.includes(kind.toLowerCase()) || !section || typeof section !== 'object') continue;
     const dependencies = valueAt(section, 'Dependencies');
     const entries = Array.isArray(dependencies) ? dependencies : Object.values(dependencies ?? {});
     if (entries.length === 0) continue;
