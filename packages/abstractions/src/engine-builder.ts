@@ -16,7 +16,7 @@ import type {
   RuntimeEventPublisher,
   RuntimeStoryWriter,
 } from './pack/runtime-writers';
-import type { KeyedStore, StoreOptions, StoreProvider } from './pack/stores';
+import type { KeyedStore, StoreOptions, StoreProvider, StoreProviderTraits } from './pack/stores';
 
 /**
  * What every `add*` registration call takes: the pack contract. Registration records intent; validation of
@@ -59,6 +59,12 @@ export interface EngineBuilder extends ExtensionResolver {
   openStore<T>(name: string, options?: StoreOptions): KeyedStore<T>;
   /** Replaces the store provider (PostgreSQL, Redis...) for every store opened after the call. */
   useStoreProvider(provider: StoreProvider): this;
+  /**
+   * What the store provider `openStore` uses guarantees: its kind, whether records survive a restart, whether
+   * several processes see them. Ask it when the engine starts (a lifecycle hook), once every
+   * `useStoreProvider` call was made, to choose a strategy (an in-process structure when nothing is shared).
+   */
+  storeTraits(): StoreProviderTraits;
   /** Registers a package's event-id range with a name per id. Overlapping another package's range fails the build. */
   addEventIds(entry: EventIdCatalogEntry): this;
   addLifecycleHooks(hooks: LifecycleHooks): this;

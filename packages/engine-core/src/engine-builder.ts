@@ -19,6 +19,7 @@ import {
   type RegistrationWarning,
   type StoreOptions,
   type StoreProvider,
+  type StoreProviderTraits,
   type TechnologySurface,
 } from '@corekit/abstractions';
 import { CatalogRegistry } from './catalog-registry';
@@ -173,6 +174,16 @@ export class CoreEngineBuilder implements EngineBuilder {
   }
 
   openStore<T>(name: string, options?: StoreOptions): KeyedStore<T> {
+    return this.activeStoreProvider().open<T>(name, options);
+  }
+
+  storeTraits(): StoreProviderTraits {
+    const { kind, durable, shared } = this.activeStoreProvider();
+    return { kind, durable, shared };
+  }
+
+  /** The provider stores open from: one `useStoreProvider` installed, else the one `Engine:Stores` selects. */
+  private activeStoreProvider(): StoreProvider {
     if (!this.storeProvider) {
       const settings = this.configuration.bind('Engine:Stores', storesOptionsSchema);
       this.storeProvider = createStoreProvider(settings, {
@@ -180,7 +191,7 @@ export class CoreEngineBuilder implements EngineBuilder {
         clock: this.clock,
       });
     }
-    return this.storeProvider.open<T>(name, options);
+    return this.storeProvider;
   }
 
   useStoreProvider(provider: StoreProvider): this {

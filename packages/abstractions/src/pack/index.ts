@@ -27,6 +27,7 @@ export type {
   KeyedStore,
   StoreOptions,
   StoreProvider,
+  StoreProviderTraits,
 } from './stores';
 export type { JobRunContext, JobTrigger, JobDefinition, JobRunOutcome, JobState, JobHandle } from './jobs';
 export type {

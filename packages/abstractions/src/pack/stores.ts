@@ -55,18 +55,22 @@ export interface StoreOptions {
    * decides what to drop); expired records never count. Default 10,000.
    */
   readonly maxEntries?: number;
-  /** Whether values must be JSON-serialisable; always true for the durable stores. */
+  /** What the store holds, for operators (listed with the store). */
   readonly description?: string;
 }
 
-/** Where stores come from: the engine's configured provider (`Engine:Stores`), or one a package adds. */
-export interface StoreProvider {
+/** What a store provider guarantees (`builder.storeTraits()`). */
+export interface StoreProviderTraits {
   /** `memory`, `file`, `postgresql`, `redis`... */
   readonly kind: string;
   /** True when records survive a restart of the process. */
   readonly durable: boolean;
   /** True when several processes see the same records. */
   readonly shared: boolean;
+}
+
+/** Where stores come from: the engine's configured provider (`Engine:Stores`), or one a package adds. */
+export interface StoreProvider extends StoreProviderTraits {
   open<T>(name: string, options?: StoreOptions): KeyedStore<T>;
   /** Flushes and releases resources; called when the engine is disposed. */
   close?(): Promise<void>;

@@ -1,4 +1,5 @@
 import { CoreError, storeErrorCodes, type ListOptions, type PutOptions } from '@corekit/abstractions';
+import { SortedKeys } from './sorted-keys';
 
 /** The longest key a store accepts, in UTF-16 code units. */
 export const maxStoreKeyLength = 512;
@@ -74,24 +75,24 @@ export function assertPutOptions(options: PutOptions | undefined): void {
 export class KeyedCore {
   private readonly entries: Map<string, CoreEntry>;
   /**
-   * Every key in key order, built by `list` and kept until a new key is added: updates and deletes leave it
-   * valid (deleted keys are skipped when listed), so listing a store that only changes existing records
-   * does not sort again. Never mutated in place, so a fork may share it.
+   * Every key of `entries` in key order, built by the first `list` and from then on kept in step with
+   * `entries` (a key added or removed costs a search inside one chunk), so listing a prefix of a busy store
+   * neither sorts again nor walks over deleted keys.
    */
-  private sortedKeys: readonly string[] | null;
+  private sortedKeys: SortedKeys | null;
 
   constructor(
     readonly storeName: string,
     entries?: Iterable<readonly [string, CoreEntry]>,
-    sortedKeys: readonly string[] | null = null,
+    sortedKeys: SortedKeys | null = null,
   ) {
     this.entries = new Map(entries);
     this.sortedKeys = sortedKeys;
   }
 
-  /** A copy sharing the (immutable) entries, to stage a write on. */
+  /** A copy of the entries (themselves immutable) and of the key order, to stage a write on. */
   fork(): KeyedCore {
-    return new KeyedCore(this.storeName, this.entries, this.sortedKeys);
+    return new KeyedCore(this.storeName, this.entries, this.sortedKeys?.clone() ?? null);
   }
 
   get(key: string, now: number): CoreEntry | undefined {
@@ -105,24 +106,17 @@ export class KeyedCore {
       throw new RangeError(`limit must be a non-negative integer, got ${String(limit)}`);
     }
     const prefix = options?.prefix ?? '';
-    const keys = this.keysInOrder();
+    this.sortedKeys ??= SortedKeys.of(this.entries.keys());
     const result: Array<[string, CoreEntry]> = [];
-    for (let index = firstAtOrAfter(keys, prefix); index < keys.length; index += 1) {
-      if (limit !== undefined && result.length >= limit) break;
-      const key = keys[index]!;
+    if (limit === 0) return result;
+    for (const key of this.sortedKeys.from(prefix)) {
       if (!key.startsWith(prefix)) break;
       const entry = this.get(key, now);
-      if (entry) result.push([key, entry]);
+      if (!entry) continue;
+      result.push([key, entry]);
+      if (result.length === limit) break;
     }
     return result;
-  }
-
-  private keysInOrder(): readonly string[] {
-    // Rebuilt when a key was added, or when deleted keys make up most of it.
-    if (this.sortedKeys === null || this.sortedKeys.length > 2 * this.entries.size + 64) {
-      this.sortedKeys = [...this.entries.keys()].sort();
-    }
-    return this.sortedKeys;
   }
 
   count(now: number): number {
@@ -149,7 +143,7 @@ export class KeyedCore {
       return { written: false, key, current };
     }
     if (!current) this.makeRoom(maxEntries, now);
-    if (!this.entries.has(key)) this.sortedKeys = null;
+    if (!this.entries.has(key)) this.sortedKeys?.add(key);
     const entry: CoreEntry = {
       value,
       version: (current?.version ?? 0) + 1,
@@ -163,11 +157,17 @@ export class KeyedCore {
   delete(key: string, expectedVersion: number | undefined, now: number): boolean {
     const current = this.get(key, now);
     if (!current) {
-      this.entries.delete(key);
+      this.remove(key);
       return false;
     }
     if (expectedVersion !== undefined && expectedVersion !== current.version) return false;
-    return this.entries.delete(key);
+    return this.remove(key);
+  }
+
+  private remove(key: string): boolean {
+    if (!this.entries.delete(key)) return false;
+    this.sortedKeys?.delete(key);
+    return true;
   }
 
   private makeRoom(maxEntries: number, now: number): void {
@@ -183,21 +183,9 @@ export class KeyedCore {
 
   private sweep(now: number): void {
     for (const [key, entry] of this.entries) {
-      if (!isLive(entry, now)) this.entries.delete(key);
+      if (!isLive(entry, now)) this.remove(key);
     }
   }
-}
-
-/** Index of the first key not below `prefix` in sorted `keys` (binary search). */
-function firstAtOrAfter(keys: readonly string[], prefix: string): number {
-  let low = 0;
-  let high = keys.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (keys[middle]! < prefix) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 function isLive(entry: CoreEntry, now: number): boolean {
