@@ -19,6 +19,7 @@ import { eventingErrorCodes, publicationRoute } from './eventing-constants';
 import { PublicationService } from './publication-service';
 import { eventingSurfaces } from './eventing-surfaces';
 import { KeyedOutboxStore, type OutboxRecord } from './keyed-outbox-store';
+import { MemoryOutboxStore } from './memory-outbox-store';
 import { OutboxDispatchLoop, type DispatchPassResult } from './outbox-dispatcher';
 import { eventDispatcherKey, outboxStoreKey, type EventDispatcher, type OutboxStore } from './outbox-store';
 import { subscriptionReadiness } from './subscription-readiness';
@@ -155,7 +156,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
             ownership: {
               executionOwnership: (dispatcher ?? inProcessDispatcher).executionOwnership,
               dispatcherId: (dispatcher ?? inProcessDispatcher).id,
-              outboxProvider: outbox?.provider ?? 'engine-store',
+              outboxProvider: outbox?.provider ?? 'not-started',
             },
             outboxIds: [outboxSettings.OutboxId],
             summary: book.summary([outboxSettings.OutboxId]),
@@ -206,14 +207,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
     },
     started(context) {
       if (outboxSettings.Enabled) {
-        outbox =
-          context.resolve(outboxStoreKey) ??
-          new KeyedOutboxStore(
-            builder.openStore<OutboxRecord>('eventing-outbox', {
-              maxEntries: outboxSettings.MaxStagedMessages,
-              description: 'the embedded eventing outbox',
-            }),
-          );
+        outbox = context.resolve(outboxStoreKey) ?? embeddedOutbox(builder, outboxSettings);
         dispatcher = context.resolve(eventDispatcherKey) ?? inProcessDispatcher;
         publications.useOutbox(outbox);
         loop = new OutboxDispatchLoop(outboxSettings, outbox, dispatcher, book, writers);
@@ -242,4 +236,24 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
   const registration: EventingRegistration = { options: settings, dispatchJob };
   builder.provide(eventingRegistrationKey, registration);
   return registration;
+}
+
+/**
+ * The outbox used when no package provided one: with stores that are neither durable nor shared (the default
+ * Memory provider) the memory outbox, built for one process; otherwise (File, or a shared provider) the
+ * outbox on the engine store `eventing-outbox`, which survives a restart and is shared as the stores are.
+ * The keyed outbox keeps two records per pending message and one per dispatched message for its retention
+ * window, so its store is bounded at three times `MaxStagedMessages`.
+ */
+function embeddedOutbox(builder: EngineBuilder, settings: EventingOptions['Outbox']): OutboxStore {
+  const traits = builder.storeTraits();
+  if (!traits.durable && !traits.shared) {
+    return new MemoryOutboxStore({ maxMessages: settings.MaxStagedMessages });
+  }
+  return new KeyedOutboxStore(
+    builder.openStore<OutboxRecord>('eventing-outbox', {
+      maxEntries: settings.MaxStagedMessages * 3,
+      description: 'the embedded eventing outbox',
+    }),
+  );
 }

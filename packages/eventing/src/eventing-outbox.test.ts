@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { EventDispatcher, EventMessage } from './index';
 import { useEventDispatcher } from './index';
 import { declareOrders, eventually, startEventing } from './test-support/eventing-fixture';
@@ -80,7 +83,7 @@ describe('outbox lane', () => {
     });
     expect(engine.catalog('event-dispatch-runtimes')!.find('eventing-dispatch')).toMatchObject({
       outboxIds: ['eventing-outbox'],
-      ownership: { dispatcherId: 'in-process-subscriptions', outboxProvider: 'engine-store' },
+      ownership: { dispatcherId: 'in-process-subscriptions', outboxProvider: 'memory' },
       summary: { retryPendingOutboxCount: 0, terminalOutboxCount: 0, hasTerminalFailures: false },
     });
   });
@@ -227,5 +230,44 @@ describe('outbox lane', () => {
     });
     const direct = await start({}, (builder) => declareOrders(builder, {}));
     expect(direct.engine.catalog('event-dispatch-runtimes')!.entries()).toEqual([]);
+  });
+
+  it('with File stores stages in the durable engine store: a message staged before a restart is sent after it', async () => {
+    const directory = await mkdtemp(path.join(tmpdir(), 'corekit-eventing-'));
+    const stores = { Engine: { Stores: { Provider: 'File', Directory: directory } } };
+    try {
+      // Dispatch held off (one pass an hour, after the startup pass found nothing): the message stays staged.
+      const first = await start(
+        lane({ DispatchIntervalMilliseconds: 3_600_000 }),
+        (builder) => declareOrders(builder, { billing: async () => undefined }),
+        stores,
+      );
+      await first.registration.dispatchJob!.trigger();
+      expect((await first.publish(placed('durable-1'))).body).toMatchObject({ outcome: 'accepted' });
+      expect(first.engine.catalog('event-dispatch-runtimes')!.find('eventing-dispatch')).toMatchObject({
+        ownership: { outboxProvider: 'engine-store' },
+      });
+      await first.engine.stop();
+
+      const delivered: string[] = [];
+      const second = await start(
+        lane(),
+        (builder) =>
+          declareOrders(builder, {
+            billing: async ({ message }) => {
+              delivered.push(message.publicationId);
+            },
+          }),
+        stores,
+      );
+      await eventually(
+        () =>
+          (second.engine.catalog('event-dispatches')!.find('eventing-outbox') as { succeededCount?: number })
+            ?.succeededCount === 1,
+      );
+      expect(delivered).toEqual(['durable-1']);
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

@@ -35,4 +35,6 @@ export { eventingEventIds } from './eventing-event-ids';
 export { outboxStoreKey, eventDispatcherKey, useOutboxStore, useEventDispatcher } from './outbox-store';
 export type { OutboxStore, ClaimedOutboxMessage, EventDispatcher } from './outbox-store';
 export { KeyedOutboxStore } from './keyed-outbox-store';
+export { MemoryOutboxStore } from './memory-outbox-store';
+export type { MemoryOutboxOptions } from './memory-outbox-store';
 export type { DispatchPassResult } from './outbox-dispatcher';

@@ -1,6 +1,8 @@
 import { MemoryStoreProvider } from '@corekit/engine-core';
 import type { EventMessage } from './eventing-model';
 import { KeyedOutboxStore, type OutboxRecord } from './keyed-outbox-store';
+import { MemoryOutboxStore } from './memory-outbox-store';
+import type { OutboxStore } from './outbox-store';
 
 const message = (id: string): EventMessage => ({
   publicationId: id,
@@ -16,17 +18,39 @@ const message = (id: string): EventMessage => ({
   headers: {},
 });
 
-/** Two outbox handles on one store (two dispatchers sharing it), with a clock the test moves. */
-function outboxes() {
-  const clock = { now: 1_000_000 };
-  const store = new MemoryStoreProvider().open<OutboxRecord>('outbox', { maxEntries: 10_000 });
-  const make = () => new KeyedOutboxStore(store, 60_000, () => clock.now);
-  return { clock, first: make(), second: make() };
+/** Both outboxes settle in batches. */
+type BatchOutbox = OutboxStore & Required<Pick<OutboxStore, 'completeMany'>>;
+
+interface Outboxes {
+  readonly clock: { now: number };
+  readonly first: BatchOutbox;
+  readonly second: BatchOutbox;
 }
 
 const ids = (claims: ReadonlyArray<{ id: string }>) => claims.map((claim) => claim.id);
 
-describe('KeyedOutboxStore', () => {
+/** Two outbox handles for two dispatchers (two owners) sharing one outbox, with a clock the test moves. */
+const kinds: ReadonlyArray<[string, () => Outboxes]> = [
+  [
+    'KeyedOutboxStore (two handles on one engine store)',
+    () => {
+      const clock = { now: 1_000_000 };
+      const store = new MemoryStoreProvider().open<OutboxRecord>('outbox', { maxEntries: 10_000 });
+      const make = () => new KeyedOutboxStore(store, 60_000, () => clock.now);
+      return { clock, first: make(), second: make() };
+    },
+  ],
+  [
+    'MemoryOutboxStore (two owners in one process)',
+    () => {
+      const clock = { now: 1_000_000 };
+      const outbox = new MemoryOutboxStore({ maxMessages: 10_000, now: () => clock.now });
+      return { clock, first: outbox, second: outbox };
+    },
+  ],
+];
+
+describe.each(kinds)('%s', (_, outboxes) => {
   it('claims in staging order past its own in-flight claims, never one message for two owners', async () => {
     const { first, second } = outboxes();
     for (let index = 0; index < 300; index += 1) await first.stage(message(`m-${index}`));
@@ -83,5 +107,46 @@ describe('KeyedOutboxStore', () => {
     expect(await first.fail('r', 'owner', 'still down')).toBe(true);
     expect(await first.pendingCount()).toBe(0);
     expect(await first.stage(message('r'))).toBe(false);
+  });
+});
+
+describe('MemoryOutboxStore', () => {
+  const make = (maxMessages: number) => {
+    const clock = { now: 1_000_000 };
+    return {
+      clock,
+      outbox: new MemoryOutboxStore({ maxMessages, retainDispatchedMs: 1000, now: () => clock.now }),
+    };
+  };
+
+  it('refuses staging beyond its bound with STORE_FULL, counting terminal failures, not dispatched ones', async () => {
+    const { outbox } = make(2);
+    await outbox.stage(message('a'));
+    await outbox.stage(message('b'));
+    await expect(outbox.stage(message('c'))).rejects.toMatchObject({ code: 'STORE_FULL' });
+    await outbox.claim('o', 2, 1000);
+    await outbox.fail('a', 'o', 'boom');
+    expect(await outbox.completeMany(['b'], 'o')).toEqual(['b']);
+    expect(await outbox.stage(message('c'))).toBe(true);
+    await expect(outbox.stage(message('d'))).rejects.toMatchObject({ code: 'STORE_FULL' });
+  });
+
+  it('remembers dispatched ids for the retention window only', async () => {
+    const { clock, outbox } = make(10);
+    await outbox.stage(message('a'));
+    await outbox.claim('o', 1, 1000);
+    await outbox.complete('a', 'o');
+    expect(await outbox.stage(message('a'))).toBe(false);
+    clock.now += 1000;
+    expect(await outbox.stage(message('a'))).toBe(true);
+  });
+
+  it('puts a retried message behind the messages staged before its retry', async () => {
+    const { clock, outbox } = make(10);
+    await outbox.stage(message('first'));
+    await outbox.stage(message('second'));
+    await outbox.claim('o', 1, 1000);
+    await outbox.retry('first', 'o', new Date(clock.now), 'down');
+    expect(ids(await outbox.claim('o', 5, 1000))).toEqual(['second', 'first']);
   });
 });
