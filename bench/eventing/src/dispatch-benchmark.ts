@@ -1,6 +1,8 @@
 // (b) Publish-to-confirmed throughput to RabbitMQ: N staged messages dispatched by the eventing dispatch job
 // with the RabbitMQ dispatcher (batch size B, passes triggered back to back) against a bare amqplib
-// confirm-channel loop publishing the same N messages B at a time and awaiting each batch's confirms.
+// confirm-channel loop publishing the same N messages (same body and AMQP properties) B at a time and awaiting
+// each batch's confirms.
+import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import amqp from 'amqplib';
 import { createEngineBuilder } from '@corekit/engine-core';
@@ -126,15 +128,21 @@ export async function bareDispatch(
     for (let offset = 0; offset < count; offset += batch) {
       const confirms: Promise<void>[] = [];
       for (let index = offset; index < Math.min(count, offset + batch); index += 1) {
+        // The message the dispatcher sends: same body and the same AMQP properties (publication id as
+        // messageId, event type, content type, occurrence time, channel header), so both sides do the same job.
         const body = Buffer.from(JSON.stringify(payload(index)));
+        const properties = {
+          messageId: randomUUID(),
+          type: 'order-placed',
+          contentType: 'application/json',
+          timestamp: Math.floor(Date.now() / 1000),
+          persistent: true,
+          headers: { 'x-channel-id': 'orders' },
+        };
         confirms.push(
           new Promise((resolve, reject) =>
-            channel.publish(
-              exchange,
-              'orders.order-placed',
-              body,
-              { persistent: true, messageId: `b-${index}` },
-              (error) => (error ? reject(error) : resolve()),
+            channel.publish(exchange, 'orders.order-placed', body, properties, (error) =>
+              error ? reject(error) : resolve(),
             ),
           ),
         );

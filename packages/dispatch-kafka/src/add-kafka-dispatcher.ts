@@ -1,5 +1,5 @@
-import { CoreError, type EngineBuilder } from '@corekit/abstractions';
-import { eventingRegistrationKey, useEventDispatcher } from '@corekit/eventing';
+import type { EngineBuilder } from '@corekit/abstractions';
+import { registerDispatcher } from '@corekit/dispatch-kit';
 import { KafkaDispatcher } from './kafka-dispatcher';
 import { kafkaDispatcherOptionsSchema, type KafkaDispatcherOptionsInput } from './kafka-dispatcher-options';
 
@@ -13,26 +13,16 @@ export function addKafkaDispatcher(
   builder: EngineBuilder,
   options?: KafkaDispatcherOptionsInput,
 ): KafkaDispatcher {
-  if (builder.hasRegistration('@corekit/dispatch-kafka')) {
-    throw new CoreError(
-      'KAFKA_DISPATCHER_ALREADY_REGISTERED',
-      'addKafkaDispatcher was called twice; call it once.',
-    );
-  }
-  const eventing = builder.resolve(eventingRegistrationKey);
-  if (!eventing || !eventing.options.Outbox.Enabled) {
-    throw new CoreError(
-      'KAFKA_DISPATCHER_WITHOUT_LANE',
-      'addKafkaDispatcher needs addEventing(builder, { Outbox: { Enabled: true } }) first (Engine:Eventing:Outbox:Enabled).',
-    );
-  }
-  builder.markRegistration('@corekit/dispatch-kafka');
-  const settings = builder.configuration.bind(
-    'Engine:Eventing:Dispatchers:Kafka',
-    kafkaDispatcherOptionsSchema,
+  return registerDispatcher(
+    builder,
+    {
+      packageName: '@corekit/dispatch-kafka',
+      functionName: 'addKafkaDispatcher',
+      codePrefix: 'KAFKA_DISPATCHER',
+      section: 'Engine:Eventing:Dispatchers:Kafka',
+      schema: kafkaDispatcherOptionsSchema,
+      create: (settings, logger) => new KafkaDispatcher(settings, logger),
+    },
     options,
   );
-  const dispatcher = new KafkaDispatcher(settings, builder.logger);
-  useEventDispatcher(builder, dispatcher);
-  return dispatcher;
 }

@@ -1,108 +1,99 @@
 import type { Logger } from '@corekit/abstractions';
+import {
+  destinationTemplate,
+  dispatcherEventIds,
+  eventEnvelope,
+  LazyConnection,
+  type EventEnvelope,
+} from '@corekit/dispatch-kit';
 import type { EventDispatcher, EventMessage } from '@corekit/eventing';
-import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Message, type Producer, type SASLOptions } from 'kafkajs';
 import type { KafkaDispatcherOptions } from './kafka-dispatcher-options';
 
-/** Event ids of the broker dispatchers, inside the eventing range. */
-const eventIds = { connected: 3236, connectionFailed: 3237, sendFailed: 3238, closed: 3239 } as const;
-
 /** The JSON value of every Kafka message: the publication with its id, so consumers can deduplicate. */
-export interface KafkaEventEnvelope {
-  readonly publicationId: string;
-  readonly channelId: string;
-  readonly eventType: string;
-  readonly occurredAtUtc: string;
-  readonly contentType: string;
-  readonly correlationId: string | null;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly payload: unknown;
-}
+export type KafkaEventEnvelope = EventEnvelope;
 
 /**
- * Produces outbox messages with broker acks (`Acks`, default all in-sync replicas): `dispatch` resolves only
- * once the broker acknowledged the write. kafkajs' own retries are off, so a failure surfaces at once and
- * the outbox's retry schedule is the only one (visible on the dispatch surfaces); the next dispatch after a
- * failure reconnects.
+ * Produces outbox messages with broker acks (`Acks`, default all in-sync replicas): a message counts as
+ * dispatched only once the broker acknowledged the write. A batch goes out as one produce request per
+ * broker (kafkajs `sendBatch`), acknowledged or failed as a whole. kafkajs' own retries are off, so a failure
+ * surfaces at once and the outbox's retry schedule is the only one (visible on the dispatch surfaces); the
+ * next dispatch after a failure reconnects.
  */
 export class KafkaDispatcher implements EventDispatcher {
   readonly id = 'kafka';
   readonly executionOwnership = 'provider-managed';
-  private connecting: Promise<Producer> | null = null;
-  private closed = false;
+  private readonly producer: LazyConnection<Producer>;
+  private readonly topic: (message: EventMessage) => string;
 
   constructor(
     private readonly options: KafkaDispatcherOptions,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.topic = destinationTemplate(options.Topic);
+    this.producer = new LazyConnection({
+      connect: () => this.connect(),
+      dispose: (producer) => producer.disconnect(),
+      logger,
+      category: 'eventing.kafka',
+      broker: 'Kafka',
+    });
+  }
 
   async dispatch(message: EventMessage): Promise<void> {
-    const producer = await this.producer();
-    const topic = this.options.Topic.replaceAll('{channelId}', message.channelId).replaceAll(
-      '{eventType}',
-      message.eventType,
-    );
-    const envelope: KafkaEventEnvelope = {
-      publicationId: message.publicationId,
-      channelId: message.channelId,
-      eventType: message.eventType,
-      occurredAtUtc: message.occurredAtUtc,
-      contentType: message.contentType,
-      correlationId: message.correlationId,
-      headers: message.headers,
-      payload: message.payload,
-    };
+    const [error] = await this.dispatchMany([message]);
+    if (error) throw error;
+  }
+
+  /** Produces the batch, grouped by topic, in one `sendBatch`; every message shares its outcome. */
+  async dispatchMany(messages: readonly EventMessage[]): Promise<(Error | null)[]> {
+    if (messages.length === 0) return [];
+    const producer = await this.producer.get();
+    const byTopic = new Map<string, Message[]>();
+    for (const message of messages) {
+      const topic = this.topic(message);
+      let batch = byTopic.get(topic);
+      if (!batch) byTopic.set(topic, (batch = []));
+      batch.push(this.record(message));
+    }
+    try {
+      await producer.sendBatch({
+        acks: this.options.Acks,
+        timeout: this.options.RequestTimeoutMilliseconds,
+        topicMessages: [...byTopic].map(([topic, batch]) => ({ topic, messages: batch })),
+      });
+      return messages.map(() => null);
+    } catch (caught) {
+      const error = caught instanceof Error ? caught : new Error(String(caught));
+      this.logger.log({
+        level: 'warn',
+        eventId: dispatcherEventIds.deliveryFailed,
+        category: 'eventing.kafka',
+        message: `A Kafka write of ${messages.length} message(s) was not acknowledged; the dispatch is retried`,
+        error: error.message.slice(0, 200),
+      });
+      this.producer.forget(producer);
+      return messages.map(() => error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.producer.close();
+  }
+
+  private record(message: EventMessage): Message {
     const key =
       this.options.MessageKey === 'channelId'
         ? message.channelId
         : this.options.MessageKey === 'correlationId'
           ? (message.correlationId ?? message.publicationId)
           : message.publicationId;
-    try {
-      await producer.send({
-        topic,
-        acks: this.options.Acks,
-        timeout: this.options.RequestTimeoutMilliseconds,
-        messages: [
-          {
-            key,
-            value: JSON.stringify(envelope),
-            timestamp: String(Date.parse(message.occurredAtUtc)),
-            headers: { publicationId: message.publicationId, eventType: message.eventType },
-          },
-        ],
-      });
-    } catch (error) {
-      this.logger.log({
-        level: 'warn',
-        eventId: eventIds.sendFailed,
-        category: 'eventing.kafka',
-        message: 'A Kafka write was not acknowledged; the dispatch is retried',
-        error: error instanceof Error ? error.message.slice(0, 200) : String(error),
-      });
-      await this.reset();
-      throw error instanceof Error ? error : new Error(String(error));
-    }
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.reset();
-  }
-
-  private producer(): Promise<Producer> {
-    if (this.closed) return Promise.reject(new Error('the Kafka dispatcher is closed'));
-    this.connecting ??= this.connect().catch((error: unknown) => {
-      this.connecting = null;
-      this.logger.log({
-        level: 'warn',
-        eventId: eventIds.connectionFailed,
-        category: 'eventing.kafka',
-        message: 'Cannot reach the Kafka brokers; the dispatch is retried',
-        error: error instanceof Error ? error.message.slice(0, 200) : String(error),
-      });
-      throw new Error(`Kafka unreachable: ${error instanceof Error ? error.message : String(error)}`);
-    });
-    return this.connecting;
+    return {
+      key,
+      value: JSON.stringify(eventEnvelope(message)),
+      timestamp: String(Date.parse(message.occurredAtUtc)),
+      headers: { publicationId: message.publicationId, eventType: message.eventType },
+    };
   }
 
   private async connect(): Promise<Producer> {
@@ -115,33 +106,23 @@ export class KafkaDispatcher implements EventDispatcher {
       requestTimeout: this.options.RequestTimeoutMilliseconds,
       retry: { retries: 0 },
       logLevel: logLevel.NOTHING,
-      ...(sasl
-        ? { sasl: { mechanism: sasl.Mechanism, username: sasl.Username, password: sasl.Password } as never }
-        : {}),
+      ...(sasl ? { sasl: this.sasl(sasl) } : {}),
     });
     const producer = kafka.producer({ allowAutoTopicCreation: false, retry: { retries: 0 } });
     await producer.connect();
-    producer.on(producer.events.DISCONNECT, () => {
-      this.logger.log({
-        level: 'info',
-        eventId: eventIds.closed,
-        category: 'eventing.kafka',
-        message: 'The Kafka producer disconnected',
-      });
-    });
-    this.logger.log({
-      level: 'info',
-      eventId: eventIds.connected,
-      category: 'eventing.kafka',
-      message: 'Connected to Kafka',
-    });
+    producer.on(producer.events.DISCONNECT, () => this.producer.lost(producer));
     return producer;
   }
 
-  private async reset(): Promise<void> {
-    const pending = this.connecting;
-    this.connecting = null;
-    const producer = await pending?.catch(() => null);
-    await producer?.disconnect().catch(() => undefined);
+  private sasl(sasl: NonNullable<KafkaDispatcherOptions['Sasl']>): SASLOptions {
+    const { Username: username, Password: password } = sasl;
+    switch (sasl.Mechanism) {
+      case 'plain':
+        return { mechanism: 'plain', username, password };
+      case 'scram-sha-256':
+        return { mechanism: 'scram-sha-256', username, password };
+      case 'scram-sha-512':
+        return { mechanism: 'scram-sha-512', username, password };
+    }
   }
 }

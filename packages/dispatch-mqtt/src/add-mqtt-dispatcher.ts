@@ -1,5 +1,5 @@
-import { CoreError, type EngineBuilder } from '@corekit/abstractions';
-import { eventingRegistrationKey, useEventDispatcher } from '@corekit/eventing';
+import type { EngineBuilder } from '@corekit/abstractions';
+import { registerDispatcher } from '@corekit/dispatch-kit';
 import { MqttDispatcher } from './mqtt-dispatcher';
 import { mqttDispatcherOptionsSchema, type MqttDispatcherOptionsInput } from './mqtt-dispatcher-options';
 
@@ -13,26 +13,16 @@ export function addMqttDispatcher(
   builder: EngineBuilder,
   options?: MqttDispatcherOptionsInput,
 ): MqttDispatcher {
-  if (builder.hasRegistration('@corekit/dispatch-mqtt')) {
-    throw new CoreError(
-      'MQTT_DISPATCHER_ALREADY_REGISTERED',
-      'addMqttDispatcher was called twice; call it once.',
-    );
-  }
-  const eventing = builder.resolve(eventingRegistrationKey);
-  if (!eventing || !eventing.options.Outbox.Enabled) {
-    throw new CoreError(
-      'MQTT_DISPATCHER_WITHOUT_LANE',
-      'addMqttDispatcher needs addEventing(builder, { Outbox: { Enabled: true } }) first (Engine:Eventing:Outbox:Enabled).',
-    );
-  }
-  builder.markRegistration('@corekit/dispatch-mqtt');
-  const settings = builder.configuration.bind(
-    'Engine:Eventing:Dispatchers:Mqtt',
-    mqttDispatcherOptionsSchema,
+  return registerDispatcher(
+    builder,
+    {
+      packageName: '@corekit/dispatch-mqtt',
+      functionName: 'addMqttDispatcher',
+      codePrefix: 'MQTT_DISPATCHER',
+      section: 'Engine:Eventing:Dispatchers:Mqtt',
+      schema: mqttDispatcherOptionsSchema,
+      create: (settings, logger) => new MqttDispatcher(settings, logger),
+    },
     options,
   );
-  const dispatcher = new MqttDispatcher(settings, builder.logger);
-  useEventDispatcher(builder, dispatcher);
-  return dispatcher;
 }

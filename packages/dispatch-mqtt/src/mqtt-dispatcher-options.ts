@@ -17,7 +17,7 @@ export const mqttDispatcherOptionsSchema = z.object({
   ProtocolVersion: z.union([z.literal(4), z.literal(5)]).default(4),
   /** Ask the broker to retain the last message per topic. Default false. */
   Retain: z.boolean().default(false),
-  /** Longest wait for PUBACK of one message, in milliseconds. Default 10,000; 1 to 600,000. */
+  /** Longest wait for the PUBACKs of one batch, in milliseconds. Default 10,000; 1 to 600,000. */
   PublishTimeoutMilliseconds: z.number().int().min(1).max(600_000).default(10_000),
   /** Longest wait to connect, in milliseconds. Default 5000; 1 to 600,000. */
   ConnectTimeoutMilliseconds: z.number().int().min(1).max(600_000).default(5000),

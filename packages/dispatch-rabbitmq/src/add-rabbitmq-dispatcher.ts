@@ -1,5 +1,5 @@
-import { CoreError, type EngineBuilder } from '@corekit/abstractions';
-import { eventingRegistrationKey, useEventDispatcher } from '@corekit/eventing';
+import type { EngineBuilder } from '@corekit/abstractions';
+import { registerDispatcher } from '@corekit/dispatch-kit';
 import { RabbitMqDispatcher } from './rabbitmq-dispatcher';
 import {
   rabbitMqDispatcherOptionsSchema,
@@ -16,26 +16,16 @@ export function addRabbitMqDispatcher(
   builder: EngineBuilder,
   options?: RabbitMqDispatcherOptionsInput,
 ): RabbitMqDispatcher {
-  if (builder.hasRegistration('@corekit/dispatch-rabbitmq')) {
-    throw new CoreError(
-      'RABBITMQ_DISPATCHER_ALREADY_REGISTERED',
-      'addRabbitMqDispatcher was called twice; call it once.',
-    );
-  }
-  const eventing = builder.resolve(eventingRegistrationKey);
-  if (!eventing || !eventing.options.Outbox.Enabled) {
-    throw new CoreError(
-      'RABBITMQ_DISPATCHER_WITHOUT_LANE',
-      'addRabbitMqDispatcher needs addEventing(builder, { Outbox: { Enabled: true } }) first (Engine:Eventing:Outbox:Enabled).',
-    );
-  }
-  builder.markRegistration('@corekit/dispatch-rabbitmq');
-  const settings = builder.configuration.bind(
-    'Engine:Eventing:Dispatchers:RabbitMq',
-    rabbitMqDispatcherOptionsSchema,
+  return registerDispatcher(
+    builder,
+    {
+      packageName: '@corekit/dispatch-rabbitmq',
+      functionName: 'addRabbitMqDispatcher',
+      codePrefix: 'RABBITMQ_DISPATCHER',
+      section: 'Engine:Eventing:Dispatchers:RabbitMq',
+      schema: rabbitMqDispatcherOptionsSchema,
+      create: (settings, logger) => new RabbitMqDispatcher(settings, logger),
+    },
     options,
   );
-  const dispatcher = new RabbitMqDispatcher(settings, builder.logger);
-  useEventDispatcher(builder, dispatcher);
-  return dispatcher;
 }

@@ -15,7 +15,7 @@ export const rabbitMqDispatcherOptionsSchema = z.object({
   RoutingKey: z.string().min(1).max(255).default('{channelId}.{eventType}'),
   /** Mark messages persistent (delivery mode 2). Default true. */
   Persistent: z.boolean().default(true),
-  /** Longest wait for the broker's confirm of one message, in milliseconds. Default 10,000; 1 to 600,000. */
+  /** Longest wait for the broker's confirms of one batch, in milliseconds. Default 10,000; 1 to 600,000. */
   ConfirmTimeoutMilliseconds: z.number().int().min(1).max(600_000).default(10_000),
   /** Longest wait to connect, in milliseconds. Default 5000; 1 to 600,000. */
   ConnectTimeoutMilliseconds: z.number().int().min(1).max(600_000).default(5000),

@@ -16,6 +16,12 @@ export interface DispatchPassResult {
   readonly claimLost: number;
 }
 
+/**
+ * Resolves after two turns of the event loop's check phase. Client libraries (amqplib, mqtt.js) write what a
+ * dispatch queued from a setImmediate callback; bookkeeping deferred this way runs after that write.
+ */
+const afterWrites = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+
 /** Batches one pass sends at most before yielding to the next interval. */
 const maxBatchesPerPass = 100;
 
@@ -70,9 +76,12 @@ export class OutboxDispatchLoop {
       totals.claimed += claimed.length;
       const more =
         claimed.length === this.options.BatchSize && batch + 1 < maxBatchesPerPass && !signal.aborted;
-      next = more ? claim() : Promise.resolve([]);
-      const sent = await this.sendAll(claimed, signal);
-      settling = settling.then(async () => {
+      // The batch goes to the dispatcher first; claiming the next one and settling this one wait until the
+      // client library has written it, so they overlap the destination's confirm wait instead of delaying it.
+      const sending = this.sendAll(claimed, signal);
+      next = more ? afterWrites().then(claim) : Promise.resolve([]);
+      const sent = await sending;
+      settling = settling.then(afterWrites).then(async () => {
         for (const outcome of await this.settle(claimed, sent)) {
           if (outcome === 'succeeded') totals.succeeded += 1;
           else if (outcome === 'retry-scheduled') totals.retryScheduled += 1;

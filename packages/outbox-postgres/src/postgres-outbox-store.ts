@@ -76,6 +76,10 @@ export class PostgresOutboxStore implements OutboxStore {
     return this.stageInTransaction(this.pool, message);
   }
 
+  /**
+   * Claims the rows that became available first (staging order, a retried row behind the rows staged before
+   * its retry), walking the due index from its front: the cost follows the batch, not the backlog.
+   */
   async claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedOutboxMessage[]> {
     await this.ready();
     const result = await this.pool.query(
@@ -83,7 +87,7 @@ export class PostgresOutboxStore implements OutboxStore {
          SELECT id FROM ${this.table}
           WHERE outbox_id = $1 AND status = 'pending' AND available_at <= clock_timestamp()
             AND (claim_owner IS NULL OR claim_expires_at <= clock_timestamp())
-          ORDER BY staged_at, id
+          ORDER BY available_at
           LIMIT $2
           FOR UPDATE SKIP LOCKED)
        UPDATE ${this.table} AS outbox
@@ -91,11 +95,11 @@ export class PostgresOutboxStore implements OutboxStore {
               attempts = outbox.attempts + 1
          FROM due
         WHERE outbox.outbox_id = $1 AND outbox.id = due.id
-       RETURNING outbox.id, outbox.message, outbox.attempts, outbox.staged_at`,
+       RETURNING outbox.id, outbox.message, outbox.attempts, outbox.available_at`,
       [this.outboxId, limit, owner, leaseMs],
     );
-    return (result.rows as Array<{ id: string; message: EventMessage; attempts: number; staged_at: Date }>)
-      .sort((a, b) => a.staged_at.getTime() - b.staged_at.getTime())
+    return (result.rows as Array<{ id: string; message: EventMessage; attempts: number; available_at: Date }>)
+      .sort((a, b) => a.available_at.getTime() - b.available_at.getTime())
       .map((row) => ({ id: row.id, message: row.message, attempt: row.attempts }));
   }
 

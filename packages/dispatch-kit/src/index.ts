@@ -1,0 +1,10 @@
+export { dispatcherEventIds } from './dispatcher-event-ids';
+export { eventEnvelope, payloadBytes } from './event-envelope';
+export type { EventEnvelope } from './event-envelope';
+export { destinationTemplate } from './destination-template';
+export { LazyConnection } from './lazy-connection';
+export type { LazyConnectionOptions } from './lazy-connection';
+export { registerDispatcher } from './register-dispatcher';
+export type { DispatcherPackage } from './register-dispatcher';
+export { confirmBatch } from './confirm-batch';
+export type { ConfirmBatchOptions } from './confirm-batch';

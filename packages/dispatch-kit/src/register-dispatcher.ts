@@ -1,0 +1,48 @@
+import { CoreError, type EngineBuilder, type Logger } from '@corekit/abstractions';
+import { eventingRegistrationKey, useEventDispatcher, type EventDispatcher } from '@corekit/eventing';
+import type { ZodType } from 'zod';
+
+/** What a dispatcher package tells `registerDispatcher`. */
+export interface DispatcherPackage<TSettings, TDispatcher extends EventDispatcher> {
+  /** The package name, registered once per builder, e.g. `@corekit/dispatch-rabbitmq`. */
+  readonly packageName: string;
+  /** The registration function's name, for error messages, e.g. `addRabbitMqDispatcher`. */
+  readonly functionName: string;
+  /** Prefix of the error codes, e.g. `RABBITMQ_DISPATCHER` (…_ALREADY_REGISTERED, …_WITHOUT_LANE). */
+  readonly codePrefix: string;
+  /** The configuration section, e.g. `Engine:Eventing:Dispatchers:RabbitMq`. */
+  readonly section: string;
+  readonly schema: ZodType<TSettings>;
+  readonly create: (settings: TSettings, logger: Logger) => TDispatcher;
+}
+
+/**
+ * The body of every `add*Dispatcher`: refuses a second call and a builder without the eventing outbox lane,
+ * binds the package's section (code options merged, unknown keys refused, secrets registered), creates the
+ * dispatcher and makes the eventing dispatch job send with it.
+ */
+export function registerDispatcher<TSettings, TDispatcher extends EventDispatcher>(
+  builder: EngineBuilder,
+  dispatcherPackage: DispatcherPackage<TSettings, TDispatcher>,
+  options: unknown,
+): TDispatcher {
+  const { packageName, functionName, codePrefix, section } = dispatcherPackage;
+  if (builder.hasRegistration(packageName)) {
+    throw new CoreError(
+      `${codePrefix}_ALREADY_REGISTERED`,
+      `${functionName} was called twice; call it once.`,
+    );
+  }
+  const eventing = builder.resolve(eventingRegistrationKey);
+  if (!eventing || !eventing.options.Outbox.Enabled) {
+    throw new CoreError(
+      `${codePrefix}_WITHOUT_LANE`,
+      `${functionName} needs addEventing(builder, { Outbox: { Enabled: true } }) first (Engine:Eventing:Outbox:Enabled).`,
+    );
+  }
+  builder.markRegistration(packageName);
+  const settings = builder.configuration.bind(section, dispatcherPackage.schema, options);
+  const dispatcher = dispatcherPackage.create(settings, builder.logger);
+  useEventDispatcher(builder, dispatcher);
+  return dispatcher;
+}
