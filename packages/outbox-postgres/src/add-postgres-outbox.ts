@@ -35,10 +35,22 @@ export function addPostgresOutbox(
   );
   const pool = new pg.Pool({ connectionString: settings.ConnectionString, max: settings.PoolMax });
   pool.on('error', () => undefined);
+  // The dispatcher's bookkeeping on sessions that commit asynchronously (one pass runs at a time: claims
+  // and settlements overlap, so two sessions).
+  const dispatchPool = settings.SynchronousDispatchCommits
+    ? null
+    : new pg.Pool({
+        connectionString: settings.ConnectionString,
+        max: 2,
+        options: '-c synchronous_commit=off',
+      });
+  dispatchPool?.on('error', () => undefined);
   const store = new PostgresOutboxStore(pool, eventing.options.Outbox.OutboxId, {
     schema: settings.Schema,
     tableName: settings.TableName,
     createTable: settings.CreateTable,
+    deleteDispatched: settings.DispatchedRetentionMinutes === 0,
+    ...(dispatchPool ? { dispatchPool } : {}),
   });
   useOutboxStore(builder, store);
   if (settings.DispatchedRetentionMinutes > 0) {
@@ -53,7 +65,7 @@ export function addPostgresOutbox(
   builder.addLifecycleHooks({
     id: 'outbox-postgres',
     async stopping() {
-      await pool.end().catch(() => undefined);
+      await Promise.all([pool.end(), dispatchPool?.end()].map((ending) => ending?.catch(() => undefined)));
     },
   });
   return store;

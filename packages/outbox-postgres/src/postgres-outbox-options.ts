@@ -17,8 +17,17 @@ export const postgresOutboxOptionsSchema = z.object({
   CreateTable: z.boolean().default(true),
   /** Most pool connections the dispatcher and `stage` use (staging in a caller's transaction uses theirs). Default 4; 1 to 100. */
   PoolMax: z.number().int().min(1).max(100).default(4),
-  /** How long dispatched rows are kept before the dispatch job deletes them, in minutes. Default 60; 0 keeps none. */
+  /**
+   * How long dispatched rows are kept (for inspection, and so staging a dispatched publication id again is a
+   * no-op) before a job deletes them, in minutes. Default 60; 0 deletes a row as soon as it is dispatched.
+   */
   DispatchedRetentionMinutes: z.number().int().min(0).max(525_600).default(60),
+  /**
+   * Commit the dispatcher's claims and settlements synchronously. Default false: they run on their own
+   * sessions with `synchronous_commit = off`, so a PostgreSQL crash can forget the last fraction of a second
+   * of them and a message is sent again (delivery is at-least-once anyway). Staging is always synchronous.
+   */
+  SynchronousDispatchCommits: z.boolean().default(false),
 });
 
 export type PostgresOutboxOptions = z.output<typeof postgresOutboxOptionsSchema>;

@@ -14,15 +14,31 @@ export class PostgresOutboxStore implements OutboxStore {
   readonly provider = 'postgresql';
   private readonly table: string;
   private schema: Promise<void> | null;
+  /** Where claims and settlements run: `dispatchPool` when given, else `pool`. */
+  private readonly dispatch: Queryable;
+  private readonly deleteDispatched: boolean;
 
-  /** With `createTable` (default true) the table is created before the first statement that needs it. */
+  /**
+   * With `createTable` (default true) the table is created before the first statement that needs it.
+   * `dispatchPool` runs the dispatcher's claims and settlements (say, sessions with asynchronous commit);
+   * staging always uses `pool` or the caller's client. With `deleteDispatched` a dispatched row is deleted
+   * at once instead of being marked dispatched (staging its publication id again then stages it anew).
+   */
   constructor(
     private readonly pool: Queryable,
     readonly outboxId: string,
-    options: { schema?: string; tableName?: string; createTable?: boolean } = {},
+    options: {
+      schema?: string;
+      tableName?: string;
+      createTable?: boolean;
+      dispatchPool?: Queryable;
+      deleteDispatched?: boolean;
+    } = {},
   ) {
     this.table = `"${options.schema ?? 'public'}"."${options.tableName ?? 'corekit_outbox'}"`;
     this.schema = options.createTable === false ? Promise.resolve() : null;
+    this.dispatch = options.dispatchPool ?? pool;
+    this.deleteDispatched = options.deleteDispatched ?? false;
   }
 
   private ready(): Promise<void> {
@@ -82,7 +98,7 @@ export class PostgresOutboxStore implements OutboxStore {
    */
   async claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedOutboxMessage[]> {
     await this.ready();
-    const result = await this.pool.query(
+    const result = await this.dispatch.query(
       `WITH due AS (
          SELECT id FROM ${this.table}
           WHERE outbox_id = $1 AND status = 'pending' AND available_at <= clock_timestamp()
@@ -103,17 +119,20 @@ export class PostgresOutboxStore implements OutboxStore {
       .map((row) => ({ id: row.id, message: row.message, attempt: row.attempts }));
   }
 
-  complete(id: string, owner: string): Promise<boolean> {
-    return this.settle(id, owner, `status = 'dispatched', settled_at = clock_timestamp()`, []);
+  async complete(id: string, owner: string): Promise<boolean> {
+    return (await this.completeMany([id], owner)).length === 1;
   }
 
-  /** Marks every listed row dispatched in one statement; answers the ids whose claim was still held. */
+  /** Settles every listed row as dispatched in one statement; answers the ids whose claim was still held. */
   async completeMany(ids: readonly string[], owner: string): Promise<readonly string[]> {
-    const result = await this.pool.query(
-      `UPDATE ${this.table} SET status = 'dispatched', settled_at = clock_timestamp(), claim_owner = NULL,
-              claim_expires_at = NULL
-        WHERE outbox_id = $1 AND id = ANY($2::text[]) AND claim_owner = $3 AND status = 'pending'
-       RETURNING id`,
+    const held = `outbox_id = $1 AND id = ANY($2::text[]) AND claim_owner = $3 AND status = 'pending'`;
+    const result = await this.dispatch.query(
+      this.deleteDispatched
+        ? `DELETE FROM ${this.table} WHERE ${held} RETURNING id`
+        : `UPDATE ${this.table} SET status = 'dispatched', settled_at = clock_timestamp(), claim_owner = NULL,
+                  claim_expires_at = NULL
+            WHERE ${held}
+           RETURNING id`,
       [this.outboxId, ids, owner],
     );
     return (result.rows as Array<{ id: string }>).map((row) => row.id);
@@ -150,7 +169,7 @@ export class PostgresOutboxStore implements OutboxStore {
   }
 
   private async settle(id: string, owner: string, assignments: string, values: unknown[]): Promise<boolean> {
-    const result = await this.pool.query(
+    const result = await this.dispatch.query(
       `UPDATE ${this.table} SET ${assignments}, claim_owner = NULL, claim_expires_at = NULL
         WHERE outbox_id = $1 AND id = $2 AND claim_owner = $3 AND status = 'pending'`,
       [this.outboxId, id, owner, ...values],

@@ -156,6 +156,21 @@ describe('PostgreSQL outbox', () => {
     }
   });
 
+  it('with DispatchedRetentionMinutes 0 a dispatched row is deleted at once (staging its id again stages anew)', async () => {
+    if (!available) return;
+    const outboxId = `del-${randomUUID().slice(0, 8)}`;
+    const store = new PostgresOutboxStore(pool, outboxId, { tableName: table, deleteDispatched: true });
+    expect(await store.stage(message(`${outboxId}-1`))).toBe(true);
+    const [claimed] = await store.claim('owner-a', 10, 60_000);
+    expect(await store.completeMany([claimed!.id], 'owner-b')).toEqual([]);
+    expect(await store.completeMany([claimed!.id], 'owner-a')).toEqual([`${outboxId}-1`]);
+    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM ${table} WHERE outbox_id = $1`, [
+      outboxId,
+    ]);
+    expect(rows[0].n).toBe(0);
+    expect(await store.stage(message(`${outboxId}-1`))).toBe(true);
+  });
+
   it('two host processes dispatch one outbox with no message sent twice', async () => {
     if (!available) return;
     const outboxId = `two-${randomUUID().slice(0, 8)}`;

@@ -25,7 +25,8 @@ async function main() {
       RetryDelayMilliseconds: 0,
     },
   });
-  addPostgresOutbox(builder, { ConnectionString: url, TableName: table, DispatchedRetentionMinutes: 0 });
+  // Dispatched rows are kept (the test counts them).
+  addPostgresOutbox(builder, { ConnectionString: url, TableName: table, DispatchedRetentionMinutes: 60 });
   useEventDispatcher(builder, {
     id: 'recording-dispatcher',
     executionOwnership: 'provider-managed',
