@@ -58,3 +58,39 @@ export const toleranceSeconds = z.number().int().min(1).max(86_400).default(300)
 export function callbackSection(providerSectionName: string): string {
   return `Engine:MultiTenancy:Governance:${providerSectionName}:AspNetCore`;
 }
+
+/**
+ * The two refinements every signed provider shares: the verification secret is required while signing is
+ * required (`<secretKey> is required while <flagKey> is true ...`), and the replay retention covers the
+ * whole tolerance window (at least twice the tolerance), so a replay can never outlive its cache record.
+ */
+export function refineSignedCallback(
+  context: { addIssue(issue: { code: 'custom'; path: string[]; message: string }): void },
+  keys: {
+    readonly flag: string;
+    readonly secret: string;
+    readonly retention: string;
+    readonly tolerance: string;
+  },
+  values: {
+    readonly required: boolean;
+    readonly secretSet: boolean;
+    readonly retentionSeconds: number;
+    readonly toleranceSeconds: number;
+  },
+): void {
+  if (values.required && !values.secretSet) {
+    context.addIssue({
+      code: 'custom',
+      path: [keys.secret],
+      message: `is required while ${keys.flag} is true (or turn the signed webhook off deliberately)`,
+    });
+  }
+  if (values.retentionSeconds < 2 * values.toleranceSeconds) {
+    context.addIssue({
+      code: 'custom',
+      path: [keys.retention],
+      message: `must cover the whole tolerance window (at least twice ${keys.tolerance})`,
+    });
+  }
+}

@@ -1,6 +1,7 @@
 export {
   sharedCallbackShape,
   callbackSection,
+  refineSignedCallback,
   defaultMaxEventsPerRequest,
   defaultMaxRequestBodyBytes,
   replayCacheLimit,
@@ -9,9 +10,31 @@ export {
 } from './callback-options';
 export type { SharedCallbackOptions } from './callback-options';
 export { callbackErrorCodes } from './callback-errors';
-export { mapSendGridEvent, mapMailgunEvent, mapSesEvent } from './status-mapping';
+export { mapSendGridEvent, mapMailgunEvent, mapSesEvent, sendGridStatusMapping } from './status-mapping';
 export type { MappedStatus } from './status-mapping';
-export { parseJsonBody, assertBodySize, assertBatchSize, headerValue, isRecord } from './raw-body';
+export {
+  parseJsonBody,
+  assertBodySize,
+  assertBatchSize,
+  batchItems,
+  headerValue,
+  isRecord,
+} from './raw-body';
+export { isSafeToken, observationEvent } from './provider-observation';
+export type { ObservationFacts } from './provider-observation';
+export {
+  claimOnce,
+  logProcessed,
+  logSignatureRefusal,
+  replaySurface,
+  signatureRefusalError,
+} from './provider-records';
+export type {
+  ProviderRecordEventIds,
+  ProviderRecords,
+  ReplayWording,
+  SignatureRefusal,
+} from './provider-records';
 export { callbackContextKeys, extractCallbackContext, ownProperty } from './callback-context';
 export type { CallbackContext } from './callback-context';
 export { ReplayGuard } from './replay-guard';

@@ -69,3 +69,10 @@ export function assertBatchSize(count: number, maxEvents: number): void {
     );
   }
 }
+
+/** The events of a body that is one event or an array of them, refused (400) over MaxEventsPerRequest. */
+export function batchItems(body: unknown, maxEvents: number): unknown[] {
+  const items: unknown[] = Array.isArray(body) ? body : [body];
+  assertBatchSize(items.length, maxEvents);
+  return items;
+}

@@ -21,6 +21,14 @@ import {
   type IdempotencySurface,
   type ReplaySurface,
 } from './callback-surface';
+import {
+  claimOnce,
+  logProcessed,
+  logSignatureRefusal,
+  type ProviderRecordEventIds,
+  type ProviderRecords,
+  type ReplayWording,
+} from './provider-records';
 import { assertBodySize } from './raw-body';
 import { ReplayGuard, type ReplayEntry } from './replay-guard';
 
@@ -40,6 +48,10 @@ export interface ProviderCallbackSpec<TOptions extends SharedCallbackOptions> {
   readonly eventIds: EventIdCatalogEntry;
   /** Log category of the provider's records. */
   readonly category: string;
+  /** `A Mailgun callback`, `An SES callback`: how the records the kit writes name one request. */
+  readonly requestLabel: string;
+  /** Event ids of the records the kit writes for the provider (processed, duplicate, replay, signature). */
+  readonly recordIds: ProviderRecordEventIds;
 }
 
 /** One callback request as the provider code sees it: the exact bytes and the lower-cased headers. */
@@ -65,6 +77,26 @@ export interface CallbackRuntime<TOptions extends SharedCallbackOptions> {
     events: readonly TranslatedEvent[],
     settings: { readonly idempotency: boolean; readonly duplicateEventId: number; readonly logger: Logger },
   ): Promise<CallbackResult>;
+  /**
+   * Reconciles like `reconcile` (duplicates logged with `recordIds.duplicate`), then writes the processed
+   * record (`recordIds.processed`) with the counts and the configured Actor.
+   */
+  reconcileAndLog(
+    events: readonly TranslatedEvent[],
+    settings: { readonly idempotency: boolean; readonly logger: Logger },
+  ): Promise<CallbackResult>;
+  /**
+   * Claims a verified request's fingerprint once (no guard: nothing to claim); inside the replay window
+   * writes the `recordIds.replayRefused` warning and throws 409 CALLBACK_REPLAY.
+   */
+  claimOnce(
+    replay: ReplayGuard | undefined,
+    parts: readonly string[],
+    logger: Logger,
+    wording: ReplayWording,
+  ): Promise<void>;
+  /** Writes the `recordIds.signatureRefused` warning (`<requestLabel> was refused: signature <outcome>`) and answers `error`. */
+  refuseSignature(logger: Logger, outcome: string, error: Error): Error;
 }
 
 /** The provider code: its handler and the provider-specific parts of its surface. */
@@ -130,6 +162,21 @@ export function registerProviderCallback<TOptions extends SharedCallbackOptions>
   const now = extensions.now ?? (() => new Date());
   const counters = newCallbackCounters();
   const store = storePosture(builder);
+  const records: ProviderRecords = {
+    category: spec.category,
+    requestLabel: spec.requestLabel,
+    eventIds: spec.recordIds,
+  };
+  const reconcile: CallbackRuntime<TOptions>['reconcile'] = (events, settings) =>
+    reconcileTranslatedEvents(events, {
+      providerKey: spec.providerKey,
+      status,
+      options,
+      idempotency: settings.idempotency,
+      logger: settings.logger,
+      duplicateEventId: settings.duplicateEventId,
+      category: spec.category,
+    });
   const runtime: CallbackRuntime<TOptions> = {
     options,
     status,
@@ -144,16 +191,18 @@ export function registerProviderCallback<TOptions extends SharedCallbackOptions>
         cacheLimit,
         now,
       ),
-    reconcile: (events, settings) =>
-      reconcileTranslatedEvents(events, {
-        providerKey: spec.providerKey,
-        status,
-        options,
+    reconcile,
+    async reconcileAndLog(events, settings) {
+      const result = await reconcile(events, {
         idempotency: settings.idempotency,
+        duplicateEventId: spec.recordIds.duplicate,
         logger: settings.logger,
-        duplicateEventId: settings.duplicateEventId,
-        category: spec.category,
-      }),
+      });
+      logProcessed(records, settings.logger, result, options.Actor);
+      return result;
+    },
+    claimOnce: (replay, parts, logger, wording) => claimOnce(records, replay, parts, logger, wording),
+    refuseSignature: (logger, outcome, error) => logSignatureRefusal(records, logger, outcome, error),
   };
   const implementation = implement(runtime);
   builder.addTechnologySurfaces(() => [

@@ -23,6 +23,13 @@ const sendGridTable: Readonly<Record<string, DeliveryStatus>> = {
   group_unsubscribe: 'suppressed',
 };
 
+/** The SEND table as the callback surface reports it: engagement events as `engagement`. */
+export const sendGridStatusMapping: Readonly<Record<string, DeliveryStatus | 'engagement'>> = {
+  ...sendGridTable,
+  open: 'engagement',
+  click: 'engagement',
+};
+
 /** SEND (SendGrid) `event` values. */
 export function mapSendGridEvent(event: string, mapEngagement = false): MappedStatus {
   if (Object.hasOwn(sendGridTable, event)) return { status: sendGridTable[event]! };

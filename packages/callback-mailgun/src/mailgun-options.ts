@@ -1,6 +1,7 @@
 import { secretString } from '@corekit/abstractions';
 import {
   replayCacheLimit,
+  refineSignedCallback,
   replayRetentionSeconds,
   sharedCallbackShape,
   toleranceSeconds,
@@ -22,24 +23,23 @@ export const mailgunCallbackOptionsSchema = z
     SignedWebhookReplayCacheLimit: replayCacheLimit,
     EnableWebhookEventIdIdempotency: z.boolean().default(true),
   })
-  .superRefine((options, context) => {
-    if (options.RequireSignedWebhook && !options.WebhookSigningKey) {
-      context.addIssue({
-        code: 'custom',
-        path: ['WebhookSigningKey'],
-        message:
-          'is required while RequireSignedWebhook is true (or turn the signed webhook off deliberately)',
-      });
-    }
-    if (options.SignedWebhookReplayRetentionSeconds < 2 * options.SignedWebhookSignatureToleranceSeconds) {
-      context.addIssue({
-        code: 'custom',
-        path: ['SignedWebhookReplayRetentionSeconds'],
-        message:
-          'must cover the whole tolerance window (at least twice SignedWebhookSignatureToleranceSeconds)',
-      });
-    }
-  });
+  .superRefine((options, context) =>
+    refineSignedCallback(
+      context,
+      {
+        flag: 'RequireSignedWebhook',
+        secret: 'WebhookSigningKey',
+        retention: 'SignedWebhookReplayRetentionSeconds',
+        tolerance: 'SignedWebhookSignatureToleranceSeconds',
+      },
+      {
+        required: options.RequireSignedWebhook,
+        secretSet: Boolean(options.WebhookSigningKey),
+        retentionSeconds: options.SignedWebhookReplayRetentionSeconds,
+        toleranceSeconds: options.SignedWebhookSignatureToleranceSeconds,
+      },
+    ),
+  );
 
 export type MailgunCallbackOptions = z.output<typeof mailgunCallbackOptionsSchema> & SharedCallbackOptions;
 export type MailgunCallbackOptionsInput = z.input<typeof mailgunCallbackOptionsSchema>;

@@ -1,15 +1,16 @@
 import { createHmac } from 'node:crypto';
-import { OperationError } from '@corekit/abstractions';
+import type { OperationError } from '@corekit/abstractions';
 import {
-  callbackErrorCodes,
   constantTimeEqual,
   isRecord,
   ownProperty,
+  signatureRefusalError,
   signatureTime,
   timestampWithinTolerance,
+  type SignatureRefusal,
 } from '@corekit/callback-kit';
 
-export type MailgunSignatureRefusal = 'missing' | 'malformed' | 'stale' | 'invalid';
+export type MailgunSignatureRefusal = SignatureRefusal;
 
 const tokenPattern = /^[A-Za-z0-9]{1,200}$/;
 const hexPattern = /^[0-9a-f]{64}$/;
@@ -87,12 +88,7 @@ export function checkMailgunSignature(
   return { outcome: refusal };
 }
 
+/** The 401 of a refused webhook signature (`The signed webhook signature is <refusal>`). */
 export function mailgunSignatureError(refusal: MailgunSignatureRefusal): OperationError {
-  const code = {
-    missing: callbackErrorCodes.signatureMissing,
-    malformed: callbackErrorCodes.signatureMalformed,
-    stale: callbackErrorCodes.signatureStale,
-    invalid: callbackErrorCodes.signatureInvalid,
-  }[refusal];
-  return new OperationError('unauthenticated', code, `The signed webhook signature is ${refusal}`);
+  return signatureRefusalError('signed webhook', refusal);
 }

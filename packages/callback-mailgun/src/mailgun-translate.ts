@@ -1,19 +1,19 @@
 import {
   extractCallbackContext,
   isRecord,
+  isSafeToken,
   mapMailgunEvent,
+  observationEvent,
   ownProperty,
   type TranslatedEvent,
 } from '@corekit/callback-kit';
-
-const safeToken = /^[^\s\p{Cc}]{1,200}$/u;
 
 /** The provider message id from `message.headers["message-id"]`, wrapped in `<…>` by default (as the send API answers it). */
 export function mailgunProviderMessageId(value: unknown, wrap: boolean): string | undefined {
   if (typeof value !== 'string' || value.length === 0 || value.length > 196) return undefined;
   const bare = value.startsWith('<') && value.endsWith('>') ? value.slice(1, -1) : value;
   const id = wrap ? `<${bare}>` : bare;
-  return safeToken.test(id) && bare.length > 0 ? id : undefined;
+  return isSafeToken(id) && bare.length > 0 ? id : undefined;
 }
 
 function observedAt(timestamp: unknown): string | undefined {
@@ -39,8 +39,7 @@ export function translateMailgunItem(
   const data = ownProperty(item, 'event-data');
   if (!isRecord(data)) return { kind: 'skipped', reason: 'invalid-event' };
   const eventId = ownProperty(data, 'id');
-  if (typeof eventId !== 'string' || !safeToken.test(eventId))
-    return { kind: 'skipped', reason: 'invalid-event' };
+  if (!isSafeToken(eventId)) return { kind: 'skipped', reason: 'invalid-event' };
   const name = ownProperty(data, 'event');
   if (typeof name !== 'string') return { kind: 'skipped', reason: 'invalid-event', providerEventId: eventId };
   const severity = ownProperty(data, 'severity');
@@ -54,24 +53,13 @@ export function translateMailgunItem(
     ownProperty(headers, 'message-id'),
     settings.wrapMessageId,
   );
-  const observedAtUtc = observedAt(ownProperty(data, 'timestamp'));
-  return {
-    kind: 'observation',
-    observation: {
-      providerKey: 'mailgun',
-      providerEventId: eventId,
-      tenantId: context.tenantId,
-      invitationId: context.invitationId,
-      status: mapped.status,
-      ...(context.channel ? { channel: context.channel } : {}),
-      ...(context.senderId ? { senderId: context.senderId } : {}),
-      ...(providerMessageId ? { providerMessageId } : {}),
-      ...(observedAtUtc ? { observedAtUtc } : {}),
-      reason:
-        name === 'failed' && (severity === 'temporary' || severity === 'permanent')
-          ? `failed:${severity}`
-          : name,
-      source: settings.source,
-    },
-  };
+  return observationEvent('mailgun', eventId, context, mapped.status, {
+    providerMessageId,
+    observedAtUtc: observedAt(ownProperty(data, 'timestamp')),
+    reason:
+      name === 'failed' && (severity === 'temporary' || severity === 'permanent')
+        ? `failed:${severity}`
+        : name,
+    source: settings.source,
+  });
 }

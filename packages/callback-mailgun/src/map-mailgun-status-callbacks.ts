@@ -1,10 +1,11 @@
 import { OperationError, type EngineBuilder } from '@corekit/abstractions';
 import {
-  assertBatchSize,
+  batchItems,
   callbackErrorCodes,
   isRecord,
   parseJsonBody,
   registerProviderCallback,
+  replaySurface,
   type CallbackExtensions,
 } from '@corekit/callback-kit';
 import { mailgunCallbackEventIdNames, mailgunCallbackEventIds } from './mailgun-event-ids';
@@ -49,6 +50,13 @@ export function mapMailgunStatusCallbacks(
         names: mailgunCallbackEventIdNames,
       },
       category,
+      requestLabel: 'A Mailgun callback',
+      recordIds: {
+        processed: mailgunCallbackEventIds.callbackProcessed,
+        duplicate: mailgunCallbackEventIds.eventDuplicate,
+        replayRefused: mailgunCallbackEventIds.replayRefused,
+        signatureRefused: mailgunCallbackEventIds.signatureRefused,
+      },
     },
     options,
     extensions,
@@ -73,8 +81,7 @@ export function mapMailgunStatusCallbacks(
               'The Mailgun callback body must be a webhook object or an array of them',
             );
           }
-          const items: unknown[] = Array.isArray(body) ? body : [body];
-          assertBatchSize(items.length, settings.MaxEventsPerRequest);
+          const items = batchItems(body, settings.MaxEventsPerRequest);
           if (key) {
             // An empty array carries no signature at all: nothing is verified, so it is refused as missing.
             if (items.length === 0) throw mailgunSignatureError('missing');
@@ -88,32 +95,20 @@ export function mapMailgunStatusCallbacks(
                 settings.AcceptParentSignature,
               );
               if (check.outcome !== 'verified') {
-                request.logger.log({
-                  level: 'warn',
-                  eventId: mailgunCallbackEventIds.signatureRefused,
-                  category,
-                  message: `A Mailgun callback was refused: signature ${check.outcome}`,
-                  reason: check.outcome,
-                });
-                throw mailgunSignatureError(check.outcome);
+                throw runtime.refuseSignature(
+                  request.logger,
+                  check.outcome,
+                  mailgunSignatureError(check.outcome),
+                );
               }
               tokens.push(check.token);
             }
             runtime.counters.verified += 1;
             for (const token of new Set(tokens)) {
-              if (replay && (await replay.claim(['mailgun', token])) === 'replay') {
-                request.logger.log({
-                  level: 'warn',
-                  eventId: mailgunCallbackEventIds.replayRefused,
-                  category,
-                  message: 'A Mailgun callback reused a webhook token inside the replay window: refused',
-                });
-                throw new OperationError(
-                  'replay',
-                  callbackErrorCodes.replay,
-                  'This signed webhook token was already used',
-                );
-              }
+              await runtime.claimOnce(replay, ['mailgun', token], request.logger, {
+                message: 'A Mailgun callback reused a webhook token inside the replay window: refused',
+                answer: 'This signed webhook token was already used',
+              });
             }
           }
           const events = items.map((item) =>
@@ -123,23 +118,10 @@ export function mapMailgunStatusCallbacks(
               source: settings.Source,
             }),
           );
-          const result = await runtime.reconcile(events, {
+          return runtime.reconcileAndLog(events, {
             idempotency: settings.EnableWebhookEventIdIdempotency,
-            duplicateEventId: mailgunCallbackEventIds.eventDuplicate,
             logger: request.logger,
           });
-          request.logger.log({
-            level: 'info',
-            eventId: mailgunCallbackEventIds.callbackProcessed,
-            category,
-            message: `A Mailgun callback was processed: ${result.received} events, ${result.accepted} recorded, ${result.duplicateEvents} duplicates, ${result.skipped} skipped`,
-            received: result.received,
-            accepted: result.accepted,
-            duplicateEvents: result.duplicateEvents,
-            skipped: result.skipped,
-            ...(settings.Actor ? { actor: settings.Actor } : {}),
-          });
-          return result;
         },
         surface: () => ({
           translation: {
@@ -181,13 +163,7 @@ export function mapMailgunStatusCallbacks(
                 signingKeyConfigured: settings.WebhookSigningKey !== undefined,
                 acceptParentSignature: settings.AcceptParentSignature,
               },
-          replay: {
-            enabled: Boolean(replay),
-            policy: 'reject-reused-webhook-token',
-            key: 'token',
-            retentionSeconds: replay ? settings.SignedWebhookReplayRetentionSeconds : null,
-            cacheLimit: replay ? settings.SignedWebhookReplayCacheLimit : null,
-          },
+          replay: replaySurface(replay, 'reject-reused-webhook-token', 'token'),
           idempotency: {
             enabled: settings.EnableWebhookEventIdIdempotency,
             key: 'mailgun:<event-data.id>',

@@ -6,6 +6,8 @@ import {
   headerValue,
   parseJsonBody,
   registerProviderCallback,
+  replaySurface,
+  sendGridStatusMapping,
   type CallbackExtensions,
 } from '@corekit/callback-kit';
 import { sendGridCallbackEventIdNames, sendGridCallbackEventIds } from './sendgrid-event-ids';
@@ -53,6 +55,13 @@ export function mapSendGridStatusCallbacks(
         names: sendGridCallbackEventIdNames,
       },
       category,
+      requestLabel: 'A SendGrid callback',
+      recordIds: {
+        processed: sendGridCallbackEventIds.callbackProcessed,
+        duplicate: sendGridCallbackEventIds.eventDuplicate,
+        replayRefused: sendGridCallbackEventIds.replayRefused,
+        signatureRefused: sendGridCallbackEventIds.signatureRefused,
+      },
     },
     options,
     extensions,
@@ -80,31 +89,15 @@ export function mapSendGridStatusCallbacks(
               runtime.now(),
             );
             if (check.outcome !== 'verified') {
-              request.logger.log({
-                level: 'warn',
-                eventId: sendGridCallbackEventIds.signatureRefused,
-                category,
-                message: `A SendGrid callback was refused: signature ${check.outcome}`,
-                reason: check.outcome,
-              });
-              throw signatureError(check.outcome);
+              throw runtime.refuseSignature(request.logger, check.outcome, signatureError(check.outcome));
             }
             runtime.counters.verified += 1;
             // ECDSA signatures are malleable: the fingerprint is timestamp + body digest, not the signature.
             const digest = createHash('sha256').update(request.raw).digest('hex');
-            if (replay && (await replay.claim(['sendgrid', check.timestamp, digest])) === 'replay') {
-              request.logger.log({
-                level: 'warn',
-                eventId: sendGridCallbackEventIds.replayRefused,
-                category,
-                message: 'A SendGrid callback replayed a verified request inside the replay window: refused',
-              });
-              throw new OperationError(
-                'replay',
-                callbackErrorCodes.replay,
-                'This signed callback was already received',
-              );
-            }
+            await runtime.claimOnce(replay, ['sendgrid', check.timestamp, digest], request.logger, {
+              message: 'A SendGrid callback replayed a verified request inside the replay window: refused',
+              answer: 'This signed callback was already received',
+            });
           }
           const body = parseJsonBody(request.raw);
           if (!Array.isArray(body)) {
@@ -122,39 +115,15 @@ export function mapSendGridStatusCallbacks(
               source: settings.Source,
             }),
           );
-          const result = await runtime.reconcile(events, {
+          return runtime.reconcileAndLog(events, {
             idempotency: settings.EnableEventWebhookEventIdIdempotency,
-            duplicateEventId: sendGridCallbackEventIds.eventDuplicate,
             logger: request.logger,
           });
-          request.logger.log({
-            level: 'info',
-            eventId: sendGridCallbackEventIds.callbackProcessed,
-            category,
-            message: `A SendGrid callback was processed: ${result.received} events, ${result.accepted} recorded, ${result.duplicateEvents} duplicates, ${result.skipped} skipped`,
-            received: result.received,
-            accepted: result.accepted,
-            duplicateEvents: result.duplicateEvents,
-            skipped: result.skipped,
-            ...(settings.Actor ? { actor: settings.Actor } : {}),
-          });
-          return result;
         },
         surface: () => ({
           translation: {
             bodyShape: 'json-array-of-events',
-            statusMapping: {
-              processed: 'accepted',
-              delivered: 'delivered',
-              deferred: 'deferred',
-              bounce: 'bounced',
-              dropped: 'suppressed',
-              spamreport: 'suppressed',
-              unsubscribe: 'suppressed',
-              group_unsubscribe: 'suppressed',
-              open: 'engagement',
-              click: 'engagement',
-            },
+            statusMapping: sendGridStatusMapping,
             eventIdField: 'sg_event_id',
             providerMessageIdNormalization: settings.NormalizeProviderMessageIdFromSgMessageId
               ? 'sg-message-id-before-first-dot'
@@ -176,13 +145,7 @@ export function mapSendGridStatusCallbacks(
                 failureAnswer: 401,
               }
             : { configured: false, required: false, status: 'not-configured', publicKeyConfigured: false },
-          replay: {
-            enabled: Boolean(replay),
-            policy: 'reject-duplicate-verified-request',
-            key: 'timestamp+sha256(raw-body)',
-            retentionSeconds: replay ? settings.SignedEventWebhookReplayRetentionSeconds : null,
-            cacheLimit: replay ? settings.SignedEventWebhookReplayCacheLimit : null,
-          },
+          replay: replaySurface(replay, 'reject-duplicate-verified-request', 'timestamp+sha256(raw-body)'),
           idempotency: {
             enabled: settings.EnableEventWebhookEventIdIdempotency,
             key: 'sendgrid:<sg_event_id>',

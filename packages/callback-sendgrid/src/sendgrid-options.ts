@@ -2,6 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { secretString } from '@corekit/abstractions';
 import {
   replayCacheLimit,
+  refineSignedCallback,
   replayRetentionSeconds,
   sharedCallbackShape,
   toleranceSeconds,
@@ -39,30 +40,26 @@ export const sendGridCallbackOptionsSchema = z
     EnableEventWebhookEventIdIdempotency: z.boolean().default(true),
   })
   .superRefine((options, context) => {
-    if (options.RequireSignedEventWebhook && !options.SignedEventWebhookPublicKey) {
-      context.addIssue({
-        code: 'custom',
-        path: ['SignedEventWebhookPublicKey'],
-        message:
-          'is required while RequireSignedEventWebhook is true (or turn the signed webhook off deliberately)',
-      });
-    }
+    refineSignedCallback(
+      context,
+      {
+        flag: 'RequireSignedEventWebhook',
+        secret: 'SignedEventWebhookPublicKey',
+        retention: 'SignedEventWebhookReplayRetentionSeconds',
+        tolerance: 'SignedEventWebhookSignatureToleranceSeconds',
+      },
+      {
+        required: options.RequireSignedEventWebhook,
+        secretSet: Boolean(options.SignedEventWebhookPublicKey),
+        retentionSeconds: options.SignedEventWebhookReplayRetentionSeconds,
+        toleranceSeconds: options.SignedEventWebhookSignatureToleranceSeconds,
+      },
+    );
     if (options.SignedEventWebhookPublicKey && !isP256PublicKey(options.SignedEventWebhookPublicKey)) {
       context.addIssue({
         code: 'custom',
         path: ['SignedEventWebhookPublicKey'],
         message: 'must be the base64 DER SubjectPublicKeyInfo of a P-256 key',
-      });
-    }
-    if (
-      options.SignedEventWebhookReplayRetentionSeconds <
-      2 * options.SignedEventWebhookSignatureToleranceSeconds
-    ) {
-      context.addIssue({
-        code: 'custom',
-        path: ['SignedEventWebhookReplayRetentionSeconds'],
-        message:
-          'must cover the whole tolerance window (at least twice SignedEventWebhookSignatureToleranceSeconds)',
       });
     }
   });

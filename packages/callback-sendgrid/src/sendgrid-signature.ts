@@ -1,9 +1,14 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { OperationError } from '@corekit/abstractions';
-import { callbackErrorCodes, signatureTime, timestampWithinTolerance } from '@corekit/callback-kit';
+import type { OperationError } from '@corekit/abstractions';
+import {
+  signatureRefusalError,
+  signatureTime,
+  timestampWithinTolerance,
+  type SignatureRefusal,
+} from '@corekit/callback-kit';
 
 /** Why a signed event webhook was refused (all answered 401). */
-export type SignatureRefusal = 'missing' | 'malformed' | 'stale' | 'invalid';
+export type { SignatureRefusal };
 
 const base64 = /^[A-Za-z0-9+/]{8,300}={0,2}$/;
 
@@ -48,11 +53,5 @@ export function checkSendGridSignature(
 
 /** The 401 of a refused signature; the message names the reason, never the signature or the body. */
 export function signatureError(refusal: SignatureRefusal): OperationError {
-  const code = {
-    missing: callbackErrorCodes.signatureMissing,
-    malformed: callbackErrorCodes.signatureMalformed,
-    stale: callbackErrorCodes.signatureStale,
-    invalid: callbackErrorCodes.signatureInvalid,
-  }[refusal];
-  return new OperationError('unauthenticated', code, `The signed event webhook signature is ${refusal}`);
+  return signatureRefusalError('signed event webhook', refusal);
 }

@@ -1,19 +1,19 @@
 import {
   extractCallbackContext,
   isRecord,
+  isSafeToken,
   mapSendGridEvent,
+  observationEvent,
   ownProperty,
   type TranslatedEvent,
 } from '@corekit/callback-kit';
-
-const safeToken = /^[^\s\p{Cc}]{1,200}$/u;
 const reasonToken = /^[a-z_-]{1,40}$/;
 
 /** The provider message id: the `sg_message_id` text before its first dot (X-Message-Id), or the whole id. */
 export function sendGridProviderMessageId(sgMessageId: unknown, normalize: boolean): string | undefined {
   if (typeof sgMessageId !== 'string') return undefined;
   const id = normalize ? sgMessageId.split('.')[0]! : sgMessageId;
-  return safeToken.test(id) ? id : undefined;
+  return isSafeToken(id) ? id : undefined;
 }
 
 function observedAt(timestamp: unknown): string | undefined {
@@ -38,8 +38,7 @@ export function translateSendGridEvent(
 ): TranslatedEvent {
   if (!isRecord(event)) return { kind: 'skipped', reason: 'invalid-event' };
   const eventId = ownProperty(event, 'sg_event_id');
-  if (typeof eventId !== 'string' || !safeToken.test(eventId))
-    return { kind: 'skipped', reason: 'invalid-event' };
+  if (!isSafeToken(eventId)) return { kind: 'skipped', reason: 'invalid-event' };
   const name = ownProperty(event, 'event');
   if (typeof name !== 'string') return { kind: 'skipped', reason: 'invalid-event', providerEventId: eventId };
   const mapped = mapSendGridEvent(name, settings.mapEngagement);
@@ -50,22 +49,11 @@ export function translateSendGridEvent(
     ownProperty(event, 'sg_message_id'),
     settings.normalizeMessageId,
   );
-  const observedAtUtc = observedAt(ownProperty(event, 'timestamp'));
   const type = ownProperty(event, 'type');
-  return {
-    kind: 'observation',
-    observation: {
-      providerKey: 'sendgrid',
-      providerEventId: eventId,
-      tenantId: context.tenantId,
-      invitationId: context.invitationId,
-      status: mapped.status,
-      ...(context.channel ? { channel: context.channel } : {}),
-      ...(context.senderId ? { senderId: context.senderId } : {}),
-      ...(providerMessageId ? { providerMessageId } : {}),
-      ...(observedAtUtc ? { observedAtUtc } : {}),
-      reason: typeof type === 'string' && reasonToken.test(type) ? `${name}:${type}` : name,
-      source: settings.source,
-    },
-  };
+  return observationEvent('sendgrid', eventId, context, mapped.status, {
+    providerMessageId,
+    observedAtUtc: observedAt(ownProperty(event, 'timestamp')),
+    reason: typeof type === 'string' && reasonToken.test(type) ? `${name}:${type}` : name,
+    source: settings.source,
+  });
 }

@@ -1,12 +1,13 @@
-import { OperationError, type EngineBuilder } from '@corekit/abstractions';
+import { OperationError, type EngineBuilder, type Logger } from '@corekit/abstractions';
 import {
-  assertBatchSize,
+  batchItems,
   callbackErrorCodes,
   isRecord,
   parseJsonBody,
   registerProviderCallback,
   type CallbackExtensions,
   type CallbackResult,
+  type TranslatedEvent,
 } from '@corekit/callback-kit';
 import { sesCallbackEventIdNames, sesCallbackEventIds as ids } from './ses-event-ids';
 import {
@@ -61,6 +62,13 @@ export function mapSesStatusCallbacks(
         names: sesCallbackEventIdNames,
       },
       category,
+      requestLabel: 'An SES callback',
+      recordIds: {
+        processed: ids.callbackProcessed,
+        duplicate: ids.messageDuplicate,
+        replayRefused: ids.replayRefused,
+        signatureRefused: ids.verificationRefused,
+      },
     },
     options,
     extensions,
@@ -103,34 +111,15 @@ export function mapSesStatusCallbacks(
         outcomes: [],
         confirmation,
       });
-      const reconcile = async (
-        events: Parameters<typeof runtime.reconcile>[0],
-        logger: Parameters<typeof runtime.reconcile>[1]['logger'],
-      ) => {
-        const result = await runtime.reconcile(events, {
-          idempotency: settings.EnableSnsMessageIdIdempotency,
-          duplicateEventId: ids.messageDuplicate,
-          logger,
-        });
-        logger.log({
-          level: 'info',
-          eventId: ids.callbackProcessed,
-          category,
-          message: `An SES callback was processed: ${result.received} events, ${result.accepted} recorded, ${result.duplicateEvents} duplicates, ${result.skipped} skipped`,
-          received: result.received,
-          accepted: result.accepted,
-          duplicateEvents: result.duplicateEvents,
-          ...(settings.Actor ? { actor: settings.Actor } : {}),
-        });
-        return result;
-      };
+      const reconcile = (events: readonly TranslatedEvent[], logger: Logger) =>
+        runtime.reconcileAndLog(events, { idempotency: settings.EnableSnsMessageIdIdempotency, logger });
       const translate = (record: unknown, eventId: string) =>
         translateSesEvent(record, eventId, {
           mapEngagement: settings.MapEngagementEventsAsDelivered,
           source: settings.Source,
         });
 
-      async function notification(envelope: SnsEnvelope, logger: Parameters<typeof reconcile>[1]) {
+      async function notification(envelope: SnsEnvelope, logger: Logger) {
         let record: unknown;
         try {
           record = JSON.parse(envelope.Message);
@@ -140,11 +129,7 @@ export function mapSesStatusCallbacks(
         return reconcile([translate(record, envelope.MessageId)], logger);
       }
 
-      async function subscription(
-        envelope: SnsEnvelope,
-        logger: Parameters<typeof reconcile>[1],
-        signal: AbortSignal,
-      ) {
+      async function subscription(envelope: SnsEnvelope, logger: Logger, signal: AbortSignal) {
         const refused = (reason: string) => {
           confirmations.refused += 1;
           logger.log({
@@ -176,7 +161,7 @@ export function mapSesStatusCallbacks(
         return emptyResult('subscription-confirmation', { outcome: 'confirmed' });
       }
 
-      function unsubscribe(envelope: SnsEnvelope, logger: Parameters<typeof reconcile>[1]) {
+      function unsubscribe(envelope: SnsEnvelope, logger: Logger) {
         if (!settings.EnableSnsUnsubscribeConfirmationObservation)
           return emptyResult('unsubscribe-confirmation', { outcome: 'not-observed', reason: 'disabled' });
         const valid = validSubscribeUrl(envelope.SubscribeURL, envelope) !== undefined;
@@ -205,8 +190,7 @@ export function mapSesStatusCallbacks(
                 'The body is not an SNS envelope (raw SES events are accepted only with verification off and AcceptRawSesEventPayloads)',
               );
             }
-            const items: unknown[] = Array.isArray(body) ? body : [body];
-            assertBatchSize(items.length, settings.MaxEventsPerRequest);
+            const items = batchItems(body, settings.MaxEventsPerRequest);
             return reconcile(
               items.map((item) => translate(item, rawEventId(item))),
               request.logger,
@@ -223,19 +207,10 @@ export function mapSesStatusCallbacks(
               request.signal,
             );
             runtime.counters.verified += 1;
-            if (replay && (await replay.claim(['sns', envelope.TopicArn, envelope.MessageId])) === 'replay') {
-              request.logger.log({
-                level: 'warn',
-                eventId: ids.replayRefused,
-                category,
-                message: 'An SNS envelope was delivered again inside the replay window: refused',
-              });
-              throw new OperationError(
-                'replay',
-                callbackErrorCodes.replay,
-                'This SNS message was already received',
-              );
-            }
+            await runtime.claimOnce(replay, ['sns', envelope.TopicArn, envelope.MessageId], request.logger, {
+              message: 'An SNS envelope was delivered again inside the replay window: refused',
+              answer: 'This SNS message was already received',
+            });
           } else {
             if (!isRecord(body) || typeof body.MessageId !== 'string' || typeof body.Message !== 'string') {
               throw new OperationError(
@@ -258,8 +233,7 @@ export function mapSesStatusCallbacks(
             return subscription(envelope, request.logger, request.signal);
           return unsubscribe(envelope, request.logger);
         },
-        surface: () =>
-          sesSurface(settings, Boolean(replay), confirmations, Boolean(extensions.confirmationClient)),
+        surface: () => sesSurface(settings, replay, confirmations, Boolean(extensions.confirmationClient)),
       };
     },
   );

@@ -1,22 +1,17 @@
-import type { IdempotencySurface, ReplaySurface } from '@corekit/callback-kit';
+import { replaySurface, type IdempotencySurface, type ReplayGuard } from '@corekit/callback-kit';
 import { sesCallbackEventIds } from './ses-event-ids';
 import type { SesCallbackOptions } from './ses-options';
 
 /** The CLOUD parts of the callback surface: never a topic ARN, a certificate, a URL or a token. */
 export function sesSurface(
   settings: SesCallbackOptions,
-  replayEnabled: boolean,
+  replayGuard: ReplayGuard | undefined,
   confirmations: { confirmed: number; refused: number; unsubscribeObserved: number },
   customClient: boolean,
 ) {
   const verifying = settings.RequireSnsSignatureVerification;
-  const replay: ReplaySurface = {
-    enabled: replayEnabled,
-    policy: 'reject-redelivered-verified-message',
-    key: 'topic-arn+message-id',
-    retentionSeconds: replayEnabled ? settings.SnsReplayRetentionSeconds : null,
-    cacheLimit: replayEnabled ? settings.SnsReplayCacheLimit : null,
-  };
+  const replay = replaySurface(replayGuard, 'reject-redelivered-verified-message', 'topic-arn+message-id');
+
   const idempotency: IdempotencySurface = {
     enabled: settings.EnableSnsMessageIdIdempotency,
     key: 'amazon-ses-sns:<MessageId>',

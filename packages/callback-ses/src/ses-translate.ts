@@ -2,12 +2,13 @@ import { createHash } from 'node:crypto';
 import {
   extractCallbackContext,
   isRecord,
+  isSafeToken,
   mapSesEvent,
+  observationEvent,
   ownProperty,
   type TranslatedEvent,
 } from '@corekit/callback-kit';
 
-const safeToken = /^[^\s\p{Cc}]{1,200}$/u;
 const eventSection: Readonly<Record<string, string>> = {
   Send: 'send',
   Delivery: 'delivery',
@@ -38,7 +39,7 @@ export function translateSesEvent(
   eventId: string,
   settings: { readonly mapEngagement: boolean; readonly source: string },
 ): TranslatedEvent {
-  if (!isRecord(record) || !safeToken.test(eventId)) return { kind: 'skipped', reason: 'invalid-event' };
+  if (!isRecord(record) || !isSafeToken(eventId)) return { kind: 'skipped', reason: 'invalid-event' };
   const type = ownProperty(record, 'eventType') ?? ownProperty(record, 'notificationType');
   if (typeof type !== 'string') return { kind: 'skipped', reason: 'invalid-event', providerEventId: eventId };
   const bounceType = ownProperty(ownProperty(record, 'bounce'), 'bounceType');
@@ -57,20 +58,10 @@ export function translateSesEvent(
     type === 'Bounce' && typeof bounceType === 'string' && /^[A-Za-z]{1,20}$/.test(bounceType)
       ? `Bounce:${bounceType}`
       : type;
-  return {
-    kind: 'observation',
-    observation: {
-      providerKey: 'amazon-ses-sns',
-      providerEventId: eventId,
-      tenantId: context.tenantId,
-      invitationId: context.invitationId,
-      status: mapped.status,
-      ...(context.channel ? { channel: context.channel } : {}),
-      ...(context.senderId ? { senderId: context.senderId } : {}),
-      ...(typeof messageId === 'string' && safeToken.test(messageId) ? { providerMessageId: messageId } : {}),
-      ...(observedAtUtc ? { observedAtUtc } : {}),
-      reason,
-      source: settings.source,
-    },
-  };
+  return observationEvent('amazon-ses-sns', eventId, context, mapped.status, {
+    providerMessageId: isSafeToken(messageId) ? messageId : undefined,
+    observedAtUtc,
+    reason,
+    source: settings.source,
+  });
 }
