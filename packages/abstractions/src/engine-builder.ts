@@ -54,10 +54,15 @@ export interface EngineBuilder extends ExtensionResolver {
   addJob<TResult>(job: JobDefinition<TResult>): JobHandle<TResult>;
   /**
    * Opens a named keyed store from the engine's store provider (`Engine:Stores`: memory by default, a local
-   * file directory when configured, or a provider a package installed with `useStoreProvider`).
+   * file directory when configured, or a provider a package installed with `useStoreProvider`). The handle
+   * binds to the provider in effect at the end of registration when first used, so the order of `openStore`
+   * and `useStoreProvider` calls does not matter.
    */
   openStore<T>(name: string, options?: StoreOptions): KeyedStore<T>;
-  /** Replaces the store provider (PostgreSQL, Redis...) for every store opened after the call. */
+  /**
+   * Installs the engine's one store provider (PostgreSQL, Redis...) for every store, opened before or after the
+   * call. Throws after `build()`, after a store was used or `storeTraits()` read, and for a second provider.
+   */
   useStoreProvider(provider: StoreProvider): this;
   /**
    * What the store provider `openStore` uses guarantees: its kind, whether records survive a restart, whether

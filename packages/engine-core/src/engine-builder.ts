@@ -45,7 +45,7 @@ import { ExtensionRegistry } from './pack/extension-registry';
 import { EngineOperationRegistry } from './pack/operation-registry';
 import { RuntimeEventHub } from './pack/runtime-event-hub';
 import { RuntimeStory } from './runtime-story';
-import { createStoreProvider, storesOptionsSchema } from './stores';
+import { StoreBinding, storesOptionsSchema } from './stores';
 
 /** Options of createEngineBuilder. Everything is optional; the defaults suit a production process. */
 export interface EngineBuilderOptions {
@@ -84,7 +84,7 @@ export class CoreEngineBuilder implements EngineBuilder {
   private readonly warnings: RegistrationWarning[] = [];
   private readonly registrations = new Set<string>();
   private readonly jobs: JobScheduler;
-  private storeProvider: StoreProvider | undefined;
+  private readonly stores: StoreBinding;
   private built = false;
 
   constructor(options: EngineBuilderOptions = {}) {
@@ -121,6 +121,11 @@ export class CoreEngineBuilder implements EngineBuilder {
             job: jobId,
           });
       },
+    });
+    this.stores = new StoreBinding({
+      contentRoot: this.contentRoot,
+      clock: this.clock,
+      settings: () => this.configuration.bind('Engine:Stores', storesOptionsSchema),
     });
     builtinCatalogs(this, this.catalogs, this.clock);
   }
@@ -173,30 +178,25 @@ export class CoreEngineBuilder implements EngineBuilder {
     return this.jobs.add(job);
   }
 
+  /** A store handle; it opens on the provider in effect at the end of registration, when first used. */
   openStore<T>(name: string, options?: StoreOptions): KeyedStore<T> {
-    return this.activeStoreProvider().open<T>(name, options);
+    return this.stores.open<T>(name, options);
   }
 
+  /** The traits of the final store provider; binds it, so call it once every provider was installed. */
   storeTraits(): StoreProviderTraits {
-    const { kind, durable, shared } = this.activeStoreProvider();
-    return { kind, durable, shared };
+    return this.stores.traits();
   }
 
-  /** The provider stores open from: one `useStoreProvider` installed, else the one `Engine:Stores` selects. */
-  private activeStoreProvider(): StoreProvider {
-    if (!this.storeProvider) {
-      const settings = this.configuration.bind('Engine:Stores', storesOptionsSchema);
-      this.storeProvider = createStoreProvider(settings, {
-        contentRoot: this.contentRoot,
-        clock: this.clock,
-      });
-    }
-    return this.storeProvider;
-  }
-
+  /** Installs the one store provider (before build); every store, opened before or after the call, uses it. */
   useStoreProvider(provider: StoreProvider): this {
-    this.assertOpen();
-    this.storeProvider = provider;
+    if (this.built) {
+      throw new CoreError(
+        'ENGINE_ALREADY_BUILT',
+        `useStoreProvider(${provider.kind}) was called after build(): the store provider is chosen during registration; install it (addPostgresStores, addRedisStores, useStoreProvider) before build().`,
+      );
+    }
+    this.stores.install(provider);
     return this;
   }
 
@@ -262,6 +262,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       'Engine:Observability:DependencyHealth',
       dependencyHealthDefaultsSchema,
     );
+    this.stores.bind('build()');
     const packages = new ModulePackages({
       configuration: this.configuration,
       contentRoot: this.contentRoot,
@@ -386,6 +387,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       jobs: this.jobs,
       hooks: [...this.hooks],
       packages,
+      closeStores: () => this.stores.close(),
       onModuleLoaded: (definition, packageId) => {
         for (const operation of definition.operations ?? []) {
           this.operations.add(operation, `${definition.id} (package ${packageId})`);

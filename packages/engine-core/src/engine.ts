@@ -76,6 +76,8 @@ export interface EngineParts {
   readonly packages: ModulePackages;
   /** Package modules' operations, registered as they load. */
   readonly onModuleLoaded: (definition: ModuleDefinition, packageId: string) => void;
+  /** Closes the store provider (pools, clients) once the engine has stopped; not on a restart. */
+  readonly closeStores?: () => Promise<void>;
 }
 
 /**
@@ -179,8 +181,10 @@ export class CoreEngine implements Engine {
     return this.lifecycle.start();
   }
 
-  stop(): Promise<void> {
-    return this.lifecycle.stop();
+  /** Stops the runtime, then closes the store provider (a later start reopens what the stores need). */
+  async stop(): Promise<void> {
+    await this.lifecycle.stop();
+    await this.parts.closeStores?.();
   }
 
   restart(): Promise<void> {

@@ -54,3 +54,5 @@ export type {
   TestNote,
   TransportTestHosts,
 } from './transport-test-host';
+export { describeStoreContract, storeTestClock } from './store-contract-suite';
+export type { StoreProviderFactory, StoreTestClock } from './store-contract-suite';

@@ -18,7 +18,17 @@ export type {
   OperationRegistry,
 } from './operations';
 export type { AuthorizationRequest, AuthorizationDecision, Authorizer } from './authorization';
-export { storeErrorCodes } from './stores';
+export {
+  storeErrorCodes,
+  defaultStoreMaxEntries,
+  maxStoreKeyLength,
+  assertValidKey,
+  assertValidStoreName,
+  assertPutOptions,
+  assertListOptions,
+  resolveStoreMaxEntries,
+  admitJsonText,
+} from './stores';
 export type {
   StoredRecord,
   PutOptions,
@@ -28,6 +38,7 @@ export type {
   StoreOptions,
   StoreProvider,
   StoreProviderTraits,
+  StoreClock,
 } from './stores';
 export type { JobRunContext, JobTrigger, JobDefinition, JobRunOutcome, JobState, JobHandle } from './jobs';
 export type {

@@ -1,3 +1,5 @@
+import { CoreError } from '../errors';
+
 /**
  * Keyed durable state for packs: governance records, retry queues, replay caches, idempotency ledgers,
  * leases and checkpoints. Every implementation (memory, local file; PostgreSQL and Redis behind the same
@@ -72,8 +74,17 @@ export interface StoreProviderTraits {
 /** Where stores come from: the engine's configured provider (`Engine:Stores`), or one a package adds. */
 export interface StoreProvider extends StoreProviderTraits {
   open<T>(name: string, options?: StoreOptions): KeyedStore<T>;
-  /** Flushes and releases resources; called when the engine is disposed. */
+  /**
+   * Flushes and releases resources (pools, clients); called when the engine stops (`engine.stop()`, not a
+   * restart). Stores used again afterwards (a start after a stop) reopen what they need.
+   */
   close?(): Promise<void>;
+}
+
+/** The source of time a provider stamps records and checks expiry with; tests pass a manual clock. */
+export interface StoreClock {
+  /** Epoch milliseconds. */
+  now(): number;
 }
 
 /** Stable error codes of stores. */
@@ -83,3 +94,133 @@ export const storeErrorCodes = {
   invalidKey: 'STORE_KEY_INVALID',
   notSerializable: 'STORE_VALUE_INVALID',
 } as const;
+
+/** The per-store bound when neither `openStore` nor `Engine:Stores:MaxEntries` gives one. */
+export const defaultStoreMaxEntries = 10_000;
+
+/** The longest key a store accepts, in UTF-16 code units. */
+export const maxStoreKeyLength = 512;
+
+const controlCharacter = /\p{Cc}/u;
+
+/**
+ * Refuses an empty key, a key over 512 characters or one holding a control character (STORE_KEY_INVALID).
+ * Every provider calls it before touching its backend, so every provider accepts the same keys.
+ */
+export function assertValidKey(storeName: string, key: unknown): asserts key is string {
+  const problem =
+    typeof key !== 'string'
+      ? 'is not a string'
+      : key.length === 0
+        ? 'is empty'
+        : key.length > maxStoreKeyLength
+          ? `is ${key.length} characters long (at most ${maxStoreKeyLength})`
+          : controlCharacter.test(key)
+            ? 'holds a control character'
+            : undefined;
+  if (problem) {
+    throw new CoreError(storeErrorCodes.invalidKey, `A key of store "${storeName}" ${problem}.`, {
+      store: storeName,
+    });
+  }
+}
+
+const storeNamePattern = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
+
+/**
+ * Store names are identifiers (a letter, then letters, digits, `-` or `_`, at most 100 characters) so that
+ * every provider can use them as file names, table keys or key prefixes. Refused with STORE_KEY_INVALID.
+ */
+export function assertValidStoreName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || !storeNamePattern.test(name)) {
+    throw new CoreError(
+      storeErrorCodes.invalidKey,
+      `Store name ${JSON.stringify(name)} is not an identifier (a letter, then letters, digits, "-" or "_", at most 100 characters).`,
+      { store: String(name) },
+    );
+  }
+}
+
+/** Checks the options of put and delete; a wrong number here is a programming error (RangeError). */
+export function assertPutOptions(options: PutOptions | undefined): void {
+  const expected = options?.expectedVersion;
+  if (expected !== undefined && (!Number.isSafeInteger(expected) || expected < 0)) {
+    throw new RangeError(`expectedVersion must be a non-negative integer, got ${String(expected)}`);
+  }
+  const ttl = options?.ttlMs;
+  if (ttl !== undefined && (!Number.isFinite(ttl) || ttl <= 0)) {
+    throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${String(ttl)}`);
+  }
+}
+
+/** Checks the options of list; a negative or fractional limit is a programming error (RangeError). */
+export function assertListOptions(options: ListOptions | undefined): void {
+  const limit = options?.limit;
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+    throw new RangeError(`limit must be a non-negative integer, got ${String(limit)}`);
+  }
+}
+
+/** A store's bound: the open call's `maxEntries`, else `fallback`; must be a positive integer (RangeError). */
+export function resolveStoreMaxEntries(
+  name: string,
+  options: StoreOptions | undefined,
+  fallback: number,
+): number {
+  const maxEntries = options?.maxEntries ?? fallback;
+  if (!Number.isSafeInteger(maxEntries) || maxEntries <= 0) {
+    throw new RangeError(
+      `maxEntries of store "${name}" must be a positive integer, got ${String(maxEntries)}`,
+    );
+  }
+  return maxEntries;
+}
+
+/**
+ * Admission of the durable providers (file, PostgreSQL, Redis): the value must survive JSON unchanged (null,
+ * booleans, finite numbers, strings, arrays, plain objects; `undefined` object properties are dropped as JSON
+ * drops them). Anything else (Date, Map, class instances, bigint, NaN, functions, symbols, cycles) is refused
+ * with STORE_VALUE_INVALID, so what a reader gets after a restart, or in another process, equals what it got
+ * before. Returns the JSON text of the value.
+ */
+export function admitJsonText(storeName: string, value: unknown): string {
+  const problem = jsonProblem(value, '$', new Set());
+  if (problem) {
+    throw new CoreError(
+      storeErrorCodes.notSerializable,
+      `A value for store "${storeName}" is not JSON-serialisable: ${problem}.`,
+      { store: storeName },
+    );
+  }
+  return JSON.stringify(value);
+}
+
+function jsonProblem(value: unknown, at: string, seen: Set<object>): string | undefined {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${at} is ${value}`;
+  if (typeof value !== 'object') return `${at} is a ${typeof value}`;
+  if (seen.has(value)) return `${at} is a cycle`;
+  seen.add(value);
+  try {
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) {
+        const problem = jsonProblem(value[index], `${at}[${index}]`, seen);
+        if (problem) return problem;
+      }
+      return undefined;
+    }
+    const prototype = Object.getPrototypeOf(value) as unknown;
+    // Any realm's Object.prototype (its own prototype is null): values cloned in a test VM are still plain.
+    const plain = prototype === null || Object.getPrototypeOf(prototype) === null;
+    if (!plain || Object.prototype.toString.call(value) !== '[object Object]')
+      return `${at} is not a plain object`;
+    for (const [key, item] of Object.entries(value)) {
+      if (item === undefined) continue;
+      const problem = jsonProblem(item, `${at}.${key}`, seen);
+      if (problem) return problem;
+    }
+    return undefined;
+  } finally {
+    seen.delete(value);
+  }
+}

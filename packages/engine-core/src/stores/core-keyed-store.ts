@@ -1,6 +1,14 @@
-import type { KeyedStore, ListOptions, PutOptions, PutResult, StoredRecord } from '@corekit/abstractions';
+import {
+  assertPutOptions,
+  assertValidKey,
+  type KeyedStore,
+  type ListOptions,
+  type PutOptions,
+  type PutResult,
+  type StoredRecord,
+} from '@corekit/abstractions';
 import { isoAt, type Clock } from '../clock';
-import { assertPutOptions, assertValidKey, type CoreEntry, type KeyedCore } from './keyed-core';
+import type { CoreEntry, KeyedCore } from './keyed-core';
 import { copyValue } from './value-copy';
 
 /**

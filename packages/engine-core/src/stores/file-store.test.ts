@@ -6,7 +6,7 @@ import path from 'node:path';
 import { manualClock } from '../clock';
 import { isIntactCrashTestValue, type CrashTestValue } from './crash-test-value';
 import { FileStoreProvider } from './file-store';
-import { describeStoreContract } from './store-contract-suite';
+import { describeStoreContract } from '@corekit/testing';
 
 const directories: string[] = [];
 async function freshDirectory(): Promise<string> {

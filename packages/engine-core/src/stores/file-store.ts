@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { KeyedStore, StoreOptions, StoreProvider } from '@corekit/abstractions';
+import {
+  assertValidStoreName,
+  defaultStoreMaxEntries,
+  resolveStoreMaxEntries,
+  type KeyedStore,
+  type StoreOptions,
+  type StoreProvider,
+} from '@corekit/abstractions';
 import { systemClock, type Clock } from '../clock';
 import { CoreKeyedStore, type CoreBackend } from './core-keyed-store';
-import { assertValidStoreName, KeyedCore } from './keyed-core';
-import {
-  defaultStoreMaxEntries,
-  resolveMaxEntries,
-  type InProcessStoreProviderOptions,
-} from './memory-store';
+import { KeyedCore } from './keyed-core';
+import type { InProcessStoreProviderOptions } from './memory-store';
 import { admitJson, decodeStoreFile, encodeStoreFile } from './store-file-format';
 
 export interface FileStoreProviderOptions extends InProcessStoreProviderOptions {
@@ -50,7 +53,7 @@ export class FileStoreProvider implements StoreProvider {
 
   open<T>(name: string, options?: StoreOptions): KeyedStore<T> {
     const file = this.fileOf(name);
-    const maxEntries = resolveMaxEntries(name, options, this.defaultMaxEntries);
+    const maxEntries = resolveStoreMaxEntries(name, options, this.defaultMaxEntries);
     let backend = this.backends.get(name);
     if (!backend) {
       backend = new FileBackend(name, file, this.clock);

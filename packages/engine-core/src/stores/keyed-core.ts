@@ -1,9 +1,6 @@
 import { CoreError, storeErrorCodes, type ListOptions, type PutOptions } from '@corekit/abstractions';
 import { SortedKeys } from './sorted-keys';
 
-/** The longest key a store accepts, in UTF-16 code units. */
-export const maxStoreKeyLength = 512;
-
 /** One record as the core keeps it: the value is already a private copy nobody else holds. */
 export interface CoreEntry {
   readonly value: unknown;
@@ -17,55 +14,6 @@ export interface CoreEntry {
 export type CorePutOutcome =
   | { readonly written: true; readonly key: string; readonly entry: CoreEntry }
   | { readonly written: false; readonly key: string; readonly current: CoreEntry | null };
-
-const controlCharacter = /\p{Cc}/u;
-
-/** Refuses an empty key, a key over 512 characters or one holding a control character (STORE_KEY_INVALID). */
-export function assertValidKey(storeName: string, key: unknown): asserts key is string {
-  const problem =
-    typeof key !== 'string'
-      ? 'is not a string'
-      : key.length === 0
-        ? 'is empty'
-        : key.length > maxStoreKeyLength
-          ? `is ${key.length} characters long (at most ${maxStoreKeyLength})`
-          : controlCharacter.test(key)
-            ? 'holds a control character'
-            : undefined;
-  if (problem) {
-    throw new CoreError(storeErrorCodes.invalidKey, `A key of store "${storeName}" ${problem}.`, {
-      store: storeName,
-    });
-  }
-}
-
-const storeNamePattern = /^[A-Za-z][A-Za-z0-9_-]{0,99}$/;
-
-/**
- * Store names are identifiers (a letter, then letters, digits, `-` or `_`, at most 100 characters) so that
- * every provider can use them as file names, table keys or key prefixes. Refused with STORE_KEY_INVALID.
- */
-export function assertValidStoreName(name: unknown): asserts name is string {
-  if (typeof name !== 'string' || !storeNamePattern.test(name)) {
-    throw new CoreError(
-      storeErrorCodes.invalidKey,
-      `Store name ${JSON.stringify(name)} is not an identifier (a letter, then letters, digits, "-" or "_", at most 100 characters).`,
-      { store: String(name) },
-    );
-  }
-}
-
-/** Checks the options of put and delete; a wrong number here is a programming error (RangeError). */
-export function assertPutOptions(options: PutOptions | undefined): void {
-  const expected = options?.expectedVersion;
-  if (expected !== undefined && (!Number.isSafeInteger(expected) || expected < 0)) {
-    throw new RangeError(`expectedVersion must be a non-negative integer, got ${String(expected)}`);
-  }
-  const ttl = options?.ttlMs;
-  if (ttl !== undefined && (!Number.isFinite(ttl) || ttl <= 0)) {
-    throw new RangeError(`ttlMs must be a positive number of milliseconds, got ${String(ttl)}`);
-  }
-}
 
 /**
  * The keyed semantics shared by every in-process provider: versions, compare-and-set, expiry, the entry bound,

@@ -1,5 +1,5 @@
 import { MemoryStoreProvider } from './memory-store';
-import { describeStoreContract } from './store-contract-suite';
+import { describeStoreContract } from '@corekit/testing';
 
 describeStoreContract('MemoryStoreProvider', (options) => new MemoryStoreProvider(options));
 

@@ -1,5 +1,8 @@
 import {
+  assertValidStoreName,
   CoreError,
+  defaultStoreMaxEntries,
+  resolveStoreMaxEntries,
   storeErrorCodes,
   type KeyedStore,
   type StoreOptions,
@@ -7,11 +10,8 @@ import {
 } from '@corekit/abstractions';
 import { systemClock, type Clock } from '../clock';
 import { CoreKeyedStore, type CoreBackend } from './core-keyed-store';
-import { assertValidStoreName, KeyedCore } from './keyed-core';
+import { KeyedCore } from './keyed-core';
 import { copyValue } from './value-copy';
-
-/** The per-store bound when neither `openStore` nor `Engine:Stores:MaxEntries` gives one. */
-export const defaultStoreMaxEntries = 10_000;
 
 /** Options shared by the in-process providers. */
 export interface InProcessStoreProviderOptions {
@@ -19,17 +19,6 @@ export interface InProcessStoreProviderOptions {
   readonly clock?: Clock;
   /** Bound of a store opened without `maxEntries`. Default 10,000. */
   readonly defaultMaxEntries?: number;
-}
-
-/** Resolves a store's bound: the open call's, else the provider's default; must be a positive integer. */
-export function resolveMaxEntries(name: string, options: StoreOptions | undefined, fallback: number): number {
-  const maxEntries = options?.maxEntries ?? fallback;
-  if (!Number.isSafeInteger(maxEntries) || maxEntries <= 0) {
-    throw new RangeError(
-      `maxEntries of store "${name}" must be a positive integer, got ${String(maxEntries)}`,
-    );
-  }
-  return maxEntries;
 }
 
 /** Admission of the memory provider: a structured clone; functions, symbols and the like are refused. */
@@ -50,6 +39,8 @@ export function admitCloneable(storeName: string, value: unknown): unknown {
  * Stores held in this provider instance's memory: lost when the process exits, invisible to other processes.
  * For tests and single-replica hosts whose state may be rebuilt; opening the same name twice gives two handles
  * on the same records. It cannot bound memory beyond each store's MaxEntries and the size of the values.
+ * `close` releases nothing and keeps the records: the engine closes its provider on stop, and a start after a
+ * stop sees what was there (the records go with the provider instance).
  */
 export class MemoryStoreProvider implements StoreProvider {
   readonly kind = 'memory';
@@ -66,7 +57,7 @@ export class MemoryStoreProvider implements StoreProvider {
 
   open<T>(name: string, options?: StoreOptions): KeyedStore<T> {
     assertValidStoreName(name);
-    const maxEntries = resolveMaxEntries(name, options, this.defaultMaxEntries);
+    const maxEntries = resolveStoreMaxEntries(name, options, this.defaultMaxEntries);
     let core = this.cores.get(name);
     if (!core) {
       core = new KeyedCore(name);
@@ -80,7 +71,5 @@ export class MemoryStoreProvider implements StoreProvider {
     return new CoreKeyedStore<T>({ name, backend, clock: this.clock, maxEntries, admit: admitCloneable });
   }
 
-  async close(): Promise<void> {
-    this.cores.clear();
-  }
+  async close(): Promise<void> {}
 }

@@ -1,6 +1,6 @@
-import { CoreError, storeErrorCodes } from '@corekit/abstractions';
+import { admitJsonText, CoreError, maxStoreKeyLength, storeErrorCodes } from '@corekit/abstractions';
 import { isoAt } from '../clock';
-import { maxStoreKeyLength, type CoreEntry } from './keyed-core';
+import type { CoreEntry } from './keyed-core';
 
 /** The `format` marker of a store file; a file without it is not read as a store. */
 export const storeFileFormat = 'corekit-keyed-store/1';
@@ -14,51 +14,11 @@ interface FileRecord {
 }
 
 /**
- * Admission of the file provider: the value must survive JSON unchanged (null, booleans, finite numbers,
- * strings, arrays, plain objects; `undefined` object properties are dropped as JSON drops them). Anything
- * else (Date, Map, class instances, bigint, NaN, functions, cycles) is refused with STORE_VALUE_INVALID,
- * so what a reader gets after a restart equals what it got before.
+ * Admission of the file provider: JSON values only (`admitJsonText` of the contract says which), kept as the
+ * value JSON gives back, so what a reader gets after a restart equals what it got before.
  */
 export function admitJson(storeName: string, value: unknown): unknown {
-  const problem = jsonProblem(value, '$', new Set());
-  if (problem) {
-    throw new CoreError(
-      storeErrorCodes.notSerializable,
-      `A value for store "${storeName}" is not JSON-serialisable: ${problem}.`,
-      { store: storeName },
-    );
-  }
-  return JSON.parse(JSON.stringify(value)) as unknown;
-}
-
-function jsonProblem(value: unknown, at: string, seen: Set<object>): string | undefined {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return undefined;
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : `${at} is ${value}`;
-  if (typeof value !== 'object') return `${at} is a ${typeof value}`;
-  if (seen.has(value)) return `${at} is a cycle`;
-  seen.add(value);
-  try {
-    if (Array.isArray(value)) {
-      for (let index = 0; index < value.length; index++) {
-        const problem = jsonProblem(value[index], `${at}[${index}]`, seen);
-        if (problem) return problem;
-      }
-      return undefined;
-    }
-    const prototype = Object.getPrototypeOf(value) as unknown;
-    // Any realm's Object.prototype (its own prototype is null): values cloned in a test VM are still plain.
-    const plain = prototype === null || Object.getPrototypeOf(prototype) === null;
-    if (!plain || Object.prototype.toString.call(value) !== '[object Object]')
-      return `${at} is not a plain object`;
-    for (const [key, item] of Object.entries(value)) {
-      if (item === undefined) continue;
-      const problem = jsonProblem(item, `${at}.${key}`, seen);
-      if (problem) return problem;
-    }
-    return undefined;
-  } finally {
-    seen.delete(value);
-  }
+  return JSON.parse(admitJsonText(storeName, value)) as unknown;
 }
 
 /** The text of a store file holding `entries` (expired ones already dropped). */

@@ -9,7 +9,7 @@ const context = { contentRoot: '/srv/app', clock: manualClock() };
 describe('Engine:Stores', () => {
   it('defaults to the memory provider with a bound of 10000', async () => {
     const settings = bindValue('Engine:Stores', storesOptionsSchema, {});
-    expect(settings).toEqual({ Provider: 'Memory', MaxEntries: 10000 });
+    expect(settings).toEqual({ MaxEntries: 10000 });
     expect(createStoreProvider(settings, context)).toBeInstanceOf(MemoryStoreProvider);
   });
 

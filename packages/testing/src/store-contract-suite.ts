@@ -1,9 +1,27 @@
-import type { KeyedStore, StoreProvider } from '@corekit/abstractions';
-import { manualClock, type ManualClock } from '../clock';
+import type { KeyedStore, StoreClock, StoreProvider } from '@corekit/abstractions';
 
-/** Makes a fresh provider (own state, own directory) on the given clock. */
+/** A store clock that only moves when told to. */
+export interface StoreTestClock extends StoreClock {
+  advance(milliseconds: number): void;
+}
+
+/** A manual clock starting at `start` (epoch milliseconds). */
+export function storeTestClock(start: number): StoreTestClock {
+  let current = start;
+  return {
+    now: () => current,
+    advance: (milliseconds) => {
+      current += milliseconds;
+    },
+  };
+}
+
+/**
+ * Makes a fresh provider on the given clock: its own state (own directory, table or key prefix), so two
+ * providers from one factory never see each other's records.
+ */
 export type StoreProviderFactory = (options: {
-  readonly clock: ManualClock;
+  readonly clock: StoreTestClock;
   readonly defaultMaxEntries?: number;
 }) => StoreProvider | Promise<StoreProvider>;
 
@@ -18,15 +36,18 @@ async function codeOf(action: Promise<unknown> | (() => unknown)): Promise<strin
   return undefined;
 }
 
-/** The semantics every provider of the store contract must keep, run against `factory`'s providers. */
+/**
+ * The semantics every provider of the store contract must keep (`@corekit/abstractions` stores), run against
+ * `factory`'s providers: the memory, file, PostgreSQL and Redis providers all run this one suite.
+ */
 export function describeStoreContract(label: string, factory: StoreProviderFactory): void {
   describe(`store contract: ${label}`, () => {
-    let clock: ManualClock;
+    let clock: StoreTestClock;
     let provider: StoreProvider;
     let store: KeyedStore<{ n: number; tags?: string[] }>;
 
     beforeEach(async () => {
-      clock = manualClock(start);
+      clock = storeTestClock(start);
       provider = await factory({ clock });
       store = provider.open('things');
     });
@@ -174,6 +195,43 @@ export function describeStoreContract(label: string, factory: StoreProviderFacto
         'k:1',
       ]);
       expect((await store.list()).map((record) => record.key)).toEqual(['j', 'k:0', 'k:1', 'k:2']);
+    });
+
+    it('lists in JavaScript string order, with % and _ in a prefix taken literally', async () => {
+      const keys = ['a_b', 'a%b', 'axb', 'Z', 'é', '\uFFFD', '🙂', 'a', 'a_', 'ab'];
+      for (const key of keys) await store.put(key, { n: 1 });
+      expect((await store.list()).map((record) => record.key)).toEqual([...keys].sort());
+      expect((await store.list({ prefix: 'a_' })).map((record) => record.key)).toEqual(['a_', 'a_b']);
+      expect((await store.list({ prefix: 'a%' })).map((record) => record.key)).toEqual(['a%b']);
+      expect((await store.list({ prefix: '\uFFFD' })).map((record) => record.key)).toEqual(['\uFFFD']);
+    });
+
+    it('skips expired records before applying limit', async () => {
+      await store.put('a', { n: 1 }, { ttlMs: 10 });
+      await store.put('b', { n: 2 });
+      await store.put('c', { n: 3 });
+      clock.advance(10);
+      expect((await store.list({ limit: 1 })).map((record) => record.key)).toEqual(['b']);
+    });
+
+    it('keeps JSON values exactly: null, strings, numbers, booleans, arrays, nested objects', async () => {
+      const loose = provider.open<unknown>('json');
+      const values: unknown[] = [
+        null,
+        '',
+        'line\nbreak "quoted" \u0000 é 🙂',
+        0,
+        -1.5e-7,
+        Number.MAX_SAFE_INTEGER,
+        false,
+        [],
+        [1, [2, { three: null }]],
+        { nested: { deeper: { list: ['x', true] } }, empty: {} },
+      ];
+      for (const [index, value] of values.entries()) await loose.put(`v${index}`, value);
+      for (const [index, value] of values.entries()) {
+        expect((await loose.get(`v${index}`))?.value).toEqual(value);
+      }
     });
 
     it('copies values in and out: callers never hold stored state', async () => {
