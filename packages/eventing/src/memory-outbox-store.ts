@@ -5,6 +5,10 @@ import type { ClaimedOutboxMessage, OutboxStore } from './outbox-store';
 /** A message in the memory outbox: pending (claimable, claimed or retry-pending) or terminally failed. */
 interface Slot {
   readonly message: EventMessage;
+  /** Where the slot stands in the claim queue (absolute position); an older position is stale. */
+  position: number;
+  /** False once dispatched or terminally failed. */
+  pending: boolean;
   attempts: number;
   availableAtMs: number;
   owner: string | null;
@@ -33,8 +37,16 @@ export interface MemoryOutboxOptions {
  */
 export class MemoryOutboxStore implements OutboxStore {
   readonly provider = 'memory';
-  /** Pending messages by id, oldest first (a retry re-inserts at the end). */
+  /** Pending messages by id. */
   private readonly pending = new Map<string, Slot>();
+  /**
+   * The claim order: pending slots, oldest first, with settled and stale entries left behind until the
+   * front moves past them (claims start at `head`; a retry appends the slot again at the end).
+   */
+  private queue: Slot[] = [];
+  private head = 0;
+  /** Absolute position of `queue[0]` (the queue drops its settled front now and then). */
+  private base = 0;
   /** Terminally failed messages, kept for inspection within the bound. */
   private readonly failed = new Map<string, Slot>();
   /** Ids dispatched recently, with the time, oldest first. */
@@ -58,14 +70,18 @@ export class MemoryOutboxStore implements OutboxStore {
         { store: 'eventing-outbox', maxEntries: this.options.maxMessages },
       );
     }
-    this.pending.set(id, {
+    const slot: Slot = {
       message,
+      position: 0,
+      pending: true,
       attempts: 0,
       availableAtMs: 0,
       owner: null,
       leaseUntilMs: 0,
       lastError: null,
-    });
+    };
+    this.pending.set(id, slot);
+    this.enqueue(slot);
     return true;
   }
 
@@ -73,12 +89,15 @@ export class MemoryOutboxStore implements OutboxStore {
     const claimed: ClaimedOutboxMessage[] = [];
     if (limit <= 0) return claimed;
     const now = this.now();
-    for (const [id, slot] of this.pending) {
+    this.dropSettledFront();
+    for (let index = this.head; index < this.queue.length; index += 1) {
+      const slot = this.queue[index]!;
+      if (!this.current(slot, index)) continue;
       if (slot.availableAtMs > now || (slot.owner !== null && slot.leaseUntilMs > now)) continue;
       slot.attempts += 1;
       slot.owner = owner;
       slot.leaseUntilMs = now + leaseMs;
-      claimed.push({ id, message: slot.message, attempt: slot.attempts });
+      claimed.push({ id: slot.message.publicationId, message: slot.message, attempt: slot.attempts });
       if (claimed.length >= limit) break;
     }
     return claimed;
@@ -101,8 +120,7 @@ export class MemoryOutboxStore implements OutboxStore {
     slot.availableAtMs = availableAt.getTime();
     slot.lastError = error;
     // Behind the others: claims walk from the front, where the oldest claimable messages wait.
-    this.pending.delete(id);
-    this.pending.set(id, slot);
+    this.enqueue(slot);
     return true;
   }
 
@@ -110,6 +128,7 @@ export class MemoryOutboxStore implements OutboxStore {
     const slot = this.held(id, owner);
     if (!slot) return false;
     this.pending.delete(id);
+    slot.pending = false;
     slot.owner = null;
     slot.lastError = error;
     this.failed.set(id, slot);
@@ -121,11 +140,35 @@ export class MemoryOutboxStore implements OutboxStore {
   }
 
   private completeOne(id: string, owner: string, now: number): boolean {
-    if (!this.held(id, owner)) return false;
+    const slot = this.held(id, owner);
+    if (!slot) return false;
+    slot.pending = false;
     this.pending.delete(id);
     this.dispatched.set(id, now);
-    this.forgetDispatched(now);
+    if (this.dispatched.size > this.options.maxMessages) this.forgetDispatched(now);
     return true;
+  }
+
+  private enqueue(slot: Slot): void {
+    slot.position = this.base + this.queue.length;
+    this.queue.push(slot);
+  }
+
+  /** True when `queue[index]` is where its slot stands now and the slot is still pending. */
+  private current(slot: Slot, index: number): boolean {
+    return slot.pending && slot.position === this.base + index;
+  }
+
+  /** Moves `head` past settled and stale entries, and drops them from the array once they are most of it. */
+  private dropSettledFront(): void {
+    while (this.head < this.queue.length && !this.current(this.queue[this.head]!, this.head)) {
+      this.head += 1;
+    }
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.base += this.head;
+      this.head = 0;
+    }
   }
 
   /** The slot when `owner` holds its claim (a lapsed claim nobody took over still counts, as in every store). */

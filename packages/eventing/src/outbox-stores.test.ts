@@ -149,4 +149,30 @@ describe('MemoryOutboxStore', () => {
     await outbox.retry('first', 'o', new Date(clock.now), 'down');
     expect(ids(await outbox.claim('o', 5, 1000))).toEqual(['second', 'first']);
   });
+
+  it('keeps order and loses nothing across thousands of messages while its queue drops the settled front', async () => {
+    const { clock, outbox } = make(10_000);
+    for (let index = 0; index < 3000; index += 1) await outbox.stage(message(`m-${index}`));
+    const order: string[] = [];
+    for (let round = 0; ; round += 1) {
+      const claims = await outbox.claim('o', 100, 1000);
+      if (claims.length === 0) break;
+      // Every fifth round sends its first message back for a retry: it comes again after the rest.
+      const [first, ...rest] = claims;
+      if (round % 5 === 0 && first!.attempt === 1) {
+        await outbox.retry(first!.id, 'o', new Date(clock.now), 'busy');
+        expect(await outbox.completeMany(ids(rest), 'o')).toEqual(ids(rest));
+        order.push(...ids(rest));
+      } else {
+        expect(await outbox.completeMany(ids(claims), 'o')).toEqual(ids(claims));
+        order.push(...ids(claims));
+      }
+    }
+    expect(order).toHaveLength(3000);
+    expect(new Set(order).size).toBe(3000);
+    expect(await outbox.pendingCount()).toBe(0);
+    const firstAttempts = order.filter((id) => !['m-0', 'm-500', 'm-1000'].includes(id));
+    expect(firstAttempts.slice(0, 3)).toEqual(['m-1', 'm-2', 'm-3']);
+    expect(order.indexOf('m-0')).toBeGreaterThan(order.indexOf('m-100'));
+  });
 });
