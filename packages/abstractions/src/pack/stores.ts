@@ -93,6 +93,8 @@ export const storeErrorCodes = {
   corrupt: 'STORE_CORRUPT',
   invalidKey: 'STORE_KEY_INVALID',
   notSerializable: 'STORE_VALUE_INVALID',
+  /** A shared provider's server could not be reached or failed the statement (PostgreSQL, Redis). */
+  unavailable: 'STORE_UNAVAILABLE',
 } as const;
 
 /** The per-store bound when neither `openStore` nor `Engine:Stores:MaxEntries` gives one. */

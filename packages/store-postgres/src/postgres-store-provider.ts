@@ -1,0 +1,206 @@
+import {
+  assertValidStoreName,
+  CoreError,
+  defaultStoreMaxEntries,
+  resolveStoreMaxEntries,
+  storeErrorCodes,
+  type KeyedStore,
+  type StoreClock,
+  type StoreOptions,
+  type StoreProvider,
+} from '@corekit/abstractions';
+import pg from 'pg';
+import { PostgresKeyedStore } from './postgres-keyed-store';
+
+/** Options of `PostgresStoreProvider` (`addPostgresStores` fills them from `Engine:Stores:PostgreSql`). */
+export interface PostgresStoreProviderOptions {
+  /** `postgres://user:password@host:5432/database`. Never shown: errors name the host and database only. */
+  readonly connectionString: string;
+  /** Schema of the table. Default `public`. */
+  readonly schema?: string;
+  /** The one table of every store. Default `corekit_stores`. */
+  readonly tableName?: string;
+  /** Create the table and its indexes when missing, before the first statement. Default true. */
+  readonly createTable?: boolean;
+  /** Most pool connections. Default 10. */
+  readonly poolMax?: number;
+  /** Connect timeout in milliseconds. Default 5000. */
+  readonly connectTimeoutMs?: number;
+  /** Server-side statement timeout in milliseconds. Default 10000. */
+  readonly statementTimeoutMs?: number;
+  /** Source of time for `updatedAtUtc` and expiry (sent with every statement). Default: the system clock. */
+  readonly clock?: StoreClock;
+  /** Bound of a store opened without `maxEntries`. Default 10,000. */
+  readonly defaultMaxEntries?: number;
+}
+
+const identifier = /^[a-z_][a-z0-9_]{0,49}$/;
+
+/** What a store needs from its provider: a pool, the quoted table, the clock and error wrapping. */
+export interface PostgresStoreContext {
+  /** The qualified, quoted table name (`"public"."corekit_stores"`). */
+  readonly table: string;
+  /** The unquoted qualified name, the first key of the per-store advisory lock. */
+  readonly tableId: string;
+  readonly clock: StoreClock;
+  /** The pool, with the table created; opened again after `close`. */
+  pool(): Promise<pg.Pool>;
+  /** Turns a driver failure into STORE_UNAVAILABLE naming the server, never the credentials. */
+  unavailable(store: string, error: unknown): CoreError;
+}
+
+/**
+ * Stores on PostgreSQL: every store in one table keyed by (store name, key), shared by every process that
+ * points at the same table. Versions, compare-and-set, TTL and the per-store bound hold across processes:
+ * each put is one conditional UPDATE, or, for a key that is new (or expired), a transaction holding a
+ * per-store advisory lock while it counts the live records and inserts. Times come from the provider's clock
+ * and are sent as parameters, never from the server's clock.
+ */
+export class PostgresStoreProvider implements StoreProvider {
+  readonly kind = 'postgresql';
+  readonly durable = true;
+  readonly shared = true;
+  private readonly context: PostgresStoreContext;
+  private readonly defaultMaxEntries: number;
+  private current: { pool: pg.Pool; ready: Promise<void> | undefined } | undefined;
+
+  constructor(private readonly options: PostgresStoreProviderOptions) {
+    const schema = options.schema ?? 'public';
+    const tableName = options.tableName ?? 'corekit_stores';
+    for (const [what, value] of [
+      ['schema', schema],
+      ['tableName', tableName],
+    ]) {
+      if (!identifier.test(value)) {
+        throw new RangeError(
+          `The PostgreSQL store ${what} must be a lower-case SQL identifier (at most 50 characters), got ${JSON.stringify(value)}`,
+        );
+      }
+    }
+    this.defaultMaxEntries = options.defaultMaxEntries ?? defaultStoreMaxEntries;
+    const server = describeServer(options.connectionString);
+    this.context = {
+      table: `"${schema}"."${tableName}"`,
+      tableId: `${schema}.${tableName}`,
+      clock: options.clock ?? { now: () => Date.now() },
+      pool: () => this.ready(),
+      unavailable: (store, error) => {
+        const message = redact(String((error as Error)?.message ?? error), options.connectionString);
+        return new CoreError(
+          storeErrorCodes.unavailable,
+          `PostgreSQL store "${store}" failed on ${server}: ${message}`,
+          { store, server },
+        );
+      },
+    };
+  }
+
+  open<T>(name: string, options?: StoreOptions): KeyedStore<T> {
+    assertValidStoreName(name);
+    const maxEntries = resolveStoreMaxEntries(name, options, this.defaultMaxEntries);
+    return new PostgresKeyedStore<T>(name, maxEntries, this.context);
+  }
+
+  /** Creates the table and indexes when missing (idempotent; safe when several processes start at once). */
+  async ensureTable(): Promise<void> {
+    await this.ready();
+  }
+
+  /** Ends the pool; a store used afterwards opens a new one. */
+  async close(): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    await current?.pool.end().catch(() => undefined);
+  }
+
+  /** Drops the table (tests and teardown only). */
+  async dropTable(): Promise<void> {
+    const pool = this.poolNow();
+    await pool.query(`DROP TABLE IF EXISTS ${this.context.table}`);
+  }
+
+  private poolNow(): pg.Pool {
+    if (!this.current) {
+      const pool = new pg.Pool({
+        connectionString: this.options.connectionString,
+        max: this.options.poolMax ?? 10,
+        connectionTimeoutMillis: this.options.connectTimeoutMs ?? 5000,
+        statement_timeout: this.options.statementTimeoutMs ?? 10_000,
+      });
+      // An idle client's error (a server restart) must not crash the process; the next query reconnects.
+      pool.on('error', () => undefined);
+      this.current = { pool, ready: undefined };
+    }
+    return this.current.pool;
+  }
+
+  /** The pool once the table exists; a failed creation is tried again by the next call. */
+  private async ready(): Promise<pg.Pool> {
+    const pool = this.poolNow();
+    const current = this.current!;
+    if (this.options.createTable !== false) {
+      current.ready ??= this.createTable(pool).catch((error: unknown) => {
+        current.ready = undefined;
+        throw error;
+      });
+      await current.ready;
+    }
+    return pool;
+  }
+
+  private async createTable(pool: pg.Pool): Promise<void> {
+    const { table, tableId } = this.context;
+    const base = tableId.split('.')[1];
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Concurrent CREATE TABLE IF NOT EXISTS can still collide in the catalog: serialize the creators.
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('corekit-store-schema'), hashtext($1))`, [
+        tableId,
+      ]);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${table} (
+          store_name text NOT NULL,
+          key text NOT NULL,
+          sort_key bytea NOT NULL,
+          value json NOT NULL,
+          version bigint NOT NULL,
+          updated_at_ms bigint NOT NULL,
+          expires_at_ms bigint,
+          PRIMARY KEY (store_name, key)
+        )`);
+      await client.query(`CREATE INDEX IF NOT EXISTS "${base}_order" ON ${table} (store_name, sort_key)`);
+      await client.query(
+        `CREATE INDEX IF NOT EXISTS "${base}_expiry" ON ${table} (store_name, expires_at_ms) WHERE expires_at_ms IS NOT NULL`,
+      );
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** `host:port/database` of a connection string, without user or password. */
+export function describeServer(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    return `${url.hostname}:${url.port || '5432'}${url.pathname}`;
+  } catch {
+    return 'the configured server';
+  }
+}
+
+/** Removes the connection string and its password from a driver message. */
+function redact(message: string, connectionString: string): string {
+  let result = message.split(connectionString).join('<connection string>');
+  try {
+    const password = decodeURIComponent(new URL(connectionString).password);
+    if (password) result = result.split(password).join('***');
+  } catch {
+    // Not a URL (a key=value string): only the whole string was removed.
+  }
+  return result;
+}
