@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { secretString } from '@corekit/abstractions';
-import { parseConnectionString, portField, probeSectionSchema, type ProbeOptions } from '@corekit/probe-kit';
+import {
+  parseConnectionString,
+  portField,
+  probeSectionSchema,
+  validateResolvedTarget,
+  type ProbeOptions,
+} from '@corekit/probe-kit';
 
 /** Fields of one `Engine:Observability:DependencyHealth:ClickHouse:Dependencies:<n>` entry, besides the common ones. */
 export const clickHouseHealthEntryShape = {
@@ -85,24 +91,9 @@ export function validateClickHouseHealthEntry(
   entry: EntryFields,
   issue: (field: string, message: string) => void,
 ): void {
-  if (!entry.ConnectionString && !entry.Host) {
-    issue(
-      'Host',
-      'is required when ConnectionString is not set: give ConnectionString (http://user:password@clickhouse:8123/db) or Host',
-    );
-    return;
-  }
-  try {
-    const target = resolveClickHouseTarget(entry);
-    if (!target.host) issue('ConnectionString', 'names no host; add one or set Host');
-    if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535)
-      issue('ConnectionString', 'holds a port that is not a number between 1 and 65535');
-  } catch (error) {
-    issue(
-      'ConnectionString',
-      (error as Error).message.replace(/^The connection string /, '').replace(/\.$/, ''),
-    );
-  }
+  validateResolvedTarget(entry, 'http://user:password@clickhouse:8123/db', issue, () =>
+    resolveClickHouseTarget(entry),
+  );
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:ClickHouse` section. */

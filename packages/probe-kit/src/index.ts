@@ -52,3 +52,27 @@ export type { SearchClusterEndpoint } from './search-cluster-endpoint';
 export { withTrackedSockets } from './driver-socket-tracker';
 export type { TrackedSockets } from './driver-socket-tracker';
 export { readCertificateFile } from './certificate-file';
+export {
+  databaseConnectionStringPassword,
+  resolveDatabaseConnection,
+  sslModeFromSpelling,
+  validateDatabaseConnection,
+} from './database-connection';
+export type {
+  ConnectionStringReader,
+  DatabaseConnectionDialect,
+  DatabaseConnectionSettings,
+  DatabaseEntryFields,
+} from './database-connection';
+export {
+  authenticationFailed,
+  databaseNotFound,
+  databaseTarget,
+  healthQuerySucceeded,
+  tlsRequired,
+  verifyingTlsOptions,
+} from './database-probe';
+export type { HealthQueryOutcome } from './database-probe';
+export { databaseEntryShape, healthQueryField } from './database-entry-shape';
+export type { DatabaseEntryShapeSpec } from './database-entry-shape';
+export { validateResolvedTarget } from './validate-resolved-target';

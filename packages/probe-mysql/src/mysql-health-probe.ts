@@ -3,10 +3,13 @@ import mysql, { type Connection, type ConnectionOptions } from 'mysql2';
 import { CoreError } from '@corekit/abstractions';
 import {
   abortable,
-  formatHostPort,
-  healthy,
-  readCertificateFile,
+  authenticationFailed,
+  databaseNotFound,
+  databaseTarget,
+  healthQuerySucceeded,
+  tlsRequired,
   unhealthy,
+  verifyingTlsOptions,
   type ProbeContext,
   type ProbeDefinition,
 } from '@corekit/probe-kit';
@@ -30,7 +33,7 @@ interface MySqlError {
 }
 
 function target(settings: MySqlConnectionSettings): string {
-  return `${formatHostPort(settings.host, settings.port)}${settings.database ? `/${settings.database}` : ''}`;
+  return databaseTarget(settings.host, settings.port, settings.database);
 }
 
 async function tlsOptions(
@@ -40,14 +43,9 @@ async function tlsOptions(
   if (settings.sslMode === 'None') return undefined;
   if (settings.sslMode === 'Preferred' || settings.sslMode === 'Required')
     return { rejectUnauthorized: false };
-  const ca =
-    settings.sslRootCertificate === undefined
-      ? undefined
-      : await readCertificateFile(settings.sslRootCertificate, `${entryPath}:SslRootCertificate`);
   return {
-    rejectUnauthorized: true,
+    ...(await verifyingTlsOptions(settings.sslRootCertificate, entryPath)),
     verifyIdentity: settings.sslMode === 'VerifyFull',
-    ...(ca !== undefined ? { ca } : {}),
   };
 }
 
@@ -170,11 +168,7 @@ export const mySqlHealthProbe: ProbeDefinition<typeof mySqlHealthEntryShape> = {
     let keyRefused = false;
     try {
       const outcome = await connectAndQuery(settings, entry.HealthQuery, context, () => (keyRefused = true));
-      return healthy(`${entry.HealthQuery} succeeded on ${where}`, {
-        ...(outcome.serverVersion ? { serverVersion: outcome.serverVersion } : {}),
-        tls: outcome.tls,
-        rowCount: outcome.rowCount,
-      });
+      return healthQuerySucceeded(entry.HealthQuery, where, outcome);
     } catch (caught) {
       const error = caught as MySqlError;
       if (keyRefused) return unhealthy('PUBLIC_KEY_RETRIEVAL_NOT_ALLOWED', error.message);
@@ -184,17 +178,17 @@ export const mySqlHealthProbe: ProbeDefinition<typeof mySqlHealthEntryShape> = {
         case 'ER_ACCESS_DENIED_ERROR':
         case 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR':
         case 'ER_NOT_SUPPORTED_AUTH_MODE':
-          return unhealthy(
-            'AUTHENTICATION_FAILED',
-            `${where} refused the login of "${settings.username}": ${error.message}. Check ${path}:Username and ${path}:Password${settings.sslMode === 'None' ? `, and whether the account requires TLS (${path}:SslMode)` : ''}.`,
+          return authenticationFailed(
+            where,
+            settings.username,
+            error.message,
+            path,
+            settings.sslMode === 'None' ? `, and whether the account requires TLS (${path}:SslMode)` : '',
           );
         case 'ER_SECURE_TRANSPORT_REQUIRED':
-          return unhealthy(
-            'TLS_REQUIRED',
-            `${where} accepts only TLS connections: ${error.message}. Set ${path}:SslMode to Preferred or stronger.`,
-          );
+          return tlsRequired(where, error.message, path, 'Preferred or stronger');
         case 'ER_BAD_DB_ERROR':
-          return unhealthy('DATABASE_NOT_FOUND', `${where}: ${error.message}. Check ${path}:Database.`);
+          return databaseNotFound(where, error.message, path);
         case 'ER_DBACCESS_DENIED_ERROR':
           return unhealthy(
             'DATABASE_ACCESS_DENIED',

@@ -1,9 +1,11 @@
+import { sslModeFromSpelling } from '@corekit/probe-kit';
+
 /** TLS modes, as MySqlConnector names them. */
 export const mySqlSslModes = ['None', 'Preferred', 'Required', 'VerifyCA', 'VerifyFull'] as const;
 export type MySqlSslMode = (typeof mySqlSslModes)[number];
 
 /** The spellings of MySqlConnector and of the mysql client (`DISABLED`, `VERIFY_IDENTITY`), normalized. */
-const sslModeBySpelling: Record<string, MySqlSslMode> = {
+export const mySqlSslModeSpellings: Readonly<Record<string, MySqlSslMode>> = {
   none: 'None',
   disabled: 'None',
   preferred: 'Preferred',
@@ -15,7 +17,5 @@ const sslModeBySpelling: Record<string, MySqlSslMode> = {
 
 /** `VERIFY_IDENTITY`, `verify-full` and `VerifyFull` all name VerifyFull; anything else is returned as is. */
 export function normalizeMySqlSslMode(value: unknown): unknown {
-  return typeof value === 'string'
-    ? (sslModeBySpelling[value.toLowerCase().replace(/[\s_-]+/g, '')] ?? value)
-    : value;
+  return typeof value === 'string' ? (sslModeFromSpelling(mySqlSslModeSpellings, value) ?? value) : value;
 }

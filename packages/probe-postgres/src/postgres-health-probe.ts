@@ -3,10 +3,13 @@ import pg from 'pg';
 import { CoreError } from '@corekit/abstractions';
 import {
   abortable,
-  formatHostPort,
-  healthy,
-  readCertificateFile,
+  authenticationFailed,
+  databaseNotFound,
+  databaseTarget,
+  healthQuerySucceeded,
+  tlsRequired,
   unhealthy,
+  verifyingTlsOptions,
   type ProbeContext,
   type ProbeDefinition,
 } from '@corekit/probe-kit';
@@ -30,7 +33,7 @@ function sqlState(error: unknown): string | undefined {
 }
 
 function target(settings: PostgresConnectionSettings): string {
-  return `${formatHostPort(settings.host, settings.port)}/${settings.database}`;
+  return databaseTarget(settings.host, settings.port, settings.database);
 }
 
 async function tlsOptions(
@@ -39,13 +42,8 @@ async function tlsOptions(
 ): Promise<ConnectionOptions> {
   if (settings.sslMode !== 'VerifyCA' && settings.sslMode !== 'VerifyFull')
     return { rejectUnauthorized: false };
-  const ca =
-    settings.sslRootCertificate === undefined
-      ? undefined
-      : await readCertificateFile(settings.sslRootCertificate, `${entryPath}:SslRootCertificate`);
   return {
-    rejectUnauthorized: true,
-    ...(ca !== undefined ? { ca } : {}),
+    ...(await verifyingTlsOptions(settings.sslRootCertificate, entryPath)),
     ...(settings.sslMode === 'VerifyCA' ? { checkServerIdentity: () => undefined } : {}),
   };
 }
@@ -140,30 +138,20 @@ export const postgresHealthProbe: ProbeDefinition<typeof postgresHealthEntryShap
     const path = context.entryPath;
     try {
       const outcome = await connectAndQuery(settings, entry.HealthQuery, context);
-      return healthy(`${entry.HealthQuery} succeeded on ${where}`, {
-        ...(outcome.serverVersion ? { serverVersion: outcome.serverVersion } : {}),
-        tls: outcome.tls,
-        rowCount: outcome.rowCount,
-      });
+      return healthQuerySucceeded(entry.HealthQuery, where, outcome);
     } catch (error) {
       if (error instanceof CoreError && error.code === 'AUTHENTICATION_FAILED')
         return unhealthy(error.code, error.message);
       const state = sqlState(error);
       const message = error instanceof Error ? error.message : String(error);
       if (state === '28000' && /no encryption|SSL off/i.test(message)) {
-        return unhealthy(
-          'TLS_REQUIRED',
-          `${where} accepts only TLS connections: ${message}. Set ${path}:SslMode to Require, VerifyCA or VerifyFull.`,
-        );
+        return tlsRequired(where, message, path, 'Require, VerifyCA or VerifyFull');
       }
       if (state === '28000' || state === '28P01') {
-        return unhealthy(
-          'AUTHENTICATION_FAILED',
-          `${where} refused the login of "${settings.username}": ${message}. Check ${path}:Username and ${path}:Password.`,
-        );
+        return authenticationFailed(where, settings.username, message, path);
       }
       if (state === '3D000') {
-        return unhealthy('DATABASE_NOT_FOUND', `${where}: ${message}. Check ${path}:Database.`);
+        return databaseNotFound(where, message, path);
       }
       if (message === noTlsMessage) {
         return unhealthy(

@@ -6,6 +6,7 @@ import {
   parseConnectionString,
   portField,
   probeSectionSchema,
+  validateResolvedTarget,
   type ProbeOptions,
 } from '@corekit/probe-kit';
 
@@ -90,31 +91,16 @@ export function validateRabbitMqHealthEntry(
   entry: EntryFields,
   issue: (field: string, message: string) => void,
 ): void {
-  if (!entry.ConnectionString && !entry.Host) {
-    issue(
-      'Host',
-      'is required when ConnectionString is not set: give ConnectionString (amqp://user:password@rabbit:5672/vhost) or Host',
-    );
-    return;
-  }
-  try {
+  validateResolvedTarget(entry, 'amqp://user:password@rabbit:5672/vhost', issue, () => {
     if (entry.ConnectionString) {
       const parsed = parseConnectionString(entry.ConnectionString);
       if (parsed.form === 'url' && parsed.scheme !== 'amqp' && parsed.scheme !== 'amqps') {
         issue('ConnectionString', `must be an amqp:// or amqps:// URI, got the scheme "${parsed.scheme}"`);
-        return;
+        return undefined;
       }
     }
-    const target = resolveRabbitMqTarget(entry);
-    if (!target.host) issue('ConnectionString', 'names no host; add one or set Host');
-    if (!Number.isInteger(target.port) || target.port < 1 || target.port > 65535)
-      issue('ConnectionString', 'holds a port that is not a number between 1 and 65535');
-  } catch (error) {
-    issue(
-      'ConnectionString',
-      (error as Error).message.replace(/^The connection string /, '').replace(/\.$/, ''),
-    );
-  }
+    return resolveRabbitMqTarget(entry);
+  });
 }
 
 /** The zod schema of the whole `Engine:Observability:DependencyHealth:RabbitMq` section. */
