@@ -1,0 +1,155 @@
+import {
+  assertValidStoreName,
+  CoreError,
+  defaultStoreMaxEntries,
+  resolveStoreMaxEntries,
+  storeErrorCodes,
+  type KeyedStore,
+  type StoreClock,
+  type StoreOptions,
+  type StoreProvider,
+} from '@corekit/abstractions';
+import { Redis } from 'ioredis';
+import { RedisKeyedStore } from './redis-keyed-store';
+import type { StoreScript } from './redis-store-scripts';
+
+/** Options of `RedisStoreProvider` (`addRedisStores` fills them from `Engine:Stores:Redis`). */
+export interface RedisStoreProviderOptions {
+  /** `redis://[user:password@]host:6379[/database]`. Never shown: errors name host and port only. */
+  readonly url: string;
+  /** Prefix of every Redis key. Default `corekit:store:`. */
+  readonly keyPrefix?: string;
+  /** Connect timeout in milliseconds. Default 5000. */
+  readonly connectTimeoutMs?: number;
+  /** Timeout of one command in milliseconds. Default 10000. */
+  readonly commandTimeoutMs?: number;
+  /** Source of time for `updatedAtUtc` and expiry (sent with every script). Default: the system clock. */
+  readonly clock?: StoreClock;
+  /** Bound of a store opened without `maxEntries`. Default 10,000. */
+  readonly defaultMaxEntries?: number;
+}
+
+/** What a store needs from its provider. */
+export interface RedisStoreContext {
+  readonly keyPrefix: string;
+  readonly clock: StoreClock;
+  /** GET-style commands on the shared client. */
+  client(): Redis;
+  /** Runs a script by EVALSHA, falling back to EVAL when the server does not hold it (NOSCRIPT). */
+  run(script: StoreScript, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown>;
+  /** Turns a client failure into STORE_UNAVAILABLE naming the server, never the credentials. */
+  unavailable(store: string, error: unknown): CoreError;
+}
+
+/**
+ * Stores on Redis, shared by every process using the same server and key prefix. Each write is one Lua script
+ * (atomic on the server): versions, compare-and-set, TTL and the per-store bound hold across processes. Expiry
+ * is stored in the record and judged against the provider's clock, sent with every call; expired records are
+ * removed lazily (by writes and deletes). Durability is Redis's own persistence configuration (AOF/RDB).
+ */
+export class RedisStoreProvider implements StoreProvider {
+  readonly kind = 'redis';
+  readonly durable = true;
+  readonly shared = true;
+  private readonly context: RedisStoreContext;
+  private readonly defaultMaxEntries: number;
+  private current: Redis | undefined;
+  /** The last connection error the client reported, named in the error of a call that failed while down. */
+  private connectionError: string | undefined;
+
+  constructor(private readonly options: RedisStoreProviderOptions) {
+    this.defaultMaxEntries = options.defaultMaxEntries ?? defaultStoreMaxEntries;
+    const server = describeServer(options.url);
+    this.context = {
+      keyPrefix: options.keyPrefix ?? 'corekit:store:',
+      clock: options.clock ?? { now: () => Date.now() },
+      client: () => this.client(),
+      run: async (script, keys, args) => {
+        const client = this.client();
+        try {
+          return await client.evalsha(script.sha, keys.length, ...keys, ...args);
+        } catch (error) {
+          if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
+          return client.eval(script.source, keys.length, ...keys, ...args);
+        }
+      },
+      unavailable: (store, error) => {
+        let message = String((error as Error)?.message ?? error);
+        if (this.current?.status !== 'ready' && this.connectionError) {
+          message = `not reachable (${this.connectionError}); ${message}`;
+        }
+        return new CoreError(
+          storeErrorCodes.unavailable,
+          `Redis store "${store}" failed on ${server}: ${redact(message, options.url)}`,
+          { store, server },
+        );
+      },
+    };
+  }
+
+  open<T>(name: string, options?: StoreOptions): KeyedStore<T> {
+    assertValidStoreName(name);
+    const maxEntries = resolveStoreMaxEntries(name, options, this.defaultMaxEntries);
+    return new RedisKeyedStore<T>(name, maxEntries, this.context);
+  }
+
+  /** Closes the client; a store used afterwards connects again. */
+  async close(): Promise<void> {
+    const client = this.current;
+    this.current = undefined;
+    if (!client) return;
+    if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+    else client.disconnect();
+  }
+
+  /** Deletes every key of the given stores under this provider's prefix (tests and teardown only). */
+  async deleteStores(names: readonly string[]): Promise<void> {
+    const keys = names.flatMap((name) =>
+      ['r', 'k', 'x'].map((part) => `${this.context.keyPrefix}{${name}}:${part}`),
+    );
+    if (keys.length > 0) await this.client().del(...keys);
+  }
+
+  private client(): Redis {
+    if (!this.current) {
+      const client = new Redis(this.options.url, {
+        connectTimeout: this.options.connectTimeoutMs ?? 5000,
+        commandTimeout: this.options.commandTimeoutMs ?? 10_000,
+        // A call fails after one reconnect attempt instead of waiting through many: the caller sees the outage.
+        maxRetriesPerRequest: 1,
+        retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+        lazyConnect: false,
+      });
+      // Connection errors surface through the failed commands; without a listener ioredis would print them.
+      client.on('error', (error: Error) => {
+        this.connectionError = error.message;
+      });
+      client.on('ready', () => {
+        this.connectionError = undefined;
+      });
+      this.current = client;
+    }
+    return this.current;
+  }
+}
+
+/** `host:port` of a Redis URL, without user or password. */
+export function describeServer(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || '6379'}`;
+  } catch {
+    return 'the configured server';
+  }
+}
+
+function redact(message: string, url: string): string {
+  let result = message.split(url).join('<url>');
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    if (password) result = result.split(password).join('***');
+  } catch {
+    // Not a URL: only the whole string was removed.
+  }
+  return result;
+}
