@@ -1,6 +1,6 @@
 import { CoreError, type EngineBuilder } from '@corekit/abstractions';
 import type { TokenCredential } from '@azure/identity';
-import { addInvitationSender, endpointHost } from '@corekit/sender-kit';
+import { addInvitationSender, endpointHost, senderEventIds } from '@corekit/sender-kit';
 import { graphSdkClient } from './graph-client';
 import {
   graphSenderOptionsSchema,
@@ -45,17 +45,12 @@ export function addMicrosoftGraphInvitationDelivery(
       section: 'MicrosoftGraphInvitationDelivery',
       schema: graphSenderOptionsSchema,
       headers: { prefix: 'x-', maxEntries: 2 },
-      eventIds: {
-        component: 'Tenant governance, directory-suite mail delivery',
-        ranges: [[4572, 4575]],
-        names: {
-          4572: 'graph-invitation-sender-registered',
-          4573: 'graph-invitation-send-completed',
-          4574: 'graph-token-acquired',
-          4575: 'graph-token-failed',
-        },
-        ...graphSenderEventIds,
-      },
+      eventIds: senderEventIds(
+        'Tenant governance, directory-suite mail delivery',
+        'graph',
+        graphSenderEventIds,
+        { 4574: 'graph-token-acquired', 4575: 'graph-token-failed' },
+      ),
       describe: (settings) =>
         `endpoint host ${endpointHost(settings.BaseUrl)}, ${settings.SenderUserId ? 'sender user' : 'me'}, token ${tokenSourceOf(settings, extensions)}`,
       create: (settings) => {

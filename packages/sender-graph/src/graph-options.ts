@@ -1,5 +1,11 @@
 import { secretString } from '@corekit/abstractions';
-import { endpointUrl, headerMap, notPlaceholder, senderBaseShape, statusCodeList } from '@corekit/sender-kit';
+import {
+  apiBaseUrlField,
+  headerMap,
+  messageLabelList,
+  senderBaseShape,
+  statusCodeList,
+} from '@corekit/sender-kit';
 import { z } from 'zod';
 
 /** The three named clouds of `AuthorityHost` (spec 4.1 DIR), or an absolute https URI. */
@@ -40,7 +46,7 @@ export const azureIdentityOptionsSchema = z.object({
 export const graphSenderOptionsSchema = z.object({
   ...senderBaseShape('microsoft-graph'),
   /** Graph base (national clouds: `https://graph.microsoft.us`, `https://microsoftgraph.chinacloudapi.cn`). */
-  BaseUrl: notPlaceholder(z.string()).pipe(endpointUrl(true)).default('https://graph.microsoft.com'),
+  BaseUrl: apiBaseUrlField('https://graph.microsoft.com'),
   ApiVersion: z
     .string()
     .regex(/^[A-Za-z0-9.]{1,20}$/, 'must be an API version such as v1.0 or beta')
@@ -53,7 +59,7 @@ export const graphSenderOptionsSchema = z.object({
     .regex(/^[A-Za-z0-9@._-]{1,200}$/)
     .optional(),
   SaveToSentItems: z.boolean().default(false),
-  Categories: z.array(z.string().min(1).max(255)).max(10).default([]),
+  Categories: messageLabelList(255),
   /** Extra `x-` headers, at most 2 (Graph takes 5, three are the `x-core-*` context headers). */
   Headers: headerMap(),
   AcceptedStatusCodes: statusCodeList().min(1).default([202]),

@@ -1,5 +1,5 @@
 import type { EngineBuilder } from '@corekit/abstractions';
-import { addInvitationSender, endpointHost } from '@corekit/sender-kit';
+import { addInvitationSender, endpointHost, senderEventIds } from '@corekit/sender-kit';
 import { nodeHttpClient, type HttpSenderClient } from './http-client';
 import { httpSenderOptionsSchema, type HttpSenderOptions, type HttpSenderOptionsInput } from './http-options';
 import { createHttpSend } from './http-sender';
@@ -29,12 +29,7 @@ export function addHttpInvitationDelivery(
     {
       section: 'HttpInvitationDelivery',
       schema: httpSenderOptionsSchema,
-      eventIds: {
-        component: 'Tenant governance, generic HTTP delivery',
-        ranges: [[4550, 4551]],
-        names: { 4550: 'http-invitation-sender-registered', 4551: 'http-invitation-send-completed' },
-        ...httpSenderEventIds,
-      },
+      eventIds: senderEventIds('Tenant governance, generic HTTP delivery', 'http', httpSenderEventIds),
       describe: (settings) =>
         `endpoint host ${endpointHost(settings.Endpoint)}, ${settings.Method}, max attempts ${settings.MaxAttempts}, signed ${Boolean(settings.SigningSecret)}`,
       create: (settings) =>

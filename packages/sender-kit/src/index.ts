@@ -9,6 +9,9 @@ export {
   governanceSectionPath,
   fromAddressField,
   displayNameField,
+  apiBaseUrlField,
+  messageLabelList,
+  messageVariablesField,
 } from './sender-options';
 export type { SenderBaseOptions } from './sender-options';
 export { renderTemplate, renderInvitationMessage } from './templates';
@@ -26,8 +29,8 @@ export {
   statusOutcome,
 } from './delivery-context';
 export type { DeliveryContext } from './delivery-context';
-export { addInvitationSender } from './sender-registration';
-export type { InvitationSenderPackage, SenderSettings } from './sender-registration';
+export { addInvitationSender, senderEventIds } from './sender-registration';
+export type { InvitationSenderPackage, SenderEventIds, SenderSettings } from './sender-registration';
 export { createLeakSeeds, findLeaks, engineOutputs } from './leak-probe';
 export type { LeakSeeds, Leak } from './leak-probe';
 export { resolveInvitationRecipient, sanitizeSendMetadata } from '@corekit/tenant-governance';

@@ -129,3 +129,18 @@ export function checkHeaderMap(
 
 /** A list of HTTP status codes (100-599), at most 20. */
 export const statusCodeList = () => z.array(z.number().int().min(100).max(599)).max(20);
+
+/** A provider API base URL (`http:` allowed for a local fake), with the provider's public default. */
+export const apiBaseUrlField = (defaultUrl: string) =>
+  notPlaceholder(z.string()).pipe(endpointUrl(true)).default(defaultUrl);
+
+/** Provider labels on each message (tags, categories): at most 10, each 1 to `maxLength` characters. */
+export const messageLabelList = (maxLength: number) =>
+  z.array(z.string().min(1).max(maxLength)).max(10).default([]);
+
+/**
+ * Extra per-message variables (custom args, user variables): names of `[A-Za-z0-9_.-]{1,100}`, string
+ * values up to 1000 characters. The delivery context keys win over them.
+ */
+export const messageVariablesField = () =>
+  z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/), z.string().max(1000)).default({});

@@ -32,6 +32,32 @@ export interface InvitationSenderPackage<T extends SenderSettings> {
   readonly create: (settings: T) => (call: SenderCall) => Promise<InvitationSendResult>;
 }
 
+/** The event ids of a sender package as InvitationSenderPackage takes them. */
+export type SenderEventIds = InvitationSenderPackage<SenderSettings>['eventIds'];
+
+/**
+ * A sender's event-id range: `<name>-invitation-sender-registered` and `<name>-invitation-send-completed`
+ * at `ids`, and any further ids of the package (`extraNames`) in the same range.
+ */
+export function senderEventIds(
+  component: string,
+  name: string,
+  ids: { readonly registered: number; readonly completed: number },
+  extraNames: Readonly<Record<number, string>> = {},
+): SenderEventIds {
+  const last = Math.max(ids.completed, ...Object.keys(extraNames).map(Number));
+  return {
+    component,
+    ranges: [[ids.registered, last]],
+    names: {
+      [ids.registered]: `${name}-invitation-sender-registered`,
+      [ids.completed]: `${name}-invitation-send-completed`,
+      ...extraNames,
+    },
+    ...ids,
+  };
+}
+
 /**
  * The registration every `add<Provider>InvitationDelivery` makes: refuses a second call
  * (SENDER_ALREADY_REGISTERED), binds `Engine:MultiTenancy:Governance:<section>` strictly (unknown keys,

@@ -1,5 +1,5 @@
 import type { EngineBuilder } from '@corekit/abstractions';
-import { addInvitationSender, endpointHost } from '@corekit/sender-kit';
+import { addInvitationSender, endpointHost, senderEventIds } from '@corekit/sender-kit';
 import Mailgun from 'mailgun.js';
 import {
   mailgunSenderOptionsSchema,
@@ -66,12 +66,11 @@ export function addMailgunInvitationDelivery(
     {
       section: 'MailgunInvitationDelivery',
       schema: mailgunSenderOptionsSchema,
-      eventIds: {
-        component: 'Tenant governance, multipart-messages email provider delivery',
-        ranges: [[4566, 4567]],
-        names: { 4566: 'mailgun-invitation-sender-registered', 4567: 'mailgun-invitation-send-completed' },
-        ...mailgunSenderEventIds,
-      },
+      eventIds: senderEventIds(
+        'Tenant governance, multipart-messages email provider delivery',
+        'mailgun',
+        mailgunSenderEventIds,
+      ),
       describe: (settings) =>
         `endpoint host ${endpointHost(settings.BaseUrl)}, test mode ${settings.EnableTestMode}, tags ${settings.Tags.length}`,
       create: (settings) =>

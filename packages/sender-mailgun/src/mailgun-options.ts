@@ -1,9 +1,11 @@
 import { secretString } from '@corekit/abstractions';
 import {
+  apiBaseUrlField,
   displayNameField,
-  endpointUrl,
   fromAddressField,
   headerMap,
+  messageLabelList,
+  messageVariablesField,
   notPlaceholder,
   senderBaseShape,
   statusCodeList,
@@ -14,7 +16,7 @@ import { z } from 'zod';
 export const mailgunSenderOptionsSchema = z.object({
   ...senderBaseShape('mailgun'),
   /** API base; the EU region is `https://api.eu.mailgun.net`. */
-  BaseUrl: notPlaceholder(z.string()).pipe(endpointUrl(true)).default('https://api.mailgun.net'),
+  BaseUrl: apiBaseUrlField('https://api.mailgun.net'),
   /** The sending domain: requests go to `/v3/{DomainName}/messages`. Required. */
   DomainName: notPlaceholder(z.string().trim()).pipe(
     z.string().regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'must be a domain name'),
@@ -25,9 +27,9 @@ export const mailgunSenderOptionsSchema = z.object({
   FromAddress: fromAddressField(),
   FromName: displayNameField(),
   /** `o:tag` values, at most 10. */
-  Tags: z.array(z.string().min(1).max(128)).max(10).default([]),
+  Tags: messageLabelList(128),
   /** Extra `v:*` user variables; the delivery context keys win over them. */
-  Variables: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/), z.string().max(1000)).default({}),
+  Variables: messageVariablesField(),
   /** Extra `h:*` headers. */
   Headers: headerMap(),
   /** Adds `o:testmode=yes`: Mailgun accepts but does not deliver. */

@@ -1,5 +1,5 @@
 import type { EngineBuilder } from '@corekit/abstractions';
-import { addInvitationSender, endpointHost } from '@corekit/sender-kit';
+import { addInvitationSender, endpointHost, senderEventIds } from '@corekit/sender-kit';
 import { MailService } from '@sendgrid/mail';
 import {
   sendGridSenderOptionsSchema,
@@ -44,12 +44,11 @@ export function addSendGridInvitationDelivery(
     {
       section: 'SendGridInvitationDelivery',
       schema: sendGridSenderOptionsSchema,
-      eventIds: {
-        component: 'Tenant governance, JSON mail-send email provider delivery',
-        ranges: [[4560, 4561]],
-        names: { 4560: 'sendgrid-invitation-sender-registered', 4561: 'sendgrid-invitation-send-completed' },
-        ...sendGridSenderEventIds,
-      },
+      eventIds: senderEventIds(
+        'Tenant governance, JSON mail-send email provider delivery',
+        'sendgrid',
+        sendGridSenderEventIds,
+      ),
       describe: (settings) =>
         `endpoint host ${endpointHost(settings.BaseUrl)}, sandbox ${settings.EnableSandboxMode}, categories ${settings.Categories.length}`,
       create: (settings) =>

@@ -1,10 +1,11 @@
 import { secretString } from '@corekit/abstractions';
 import {
+  apiBaseUrlField,
   displayNameField,
-  endpointUrl,
   fromAddressField,
   headerMap,
-  notPlaceholder,
+  messageLabelList,
+  messageVariablesField,
   senderBaseShape,
   statusCodeList,
 } from '@corekit/sender-kit';
@@ -14,15 +15,15 @@ import { z } from 'zod';
 export const sendGridSenderOptionsSchema = z.object({
   ...senderBaseShape('sendgrid'),
   /** API base; the EU region is `https://api.eu.sendgrid.com`. */
-  BaseUrl: notPlaceholder(z.string()).pipe(endpointUrl(true)).default('https://api.sendgrid.com'),
+  BaseUrl: apiBaseUrlField('https://api.sendgrid.com'),
   /** Required; `<API_KEY>` is a startup error; redacted from every log. */
   ApiKey: secretString(),
   /** Added to the spec's row: the sender address (a verified SendGrid sender). */
   FromAddress: fromAddressField(),
   FromName: displayNameField(),
-  Categories: z.array(z.string().min(1).max(255)).max(10).default([]),
+  Categories: messageLabelList(255),
   /** Extra custom args (string values); the delivery context keys win over them. */
-  CustomArgs: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/), z.string().max(1000)).default({}),
+  CustomArgs: messageVariablesField(),
   Headers: headerMap(),
   /** Adds `mail_settings.sandbox_mode.enable: true` and accepts the 200 validation answer. */
   EnableSandboxMode: z.boolean().default(false),

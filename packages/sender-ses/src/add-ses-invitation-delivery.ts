@@ -1,6 +1,6 @@
 import type { EngineBuilder } from '@corekit/abstractions';
 import { SendEmailCommand, SESv2Client, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
-import { addInvitationSender } from '@corekit/sender-kit';
+import { addInvitationSender, senderEventIds } from '@corekit/sender-kit';
 import { sesSenderOptionsSchema, type SesSenderOptions, type SesSenderOptionsInput } from './ses-options';
 import { createSesSend, type SesClient } from './ses-sender';
 
@@ -42,12 +42,7 @@ export function addAmazonSesInvitationDelivery(
     {
       section: 'AmazonSesInvitationDelivery',
       schema: sesSenderOptionsSchema,
-      eventIds: {
-        component: 'Tenant governance, cloud email service delivery',
-        ranges: [[4576, 4577]],
-        names: { 4576: 'ses-invitation-sender-registered', 4577: 'ses-invitation-send-completed' },
-        ...sesSenderEventIds,
-      },
+      eventIds: senderEventIds('Tenant governance, cloud email service delivery', 'ses', sesSenderEventIds),
       describe: (settings) =>
         `region ${settings.RegionSystemName}, configuration set ${settings.ConfigurationSetName ? 'set' : 'unset'}`,
       create: (settings) =>

@@ -1,5 +1,5 @@
 import type { EngineBuilder } from '@corekit/abstractions';
-import { addInvitationSender } from '@corekit/sender-kit';
+import { addInvitationSender, senderEventIds } from '@corekit/sender-kit';
 import nodemailer from 'nodemailer';
 import type { ConnectionOptions } from 'node:tls';
 import { smtpSenderOptionsSchema, type SmtpSenderOptions, type SmtpSenderOptionsInput } from './smtp-options';
@@ -50,12 +50,7 @@ export function addSmtpInvitationDelivery(
     {
       section: 'SmtpInvitationDelivery',
       schema: smtpSenderOptionsSchema,
-      eventIds: {
-        component: 'Tenant governance, SMTP delivery',
-        ranges: [[4558, 4559]],
-        names: { 4558: 'smtp-invitation-sender-registered', 4559: 'smtp-invitation-send-completed' },
-        ...smtpSenderEventIds,
-      },
+      eventIds: senderEventIds('Tenant governance, SMTP delivery', 'smtp', smtpSenderEventIds),
       recipientMetadataKey: (settings) => settings.RecipientAddressMetadataKey,
       describe: (settings) =>
         `relay ${settings.Host}:${settings.Port}, ${smtpTlsPosture(settings)}, authenticated ${Boolean(settings.UserName)}`,
