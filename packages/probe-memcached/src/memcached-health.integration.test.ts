@@ -2,37 +2,32 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createEngineBuilder, manualClock } from '@corekit/engine-core';
-import { captureLogger, requireService, startMemcachedServer } from '@corekit/testing';
+import { manualClock } from '@corekit/engine-core';
+import {
+  expectRecoveryAcrossRestart,
+  probeRunner,
+  requireService,
+  startMemcachedServer,
+} from '@corekit/testing';
 import { addMemcachedHealth } from './add-memcached-health';
 import type { MemcachedHealthOptions } from './memcached-health-options';
 
 const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-memcached-'));
 const memcachedUrl = new URL(process.env.MEMCACHED_URL ?? 'memcached://127.0.0.1:11211');
 const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-
-function engineWith(options: MemcachedHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({
-    contentRoot,
-    environment: {},
-    logger,
-    clock: manualClock(Date.UTC(2025, 0, 1)),
-  });
-  addMemcachedHealth(builder, options);
-  return { engine: builder.build(), logger };
-}
+const { probeOnce, engineWith } = probeRunner<MemcachedHealthOptions>(addMemcachedHealth, {
+  contentRoot,
+  clock: manualClock(Date.UTC(2025, 0, 1)),
+});
 
 describe('addMemcachedHealth against real servers', () => {
   it('is Healthy against the memcached server on this machine and reports its version', async () => {
     if (!(await requireService('memcached', memcachedUrl.href, 'MEMCACHED_URL'))) return;
-    const { engine, logger } = engineWith({
+    const { entry, logger } = await probeOnce({
       Dependencies: [
         { Id: 'sessions', Host: memcachedUrl.hostname, Port: Number(memcachedUrl.port || 11211) },
       ],
     });
-    await engine.refreshDependencies();
-    const [entry] = engine.dependencies();
     expect(entry).toMatchObject({ id: 'sessions', kind: 'Memcached', status: 'Healthy', error: null });
     expect(entry.data.version).toMatch(/^\d+\.\d+\.\d+/);
     expect(entry.data.target).toBe(`${memcachedUrl.hostname}:${memcachedUrl.port || 11211}`);
@@ -41,11 +36,9 @@ describe('addMemcachedHealth against real servers', () => {
 
   it('is Unhealthy with UNEXPECTED_RESPONSE when the port speaks another protocol (the Redis server)', async () => {
     if (!(await requireService('Redis', redisUrl.href, 'REDIS_URL'))) return;
-    const { engine, logger } = engineWith({
+    const { entry, logger } = await probeOnce({
       Dependencies: [{ Id: 'sessions', Host: redisUrl.hostname, Port: Number(redisUrl.port || 6379) }],
     });
-    await engine.refreshDependencies();
-    const [entry] = engine.dependencies();
     expect(entry.status).toBe('Unhealthy');
     expect(entry.error).toEqual({
       code: 'UNEXPECTED_RESPONSE',
@@ -62,23 +55,14 @@ describe('addMemcachedHealth against real servers', () => {
       const { engine, logger } = engineWith({
         Dependencies: [{ Id: 'cache', Host: server.host, Port: server.port }],
       });
-      await engine.refreshDependencies();
-      expect(engine.dependencies()[0]).toMatchObject({ status: 'Healthy', data: { version } });
-
-      await server.stop();
-      await engine.refreshDependencies();
-      expect(engine.dependencies()[0]).toMatchObject({
-        status: 'Unhealthy',
-        timedOut: false,
-        error: { code: 'ECONNREFUSED' },
+      await expectRecoveryAcrossRestart({
+        engine,
+        logger,
+        server,
+        healthyEventId: 3140,
+        unhealthyEventId: 3141,
+        healthyEntry: { data: { version } },
       });
-
-      await server.start();
-      await engine.refreshDependencies();
-      expect(engine.dependencies()[0].status).toBe('Healthy');
-      expect(
-        logger.records.map((record) => record.eventId).filter((id) => id === 3140 || id === 3141),
-      ).toEqual([3140, 3141, 3140]);
     } finally {
       await server.stop();
     }

@@ -2,11 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import { createEngineBuilder } from '@corekit/engine-core';
 import {
-  captureLogger,
   createSelfSignedCertificate,
-  requireService,
+  databaseLoginFromUrl,
+  expectRecoveryAcrossRestart,
+  pollUntil,
+  probeRunner,
+  realService,
   startMariaDbServer,
   startTcpProxy,
   type MariaDbServerProcess,
@@ -16,23 +18,8 @@ import type { MySqlHealthOptions } from './mysql-health-options';
 
 const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-mysql-'));
 const mySqlUrl = process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
-const url = new URL(mySqlUrl);
-const sharedServer = {
-  Host: url.hostname,
-  Port: Number(url.port || 3306),
-  Username: decodeURIComponent(url.username || 'root'),
-  ...(url.password ? { Password: decodeURIComponent(url.password) } : {}),
-  Database: url.pathname.slice(1) || 'test',
-};
-
-async function probeOnce(options: MySqlHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
-  addMySqlHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const sharedServer = databaseLoginFromUrl(mySqlUrl, { port: 3306, username: 'root', database: 'test' });
+const { probeOnce, engineWith } = probeRunner<MySqlHealthOptions>(addMySqlHealth, { contentRoot });
 
 async function sql<T>(connectionUrl: string, text: string): Promise<T[]> {
   const connection = await mysql.createConnection(connectionUrl);
@@ -44,49 +31,54 @@ async function sql<T>(connectionUrl: string, text: string): Promise<T[]> {
 }
 
 describe('addMySqlHealth against the MariaDB server on this machine', () => {
-  let available = false;
-  beforeAll(async () => {
-    available = await requireService('MySQL/MariaDB', mySqlUrl, 'MYSQL_URL');
-  });
+  const mariaDb = realService('MySQL/MariaDB', mySqlUrl, 'MYSQL_URL');
 
-  it('is Healthy with a URL connection string and reports the server version, logging event 3128', async () => {
-    if (!available) return;
-    const [{ version }] = await sql<{ version: string }>(mySqlUrl, 'SELECT VERSION() AS version');
-    const { entry, logger } = await probeOnce({
-      Dependencies: [{ Id: 'orders-db', ConnectionString: mySqlUrl }],
-    });
-    expect(entry).toMatchObject({ kind: 'MySql', status: 'Healthy', error: null });
-    expect(entry.data).toMatchObject({
-      target: `${sharedServer.Host}:${sharedServer.Port}/${sharedServer.Database}`,
-      rowCount: 1,
-    });
-    expect(version.startsWith(String(entry.data.serverVersion).replace(/^5\.5\.5-/, ''))).toBe(true);
-    expect(logger.withEventId(3128)).toHaveLength(1);
-  });
-
-  it('uses one connection per run under SslMode Preferred, even when the server offers no TLS', async () => {
-    if (!available) return;
-    const [{ Value: sslOffered }] = await sql<{ Value: string }>(mySqlUrl, "SHOW VARIABLES LIKE 'have_ssl'");
-    const proxy = await startTcpProxy({ host: sharedServer.Host, port: sharedServer.Port });
-    try {
-      const { entry } = await probeOnce({
-        Dependencies: [
-          { Id: 'db', ...sharedServer, Host: proxy.host, Port: proxy.port, SslMode: 'Preferred' },
-        ],
+  mariaDb.it(
+    'is Healthy with a URL connection string and reports the server version, logging event 3128',
+    async () => {
+      const [{ version }] = await sql<{ version: string }>(mySqlUrl, 'SELECT VERSION() AS version');
+      const { entry, logger } = await probeOnce({
+        Dependencies: [{ Id: 'orders-db', ConnectionString: mySqlUrl }],
       });
-      expect(entry).toMatchObject({ status: 'Healthy', data: { tls: sslOffered === 'YES' } });
-      expect(proxy.acceptedConnections).toBe(1);
-      const deadline = Date.now() + 2000;
-      while (proxy.openConnections > 0 && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(proxy.openConnections).toBe(0);
-    } finally {
-      await proxy.close();
-    }
-  });
+      expect(entry).toMatchObject({ kind: 'MySql', status: 'Healthy', error: null });
+      expect(entry.data).toMatchObject({
+        target: `${sharedServer.Host}:${sharedServer.Port}/${sharedServer.Database}`,
+        rowCount: 1,
+      });
+      expect(version.startsWith(String(entry.data.serverVersion).replace(/^5\.5\.5-/, ''))).toBe(true);
+      expect(logger.withEventId(3128)).toHaveLength(1);
+    },
+  );
 
-  it('is Healthy with a key=value connection string and the separate fields', async () => {
-    if (!available) return;
+  mariaDb.it(
+    'uses one connection per run under SslMode Preferred, even when the server offers no TLS',
+    async () => {
+      const [{ Value: sslOffered }] = await sql<{ Value: string }>(
+        mySqlUrl,
+        "SHOW VARIABLES LIKE 'have_ssl'",
+      );
+      const proxy = await startTcpProxy({ host: sharedServer.Host, port: sharedServer.Port });
+      try {
+        const { entry } = await probeOnce({
+          Dependencies: [
+            { Id: 'db', ...sharedServer, Host: proxy.host, Port: proxy.port, SslMode: 'Preferred' },
+          ],
+        });
+        expect(entry).toMatchObject({ status: 'Healthy', data: { tls: sslOffered === 'YES' } });
+        expect(proxy.acceptedConnections).toBe(1);
+        const open = await pollUntil(
+          async () => proxy.openConnections,
+          (count) => count === 0,
+          { timeoutMs: 2000, intervalMs: 20 },
+        );
+        expect(open).toBe(0);
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
+
+  mariaDb.it('is Healthy with a key=value connection string and the separate fields', async () => {
     const { engine } = await probeOnce({
       Dependencies: [
         { Id: 'fields', ...sharedServer, SslMode: 'None' },
@@ -102,28 +94,29 @@ describe('addMySqlHealth against the MariaDB server on this machine', () => {
     ]);
   });
 
-  it('is Unhealthy with AUTHENTICATION_FAILED for a wrong password and for an unknown user', async () => {
-    if (!available) return;
-    const { engine, logger } = await probeOnce({
-      Dependencies: [
-        { Id: 'wrong-password', ...sharedServer, Password: 'definitely-not-the-password' },
-        { Id: 'unknown-user', ...sharedServer, Username: 'no_such_user_corekit' },
-      ],
-    });
-    for (const entry of engine.dependencies()) {
-      expect(entry.status).toBe('Unhealthy');
-      expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
-      expect(entry.error?.message).toMatch(
-        /Access denied for user .*Check Engine:Observability:DependencyHealth:MySql:Dependencies:\d:Username/,
+  mariaDb.it(
+    'is Unhealthy with AUTHENTICATION_FAILED for a wrong password and for an unknown user',
+    async () => {
+      const { engine, logger } = await probeOnce({
+        Dependencies: [
+          { Id: 'wrong-password', ...sharedServer, Password: 'definitely-not-the-password' },
+          { Id: 'unknown-user', ...sharedServer, Username: 'no_such_user_corekit' },
+        ],
+      });
+      for (const entry of engine.dependencies()) {
+        expect(entry.status).toBe('Unhealthy');
+        expect(entry.error?.code).toBe('AUTHENTICATION_FAILED');
+        expect(entry.error?.message).toMatch(
+          /Access denied for user .*Check Engine:Observability:DependencyHealth:MySql:Dependencies:\d:Username/,
+        );
+      }
+      expect(JSON.stringify([engine.dependencies(), logger.records])).not.toContain(
+        'definitely-not-the-password',
       );
-    }
-    expect(JSON.stringify([engine.dependencies(), logger.records])).not.toContain(
-      'definitely-not-the-password',
-    );
-  });
+    },
+  );
 
-  it('is Unhealthy with DATABASE_NOT_FOUND for an unknown database', async () => {
-    if (!available) return;
+  mariaDb.it('is Unhealthy with DATABASE_NOT_FOUND for an unknown database', async () => {
     const { entry } = await probeOnce({
       Dependencies: [{ Id: 'db', ...sharedServer, Database: 'no_such_database_corekit' }],
     });
@@ -132,8 +125,7 @@ describe('addMySqlHealth against the MariaDB server on this machine', () => {
     expect(entry.error?.message).toMatch(/Unknown database 'no_such_database_corekit'\. Check .*:Database/);
   });
 
-  it('runs the configured HealthQuery and reports its failure as HEALTH_QUERY_FAILED', async () => {
-    if (!available) return;
+  mariaDb.it('runs the configured HealthQuery and reports its failure as HEALTH_QUERY_FAILED', async () => {
     const { entry } = await probeOnce({
       Dependencies: [{ Id: 'db', ...sharedServer, HealthQuery: 'SELECT * FROM no_such_table_corekit' }],
     });
@@ -144,17 +136,24 @@ describe('addMySqlHealth against the MariaDB server on this machine', () => {
     );
   });
 
-  it('is Unhealthy with TLS_NOT_SUPPORTED when SslMode Required meets a server without TLS', async () => {
-    if (!available) return;
-    const [{ Value: sslOffered }] = await sql<{ Value: string }>(mySqlUrl, "SHOW VARIABLES LIKE 'have_ssl'");
-    if (sslOffered === 'YES') {
-      console.warn('the server at MYSQL_URL offers TLS; the TLS_NOT_SUPPORTED case needs one without');
-      return;
-    }
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...sharedServer, SslMode: 'Required' }] });
-    expect(entry.status).toBe('Unhealthy');
-    expect(entry.error?.code).toBe('TLS_NOT_SUPPORTED');
-  });
+  mariaDb.it(
+    'is Unhealthy with TLS_NOT_SUPPORTED when SslMode Required meets a server without TLS',
+    async () => {
+      const [{ Value: sslOffered }] = await sql<{ Value: string }>(
+        mySqlUrl,
+        "SHOW VARIABLES LIKE 'have_ssl'",
+      );
+      if (sslOffered === 'YES') {
+        console.warn('the server at MYSQL_URL offers TLS; the TLS_NOT_SUPPORTED case needs one without');
+        return;
+      }
+      const { entry } = await probeOnce({
+        Dependencies: [{ Id: 'db', ...sharedServer, SslMode: 'Required' }],
+      });
+      expect(entry.status).toBe('Unhealthy');
+      expect(entry.error?.code).toBe('TLS_NOT_SUPPORTED');
+    },
+  );
 });
 
 describe('addMySqlHealth against a private MariaDB server that requires TLS', () => {
@@ -226,46 +225,33 @@ describe('addMySqlHealth against a private MariaDB server that requires TLS', ()
   });
 
   it('leaves no session of the probe account on the server after many runs', async () => {
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger: captureLogger() });
-    addMySqlHealth(builder, {
+    const { engine } = engineWith({
       Dependencies: [{ Id: 'db', ...login(), Username: 'probe', SslMode: 'Required' }],
     });
-    const engine = builder.build();
     for (let run = 0; run < 25; run++) await engine.refreshDependencies();
     expect(engine.dependencies()[0].status).toBe('Healthy');
-    let sessions = -1;
-    const deadline = Date.now() + 3000;
-    while (sessions !== 1 && Date.now() < deadline) {
-      // The query's own session is the one left.
-      [{ count: sessions }] = await sql<{ count: number }>(
-        `${adminUrl()}?ssl={"rejectUnauthorized":false}`,
-        "SELECT COUNT(*) AS count FROM information_schema.PROCESSLIST WHERE USER = 'probe'",
-      );
-    }
+    // The query's own session is the one left.
+    const sessions = await pollUntil(
+      async () =>
+        (
+          await sql<{ count: number }>(
+            `${adminUrl()}?ssl={"rejectUnauthorized":false}`,
+            "SELECT COUNT(*) AS count FROM information_schema.PROCESSLIST WHERE USER = 'probe'",
+          )
+        )[0].count,
+      (count) => count === 1,
+    );
     expect(sessions).toBe(1);
   });
 
   it('turns Unhealthy on the next refresh after the server stops, and Healthy again after a restart', async () => {
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
-    addMySqlHealth(builder, { Dependencies: [{ Id: 'db', ...login(), SslMode: 'Required' }] });
-    const engine = builder.build();
-    await engine.refreshDependencies();
-    expect(engine.dependencies()[0].status).toBe('Healthy');
-
-    await server.stop();
-    await engine.refreshDependencies();
-    expect(engine.dependencies()[0]).toMatchObject({
-      status: 'Unhealthy',
-      timedOut: false,
-      error: { code: 'ECONNREFUSED' },
+    const { engine, logger } = engineWith({ Dependencies: [{ Id: 'db', ...login(), SslMode: 'Required' }] });
+    await expectRecoveryAcrossRestart({
+      engine,
+      logger,
+      server,
+      healthyEventId: 3128,
+      unhealthyEventId: 3129,
     });
-
-    await server.start();
-    await engine.refreshDependencies();
-    expect(engine.dependencies()[0].status).toBe('Healthy');
-    expect(logger.records.map((record) => record.eventId).filter((id) => id === 3128 || id === 3129)).toEqual(
-      [3128, 3129, 3128],
-    );
   });
 });

@@ -2,11 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createEngineBuilder } from '@corekit/engine-core';
 import {
-  captureLogger,
   createSelfSignedCertificate,
-  requireService,
+  databaseLoginFromUrl,
+  expectRecoveryAcrossRestart,
+  pollUntil,
+  probeRunner,
+  realService,
   startPostgresServer,
   type PostgresServerProcess,
 } from '@corekit/testing';
@@ -15,22 +17,12 @@ import type { PostgresHealthOptions } from './postgres-health-options';
 
 const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-postgres-'));
 const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const url = new URL(postgresUrl);
-const sharedServer = {
-  Host: url.hostname,
-  Port: Number(url.port || 5432),
-  Username: decodeURIComponent(url.username || 'postgres'),
-  Database: url.pathname.slice(1) || 'test',
-};
-
-async function probeOnce(options: PostgresHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
-  addPostgresHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const sharedServer = databaseLoginFromUrl(postgresUrl, {
+  port: 5432,
+  username: 'postgres',
+  database: 'test',
+});
+const { probeOnce, engineWith } = probeRunner<PostgresHealthOptions>(addPostgresHealth, { contentRoot });
 
 async function sql<T>(text: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: postgresUrl });
@@ -43,29 +35,27 @@ async function sql<T>(text: string): Promise<T[]> {
 }
 
 describe('addPostgresHealth against the PostgreSQL server on this machine', () => {
-  let available = false;
-  beforeAll(async () => {
-    available = await requireService('PostgreSQL', postgresUrl, 'POSTGRES_URL');
-  });
+  const postgres = realService('PostgreSQL', postgresUrl, 'POSTGRES_URL');
 
-  it('is Healthy with a URL connection string, reports the server version, and falls back to plain TCP under Prefer', async () => {
-    if (!available) return;
-    const [{ server_version: version }] = await sql<{ server_version: string }>('SHOW server_version');
-    const { entry, logger } = await probeOnce({
-      Dependencies: [{ Id: 'orders-db', ConnectionString: postgresUrl }],
-    });
-    expect(entry).toMatchObject({ kind: 'PostgreSql', status: 'Healthy', error: null });
-    expect(entry.data).toEqual({
-      target: `${sharedServer.Host}:${sharedServer.Port}/${sharedServer.Database}`,
-      serverVersion: version,
-      tls: false,
-      rowCount: 1,
-    });
-    expect(logger.withEventId(3122)).toHaveLength(1);
-  });
+  postgres.it(
+    'is Healthy with a URL connection string, reports the server version, and falls back to plain TCP under Prefer',
+    async () => {
+      const [{ server_version: version }] = await sql<{ server_version: string }>('SHOW server_version');
+      const { entry, logger } = await probeOnce({
+        Dependencies: [{ Id: 'orders-db', ConnectionString: postgresUrl }],
+      });
+      expect(entry).toMatchObject({ kind: 'PostgreSql', status: 'Healthy', error: null });
+      expect(entry.data).toEqual({
+        target: `${sharedServer.Host}:${sharedServer.Port}/${sharedServer.Database}`,
+        serverVersion: version,
+        tls: false,
+        rowCount: 1,
+      });
+      expect(logger.withEventId(3122)).toHaveLength(1);
+    },
+  );
 
-  it('is Healthy with the separate fields and a key=value connection string', async () => {
-    if (!available) return;
+  postgres.it('is Healthy with the separate fields and a key=value connection string', async () => {
     const { engine } = await probeOnce({
       Dependencies: [
         { Id: 'fields', ...sharedServer, SslMode: 'Disable' },
@@ -81,22 +71,23 @@ describe('addPostgresHealth against the PostgreSQL server on this machine', () =
     ]);
   });
 
-  it('runs the configured HealthQuery and reports its failure as HEALTH_QUERY_FAILED with the server message', async () => {
-    if (!available) return;
-    const { entry, logger } = await probeOnce({
-      Dependencies: [{ Id: 'db', ...sharedServer, HealthQuery: 'SELECT 1 / 0' }],
-    });
-    expect(entry.status).toBe('Unhealthy');
-    expect(entry.error?.code).toBe('HEALTH_QUERY_FAILED');
-    expect(entry.error?.message).toContain('division by zero (SQLSTATE 22012)');
-    expect(entry.error?.message).toContain(
-      'Engine:Observability:DependencyHealth:PostgreSql:Dependencies:0:HealthQuery',
-    );
-    expect(logger.withEventId(3123)).toHaveLength(1);
-  });
+  postgres.it(
+    'runs the configured HealthQuery and reports its failure as HEALTH_QUERY_FAILED with the server message',
+    async () => {
+      const { entry, logger } = await probeOnce({
+        Dependencies: [{ Id: 'db', ...sharedServer, HealthQuery: 'SELECT 1 / 0' }],
+      });
+      expect(entry.status).toBe('Unhealthy');
+      expect(entry.error?.code).toBe('HEALTH_QUERY_FAILED');
+      expect(entry.error?.message).toContain('division by zero (SQLSTATE 22012)');
+      expect(entry.error?.message).toContain(
+        'Engine:Observability:DependencyHealth:PostgreSql:Dependencies:0:HealthQuery',
+      );
+      expect(logger.withEventId(3123)).toHaveLength(1);
+    },
+  );
 
-  it('is Unhealthy with DATABASE_NOT_FOUND for an unknown database', async () => {
-    if (!available) return;
+  postgres.it('is Unhealthy with DATABASE_NOT_FOUND for an unknown database', async () => {
     const { entry } = await probeOnce({
       Dependencies: [{ Id: 'db', ...sharedServer, Database: 'no_such_database_corekit' }],
     });
@@ -107,8 +98,7 @@ describe('addPostgresHealth against the PostgreSQL server on this machine', () =
     );
   });
 
-  it('is Unhealthy with AUTHENTICATION_FAILED for an unknown role', async () => {
-    if (!available) return;
+  postgres.it('is Unhealthy with AUTHENTICATION_FAILED for an unknown role', async () => {
     const { entry } = await probeOnce({
       Dependencies: [{ Id: 'db', ...sharedServer, Username: 'no_such_role_corekit' }],
     });
@@ -119,27 +109,28 @@ describe('addPostgresHealth against the PostgreSQL server on this machine', () =
     );
   });
 
-  it('is Unhealthy with TLS_NOT_SUPPORTED when SslMode Require meets a server without TLS', async () => {
-    if (!available) return;
-    const [{ ssl }] = await sql<{ ssl: string }>('SHOW ssl');
-    if (ssl === 'on') {
-      console.warn(
-        'the PostgreSQL server at POSTGRES_URL has ssl on; the TLS_NOT_SUPPORTED case needs one without TLS',
-      );
-      return;
-    }
-    const { entry } = await probeOnce({ Dependencies: [{ Id: 'db', ...sharedServer, SslMode: 'Require' }] });
-    expect(entry.status).toBe('Unhealthy');
-    expect(entry.error?.code).toBe('TLS_NOT_SUPPORTED');
-    expect(entry.error?.message).toMatch(/SslMode Require requires it/);
-  });
+  postgres.it(
+    'is Unhealthy with TLS_NOT_SUPPORTED when SslMode Require meets a server without TLS',
+    async () => {
+      const [{ ssl }] = await sql<{ ssl: string }>('SHOW ssl');
+      if (ssl === 'on') {
+        console.warn(
+          'the PostgreSQL server at POSTGRES_URL has ssl on; the TLS_NOT_SUPPORTED case needs one without TLS',
+        );
+        return;
+      }
+      const { entry } = await probeOnce({
+        Dependencies: [{ Id: 'db', ...sharedServer, SslMode: 'Require' }],
+      });
+      expect(entry.status).toBe('Unhealthy');
+      expect(entry.error?.code).toBe('TLS_NOT_SUPPORTED');
+      expect(entry.error?.message).toMatch(/SslMode Require requires it/);
+    },
+  );
 
-  it('leaves no session open on the server after many runs', async () => {
-    if (!available) return;
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
+  postgres.it('leaves no session open on the server after many runs', async () => {
     const applicationName = `corekit-leak-${process.pid}`;
-    addPostgresHealth(builder, {
+    const { engine } = engineWith({
       Dependencies: [
         {
           Id: 'db',
@@ -147,19 +138,16 @@ describe('addPostgresHealth against the PostgreSQL server on this machine', () =
         },
       ],
     });
-    const engine = builder.build();
     for (let run = 0; run < 25; run++) await engine.refreshDependencies();
     expect(engine.dependencies()[0].status).toBe('Healthy');
-    let sessions = -1;
-    const deadline = Date.now() + 3000;
-    do {
-      [{ count: sessions }] = await sql<{ count: number }>(
-        `SELECT count(*)::int AS count FROM pg_stat_activity WHERE application_name = '${applicationName}'`,
-      );
-    } while (
-      sessions > 0 &&
-      Date.now() < deadline &&
-      (await new Promise((resolve) => setTimeout(resolve, 50))) === undefined
+    const sessions = await pollUntil(
+      async () =>
+        (
+          await sql<{ count: number }>(
+            `SELECT count(*)::int AS count FROM pg_stat_activity WHERE application_name = '${applicationName}'`,
+          )
+        )[0].count,
+      (count) => count === 0,
     );
     expect(sessions).toBe(0);
   });
@@ -267,26 +255,13 @@ describe('addPostgresHealth against a private PostgreSQL cluster with SCRAM and 
   });
 
   it('turns Unhealthy on the next refresh after the server stops, and Healthy again after a restart', async () => {
-    const logger = captureLogger();
-    const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
-    addPostgresHealth(builder, { Dependencies: [{ Id: 'db', ...login(), SslMode: 'Require' }] });
-    const engine = builder.build();
-    await engine.refreshDependencies();
-    expect(engine.dependencies()[0].status).toBe('Healthy');
-
-    await server.stop();
-    await engine.refreshDependencies();
-    expect(engine.dependencies()[0]).toMatchObject({
-      status: 'Unhealthy',
-      timedOut: false,
-      error: { code: 'ECONNREFUSED' },
+    const { engine, logger } = engineWith({ Dependencies: [{ Id: 'db', ...login(), SslMode: 'Require' }] });
+    await expectRecoveryAcrossRestart({
+      engine,
+      logger,
+      server,
+      healthyEventId: 3122,
+      unhealthyEventId: 3123,
     });
-
-    await server.start();
-    await engine.refreshDependencies();
-    expect(engine.dependencies()[0].status).toBe('Healthy');
-    expect(logger.records.map((record) => record.eventId).filter((id) => id === 3122 || id === 3123)).toEqual(
-      [3122, 3123, 3122],
-    );
   });
 });

@@ -2,23 +2,21 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger, requireService, startRedisServer, type RedisServerProcess } from '@corekit/testing';
+import {
+  expectRecoveryAcrossRestart,
+  probeRunner,
+  realService,
+  startRedisServer,
+  type ProbeRun,
+  type RedisServerProcess,
+} from '@corekit/testing';
 import { addRedisHealth } from './add-redis-health';
 import type { RedisHealthOptions } from './redis-health-options';
 
 const contentRoot = mkdtempSync(path.join(os.tmpdir(), 'probe-redis-'));
 const redisUrl = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
 const shared = { Host: redisUrl.hostname, Port: Number(redisUrl.port || 6379) };
-
-async function probeOnce(options: RedisHealthOptions) {
-  const logger = captureLogger();
-  const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
-  addRedisHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const { probeOnce, engineWith } = probeRunner<RedisHealthOptions>(addRedisHealth, { contentRoot });
 
 /** Commands seen by MONITOR, grouped by client address (`127.0.0.1:53122`), lower-cased. */
 async function monitorWhile(
@@ -67,13 +65,9 @@ async function monitorWhile(
 }
 
 describe('addRedisHealth against the Redis server on this machine', () => {
-  let available = false;
-  beforeAll(async () => {
-    available = await requireService('Redis', redisUrl.href, 'REDIS_URL');
-  });
+  const redis = realService('Redis', redisUrl.href, 'REDIS_URL');
 
-  it('is Healthy when PING answers PONG, and logs event 3120', async () => {
-    if (!available) return;
+  redis.it('is Healthy when PING answers PONG, and logs event 3120', async () => {
     const { entry, logger } = await probeOnce({ Dependencies: [{ Id: 'cache', ...shared }] });
     expect(entry).toMatchObject({
       kind: 'Redis',
@@ -84,24 +78,25 @@ describe('addRedisHealth against the Redis server on this machine', () => {
     expect(logger.withEventId(3120)).toHaveLength(1);
   });
 
-  it('selects the configured logical database on the wire before PING, and sends nothing else', async () => {
-    if (!available) return;
-    let entry: Awaited<ReturnType<typeof probeOnce>>['entry'] | undefined;
-    const seen = await monitorWhile({ host: shared.Host, port: shared.Port }, async () => {
-      entry = (await probeOnce({ Dependencies: [{ Id: 'cache', ...shared, Database: 5 }] })).entry;
-    });
-    expect(entry).toMatchObject({
-      status: 'Healthy',
-      data: { database: 5, target: `${shared.Host}:${shared.Port}/5` },
-    });
-    const probeClients = [...seen.values()].filter((commands) =>
-      commands.some(([name, argument]) => name === 'select' && argument === '5'),
-    );
-    expect(probeClients).toEqual([[['select', '5'], ['ping']]]);
-  });
+  redis.it(
+    'selects the configured logical database on the wire before PING, and sends nothing else',
+    async () => {
+      let entry: ProbeRun['entry'] | undefined;
+      const seen = await monitorWhile({ host: shared.Host, port: shared.Port }, async () => {
+        entry = (await probeOnce({ Dependencies: [{ Id: 'cache', ...shared, Database: 5 }] })).entry;
+      });
+      expect(entry).toMatchObject({
+        status: 'Healthy',
+        data: { database: 5, target: `${shared.Host}:${shared.Port}/5` },
+      });
+      const probeClients = [...seen.values()].filter((commands) =>
+        commands.some(([name, argument]) => name === 'select' && argument === '5'),
+      );
+      expect(probeClients).toEqual([[['select', '5'], ['ping']]]);
+    },
+  );
 
-  it('sends no SELECT when Database is not configured', async () => {
-    if (!available) return;
+  redis.it('sends no SELECT when Database is not configured', async () => {
     const seen = await monitorWhile({ host: shared.Host, port: shared.Port }, () =>
       probeOnce({ Dependencies: [{ Id: 'cache', ...shared }] }),
     );
@@ -109,17 +104,21 @@ describe('addRedisHealth against the Redis server on this machine', () => {
     expect(commands.filter(([name]) => name === 'select')).toEqual([]);
   });
 
-  it('is Unhealthy with DATABASE_SELECT_FAILED naming the key path when the database does not exist', async () => {
-    if (!available) return;
-    const { entry, logger } = await probeOnce({ Dependencies: [{ Id: 'cache', ...shared, Database: 4096 }] });
-    expect(entry.status).toBe('Unhealthy');
-    expect(entry.error?.code).toBe('DATABASE_SELECT_FAILED');
-    expect(entry.error?.message).toContain('DB index is out of range');
-    expect(entry.error?.message).toContain(
-      'Engine:Observability:DependencyHealth:Redis:Dependencies:0:Database',
-    );
-    expect(logger.withEventId(3121)).toHaveLength(1);
-  });
+  redis.it(
+    'is Unhealthy with DATABASE_SELECT_FAILED naming the key path when the database does not exist',
+    async () => {
+      const { entry, logger } = await probeOnce({
+        Dependencies: [{ Id: 'cache', ...shared, Database: 4096 }],
+      });
+      expect(entry.status).toBe('Unhealthy');
+      expect(entry.error?.code).toBe('DATABASE_SELECT_FAILED');
+      expect(entry.error?.message).toContain('DB index is out of range');
+      expect(entry.error?.message).toContain(
+        'Engine:Observability:DependencyHealth:Redis:Dependencies:0:Database',
+      );
+      expect(logger.withEventId(3121)).toHaveLength(1);
+    },
+  );
 });
 
 describe('addRedisHealth against a private redis-server with authentication', () => {
@@ -173,29 +172,16 @@ describe('addRedisHealth when its server stops and restarts', () => {
   it('turns Unhealthy on the next refresh after the server stops, and Healthy again after a restart', async () => {
     const server = await startRedisServer();
     try {
-      const logger = captureLogger();
-      const builder = createEngineBuilder({ contentRoot, environment: {}, logger });
-      addRedisHealth(builder, {
+      const { engine, logger } = engineWith({
         Dependencies: [{ Id: 'cache', Host: server.host, Port: server.port, Database: 1 }],
       });
-      const engine = builder.build();
-      await engine.refreshDependencies();
-      expect(engine.dependencies()[0].status).toBe('Healthy');
-
-      await server.stop();
-      await engine.refreshDependencies();
-      expect(engine.dependencies()[0]).toMatchObject({
-        status: 'Unhealthy',
-        timedOut: false,
-        error: { code: 'ECONNREFUSED' },
+      await expectRecoveryAcrossRestart({
+        engine,
+        logger,
+        server,
+        healthyEventId: 3120,
+        unhealthyEventId: 3121,
       });
-
-      await server.start();
-      await engine.refreshDependencies();
-      expect(engine.dependencies()[0].status).toBe('Healthy');
-      expect(
-        logger.records.map((record) => record.eventId).filter((id) => id === 3120 || id === 3121),
-      ).toEqual([3120, 3121, 3120]);
     } finally {
       await server.stop();
     }

@@ -16,6 +16,13 @@ export { countActiveResources, resourcesAbove, waitForResourcesAtMost } from './
 export { requireService } from './require-service';
 export { createTestEngineBuilder, emptyContentDirectory } from './test-engine-builder';
 export type { TestEngineBuilderOptions } from './test-engine-builder';
+export { probeRunner } from './probe-runner';
+export type { ProbeRun, ProbeRunner } from './probe-runner';
+export { realService, databaseLoginFromUrl } from './real-service';
+export type { RealService, DatabaseLogin } from './real-service';
+export { expectRecoveryAcrossRestart } from './probe-restart';
+export type { RecoveryAcrossRestart, RestartableServer } from './probe-restart';
+export { pollUntil } from './poll-until';
 
 // Fake servers: one line per fake, in alphabetical order (other helpers add theirs here)
 export * from './fakes/cassandra';

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
+import { createEngineBuilder, type Clock } from '@corekit/engine-core';
 import { captureLogger, type CaptureLogger } from './capture-logger';
 
 let emptyContentRoot: string | undefined;
@@ -19,6 +19,8 @@ export interface TestEngineBuilderOptions {
   readonly contentRoot?: string;
   /** Environment variables to read; default none (the test process's variables are ignored). */
   readonly environment?: Record<string, string | undefined>;
+  /** The engine's clock; default the system clock. */
+  readonly clock?: Clock;
 }
 
 /**
@@ -35,6 +37,7 @@ export function createTestEngineBuilder(options: TestEngineBuilderOptions = {}):
     contentRoot: options.contentRoot ?? emptyContentDirectory(),
     environment: options.environment ?? {},
     ...(options.configuration ? { configuration: options.configuration } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
     logger,
   });
   return { builder, logger };
