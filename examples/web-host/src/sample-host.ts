@@ -17,6 +17,7 @@ import { addDeliveryCallbacksDemo } from './packs/delivery-callbacks-demo';
 import { addGovernanceDeliveryDemo } from './packs/governance-delivery-demo';
 import { addGovernanceWebDemo, governanceDemoAuthorize } from './packs/governance-web-demo';
 import { addTenancyDemo } from './packs/tenancy-demo';
+import { addSharedStoresWhenConfigured } from './shared-stores';
 import { addTransportsDemo } from './packs/transports-demo';
 import { mountMetrics, type SampleTelemetry } from './telemetry';
 
@@ -89,6 +90,8 @@ export async function createSampleHost(
     }),
   );
   addOrdersModule(builder, upstream);
+  // Opt-in: Engine__Stores__Provider=PostgreSql or Redis puts every pack's stores there (README, "Several replicas").
+  addSharedStoresWhenConfigured(builder);
   // The packs, each on embedded defaults (see src/packs/*-demo.ts and the README for curl walkthroughs).
   addTenancyDemo(builder);
   addGovernanceDeliveryDemo(builder);
