@@ -1,4 +1,9 @@
-import type { EngineBuilder, LogLevel } from '@corekit/abstractions';
+import {
+  packDiagnostics,
+  type EngineBuilder,
+  type LogLevel,
+  type PackDiagnostics,
+} from '@corekit/abstractions';
 import type { StoredRun } from './run-model';
 
 /** The agents pack's event ids (3240-3259). */
@@ -55,8 +60,14 @@ const storyTransitions: readonly string[] = [
 export class AgentTelemetry {
   private readonly runs;
   private readonly duration;
+  /** A log record of category `agents`. */
+  readonly log: PackDiagnostics['log'];
+  /** A story entry of kind `agents`. */
+  readonly story: PackDiagnostics['story'];
+  private readonly transition: PackDiagnostics['transition'];
 
-  constructor(private readonly builder: EngineBuilder) {
+  constructor(builder: EngineBuilder) {
+    ({ log: this.log, story: this.story, transition: this.transition } = packDiagnostics(builder, 'agents'));
     this.runs = builder.meter.counter(
       'corekit.agents.tool.runs',
       'agent tool run reports by tool and outcome',
@@ -83,38 +94,19 @@ export class AgentTelemetry {
       attempt: run.attempt,
       ...(run.errorSummary ? { errorCode: run.errorSummary.code } : {}),
     };
-    this.builder.logger.log({ level, eventId, category: 'agents', message, ...facts });
+    this.log(level, eventId, message, facts);
     this.runs.add(1, { tool: run.toolId, outcome: transition });
-    this.builder.events.publish({
-      type: 'agents.tool-run',
-      subjectId: run.runId,
-      data: { ...facts, transition },
-    });
-    if (storyTransitions.includes(transition)) {
-      this.builder.story.record({
-        kind: 'agents.tool-run',
-        subjectId: run.runId,
-        transition,
-        message,
-        details: facts,
-      });
-    }
+    this.transition(
+      'agents.tool-run',
+      run.runId,
+      transition,
+      message,
+      facts,
+      storyTransitions.includes(transition),
+    );
   }
 
   attemptDuration(toolId: string, milliseconds: number, ok: boolean): void {
     this.duration.record(milliseconds, { tool: toolId, ok });
-  }
-
-  log(level: LogLevel, eventId: number, message: string, fields: Record<string, unknown> = {}): void {
-    this.builder.logger.log({ level, eventId, category: 'agents', message, ...fields });
-  }
-
-  story(
-    subjectId: string | null,
-    transition: string,
-    message: string,
-    details: Record<string, unknown> = {},
-  ): void {
-    this.builder.story.record({ kind: 'agents', subjectId, transition, message, details });
   }
 }

@@ -1,4 +1,9 @@
-import type { EngineBuilder, LogLevel } from '@corekit/abstractions';
+import {
+  packDiagnostics,
+  type EngineBuilder,
+  type LogLevel,
+  type PackDiagnostics,
+} from '@corekit/abstractions';
 
 /** The retrieval pack's event ids (3260-3279). */
 export const retrievalEventIds = {
@@ -49,8 +54,18 @@ export class RetrievalTelemetry {
   private readonly documents;
   private readonly queries;
   private readonly queryDuration;
+  /** A log record of category `retrieval`. */
+  readonly log: PackDiagnostics['log'];
+  /** A story entry of kind `retrieval`. */
+  readonly story: PackDiagnostics['story'];
+  private readonly transition: PackDiagnostics['transition'];
 
-  constructor(private readonly builder: EngineBuilder) {
+  constructor(builder: EngineBuilder) {
+    ({
+      log: this.log,
+      story: this.story,
+      transition: this.transition,
+    } = packDiagnostics(builder, 'retrieval'));
     this.indexRuns = builder.meter.counter(
       'corekit.retrieval.index.runs',
       'knowledge indexing runs by collection and outcome',
@@ -70,10 +85,6 @@ export class RetrievalTelemetry {
     );
   }
 
-  log(level: LogLevel, eventId: number, message: string, fields: Record<string, unknown> = {}): void {
-    this.builder.logger.log({ level, eventId, category: 'retrieval', message, ...fields });
-  }
-
   /** An indexing run's transition: logged, counted, published, and written to the story. */
   indexing(
     transition: 'started' | 'succeeded' | 'failed' | 'already-running',
@@ -86,18 +97,7 @@ export class RetrievalTelemetry {
     this.log(level, eventId, message, facts);
     if (transition !== 'started')
       this.indexRuns.add(1, { collection: facts.collectionId, outcome: transition });
-    this.builder.events.publish({
-      type: 'retrieval.indexing',
-      subjectId: facts.collectionId,
-      data: { ...facts, transition },
-    });
-    this.builder.story.record({
-      kind: 'retrieval.indexing',
-      subjectId: facts.collectionId,
-      transition,
-      message,
-      details: facts,
-    });
+    this.transition('retrieval.indexing', facts.collectionId, transition, message, facts);
   }
 
   documentsWritten(collectionId: string, indexed: number, removed: number): void {
@@ -108,14 +108,5 @@ export class RetrievalTelemetry {
   query(collectionId: string, outcome: 'answered' | 'failed' | 'rejected', durationMs?: number): void {
     this.queries.add(1, { collection: collectionId, outcome });
     if (durationMs !== undefined) this.queryDuration.record(durationMs, { collection: collectionId });
-  }
-
-  story(
-    subjectId: string | null,
-    transition: string,
-    message: string,
-    details: Record<string, unknown> = {},
-  ): void {
-    this.builder.story.record({ kind: 'retrieval', subjectId, transition, message, details });
   }
 }

@@ -53,6 +53,8 @@ export type {
   RegistrationWarning,
   EventIdCatalogEntry,
 } from './runtime-writers';
+export { packDiagnostics } from './pack-diagnostics';
+export type { PackDiagnostics } from './pack-diagnostics';
 export type { BuildHookContext, RuntimeHookContext, LifecycleHooks } from './lifecycle-hooks';
 export { transportAdapterKey } from './transports';
 export type { RawHttpHandler, HttpMount, TransportMountContext, TransportAdapter } from './transports';
