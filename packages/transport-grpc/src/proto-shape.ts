@@ -70,65 +70,54 @@ export function rpcName(behaviorId: string): string {
   return pascalCase(behaviorId);
 }
 
-/** Value as the protobuf object the generated message expects (JSON fields stringified, nulls dropped). */
-export function toWire(schema: unknown, value: unknown): unknown {
+/**
+ * Walks a value along its proto shape: scalars as they are, repeated and map items and message fields
+ * through the same walk (absent and null fields dropped); only the `json` fields differ by direction.
+ */
+function convert(schema: unknown, value: unknown, json: (value: unknown) => unknown): unknown {
   if (value === null || value === undefined) return undefined;
   const { shape } = protoShape(schema);
   switch (shape.kind) {
     case 'scalar':
       return value;
     case 'json':
-      return JSON.stringify(value);
+      return json(value);
     case 'repeated':
-      return (value as unknown[]).map((item) => toWire(shape.element, item));
+      return (value as unknown[]).map((item) => convert(shape.element, item, json));
     case 'map':
       return Object.fromEntries(
         Object.entries(value as Record<string, unknown>).map(([key, item]) => [
           key,
-          toWire(shape.value, item),
+          convert(shape.value, item, json),
         ]),
       );
     case 'message': {
       const out: Record<string, unknown> = {};
       for (const field of shape.fields) {
-        const wire = toWire(field.schema, (value as Record<string, unknown>)[field.name]);
-        if (wire !== undefined) out[field.name] = wire;
+        const converted = convert(field.schema, (value as Record<string, unknown>)[field.name], json);
+        if (converted !== undefined) out[field.name] = converted;
       }
       return out;
     }
   }
 }
 
+/** A JSON field as it arrives: its parsed value, the text itself when it is not JSON, nothing when empty. */
+function parseJsonField(value: unknown): unknown {
+  if (typeof value !== 'string' || value === '') return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Value as the protobuf object the generated message expects (JSON fields stringified, nulls dropped). */
+export function toWire(schema: unknown, value: unknown): unknown {
+  return convert(schema, value, (json) => JSON.stringify(json));
+}
+
 /** A decoded protobuf object back to the value the zod schema validates (absent and null fields dropped). */
 export function fromWire(schema: unknown, value: unknown): unknown {
-  if (value === null || value === undefined) return undefined;
-  const { shape } = protoShape(schema);
-  switch (shape.kind) {
-    case 'scalar':
-      return value;
-    case 'json':
-      if (typeof value !== 'string' || value === '') return undefined;
-      try {
-        return JSON.parse(value);
-      } catch {
-        return value;
-      }
-    case 'repeated':
-      return (value as unknown[]).map((item) => fromWire(shape.element, item));
-    case 'map':
-      return Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([key, item]) => [
-          key,
-          fromWire(shape.value, item),
-        ]),
-      );
-    case 'message': {
-      const out: Record<string, unknown> = {};
-      for (const field of shape.fields) {
-        const decoded = fromWire(field.schema, (value as Record<string, unknown>)[field.name]);
-        if (decoded !== undefined) out[field.name] = decoded;
-      }
-      return out;
-    }
-  }
+  return convert(schema, value, parseJsonField);
 }
