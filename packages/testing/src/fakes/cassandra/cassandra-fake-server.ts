@@ -35,6 +35,7 @@ import {
   type Frame,
 } from './cassandra-wire';
 import { buildTables, evaluateSelect, type CassandraFakePeer, type CqlTable } from './cassandra-fake-tables';
+import { closeServerAndSockets, listenOn } from '../tcp-listener';
 
 const protocolVersion = 4;
 const authenticatorClass = 'org.apache.cassandra.auth.PasswordAuthenticator';
@@ -264,11 +265,7 @@ export async function startCassandraFakeServer(
     send(opcodes.result, body);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as net.AddressInfo).port;
+  const port = await listenOn(server, host, options.port ?? 0);
 
   return {
     host,
@@ -282,13 +279,6 @@ export async function startCassandraFakeServer(
     get openConnections() {
       return sockets.size;
     },
-    async close() {
-      // Stop listening first so no connection slips in while the open ones are destroyed.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all(
-        [...sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve).destroy())),
-      );
-      await closed;
-    },
+    close: () => closeServerAndSockets(server, sockets),
   };
 }

@@ -19,7 +19,7 @@ import {
   type RecordedHttpRequest,
 } from '../../http-fake-server';
 import { clusterHealthBody, type ClusterColour } from '../search-cluster-health-body';
-import { createSearchIndexState, handleSearchIndexRequest, type SearchIndexState } from './search-index-fake';
+import { createSearchIndexState, searchIndexOrNotFound, type SearchIndexState } from './search-index-fake';
 
 export interface ElasticsearchFakeOptions {
   /** Colour reported by `_cluster/health`. Default green. */
@@ -129,27 +129,7 @@ export async function startElasticsearchFakeServer(
         body: JSON.stringify(clusterHealthBody(options.clusterName!, options.status!, timedOut)),
       };
     }
-    const indexAnswer = handleSearchIndexRequest(searchIndices, request);
-    if (indexAnswer) {
-      return {
-        ...indexAnswer,
-        headers,
-        body: indexAnswer.body === undefined ? undefined : JSON.stringify(indexAnswer.body),
-      };
-    }
-    const reason = `no handler found for uri [${request.path}] and method [${request.method}]`;
-    return {
-      status: 404,
-      headers,
-      body: JSON.stringify({
-        error: {
-          root_cause: [{ type: 'illegal_argument_exception', reason }],
-          type: 'illegal_argument_exception',
-          reason,
-        },
-        status: 404,
-      }),
-    };
+    return searchIndexOrNotFound(searchIndices, request, headers);
   });
   return Object.assign(server, { options, searchIndices });
 }

@@ -253,3 +253,36 @@ export function handleSearchIndexRequest(
     return { status: 200, body: { _shards: { total: 1, successful: 1, failed: 0 } } };
   return undefined;
 }
+
+/**
+ * The end of both search fakes' handlers: the index APIs above (bodies as JSON text with the server's
+ * headers), else 404 `illegal_argument_exception` "no handler found for uri [...] and method [...]", as
+ * Elasticsearch and OpenSearch answer an unknown route.
+ */
+export function searchIndexOrNotFound(
+  state: SearchIndexState,
+  request: RecordedHttpRequest,
+  headers: Record<string, string>,
+): FakeHttpResponse {
+  const indexAnswer = handleSearchIndexRequest(state, request);
+  if (indexAnswer) {
+    return {
+      ...indexAnswer,
+      headers,
+      body: indexAnswer.body === undefined ? undefined : JSON.stringify(indexAnswer.body),
+    };
+  }
+  const reason = `no handler found for uri [${request.path}] and method [${request.method}]`;
+  return {
+    status: 404,
+    headers,
+    body: JSON.stringify({
+      error: {
+        root_cause: [{ type: 'illegal_argument_exception', reason }],
+        type: 'illegal_argument_exception',
+        reason,
+      },
+      status: 404,
+    }),
+  };
+}

@@ -27,6 +27,7 @@ import net from 'node:net';
 import { KafkaReader, KafkaWriter, kafkaApiNames, kafkaErrorCodes } from './kafka-wire';
 import { encodeMetadataResponse, type MetadataTopic } from './kafka-metadata-response';
 import { answerProduce, type KafkaProducedRecord } from './kafka-produce';
+import { closeServerAndSockets, listenOn } from '../tcp-listener';
 
 const apiKeys = {
   produce: 0,
@@ -315,11 +316,7 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
     reply(encodeMetadataResponse(version, { nodeId, host, port, clusterId }, answered));
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => resolve());
-  });
-  port = (server.address() as net.AddressInfo).port;
+  port = await listenOn(server, host);
 
   return {
     host,
@@ -334,13 +331,6 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
     get openConnections() {
       return sockets.size;
     },
-    async close() {
-      // Stop listening first so no connection slips in while the open ones are destroyed.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all(
-        [...sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve).destroy())),
-      );
-      await closed;
-    },
+    close: () => closeServerAndSockets(server, sockets),
   };
 }

@@ -31,6 +31,7 @@ import {
   parseClientFirst,
   type ScramCredential,
 } from './mongodb-scram';
+import { closeServerAndSockets, listenOn } from '../tcp-listener';
 
 export interface MongoDbFakeServerOptions {
   /** SCRAM-SHA-256 users (username to password) defined in `authDatabase`. Default none: no auth needed. */
@@ -277,11 +278,7 @@ export async function startMongoDbFakeServer(
     return { conversationId: conversation.id, done, payload: new Binary(Buffer.from(serverFinal)), ok: 1 };
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, host, () => resolve());
-  });
-  const port = (server.address() as net.AddressInfo).port;
+  const port = await listenOn(server, host);
 
   return {
     host,
@@ -294,14 +291,7 @@ export async function startMongoDbFakeServer(
     get openConnections() {
       return sockets.size;
     },
-    async close() {
-      // Stop listening first so no connection slips in while the open ones are destroyed.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await Promise.all(
-        [...sockets].map((socket) => new Promise((resolve) => socket.once('close', resolve).destroy())),
-      );
-      await closed;
-    },
+    close: () => closeServerAndSockets(server, sockets),
   };
 }
 

@@ -43,6 +43,7 @@ import {
   row,
   type TdsValue,
 } from './tds-encoding';
+import { closeServerAndSockets, listenOn } from '../tcp-listener';
 
 const SERVER_NAME = 'FAKESQL';
 
@@ -241,20 +242,13 @@ export async function startMssqlFakeServer(options: MssqlFakeServerOptions = {})
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as net.AddressInfo).port;
+  const port = await listenOn(server, '127.0.0.1');
 
   return {
     host: '127.0.0.1',
     port,
     received,
     openConnections: () => sockets.size,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => closeServerAndSockets(server, sockets),
   };
 }

@@ -31,6 +31,7 @@ import {
   structure,
   type PackStreamStructure,
 } from './packstream';
+import { closeServerAndSockets, listenOn } from '../tcp-listener';
 
 const REQUEST_NAMES: Record<number, string> = {
   0x01: 'HELLO',
@@ -324,11 +325,7 @@ export async function startNeo4jFakeServer(options: Neo4jFakeServerOptions = {})
     socket.on('error', () => socket.destroy());
     handle(socket, `bolt-${connectionCounter++}`);
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  port = (server.address() as net.AddressInfo).port;
+  port = await listenOn(server, '127.0.0.1');
 
   return {
     host: '127.0.0.1',
@@ -336,9 +333,6 @@ export async function startNeo4jFakeServer(options: Neo4jFakeServerOptions = {})
     uri: `bolt://127.0.0.1:${port}`,
     received,
     openConnections: () => sockets.size,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => closeServerAndSockets(server, sockets),
   };
 }

@@ -15,7 +15,7 @@
 import { basicCredentialsOf, startHttpFakeServer, type FakeHttpServer } from '../../http-fake-server';
 import {
   createSearchIndexState,
-  handleSearchIndexRequest,
+  searchIndexOrNotFound,
   type SearchIndexState,
 } from '../elasticsearch/search-index-fake';
 import { clusterHealthBody, type ClusterColour } from '../search-cluster-health-body';
@@ -108,27 +108,7 @@ export async function startOpenSearchFakeServer(
       };
       return { status: timedOut ? 408 : 200, headers, body: JSON.stringify(body) };
     }
-    const indexAnswer = handleSearchIndexRequest(searchIndices, request);
-    if (indexAnswer) {
-      return {
-        ...indexAnswer,
-        headers,
-        body: indexAnswer.body === undefined ? undefined : JSON.stringify(indexAnswer.body),
-      };
-    }
-    const reason = `no handler found for uri [${request.path}] and method [${request.method}]`;
-    return {
-      status: 404,
-      headers,
-      body: JSON.stringify({
-        error: {
-          root_cause: [{ type: 'illegal_argument_exception', reason }],
-          type: 'illegal_argument_exception',
-          reason,
-        },
-        status: 404,
-      }),
-    };
+    return searchIndexOrNotFound(searchIndices, request, headers);
   });
   return Object.assign(server, { options, searchIndices });
 }

@@ -37,6 +37,7 @@ import {
   refusePacket,
 } from './tns-packets';
 import { OracleSession, type OracleResult } from './ttc-session';
+import { closeServerAndSockets, listenOn } from '../tcp-listener';
 
 export type { OracleResult } from './ttc-session';
 
@@ -170,11 +171,7 @@ export async function startOracleFakeServer(
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as net.AddressInfo).port;
+  const port = await listenOn(server, '127.0.0.1');
 
   return {
     host: '127.0.0.1',
@@ -182,9 +179,6 @@ export async function startOracleFakeServer(
     connectString: `127.0.0.1:${port}/${services[0] ?? 'FREEPDB1'}`,
     received,
     openConnections: () => sockets.size,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: () => closeServerAndSockets(server, sockets),
   };
 }
