@@ -1,5 +1,5 @@
 import { probeEventIds } from '@corekit/abstractions';
-import { probeRegistration } from '@corekit/testing';
+import { itRefusesEachEntry, itRefusesPlaceholderPassword, probeRegistration } from '@corekit/testing';
 import { addCassandraHealth } from './add-cassandra-health';
 
 const entryPath = 'Engine:Observability:DependencyHealth:Cassandra:Dependencies:0';
@@ -28,34 +28,29 @@ describe('Cassandra probe configuration', () => {
     expect(added.map((contributor) => contributor.id)).toEqual(['from-env']);
   });
 
-  it.each([
-    [{}, 'ContactPoints', /is required/],
-    [{ ContactPoints: 'cassandra-1,http://cassandra-2' }, 'ContactPoints:1', /host or host:port/],
-    [{ ContactPoints: 'cassandra-1', Port: 0 }, 'Port', /port number/],
-    [{ ContactPoints: 'cassandra-1', Password: 'p4ss-word' }, 'Username', /required when Password is set/],
-    [{ ContactPoints: 'cassandra-1', Username: 'probe' }, 'Password', /required when Username is set/],
+  itRefusesEachEntry(
+    configurationError,
+    entryPath,
     [
-      { ContactPoints: 'cassandra-1', HealthQuery: "INSERT INTO ks.t (k) VALUES ('x')" },
-      'HealthQuery',
-      /SELECT/,
+      [{}, 'ContactPoints', /is required/],
+      [{ ContactPoints: 'cassandra-1,http://cassandra-2' }, 'ContactPoints:1', /host or host:port/],
+      [{ ContactPoints: 'cassandra-1', Port: 0 }, 'Port', /port number/],
+      [{ ContactPoints: 'cassandra-1', Password: 'p4ss-word' }, 'Username', /required when Password is set/],
+      [{ ContactPoints: 'cassandra-1', Username: 'probe' }, 'Password', /required when Username is set/],
+      [
+        { ContactPoints: 'cassandra-1', HealthQuery: "INSERT INTO ks.t (k) VALUES ('x')" },
+        'HealthQuery',
+        /SELECT/,
+      ],
+      [{ ContactPoints: 'cassandra-1', HealthQuery: '' }, 'HealthQuery', /non-empty/],
+      [{ ContactPoints: 'cassandra-1', Required: 'sometimes' }, 'Required', /true or false/],
     ],
-    [{ ContactPoints: 'cassandra-1', HealthQuery: '' }, 'HealthQuery', /non-empty/],
-    [{ ContactPoints: 'cassandra-1', Required: 'sometimes' }, 'Required', /true or false/],
-  ])('refuses %j at the full key path of %s', (entry, field, expected) => {
-    const error = configurationError(entry);
-    expect(error.code).toBe('CONFIGURATION_INVALID');
-    expect(error.message).toContain(`${entryPath}:${field}`);
-    expect(error.message).toMatch(expected);
-    expect(error.message).not.toContain('p4ss-word');
-  });
+    ['p4ss-word'],
+  );
 
-  it('refuses a password left as a placeholder', () => {
-    const error = configurationError({
-      ContactPoints: 'cassandra-1',
-      Username: 'probe',
-      Password: '<CASSANDRA_PASSWORD>',
-    });
-    expect(error.code).toBe('CONFIGURATION_INVALID');
-    expect(error.message).toContain(`${entryPath}:Password`);
+  itRefusesPlaceholderPassword(configurationError, entryPath, {
+    ContactPoints: 'cassandra-1',
+    Username: 'probe',
+    Password: '<CASSANDRA_PASSWORD>',
   });
 });

@@ -1,5 +1,5 @@
 import { probeEventIds } from '@corekit/abstractions';
-import { probeRegistration } from '@corekit/testing';
+import { itRefusesEachEntry, itRefusesPlaceholderPassword, probeRegistration } from '@corekit/testing';
 import { addMongoDbHealth } from './add-mongodb-health';
 
 const entryPath = 'Engine:Observability:DependencyHealth:MongoDb:Dependencies:0';
@@ -29,42 +29,41 @@ describe('MongoDB probe configuration', () => {
     expect(added.map((contributor) => contributor.id)).toEqual(['from-env']);
   });
 
-  it.each([
-    [{}, 'ConnectionString', /is required \(or Host\)/],
-    [{ ConnectionString: 'mongodb://db:27017', Host: 'db' }, 'Host', /together with ConnectionString/],
-    [{ ConnectionString: 'postgres://db:5432' }, 'ConnectionString', /mongodb:\/\/ or mongodb\+srv:\/\//],
+  itRefusesEachEntry(
+    configurationError,
+    entryPath,
     [
-      { ConnectionString: 'mongodb://db:27017/?readPreference=sometimes' },
-      'ConnectionString',
-      /not accepted by the MongoDB driver/,
+      [{}, 'ConnectionString', /is required \(or Host\)/],
+      [{ ConnectionString: 'mongodb://db:27017', Host: 'db' }, 'Host', /together with ConnectionString/],
+      [{ ConnectionString: 'postgres://db:5432' }, 'ConnectionString', /mongodb:\/\/ or mongodb\+srv:\/\//],
+      [
+        { ConnectionString: 'mongodb://db:27017/?readPreference=sometimes' },
+        'ConnectionString',
+        /not accepted by the MongoDB driver/,
+      ],
+      [
+        { ConnectionString: 'mongodb://app:p4ss-word@db:27017', Username: 'probe', Password: 'p4ss-word' },
+        'Username',
+        /carries credentials/,
+      ],
+      [{ Host: 'db', Password: 'p4ss-word' }, 'Username', /required when Password is set/],
+      [{ Host: 'db', Username: 'probe' }, 'Password', /required when Username is set/],
+      [{ Host: 'db', Port: 70000 }, 'Port', /port number/],
+      [{ Host: 'db', HealthCommand: { insert: 'orders', documents: [{}] } }, 'HealthCommand', /read-only/],
+      [
+        { Host: 'db', HealthCommand: { aggregate: 'orders', pipeline: [{ $out: 'copy' }], cursor: {} } },
+        'HealthCommand',
+        /read-only/,
+      ],
+      [{ Host: 'db', HealthCommand: 'not json' }, 'HealthCommand', /command document/],
+      [{ Host: 'db', UseTls: 'maybe' }, 'UseTls', /true or false/],
     ],
-    [
-      { ConnectionString: 'mongodb://app:p4ss-word@db:27017', Username: 'probe', Password: 'p4ss-word' },
-      'Username',
-      /carries credentials/,
-    ],
-    [{ Host: 'db', Password: 'p4ss-word' }, 'Username', /required when Password is set/],
-    [{ Host: 'db', Username: 'probe' }, 'Password', /required when Username is set/],
-    [{ Host: 'db', Port: 70000 }, 'Port', /port number/],
-    [{ Host: 'db', HealthCommand: { insert: 'orders', documents: [{}] } }, 'HealthCommand', /read-only/],
-    [
-      { Host: 'db', HealthCommand: { aggregate: 'orders', pipeline: [{ $out: 'copy' }], cursor: {} } },
-      'HealthCommand',
-      /read-only/,
-    ],
-    [{ Host: 'db', HealthCommand: 'not json' }, 'HealthCommand', /command document/],
-    [{ Host: 'db', UseTls: 'maybe' }, 'UseTls', /true or false/],
-  ])('refuses %j at the full key path of %s', (entry, field, expected) => {
-    const error = configurationError(entry);
-    expect(error.code).toBe('CONFIGURATION_INVALID');
-    expect(error.message).toContain(`${entryPath}:${field}`);
-    expect(error.message).toMatch(expected);
-    expect(error.message).not.toContain('p4ss-word');
-  });
+    ['p4ss-word'],
+  );
 
-  it('refuses a password left as a placeholder', () => {
-    const error = configurationError({ Host: 'db', Username: 'probe', Password: '<MONGO_PASSWORD>' });
-    expect(error.code).toBe('CONFIGURATION_INVALID');
-    expect(error.message).toContain(`${entryPath}:Password`);
+  itRefusesPlaceholderPassword(configurationError, entryPath, {
+    Host: 'db',
+    Username: 'probe',
+    Password: '<MONGO_PASSWORD>',
   });
 });

@@ -1,18 +1,12 @@
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder, itRefusesEachOptions, probeRegistration } from '@corekit/testing';
 import { addMssqlHealth } from './add-mssql-health';
 import { mssqlHealthOptionsSchema, type MssqlHealthOptions } from './mssql-health-options';
 
 const path = 'Engine:Observability:DependencyHealth:SqlServer';
 
-function registrationError(options: MssqlHealthOptions): { code?: string; message: string } {
-  const { builder } = createTestEngineBuilder();
-  try {
-    addMssqlHealth(builder, options);
-  } catch (error) {
-    return error as { code?: string; message: string };
-  }
-  throw new Error('registration succeeded');
-}
+const { optionsError } = probeRegistration<MssqlHealthOptions>(addMssqlHealth, 'sql');
+const registrationError = (dependencies: MssqlHealthOptions['Dependencies']) =>
+  optionsError({ Dependencies: dependencies });
 
 describe('SqlServer configuration', () => {
   it('defaults Port 1433, Encrypt true, TrustServerCertificate false and HealthQuery SELECT 1', () => {
@@ -44,7 +38,7 @@ describe('SqlServer configuration', () => {
     expect(JSON.stringify([engine.dependencies(), engine.snapshot()])).not.toContain('env-secret-83');
   });
 
-  it.each<[string, MssqlHealthOptions['Dependencies'], string]>([
+  itRefusesEachOptions(registrationError, [
     [
       'neither ConnectionString nor Host',
       [{ Id: 'sql', Username: 'u' }],
@@ -90,19 +84,12 @@ describe('SqlServer configuration', () => {
       [{ Id: 'sql', Host: 'db', Username: 'u', TimeoutSeconds: 0 }],
       `${path}:Dependencies:0:TimeoutSeconds must be a positive integer`,
     ],
-  ])(
-    'fails at registration with CONFIGURATION_INVALID and the key path for %s',
-    (_case, dependencies, expected) => {
-      const error = registrationError({ Dependencies: dependencies });
-      expect(error.code).toBe('CONFIGURATION_INVALID');
-      expect(error.message).toContain(expected);
-    },
-  );
+  ]);
 
   it('never repeats a connection string in a configuration error, since it may hold the password', () => {
-    const error = registrationError({
-      Dependencies: [{ Id: 'sql', ConnectionString: 'Database=x;User Id=u;Password=never-shown-29' }],
-    });
+    const error = registrationError([
+      { Id: 'sql', ConnectionString: 'Database=x;User Id=u;Password=never-shown-29' },
+    ]);
     expect(error.message).toContain(`${path}:Dependencies:0:ConnectionString names no server`);
     expect(error.message).not.toContain('never-shown-29');
   });

@@ -1,5 +1,7 @@
 import {
-  createTestEngineBuilder,
+  pollUntil,
+  probeRunner,
+  transitionEventIds,
   startMssqlFakeServer,
   type MssqlFakeServer,
   type MssqlFakeServerOptions,
@@ -66,13 +68,7 @@ async function startUpstream(options: MssqlFakeServerOptions = {}): Promise<Upst
   };
 }
 
-async function probeOnce(options: MssqlHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addMssqlHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0]! };
-}
+const { probeOnce, engineWith } = probeRunner<MssqlHealthOptions>(addMssqlHealth);
 
 describe('addMssqlHealth', () => {
   let upstream: Upstream;
@@ -202,15 +198,17 @@ describe('addMssqlHealth against the fake only', () => {
     });
     expect(entry).toMatchObject({ status: 'Unhealthy', timedOut: true });
     expect(fake.received.batches.at(-1)).toBe('SELECT 1');
-    for (let attempt = 0; attempt < 100 && fake.openConnections() > 0; attempt++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(fake.openConnections()).toBe(0);
+    const open = await pollUntil(
+      async () => fake.openConnections(),
+      (count) => count === 0,
+      { timeoutMs: 2000, intervalMs: 20 },
+    );
+    expect(open).toBe(0);
   });
 
   it('logs the relational type B event ids (3126 healthy, 3127 unhealthy) on status changes', async () => {
     fake = await startMssqlFakeServer();
-    const { builder, logger } = createTestEngineBuilder();
-    addMssqlHealth(builder, {
+    const { engine, logger } = engineWith({
       Dependencies: [
         {
           Id: 'sql',
@@ -222,14 +220,9 @@ describe('addMssqlHealth against the fake only', () => {
         },
       ],
     });
-    const engine = builder.build();
     await engine.refreshDependencies();
     await fake.close();
     await engine.refreshDependencies();
-    expect(
-      logger.records
-        .filter((record) => record.eventId === 3126 || record.eventId === 3127)
-        .map((record) => record.eventId),
-    ).toEqual([3126, 3127]);
+    expect(transitionEventIds(logger, 3126, 3127)).toEqual([3126, 3127]);
   });
 });

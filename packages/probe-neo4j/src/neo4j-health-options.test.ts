@@ -1,4 +1,4 @@
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder, itRefusesEachOptions, probeRegistration } from '@corekit/testing';
 import { addNeo4jHealth } from './add-neo4j-health';
 import { neo4jHealthOptionsSchema, type Neo4jHealthOptions } from './neo4j-health-options';
 
@@ -10,14 +10,9 @@ function register(options: Neo4jHealthOptions, environment: Record<string, strin
   return builder.build().dependencies();
 }
 
-function registrationError(options: Neo4jHealthOptions): { code?: string; message: string } {
-  try {
-    register(options);
-  } catch (error) {
-    return error as { code?: string; message: string };
-  }
-  throw new Error('registration succeeded');
-}
+const { optionsError } = probeRegistration<Neo4jHealthOptions>(addNeo4jHealth, 'graph');
+const registrationError = (dependencies: Neo4jHealthOptions['Dependencies']) =>
+  optionsError({ Dependencies: dependencies });
 
 describe('Neo4j configuration', () => {
   it('defaults Port 7687, Scheme neo4j, HealthQuery RETURN 1, Required true and TimeoutSeconds 5', () => {
@@ -49,68 +44,64 @@ describe('Neo4j configuration', () => {
     ]);
   });
 
-  it.each<[string, Neo4jHealthOptions['Dependencies'], string]>([
-    ['neither Uri nor Host', [{ Id: 'graph' }], `${path}:Dependencies:0:Uri is required (or Host)`],
+  itRefusesEachOptions(
+    registrationError,
     [
-      'both Uri and Host',
-      [{ Id: 'graph', Uri: 'neo4j://a:7687', Host: 'b' }],
-      `${path}:Dependencies:0:Host must not be set together with Uri`,
-    ],
-    [
-      'an unknown scheme in Uri',
-      [{ Id: 'graph', Uri: 'http://graph:7474' }],
-      `${path}:Dependencies:0:Uri must use one of the schemes neo4j, neo4j+s, neo4j+ssc, bolt, bolt+s, bolt+ssc, got "http"`,
-    ],
-    [
-      'credentials inside Uri',
-      [{ Id: 'graph', Uri: 'neo4j://neo4j:pw@graph:7687' }],
-      `${path}:Dependencies:0:Uri must not carry credentials`,
-    ],
-    [
-      'an unknown Scheme',
-      [{ Id: 'graph', Host: 'graph', Scheme: 'bolt+tls' as never }],
-      `${path}:Dependencies:0:Scheme must be one of neo4j, neo4j+s`,
-    ],
-    [
-      'a port out of range',
-      [{ Id: 'graph', Host: 'graph', Port: 70000 }],
-      `${path}:Dependencies:0:Port must be a port number (1-65535)`,
-    ],
-    [
-      'Username without Password',
-      [{ Id: 'graph', Host: 'graph', Username: 'neo4j' }],
-      `${path}:Dependencies:0:Password is required when Username is set`,
-    ],
-    [
-      'a negative timeout',
-      [{ Id: 'graph', Host: 'graph', TimeoutSeconds: -1 }],
-      `${path}:Dependencies:0:TimeoutSeconds must be a positive integer`,
-    ],
-    [
-      'an empty HealthQuery',
-      [{ Id: 'graph', Host: 'graph', HealthQuery: '' }],
-      `${path}:Dependencies:0:HealthQuery must be a non-empty string`,
-    ],
-    [
-      'a placeholder password',
-      [{ Id: 'graph', Host: 'graph', Username: 'neo4j', Password: '<NEO4J_PASSWORD>' }],
-      `${path}:Dependencies:0:Password still holds the placeholder`,
-    ],
-    [
-      'a duplicate Id',
+      ['neither Uri nor Host', [{ Id: 'graph' }], `${path}:Dependencies:0:Uri is required (or Host)`],
       [
-        { Id: 'graph', Host: 'a' },
-        { Id: 'graph', Host: 'b' },
+        'both Uri and Host',
+        [{ Id: 'graph', Uri: 'neo4j://a:7687', Host: 'b' }],
+        `${path}:Dependencies:0:Host must not be set together with Uri`,
       ],
-      `${path}:Dependencies:1:Id duplicates the Id "graph"`,
+      [
+        'an unknown scheme in Uri',
+        [{ Id: 'graph', Uri: 'http://graph:7474' }],
+        `${path}:Dependencies:0:Uri must use one of the schemes neo4j, neo4j+s, neo4j+ssc, bolt, bolt+s, bolt+ssc, got "http"`,
+      ],
+      [
+        'credentials inside Uri',
+        [{ Id: 'graph', Uri: 'neo4j://neo4j:pw@graph:7687' }],
+        `${path}:Dependencies:0:Uri must not carry credentials`,
+      ],
+      [
+        'an unknown Scheme',
+        [{ Id: 'graph', Host: 'graph', Scheme: 'bolt+tls' as never }],
+        `${path}:Dependencies:0:Scheme must be one of neo4j, neo4j+s`,
+      ],
+      [
+        'a port out of range',
+        [{ Id: 'graph', Host: 'graph', Port: 70000 }],
+        `${path}:Dependencies:0:Port must be a port number (1-65535)`,
+      ],
+      [
+        'Username without Password',
+        [{ Id: 'graph', Host: 'graph', Username: 'neo4j' }],
+        `${path}:Dependencies:0:Password is required when Username is set`,
+      ],
+      [
+        'a negative timeout',
+        [{ Id: 'graph', Host: 'graph', TimeoutSeconds: -1 }],
+        `${path}:Dependencies:0:TimeoutSeconds must be a positive integer`,
+      ],
+      [
+        'an empty HealthQuery',
+        [{ Id: 'graph', Host: 'graph', HealthQuery: '' }],
+        `${path}:Dependencies:0:HealthQuery must be a non-empty string`,
+      ],
+      [
+        'a placeholder password',
+        [{ Id: 'graph', Host: 'graph', Username: 'neo4j', Password: '<NEO4J_PASSWORD>' }],
+        `${path}:Dependencies:0:Password still holds the placeholder`,
+      ],
+      [
+        'a duplicate Id',
+        [
+          { Id: 'graph', Host: 'a' },
+          { Id: 'graph', Host: 'b' },
+        ],
+        `${path}:Dependencies:1:Id duplicates the Id "graph"`,
+      ],
     ],
-  ])(
-    'fails at registration with CONFIGURATION_INVALID and the key path for %s',
-    (_case, dependencies, expected) => {
-      const error = registrationError({ Dependencies: dependencies });
-      expect(error.code).toBe('CONFIGURATION_INVALID');
-      expect(error.message).toContain(expected);
-      expect(error.message).not.toContain('pw@');
-    },
+    ['pw@'],
   );
 });

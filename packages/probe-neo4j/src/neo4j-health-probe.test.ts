@@ -1,6 +1,8 @@
 import {
   blackHoleServer,
-  createTestEngineBuilder,
+  pollUntil,
+  probeRunner,
+  transitionEventIds,
   startNeo4jFakeServer,
   type Neo4jFakeServer,
   type Neo4jFakeServerOptions,
@@ -50,13 +52,7 @@ async function startUpstream(options: Neo4jFakeServerOptions = {}): Promise<Upst
   };
 }
 
-async function probeOnce(options: Neo4jHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addNeo4jHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0]! };
-}
+const { probeOnce, engineWith } = probeRunner<Neo4jHealthOptions>(addNeo4jHealth);
 
 describe('addNeo4jHealth', () => {
   let upstream: Upstream;
@@ -193,17 +189,11 @@ describe('addNeo4jHealth', () => {
 describe('addNeo4jHealth against local servers', () => {
   it('logs the graph database event ids (3148 healthy, 3149 unhealthy) on status changes', async () => {
     const fake = await startNeo4jFakeServer();
-    const { builder, logger } = createTestEngineBuilder();
-    addNeo4jHealth(builder, { Dependencies: [{ Id: 'graph', Uri: fake.uri }] });
-    const engine = builder.build();
+    const { engine, logger } = engineWith({ Dependencies: [{ Id: 'graph', Uri: fake.uri }] });
     await engine.refreshDependencies();
     await fake.close();
     await engine.refreshDependencies();
-    expect(
-      logger.records
-        .filter((record) => record.eventId === 3148 || record.eventId === 3149)
-        .map((record) => record.eventId),
-    ).toEqual([3148, 3149]);
+    expect(transitionEventIds(logger, 3148, 3149)).toEqual([3148, 3149]);
   });
   it('logs on with the Bolt none scheme when Username is not set', async () => {
     const fake = await startNeo4jFakeServer();
@@ -238,9 +228,12 @@ describe('addNeo4jHealth against local servers', () => {
       });
       expect(entry).toMatchObject({ status: 'Unhealthy', timedOut: true });
       expect(hole.acceptedConnections).toBe(1);
-      for (let attempt = 0; attempt < 100 && hole.openConnections > 0; attempt++)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(hole.openConnections).toBe(0);
+      const open = await pollUntil(
+        async () => hole.openConnections,
+        (count) => count === 0,
+        { timeoutMs: 2000, intervalMs: 20 },
+      );
+      expect(open).toBe(0);
     } finally {
       await hole.close();
     }

@@ -1,4 +1,4 @@
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder, itRefusesEachOptions, probeRegistration } from '@corekit/testing';
 import { addOracleHealth } from './add-oracle-health';
 import {
   oracleConnectString,
@@ -8,15 +8,9 @@ import {
 
 const path = 'Engine:Observability:DependencyHealth:Oracle';
 
-function registrationError(options: OracleHealthOptions): { code?: string; message: string } {
-  const { builder } = createTestEngineBuilder();
-  try {
-    addOracleHealth(builder, options);
-  } catch (error) {
-    return error as { code?: string; message: string };
-  }
-  throw new Error('registration succeeded');
-}
+const { optionsError } = probeRegistration<OracleHealthOptions>(addOracleHealth, 'ora');
+const registrationError = (dependencies: OracleHealthOptions['Dependencies']) =>
+  optionsError({ Dependencies: dependencies });
 
 describe('Oracle configuration', () => {
   it('defaults Port 1521 and HealthQuery SELECT 1 FROM DUAL, and builds an Easy Connect string from the fields', () => {
@@ -51,64 +45,60 @@ describe('Oracle configuration', () => {
     expect(JSON.stringify(engine.snapshot())).not.toContain('env-secret-12');
   });
 
-  it.each<[string, OracleHealthOptions['Dependencies'], string]>([
+  itRefusesEachOptions(
+    registrationError,
     [
-      'neither ConnectionString nor Host',
-      [{ Id: 'ora', Username: 'u', Password: 'p' }],
-      `${path}:Dependencies:0:ConnectionString is required (or Host with ServiceName)`,
+      [
+        'neither ConnectionString nor Host',
+        [{ Id: 'ora', Username: 'u', Password: 'p' }],
+        `${path}:Dependencies:0:ConnectionString is required (or Host with ServiceName)`,
+      ],
+      [
+        'both ConnectionString and Host',
+        [{ Id: 'ora', ConnectionString: 'a/S', Host: 'b', ServiceName: 'S', Username: 'u', Password: 'p' }],
+        `${path}:Dependencies:0:Host must not be set together with ConnectionString`,
+      ],
+      [
+        'Host without ServiceName',
+        [{ Id: 'ora', Host: 'db', Username: 'u', Password: 'p' }],
+        `${path}:Dependencies:0:ServiceName is required with Host`,
+      ],
+      [
+        'credentials in ConnectionString',
+        [{ Id: 'ora', ConnectionString: 'scott/tiger@db:1521/ORDERS', Username: 'u', Password: 'p' }],
+        `${path}:Dependencies:0:ConnectionString must not carry credentials`,
+      ],
+      [
+        'an unbalanced descriptor',
+        [{ Id: 'ora', ConnectionString: '(DESCRIPTION=(ADDRESS=(HOST=db)', Username: 'u', Password: 'p' }],
+        `${path}:Dependencies:0:ConnectionString has unbalanced parentheses`,
+      ],
+      [
+        'no Username',
+        [{ Id: 'ora', Host: 'db', ServiceName: 'S', Password: 'p' }],
+        `${path}:Dependencies:0:Username is required`,
+      ],
+      [
+        'no Password',
+        [{ Id: 'ora', Host: 'db', ServiceName: 'S', Username: 'u' }],
+        `${path}:Dependencies:0:Password`,
+      ],
+      [
+        'a placeholder Password',
+        [{ Id: 'ora', Host: 'db', ServiceName: 'S', Username: 'u', Password: '<ORACLE_PASSWORD>' }],
+        `${path}:Dependencies:0:Password still holds the placeholder`,
+      ],
+      [
+        'a port out of range',
+        [{ Id: 'ora', Host: 'db', ServiceName: 'S', Username: 'u', Password: 'p', Port: 99999 }],
+        `${path}:Dependencies:0:Port must be a port number (1-65535)`,
+      ],
+      [
+        'a negative timeout',
+        [{ Id: 'ora', Host: 'db', ServiceName: 'S', Username: 'u', Password: 'p', TimeoutSeconds: -3 }],
+        `${path}:Dependencies:0:TimeoutSeconds must be a positive integer`,
+      ],
     ],
-    [
-      'both ConnectionString and Host',
-      [{ Id: 'ora', ConnectionString: 'a/S', Host: 'b', ServiceName: 'S', Username: 'u', Password: 'p' }],
-      `${path}:Dependencies:0:Host must not be set together with ConnectionString`,
-    ],
-    [
-      'Host without ServiceName',
-      [{ Id: 'ora', Host: 'db', Username: 'u', Password: 'p' }],
-      `${path}:Dependencies:0:ServiceName is required with Host`,
-    ],
-    [
-      'credentials in ConnectionString',
-      [{ Id: 'ora', ConnectionString: 'scott/tiger@db:1521/ORDERS', Username: 'u', Password: 'p' }],
-      `${path}:Dependencies:0:ConnectionString must not carry credentials`,
-    ],
-    [
-      'an unbalanced descriptor',
-      [{ Id: 'ora', ConnectionString: '(DESCRIPTION=(ADDRESS=(HOST=db)', Username: 'u', Password: 'p' }],
-      `${path}:Dependencies:0:ConnectionString has unbalanced parentheses`,
-    ],
-    [
-      'no Username',
-      [{ Id: 'ora', Host: 'db', ServiceName: 'S', Password: 'p' }],
-      `${path}:Dependencies:0:Username is required`,
-    ],
-    [
-      'no Password',
-      [{ Id: 'ora', Host: 'db', ServiceName: 'S', Username: 'u' }],
-      `${path}:Dependencies:0:Password`,
-    ],
-    [
-      'a placeholder Password',
-      [{ Id: 'ora', Host: 'db', ServiceName: 'S', Username: 'u', Password: '<ORACLE_PASSWORD>' }],
-      `${path}:Dependencies:0:Password still holds the placeholder`,
-    ],
-    [
-      'a port out of range',
-      [{ Id: 'ora', Host: 'db', ServiceName: 'S', Username: 'u', Password: 'p', Port: 99999 }],
-      `${path}:Dependencies:0:Port must be a port number (1-65535)`,
-    ],
-    [
-      'a negative timeout',
-      [{ Id: 'ora', Host: 'db', ServiceName: 'S', Username: 'u', Password: 'p', TimeoutSeconds: -3 }],
-      `${path}:Dependencies:0:TimeoutSeconds must be a positive integer`,
-    ],
-  ])(
-    'fails at registration with CONFIGURATION_INVALID and the key path for %s',
-    (_case, dependencies, expected) => {
-      const error = registrationError({ Dependencies: dependencies });
-      expect(error.code).toBe('CONFIGURATION_INVALID');
-      expect(error.message).toContain(expected);
-      expect(error.message).not.toContain('tiger');
-    },
+    ['tiger'],
   );
 });

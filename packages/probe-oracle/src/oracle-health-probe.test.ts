@@ -1,5 +1,7 @@
 import {
-  createTestEngineBuilder,
+  pollUntil,
+  probeRunner,
+  transitionEventIds,
   startOracleFakeServer,
   type OracleFakeServer,
   type OracleFakeServerOptions,
@@ -52,13 +54,7 @@ async function startUpstream(options: OracleFakeServerOptions = {}): Promise<Ups
   };
 }
 
-async function probeOnce(options: OracleHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addOracleHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0]! };
-}
+const { probeOnce, engineWith } = probeRunner<OracleHealthOptions>(addOracleHealth);
 
 describe('addOracleHealth', () => {
   let upstream: Upstream;
@@ -145,9 +141,12 @@ describe('addOracleHealth against the fake only', () => {
     });
     expect(entry).toMatchObject({ status: 'Unhealthy', timedOut: true });
     expect(fake.received.queries).toEqual(['SELECT 1 FROM DUAL']);
-    for (let attempt = 0; attempt < 100 && fake.openConnections() > 0; attempt++)
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(fake.openConnections()).toBe(0);
+    const open = await pollUntil(
+      async () => fake.openConnections(),
+      (count) => count === 0,
+      { timeoutMs: 2000, intervalMs: 20 },
+    );
+    expect(open).toBe(0);
   });
 
   it('sends a descriptor ConnectionString as given and reports an unknown SID (TNS-12505) naming ConnectionString', async () => {
@@ -177,20 +176,14 @@ describe('addOracleHealth against the fake only', () => {
 
   it('logs the relational type D event ids (3144 healthy, 3145 unhealthy) on status changes', async () => {
     fake = await startOracleFakeServer({ credentials: { username: 'health', password: fakePassword } });
-    const { builder, logger } = createTestEngineBuilder();
-    addOracleHealth(builder, {
+    const { engine, logger } = engineWith({
       Dependencies: [
         { Id: 'ora', ConnectionString: fake.connectString, Username: 'health', Password: fakePassword },
       ],
     });
-    const engine = builder.build();
     await engine.refreshDependencies();
     await fake.close();
     await engine.refreshDependencies();
-    expect(
-      logger.records
-        .filter((record) => record.eventId === 3144 || record.eventId === 3145)
-        .map((record) => record.eventId),
-    ).toEqual([3144, 3145]);
+    expect(transitionEventIds(logger, 3144, 3145)).toEqual([3144, 3145]);
   });
 });

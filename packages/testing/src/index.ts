@@ -20,7 +20,7 @@ export { probeRunner } from './probe-runner';
 export type { ProbeRun, ProbeRunner } from './probe-runner';
 export { realService, databaseLoginFromUrl } from './real-service';
 export type { RealService, DatabaseLogin } from './real-service';
-export { expectRecoveryAcrossRestart } from './probe-restart';
+export { expectRecoveryAcrossRestart, transitionEventIds } from './probe-restart';
 export type { RecoveryAcrossRestart, RestartableServer } from './probe-restart';
 export { pollUntil } from './poll-until';
 
@@ -51,6 +51,12 @@ export * from './servers/mysql-caching-sha2-fake';
 export { startFixture } from './child-process';
 export type { FixtureProcess } from './child-process';
 export { probeRegistration } from './probe-registration';
+export {
+  itRefusesEachEntry,
+  itRefusesEachOptions,
+  itRefusesPlaceholderPassword,
+} from './configuration-refusals';
+export type { ConfigurationFailure, EntryRefusal, OptionsRefusal } from './configuration-refusals';
 export { notesTestModule, transportTestHosts } from './transport-test-host';
 export type {
   ExtraNotesBehaviors,

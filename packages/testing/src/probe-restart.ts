@@ -41,8 +41,20 @@ export async function expectRecoveryAcrossRestart(check: RecoveryAcrossRestart):
   await server.start();
   await engine.refreshDependencies();
   expect(engine.dependencies()[0]?.status).toBe('Healthy');
-  const transitions = logger.records
+  expect(transitionEventIds(logger, healthyEventId, unhealthyEventId)).toEqual([
+    healthyEventId,
+    unhealthyEventId,
+    healthyEventId,
+  ]);
+}
+
+/** The logged event ids that are `healthyEventId` or `unhealthyEventId`, in the order they were logged. */
+export function transitionEventIds(
+  logger: CaptureLogger,
+  healthyEventId: number,
+  unhealthyEventId: number,
+): number[] {
+  return logger.records
     .map((record) => record.eventId)
-    .filter((id) => id === healthyEventId || id === unhealthyEventId);
-  expect(transitions).toEqual([healthyEventId, unhealthyEventId, healthyEventId]);
+    .filter((id): id is number => id === healthyEventId || id === unhealthyEventId);
 }
