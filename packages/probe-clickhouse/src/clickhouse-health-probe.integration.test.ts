@@ -1,4 +1,4 @@
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder, probeRunner } from '@corekit/testing';
 import { addClickHouseHealth } from './add-clickhouse-health';
 import type { ClickHouseHealthOptions } from './clickhouse-health-options';
 import {
@@ -12,13 +12,7 @@ const server = new URL(clickHouseUrl);
 const host = server.hostname;
 const port = Number(server.port || 8123);
 
-async function probeOnce(options: ClickHouseHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addClickHouseHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const { probeOnce } = probeRunner<ClickHouseHealthOptions>(addClickHouseHealth);
 
 describe('addClickHouseHealth against a real ClickHouse server', () => {
   beforeAll(() => ensureClickHouse());

@@ -1,17 +1,16 @@
-import { createTestEngineBuilder, startConsulFakeServer, type ConsulFakeServer } from '@corekit/testing';
+import {
+  type ConsulFakeServer,
+  createTestEngineBuilder,
+  probeRunner,
+  startConsulFakeServer,
+} from '@corekit/testing';
 import { addConsulHealth } from './add-consul-health';
 import type { ConsulHealthOptions } from './consul-health-options';
 
 // These behaviour tests steer the fake (empty leader, ACL answers); the conformance suite in
 // consul-health-conformance.test.ts runs against a real agent when CONSUL_URL is set.
 
-async function probeOnce(options: ConsulHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addConsulHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const { probeOnce } = probeRunner<ConsulHealthOptions>(addConsulHealth);
 
 describe('addConsulHealth', () => {
   let consul: ConsulFakeServer;

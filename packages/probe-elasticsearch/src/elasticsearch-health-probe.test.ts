@@ -1,8 +1,9 @@
 import {
   basicCredentialsOf,
   createTestEngineBuilder,
-  startElasticsearchFakeServer,
   type ElasticsearchFakeServer,
+  probeRunner,
+  startElasticsearchFakeServer,
 } from '@corekit/testing';
 import { addElasticsearchHealth } from './add-elasticsearch-health';
 import type { ElasticsearchHealthOptions } from './elasticsearch-health-options';
@@ -10,13 +11,7 @@ import type { ElasticsearchHealthOptions } from './elasticsearch-health-options'
 // These tests steer the fake (colours, timed_out, credentials). The conformance suite runs against a real
 // cluster when ELASTICSEARCH_URL is set.
 
-async function probeOnce(options: ElasticsearchHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addElasticsearchHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const { probeOnce } = probeRunner<ElasticsearchHealthOptions>(addElasticsearchHealth);
 
 describe('addElasticsearchHealth', () => {
   let cluster: ElasticsearchFakeServer;

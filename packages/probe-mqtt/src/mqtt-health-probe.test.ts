@@ -1,5 +1,6 @@
 import {
   createTestEngineBuilder,
+  probeRunner,
   refusedPort,
   startMqttFakeBroker,
   startTlsTestServer,
@@ -11,13 +12,7 @@ import type { MqttHealthOptions } from './mqtt-health-options';
 // return code, a broker that never answers PINGREQ, TLS SNI); mqtt-health.integration.test.ts runs the
 // probe against real mosquitto brokers.
 
-async function probeOnce(options: MqttHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addMqttHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const { probeOnce } = probeRunner<MqttHealthOptions>(addMqttHealth);
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 

@@ -6,6 +6,7 @@ import {
   createTestEngineBuilder,
   describeProbeConformance,
   type MosquittoProcess,
+  probeRunner,
   requireService,
   runJestTrustingCertificate,
   startMosquitto,
@@ -38,13 +39,7 @@ function sharedEntry(): { entry: Record<string, unknown>; secrets: string[] } {
   };
 }
 
-async function probeOnce(options: MqttHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addMqttHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const { probeOnce } = probeRunner<MqttHealthOptions>(addMqttHealth);
 
 describeProbeConformance({
   kind: 'Mqtt',

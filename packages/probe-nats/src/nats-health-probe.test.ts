@@ -1,18 +1,12 @@
 import net from 'node:net';
-import { createTestEngineBuilder, refusedPort, startTlsTestServer } from '@corekit/testing';
+import { createTestEngineBuilder, probeRunner, refusedPort, startTlsTestServer } from '@corekit/testing';
 import { addNatsHealth } from './add-nats-health';
 import type { NatsHealthOptions } from './nats-health-options';
 
 // Behaviour pinned against fakes that speak the NATS wire protocol (what the probe sends, each kind of
 // answer, TLS SNI); nats-health.integration.test.ts runs the probe against real nats-server processes.
 
-async function probeOnce(options: NatsHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addNatsHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const { probeOnce } = probeRunner<NatsHealthOptions>(addNatsHealth);
 
 const info = (fields: Record<string, unknown> = {}) =>
   `INFO ${JSON.stringify({ server_id: 'FAKE', server_name: 'fake-nats', version: '2.10.0', ...fields })}\r\n`;

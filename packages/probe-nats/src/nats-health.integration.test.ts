@@ -6,6 +6,7 @@ import {
   createTestEngineBuilder,
   describeProbeConformance,
   type NatsServerProcess,
+  probeRunner,
   requireService,
   runJestTrustingCertificate,
   startNatsServer,
@@ -37,13 +38,7 @@ function sharedEntry(): { entry: Record<string, unknown>; secrets: string[] } {
   return { entry, secrets: [] };
 }
 
-async function probeOnce(options: NatsHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addNatsHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const { probeOnce } = probeRunner<NatsHealthOptions>(addNatsHealth);
 
 describeProbeConformance({
   kind: 'Nats',

@@ -1,8 +1,9 @@
 import {
   basicCredentialsOf,
   createTestEngineBuilder,
-  startOpenSearchFakeServer,
   type OpenSearchFakeServer,
+  probeRunner,
+  startOpenSearchFakeServer,
 } from '@corekit/testing';
 import { addOpenSearchHealth } from './add-opensearch-health';
 import type { OpenSearchHealthOptions } from './opensearch-health-options';
@@ -10,13 +11,7 @@ import type { OpenSearchHealthOptions } from './opensearch-health-options';
 // These tests steer the fake (colours, timed_out, missing cluster manager, credentials). The conformance
 // suite runs against a real cluster when OPENSEARCH_URL is set.
 
-async function probeOnce(options: OpenSearchHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addOpenSearchHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const { probeOnce } = probeRunner<OpenSearchHealthOptions>(addOpenSearchHealth);
 
 describe('addOpenSearchHealth', () => {
   let cluster: OpenSearchFakeServer;

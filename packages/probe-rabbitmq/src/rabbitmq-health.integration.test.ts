@@ -5,6 +5,7 @@ import {
   createTestEngineBuilder,
   describeProbeConformance,
   isRabbitMqCtlAvailable,
+  probeRunner,
   rabbitMqCtl,
   requireService,
   runJestTrustingCertificate,
@@ -24,13 +25,7 @@ const brokerPort = Number(broker.port || (broker.protocol === 'amqps:' ? 5671 : 
 /** The address requireService probes (it reads host and port from an http URL). */
 const brokerAddress = `http://${broker.host.replace(/:\d+$/, '')}:${brokerPort}`;
 
-async function probeOnce(options: RabbitMqHealthOptions) {
-  const { builder, logger } = createTestEngineBuilder();
-  addRabbitMqHealth(builder, options);
-  const engine = builder.build();
-  await engine.refreshDependencies();
-  return { engine, logger, entry: engine.dependencies()[0] };
-}
+const { probeOnce } = probeRunner<RabbitMqHealthOptions>(addRabbitMqHealth);
 
 describeProbeConformance({
   kind: 'RabbitMq',

@@ -43,6 +43,7 @@ export * from './servers/tcp-proxy';
 export * from './servers/tls-test-server';
 export * from './servers/rabbitmqctl';
 export * from './servers/trusted-certificate-jest';
+export * from './servers/trusted-tls-checks';
 export * from './fakes/oracle';
 export * from './servers/find-executable';
 export * from './servers/postgres-server';
