@@ -7,6 +7,7 @@ import {
   startSenderTestHost,
   type SenderTestHost,
 } from '@corekit/sender-kit/testing';
+import { itOnlyWhen } from '@corekit/testing';
 import { addHttpInvitationDelivery, type HttpSenderOptionsInput } from './index';
 
 interface Recorded {
@@ -321,13 +322,16 @@ it('copies the response body only when enabled, and only up to the limit', async
 });
 
 // Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.
-const liveOnly = (() => undefined) as unknown as typeof it;
 const live = liveSenderOptions<HttpSenderOptionsInput>('COREKIT_LIVE_HTTP_SENDER');
 
 // Opt-in, never under CI: COREKIT_LIVE_HTTP_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
-(live ? it : liveOnly)('hands one invitation to the real receiver (COREKIT_LIVE_HTTP_SENDER)', async () => {
-  const result = await dispatchLive((builder) => {
-    addHttpInvitationDelivery(builder, live!);
-  });
-  expect(result.outcomes[0]).toMatchObject({ outcome: 'dispatched' });
-});
+itOnlyWhen(
+  Boolean(live),
+  'hands one invitation to the real receiver (COREKIT_LIVE_HTTP_SENDER)',
+  async () => {
+    const result = await dispatchLive((builder) => {
+      addHttpInvitationDelivery(builder, live!);
+    });
+    expect(result.outcomes[0]).toMatchObject({ outcome: 'dispatched' });
+  },
+);

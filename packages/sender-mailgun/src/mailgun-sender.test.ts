@@ -4,17 +4,10 @@ import {
   startSenderTestHost,
   type SenderTestHost,
 } from '@corekit/sender-kit/testing';
-import { startHttpFakeServer, type FakeHttpResponse, type FakeHttpServer } from '@corekit/testing';
+import { expectEachRejected, itOnlyWhen, senderTestHarness, startScriptedProvider } from '@corekit/testing';
 import { addMailgunInvitationDelivery, type MailgunSenderOptionsInput } from './index';
 
-let host: SenderTestHost | undefined;
-let fake: FakeHttpServer | undefined;
-afterEach(async () => {
-  await host?.stop();
-  await fake?.close();
-  host = undefined;
-  fake = undefined;
-});
+const harness = senderTestHarness<SenderTestHost>();
 
 /** The multipart fields of a recorded request, every value of repeated fields kept. */
 async function formOf(request: { body: string; headers: Record<string, string | string[] | undefined> }) {
@@ -32,38 +25,38 @@ async function start(
   script: number[] = [],
   property = 'id',
 ) {
-  let calls = 0;
-  fake = await startHttpFakeServer((request): FakeHttpResponse => {
-    calls++;
-    if (request.method !== 'POST' || request.path !== '/v3/mg.core.example/messages') return { status: 404 };
-    const scripted = script[calls - 1];
-    if (scripted) return { status: scripted, body: { message: 'scripted' } };
-    return {
-      status: 200,
-      body: { [property]: `<20300101.${calls}@mg.core.example>`, message: 'Queued. Thank you.' },
-    };
-  });
-  const baseUrl = fake.url;
-  host = await startSenderTestHost(
-    (builder, seeds) => {
-      addMailgunInvitationDelivery(builder, {
-        BaseUrl: baseUrl,
-        DomainName: 'mg.core.example',
-        ApiKey: seeds.values.apiKey!,
-        FromAddress: 'invitations@mg.core.example',
-        FromName: 'Core',
-        Tags: ['invitation', 'onboarding'],
-        Variables: { campaign: 'spring' },
-        Headers: { 'X-Campaign': 'spring' },
-        SubjectTemplate: `${seeds.values.subject} {tenantId}`,
-        TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}`,
-        HtmlBodyTemplate: `<p>${seeds.values.htmlBody} {invitationId}</p>`,
-        ...options,
-      });
-    },
-    { seedNames: ['apiKey'] },
+  const { host, provider } = await harness.start(
+    () =>
+      startScriptedProvider({
+        route: 'POST /v3/mg.core.example/messages',
+        script,
+        answer: (_request, call) => ({
+          status: 200,
+          body: { [property]: `<20300101.${call}@mg.core.example>`, message: 'Queued. Thank you.' },
+        }),
+      }),
+    (fake) =>
+      startSenderTestHost(
+        (builder, seeds) => {
+          addMailgunInvitationDelivery(builder, {
+            BaseUrl: fake.url,
+            DomainName: 'mg.core.example',
+            ApiKey: seeds.values.apiKey!,
+            FromAddress: 'invitations@mg.core.example',
+            FromName: 'Core',
+            Tags: ['invitation', 'onboarding'],
+            Variables: { campaign: 'spring' },
+            Headers: { 'X-Campaign': 'spring' },
+            SubjectTemplate: `${seeds.values.subject} {tenantId}`,
+            TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}`,
+            HtmlBodyTemplate: `<p>${seeds.values.htmlBody} {invitationId}</p>`,
+            ...options,
+          });
+        },
+        { seedNames: ['apiKey'] },
+      ),
   );
-  return { host, fake };
+  return { host, fake: provider };
 }
 
 it('refuses a missing domain, a placeholder API key, a bad base URL and an unsafe header, naming the key', async () => {
@@ -76,12 +69,11 @@ it('refuses a missing domain, a placeholder API key, a bad base URL and an unsaf
     [{ ...base, Headers: { Host: 'x' } }, /MailgunInvitationDelivery:Headers:Host/],
     [{ ...base, Tags: new Array(11).fill('t') }, /MailgunInvitationDelivery:Tags/],
   ];
-  for (const [options, error] of cases)
-    await expect(
-      startSenderTestHost((builder) =>
-        addMailgunInvitationDelivery(builder, options as MailgunSenderOptionsInput),
-      ),
-    ).rejects.toThrow(error);
+  await expectEachRejected(cases, (options) =>
+    startSenderTestHost((builder) =>
+      addMailgunInvitationDelivery(builder, options as MailgunSenderOptionsInput),
+    ),
+  );
 });
 
 it('posts multipart with basic auth, v:* variables, h:* headers and tags, and reads the id JSON property', async () => {
@@ -187,11 +179,11 @@ it('suppresses another channel, resolves the invitee address last, and a closed 
 });
 
 // Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.
-const liveOnly = (() => undefined) as unknown as typeof it;
 const live = liveSenderOptions<MailgunSenderOptionsInput>('COREKIT_LIVE_MAILGUN_SENDER');
 
 // Opt-in, never under CI: COREKIT_LIVE_MAILGUN_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
-(live ? it : liveOnly)(
+itOnlyWhen(
+  Boolean(live),
   'hands one invitation to the real Mailgun API (COREKIT_LIVE_MAILGUN_SENDER)',
   async () => {
     const result = await dispatchLive((builder) => {

@@ -4,17 +4,10 @@ import {
   startSenderTestHost,
   type SenderTestHost,
 } from '@corekit/sender-kit/testing';
-import { startHttpFakeServer, type FakeHttpServer, type FakeHttpResponse } from '@corekit/testing';
+import { expectEachRejected, itOnlyWhen, senderTestHarness, startScriptedProvider } from '@corekit/testing';
 import { addSendGridInvitationDelivery, type SendGridSenderOptionsInput } from './index';
 
-let host: SenderTestHost | undefined;
-let fake: FakeHttpServer | undefined;
-afterEach(async () => {
-  await host?.stop();
-  await fake?.close();
-  host = undefined;
-  fake = undefined;
-});
+const harness = senderTestHarness<SenderTestHost>();
 
 /** A local fake of POST /v3/mail/send: 200 in sandbox mode, 202 + X-Message-Id otherwise, or a scripted status. */
 async function start(
@@ -22,42 +15,42 @@ async function start(
   script: Array<number | 'hang'> = [],
   timeoutMs?: number,
 ) {
-  let calls = 0;
-  fake = await startHttpFakeServer((request): FakeHttpResponse | Promise<FakeHttpResponse> => {
-    calls++;
-    if (script[calls - 1] === 'hang') return new Promise(() => undefined);
-    if (request.method !== 'POST' || request.path !== '/v3/mail/send') return { status: 404 };
-    const scripted = script[calls - 1];
-    if (typeof scripted === 'number')
-      return { status: scripted, body: { errors: [{ message: 'scripted' }] } };
-    const body = JSON.parse(request.body);
-    if (body.mail_settings?.sandbox_mode?.enable === true) return { status: 200 };
-    return { status: 202, headers: { 'X-Message-Id': `sg-msg-${calls}` } };
-  });
-  const baseUrl = fake.url;
-  host = await startSenderTestHost(
-    (builder, seeds) => {
-      addSendGridInvitationDelivery(
-        builder,
-        {
-          BaseUrl: baseUrl,
-          ApiKey: `SG.${seeds.values.apiKey}`,
-          FromAddress: 'invitations@core.example',
-          FromName: 'Core',
-          Categories: ['invitation', 'onboarding'],
-          CustomArgs: { campaign: 'spring' },
-          Headers: { 'X-Campaign': 'spring' },
-          SubjectTemplate: `${seeds.values.subject} {tenantId}`,
-          TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}`,
-          HtmlBodyTemplate: `<p>${seeds.values.htmlBody} {invitationId}</p>`,
-          ...options,
+  const { host, provider } = await harness.start(
+    () =>
+      startScriptedProvider({
+        route: 'POST /v3/mail/send',
+        script,
+        failureBody: { errors: [{ message: 'scripted' }] },
+        answer: (request, call) =>
+          JSON.parse(request.body).mail_settings?.sandbox_mode?.enable === true
+            ? { status: 200 }
+            : { status: 202, headers: { 'X-Message-Id': `sg-msg-${call}` } },
+      }),
+    (fake) =>
+      startSenderTestHost(
+        (builder, seeds) => {
+          addSendGridInvitationDelivery(
+            builder,
+            {
+              BaseUrl: fake.url,
+              ApiKey: `SG.${seeds.values.apiKey}`,
+              FromAddress: 'invitations@core.example',
+              FromName: 'Core',
+              Categories: ['invitation', 'onboarding'],
+              CustomArgs: { campaign: 'spring' },
+              Headers: { 'X-Campaign': 'spring' },
+              SubjectTemplate: `${seeds.values.subject} {tenantId}`,
+              TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}`,
+              HtmlBodyTemplate: `<p>${seeds.values.htmlBody} {invitationId}</p>`,
+              ...options,
+            },
+            timeoutMs ? { timeoutMs } : {},
+          );
         },
-        timeoutMs ? { timeoutMs } : {},
-      );
-    },
-    { seedNames: ['apiKey'] },
+        { seedNames: ['apiKey'] },
+      ),
   );
-  return { host, fake };
+  return { host, fake: provider };
 }
 
 it('refuses a missing or placeholder API key, a bad base URL, a missing from address and an unsafe header, naming the key', async () => {
@@ -70,12 +63,11 @@ it('refuses a missing or placeholder API key, a bad base URL, a missing from add
     [{ ...base, Headers: { Authorization: 'x' } }, /SendGridInvitationDelivery:Headers:Authorization/],
     [{ ...base, AcceptedStatusCodes: [99] }, /SendGridInvitationDelivery:AcceptedStatusCodes/],
   ];
-  for (const [options, error] of cases)
-    await expect(
-      startSenderTestHost((builder) =>
-        addSendGridInvitationDelivery(builder, options as SendGridSenderOptionsInput),
-      ),
-    ).rejects.toThrow(error);
+  await expectEachRejected(cases, (options) =>
+    startSenderTestHost((builder) =>
+      addSendGridInvitationDelivery(builder, options as SendGridSenderOptionsInput),
+    ),
+  );
 });
 
 it('posts to /v3/mail/send with bearer auth, custom args and X-Core-* headers, and reads X-Message-Id from a 202', async () => {
@@ -190,11 +182,11 @@ it('resolves the recipient by its key, suppresses another channel, and a closed 
 });
 
 // Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.
-const liveOnly = (() => undefined) as unknown as typeof it;
 const live = liveSenderOptions<SendGridSenderOptionsInput>('COREKIT_LIVE_SENDGRID_SENDER');
 
 // Opt-in, never under CI: COREKIT_LIVE_SENDGRID_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
-(live ? it : liveOnly)(
+itOnlyWhen(
+  Boolean(live),
   'hands one invitation to the real SendGrid API (COREKIT_LIVE_SENDGRID_SENDER)',
   async () => {
     const result = await dispatchLive((builder) => {

@@ -4,7 +4,7 @@ import {
   startSenderTestHost,
   type SenderTestHost,
 } from '@corekit/sender-kit/testing';
-import { startHttpFakeServer, type FakeHttpResponse, type FakeHttpServer } from '@corekit/testing';
+import { expectEachRejected, itOnlyWhen, senderTestHarness, startScriptedProvider } from '@corekit/testing';
 import {
   addAmazonSesInvitationDelivery,
   decodeSesTagValue,
@@ -12,63 +12,60 @@ import {
   type SesSenderOptionsInput,
 } from './index';
 
-let host: SenderTestHost | undefined;
-let fake: FakeHttpServer | undefined;
-afterEach(async () => {
-  await host?.stop();
-  await fake?.close();
-  host = undefined;
-  fake = undefined;
-});
+const harness = senderTestHarness<SenderTestHost>();
 
 /**
  * A local fake SES v2 endpoint: POST /v2/email/outbound-emails must carry a SigV4 Authorization header for
  * the test access key (403 otherwise); answers {MessageId}, or a scripted status.
  */
 async function start(options: Partial<SesSenderOptionsInput> = {}, script: Array<number | 'no-id'> = []) {
-  let calls = 0;
-  fake = await startHttpFakeServer((request): FakeHttpResponse => {
-    calls++;
-    if (request.method !== 'POST' || request.path !== '/v2/email/outbound-emails') return { status: 404 };
-    const authorization = String(request.headers.authorization ?? '');
-    if (
-      !/^AWS4-HMAC-SHA256 Credential=AKIATESTSENDER\/\d{8}\/eu-west-1\/ses\/aws4_request, SignedHeaders=[^,]+, Signature=[0-9a-f]{64}$/.test(
-        authorization,
-      )
-    )
-      return { status: 403, body: { message: 'missing SigV4' } };
-    const scripted = script[calls - 1];
-    if (scripted === 'no-id') return { status: 200, body: {} };
-    if (scripted) return { status: scripted, body: { message: 'scripted' } };
-    return { status: 200, body: { MessageId: `0102018f-ses-${calls}` } };
-  });
-  const endpoint = fake.url;
-  host = await startSenderTestHost(
-    (builder, seeds) => {
-      addAmazonSesInvitationDelivery(
-        builder,
-        {
-          RegionSystemName: 'eu-west-1',
-          ConfigurationSetName: 'invitations',
-          FromAddress: 'invitations@core.example',
-          FromName: 'Core',
-          Tags: { campaign: 'spring 2030', 'team.name': 'growth' },
-          SubjectTemplate: `${seeds.values.subject} {tenantId}`,
-          TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}`,
-          HtmlBodyTemplate: `<p>${seeds.values.htmlBody} {invitationId}</p>`,
-          ...options,
+  const { host, provider } = await harness.start(
+    () =>
+      startScriptedProvider({
+        route: 'POST /v2/email/outbound-emails',
+        script,
+        authorize: (request) =>
+          /^AWS4-HMAC-SHA256 Credential=AKIATESTSENDER\/\d{8}\/eu-west-1\/ses\/aws4_request, SignedHeaders=[^,]+, Signature=[0-9a-f]{64}$/.test(
+            String(request.headers.authorization ?? ''),
+          )
+            ? undefined
+            : { status: 403, body: { message: 'missing SigV4' } },
+        answer: (_request, call, step) =>
+          step === 'no-id'
+            ? { status: 200, body: {} }
+            : { status: 200, body: { MessageId: `0102018f-ses-${call}` } },
+      }),
+    (fake) =>
+      startSenderTestHost(
+        (builder, seeds) => {
+          addAmazonSesInvitationDelivery(
+            builder,
+            {
+              RegionSystemName: 'eu-west-1',
+              ConfigurationSetName: 'invitations',
+              FromAddress: 'invitations@core.example',
+              FromName: 'Core',
+              Tags: { campaign: 'spring 2030', 'team.name': 'growth' },
+              SubjectTemplate: `${seeds.values.subject} {tenantId}`,
+              TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}`,
+              HtmlBodyTemplate: `<p>${seeds.values.htmlBody} {invitationId}</p>`,
+              ...options,
+            },
+            {
+              clientConfig: {
+                endpoint: fake.url,
+                credentials: {
+                  accessKeyId: 'AKIATESTSENDER',
+                  secretAccessKey: seeds.values.secretAccessKey!,
+                },
+              },
+            },
+          );
         },
-        {
-          clientConfig: {
-            endpoint,
-            credentials: { accessKeyId: 'AKIATESTSENDER', secretAccessKey: seeds.values.secretAccessKey! },
-          },
-        },
-      );
-    },
-    { seedNames: ['secretAccessKey'] },
+        { seedNames: ['secretAccessKey'] },
+      ),
   );
-  return { host, fake };
+  return { host, fake: provider };
 }
 
 it('sanitizes tag values to [A-Za-z0-9_-] reversibly and tag names by replacement', () => {
@@ -89,12 +86,11 @@ it('refuses a missing region, a bad configuration set name and a missing from ad
     [{ RegionSystemName: 'eu-west-1' }, /AmazonSesInvitationDelivery:FromAddress/],
     [{ ...base, FromAddress: '<FROM_ADDRESS>' }, /AmazonSesInvitationDelivery:FromAddress.*PLACEHOLDER/s],
   ];
-  for (const [options, error] of cases)
-    await expect(
-      startSenderTestHost((builder) =>
-        addAmazonSesInvitationDelivery(builder, options as SesSenderOptionsInput),
-      ),
-    ).rejects.toThrow(error);
+  await expectEachRejected(cases, (options) =>
+    startSenderTestHost((builder) =>
+      addAmazonSesInvitationDelivery(builder, options as SesSenderOptionsInput),
+    ),
+  );
 });
 
 it('signs with SigV4, sends the simple content with sanitized tags and the configuration set, and takes a 200 MessageId as accepted hand-off', async () => {
@@ -191,11 +187,10 @@ it('suppresses another channel, sends without a configuration set when unset, an
 });
 
 // Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.
-const liveOnly = (() => undefined) as unknown as typeof it;
 const live = liveSenderOptions<SesSenderOptionsInput>('COREKIT_LIVE_SES_SENDER');
 
 // Opt-in, never under CI: COREKIT_LIVE_SES_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
-(live ? it : liveOnly)('hands one invitation to the real SES API (COREKIT_LIVE_SES_SENDER)', async () => {
+itOnlyWhen(Boolean(live), 'hands one invitation to the real SES API (COREKIT_LIVE_SES_SENDER)', async () => {
   const result = await dispatchLive((builder) => {
     addAmazonSesInvitationDelivery(builder, live!);
   });

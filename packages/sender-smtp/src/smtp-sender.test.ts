@@ -5,7 +5,12 @@ import {
   startSenderTestHost,
   type SenderTestHost,
 } from '@corekit/sender-kit/testing';
-import { createSelfSignedCertificate } from '@corekit/testing';
+import {
+  createSelfSignedCertificate,
+  expectEachRejected,
+  itOnlyWhen,
+  senderTestHarness,
+} from '@corekit/testing';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { addSmtpInvitationDelivery, type SmtpSenderOptionsInput } from './index';
 
@@ -62,45 +67,40 @@ async function startSmtp(
 const header = (raw: string, name: string) =>
   new RegExp(`^${name}: (.*)$`, 'mi').exec(raw.split('\r\n\r\n')[0]!.replace(/\r\n\s+/g, ' '))?.[1];
 
-let host: SenderTestHost | undefined;
-let smtp: Awaited<ReturnType<typeof startSmtp>> | undefined;
-afterEach(async () => {
-  await host?.stop();
-  await smtp?.close();
-  host = undefined;
-  smtp = undefined;
-});
+const harness = senderTestHarness<SenderTestHost>();
 
 async function start(
   mode: 'plain' | 'starttls' | 'implicit',
   options: (seeds: Record<string, string>) => Partial<SmtpSenderOptionsInput> = () => ({}),
   auth?: { user: string; pass: () => string },
 ) {
-  smtp = await startSmtp(mode, auth);
-  const port = smtp.port;
-  host = await startSenderTestHost(
-    (builder, seeds) => {
-      addSmtpInvitationDelivery(
-        builder,
-        {
-          Host: '127.0.0.1',
-          Port: port,
-          UseSsl: mode === 'implicit',
-          FromAddress: 'invitations@core.example',
-          FromDisplayName: 'Core Invitations',
-          MessageIdDomain: 'mail.core.example',
-          Headers: { 'X-Campaign': 'onboarding' },
-          SubjectTemplate: `${seeds.values.subject} {tenantId}`,
-          TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}`,
-          HtmlBodyTemplate: `<p>${seeds.values.htmlBody} {invitationId}</p>`,
-          ...options(seeds.values),
+  const { host, provider } = await harness.start(
+    () => startSmtp(mode, auth),
+    (smtp) =>
+      startSenderTestHost(
+        (builder, seeds) => {
+          addSmtpInvitationDelivery(
+            builder,
+            {
+              Host: '127.0.0.1',
+              Port: smtp.port,
+              UseSsl: mode === 'implicit',
+              FromAddress: 'invitations@core.example',
+              FromDisplayName: 'Core Invitations',
+              MessageIdDomain: 'mail.core.example',
+              Headers: { 'X-Campaign': 'onboarding' },
+              SubjectTemplate: `${seeds.values.subject} {tenantId}`,
+              TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}`,
+              HtmlBodyTemplate: `<p>${seeds.values.htmlBody} {invitationId}</p>`,
+              ...options(seeds.values),
+            },
+            { tls: { ca: certificate.cert, servername: 'localhost' }, timeoutMs: 5000 },
+          );
         },
-        { tls: { ca: certificate.cert, servername: 'localhost' }, timeoutMs: 5000 },
-      );
-    },
-    { seedNames: ['password'] },
+        { seedNames: ['password'] },
+      ),
   );
-  return { host, smtp };
+  return { host, smtp: provider };
 }
 
 it('refuses at registration a missing host, a placeholder password, a bad port, a user without a password and an unsafe header', async () => {
@@ -114,10 +114,9 @@ it('refuses at registration a missing host, a placeholder password, a bad port, 
     [{ Host: 'smtp.example' }, /SmtpInvitationDelivery:FromAddress/],
     [{ ...base, Headers: { Cookie: 'x' } }, /SmtpInvitationDelivery:Headers:Cookie/],
   ];
-  for (const [options, error] of cases)
-    await expect(
-      startSenderTestHost((builder) => addSmtpInvitationDelivery(builder, options as SmtpSenderOptionsInput)),
-    ).rejects.toThrow(error);
+  await expectEachRejected(cases, (options) =>
+    startSenderTestHost((builder) => addSmtpInvitationDelivery(builder, options as SmtpSenderOptionsInput)),
+  );
 });
 
 it('hands off in plain text without auth, with a deterministic Message-Id, rendered templates and X-Core-* headers', async () => {
@@ -222,11 +221,10 @@ it('delivers over implicit TLS without auth, suppresses an unsupported channel, 
 });
 
 // Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.
-const liveOnly = (() => undefined) as unknown as typeof it;
 const live = liveSenderOptions<SmtpSenderOptionsInput>('COREKIT_LIVE_SMTP_SENDER');
 
 // Opt-in, never under CI: COREKIT_LIVE_SMTP_SENDER holds the section options as JSON, COREKIT_LIVE_RECIPIENT the address.
-(live ? it : liveOnly)('hands one invitation to the real relay (COREKIT_LIVE_SMTP_SENDER)', async () => {
+itOnlyWhen(Boolean(live), 'hands one invitation to the real relay (COREKIT_LIVE_SMTP_SENDER)', async () => {
   const result = await dispatchLive((builder) => {
     addSmtpInvitationDelivery(builder, live!);
   });

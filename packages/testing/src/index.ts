@@ -6,6 +6,13 @@ export type { BlackHoleServer } from './network-helpers';
 export { captureLogger } from './capture-logger';
 export type { CaptureLogger } from './capture-logger';
 export { startHttpFakeServer, basicCredentialsOf } from './http-fake-server';
+export {
+  expectEachRejected,
+  itOnlyWhen,
+  senderTestHarness,
+  startScriptedProvider,
+} from './provider-test-harness';
+export type { ProviderScriptStep, ScriptedProviderOptions, StartedSenderTest } from './provider-test-harness';
 export type {
   FakeHttpServer,
   FakeHttpHandler,
