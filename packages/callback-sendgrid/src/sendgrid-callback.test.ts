@@ -1,50 +1,20 @@
-import type { KeyObject } from 'node:crypto';
-import {
-  startCallbackEngine,
-  testStartMs,
-  type CallbackTestEngine,
-} from '../../callback-kit/src/test-support/callback-test-engine';
 import {
   mapSendGridStatusCallbacks,
   sendGridCallbackOperationId as op,
   sendGridCallbackSurfaceId,
 } from './index';
-import {
-  sendGridEvent,
-  sendGridTestKey,
-  sendGridVector,
-  signSendGrid,
-} from './test-support/sendgrid-signing';
+import { sendGridEvent, sendGridVector } from './test-support/sendgrid-signing';
+import { nowSeconds, sendGridCallbackFixture } from './test-support/sendgrid-callback-fixture';
 
-const now = Math.floor(testStartMs / 1000);
-let test: CallbackTestEngine;
-let privateKey: KeyObject;
-afterEach(async () => test?.close());
-
-async function start(options: Record<string, unknown> = {}) {
-  const key = sendGridTestKey();
-  privateKey = key.privateKey;
-  test = await startCallbackEngine((builder, clock) =>
-    mapSendGridStatusCallbacks(
-      builder,
-      { SignedEventWebhookPublicKey: key.publicKey, ...options },
-      { now: clock },
-    ),
-  );
-  return key;
-}
-
-function signed(events: unknown, timestamp = now) {
-  const raw = Buffer.from(JSON.stringify(events));
-  return { raw, headers: signSendGrid(privateKey, raw, timestamp) };
-}
+const sendgrid = sendGridCallbackFixture();
+const { start, signed } = sendgrid;
 
 describe('SendGrid status callbacks', () => {
   it('verifies, translates and reconciles a batch; skips engagement, unmapped and context-less events', async () => {
     await start();
-    const invitationId = await test.invite();
+    const invitationId = await sendgrid.test.invite();
     const context = { tenantId: 'acme', invitationId };
-    const answer = await test.invoke(
+    const answer = await sendgrid.test.invoke(
       op,
       signed([
         sendGridEvent('e1', 'processed', context),
@@ -77,41 +47,41 @@ describe('SendGrid status callbacks', () => {
     });
     expect(JSON.stringify(body)).not.toMatch(/invitee@example|smtp|email/);
     expect(JSON.stringify(body)).not.toContain(invitationId);
-    const status = await test.status().getStatus('acme', invitationId);
+    const status = await sendgrid.test.status().getStatus('acme', invitationId);
     expect(status).toMatchObject({
       status: 'delivered',
       providerKey: 'sendgrid',
       providerMessageId: 'msg-abc',
     });
-    expect(await test.status().hasObservation('sendgrid:e1')).toBe(true);
-    expect(test.logger.records.some((record) => record.eventId === 4562)).toBe(true);
+    expect(await sendgrid.test.status().hasObservation('sendgrid:e1')).toBe(true);
+    expect(sendgrid.test.logger.records.some((record) => record.eventId === 4562)).toBe(true);
   });
 
   it('answers 409 to a replayed verified request (4564) and 200 DuplicateEvents to re-signed events (4565)', async () => {
     await start();
-    const invitationId = await test.invite();
+    const invitationId = await sendgrid.test.invite();
     const request = signed([sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId })]);
-    expect((await test.invoke(op, request)).status).toBe(200);
-    const before = await test.snapshot();
-    expect(await test.invoke(op, request)).toMatchObject({ status: 409, code: 'CALLBACK_REPLAY' });
-    expect(test.logger.records.filter((record) => record.eventId === 4564)).toHaveLength(1);
-    test.advance(5);
-    const again = await test.invoke(
+    expect((await sendgrid.test.invoke(op, request)).status).toBe(200);
+    const before = await sendgrid.test.snapshot();
+    expect(await sendgrid.test.invoke(op, request)).toMatchObject({ status: 409, code: 'CALLBACK_REPLAY' });
+    expect(sendgrid.test.logger.records.filter((record) => record.eventId === 4564)).toHaveLength(1);
+    sendgrid.test.advance(5);
+    const again = await sendgrid.test.invoke(
       op,
-      signed([sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId })], now + 5),
+      signed([sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId })], nowSeconds + 5),
     );
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ duplicateEvents: 1, accepted: 0 });
     expect((again.body as any).outcomes[0].outcome).toBe('duplicate');
-    expect(test.logger.records.filter((record) => record.eventId === 4565)).toHaveLength(1);
-    expect(await test.snapshot()).toBe(before);
+    expect(sendgrid.test.logger.records.filter((record) => record.eventId === 4565)).toHaveLength(1);
+    expect(await sendgrid.test.snapshot()).toBe(before);
   });
 
   it('skips duplicate event ids inside one batch before reconciliation', async () => {
     await start({ EnableEventWebhookEventIdIdempotency: false });
-    const invitationId = await test.invite();
+    const invitationId = await sendgrid.test.invite();
     const event = sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId });
-    const answer = await test.invoke(op, signed([event, event]));
+    const answer = await sendgrid.test.invoke(op, signed([event, event]));
     expect(answer.body).toMatchObject({ accepted: 1, duplicateEvents: 1 });
   });
 
@@ -142,7 +112,10 @@ describe('SendGrid status callbacks', () => {
     ],
     [
       'changed timestamp',
-      (h: Record<string, string>) => ({ ...h, 'x-twilio-email-event-webhook-timestamp': String(now + 1) }),
+      (h: Record<string, string>) => ({
+        ...h,
+        'x-twilio-email-event-webhook-timestamp': String(nowSeconds + 1),
+      }),
       'CALLBACK_SIGNATURE_INVALID',
     ],
     [
@@ -155,43 +128,49 @@ describe('SendGrid status callbacks', () => {
     ],
   ])('refuses a %s with 401 and changes nothing', async (_name, tamper, code) => {
     await start();
-    const invitationId = await test.invite();
+    const invitationId = await sendgrid.test.invite();
     const request = signed([sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId })]);
-    const before = await test.snapshot();
-    expect(await test.invoke(op, { raw: request.raw, headers: tamper(request.headers) })).toMatchObject({
+    const before = await sendgrid.test.snapshot();
+    expect(
+      await sendgrid.test.invoke(op, { raw: request.raw, headers: tamper(request.headers) }),
+    ).toMatchObject({
       status: 401,
       code,
     });
-    expect(await test.snapshot()).toBe(before);
-    expect(test.logger.records.some((record) => record.eventId === 4563)).toBe(true);
+    expect(await sendgrid.test.snapshot()).toBe(before);
+    expect(sendgrid.test.logger.records.some((record) => record.eventId === 4563)).toBe(true);
   });
 
   it('refuses a changed body byte, a stale timestamp, an oversized body (413) and too many events (400)', async () => {
     await start({ MaxEventsPerRequest: 2, MaxRequestBodyBytes: 4096 });
-    const invitationId = await test.invite();
+    const invitationId = await sendgrid.test.invite();
     const request = signed([sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId })]);
     const changed = Buffer.from(request.raw);
     changed[changed.length - 3] ^= 1;
-    expect((await test.invoke(op, { raw: changed, headers: request.headers })).status).toBe(401);
-    expect((await test.invoke(op, { ...signed([], now - 301) })).code).toBe('CALLBACK_SIGNATURE_STALE');
-    expect((await test.invoke(op, { ...signed([], now + 301) })).code).toBe('CALLBACK_SIGNATURE_STALE');
-    expect((await test.invoke(op, signed([{ padding: 'x'.repeat(5000) }]))).status).toBe(413);
+    expect((await sendgrid.test.invoke(op, { raw: changed, headers: request.headers })).status).toBe(401);
+    expect((await sendgrid.test.invoke(op, { ...signed([], nowSeconds - 301) })).code).toBe(
+      'CALLBACK_SIGNATURE_STALE',
+    );
+    expect((await sendgrid.test.invoke(op, { ...signed([], nowSeconds + 301) })).code).toBe(
+      'CALLBACK_SIGNATURE_STALE',
+    );
+    expect((await sendgrid.test.invoke(op, signed([{ padding: 'x'.repeat(5000) }]))).status).toBe(413);
     const three = [1, 2, 3].map((n) =>
       sendGridEvent(`e${n}`, 'delivered', { tenantId: 'acme', invitationId }),
     );
-    expect(await test.invoke(op, signed(three))).toMatchObject({
+    expect(await sendgrid.test.invoke(op, signed(three))).toMatchObject({
       status: 400,
       code: 'CALLBACK_TOO_MANY_EVENTS',
     });
-    expect(await test.invoke(op, signed({ event: 'delivered' }))).toMatchObject({
+    expect(await sendgrid.test.invoke(op, signed({ event: 'delivered' }))).toMatchObject({
       status: 400,
       code: 'CALLBACK_BODY_INVALID',
     });
-    expect(await test.status().hasObservation('sendgrid:e1')).toBe(false);
+    expect(await sendgrid.test.status().hasObservation('sendgrid:e1')).toBe(false);
   });
 
   it('verifies before parsing: the published vector reaches the parser (400, not an array), a tampered one does not (401)', async () => {
-    test = await startCallbackEngine(
+    await sendgrid.startEngine(
       (builder, clock) =>
         mapSendGridStatusCallbacks(
           builder,
@@ -204,11 +183,16 @@ describe('SendGrid status callbacks', () => {
       'x-twilio-email-event-webhook-signature': sendGridVector.signature,
       'x-twilio-email-event-webhook-timestamp': sendGridVector.timestamp,
     };
-    expect(await test.invoke(op, { raw: Buffer.from(sendGridVector.payload), headers })).toMatchObject({
+    expect(
+      await sendgrid.test.invoke(op, { raw: Buffer.from(sendGridVector.payload), headers }),
+    ).toMatchObject({
       status: 400,
     });
     expect(
-      await test.invoke(op, { raw: Buffer.from(sendGridVector.payload.replace('test', 'tost')), headers }),
+      await sendgrid.test.invoke(op, {
+        raw: Buffer.from(sendGridVector.payload.replace('test', 'tost')),
+        headers,
+      }),
     ).toMatchObject({
       status: 401,
     });
@@ -216,25 +200,27 @@ describe('SendGrid status callbacks', () => {
 
   it('maps engagement as delivered when asked, keeps the whole sg_message_id when not normalizing', async () => {
     await start({ MapEngagementEventsAsDelivered: true, NormalizeProviderMessageIdFromSgMessageId: false });
-    const invitationId = await test.invite();
-    await test.invoke(op, signed([sendGridEvent('e1', 'open', { tenantId: 'acme', invitationId })]));
-    expect(await test.status().getStatus('acme', invitationId)).toMatchObject({
+    const invitationId = await sendgrid.test.invite();
+    await sendgrid.test.invoke(op, signed([sendGridEvent('e1', 'open', { tenantId: 'acme', invitationId })]));
+    expect(await sendgrid.test.status().getStatus('acme', invitationId)).toMatchObject({
       status: 'delivered',
       providerMessageId: 'msg-abc.filter0001.16648.5515E0B88.0',
     });
   });
 
   it('accepts unsigned batches only when the signed webhook is deliberately off', async () => {
-    test = await startCallbackEngine((builder, clock) =>
+    await sendgrid.startEngine((builder, clock) =>
       mapSendGridStatusCallbacks(builder, { RequireSignedEventWebhook: false }, { now: clock }),
     );
-    const invitationId = await test.invite();
+    const invitationId = await sendgrid.test.invite();
     const raw = Buffer.from(
       JSON.stringify([sendGridEvent('e1', 'bounce', { tenantId: 'acme', invitationId })]),
     );
-    expect((await test.invoke(op, { raw, headers: {} })).status).toBe(200);
-    expect((await test.status().getStatus('acme', invitationId))?.status).toBe('bounced');
-    const surface = test.engine.technologySurfaces().find((entry) => entry.id === sendGridCallbackSurfaceId)!;
+    expect((await sendgrid.test.invoke(op, { raw, headers: {} })).status).toBe(200);
+    expect((await sendgrid.test.status().getStatus('acme', invitationId))?.status).toBe('bounced');
+    const surface = sendgrid.test.engine
+      .technologySurfaces()
+      .find((entry) => entry.id === sendGridCallbackSurfaceId)!;
     expect(surface.metadata).toMatchObject({
       signature: { configured: false, status: 'not-configured' },
       replayProtection: { configured: false, status: 'not-configured' },

@@ -1,38 +1,14 @@
-import type { KeyObject } from 'node:crypto';
-import {
-  startCallbackEngine,
-  testStartMs,
-  type CallbackTestEngine,
-} from '../../callback-kit/src/test-support/callback-test-engine';
+import { startCallbackEngine } from '../../callback-kit/src/test-support/callback-test-engine';
 import {
   mapSendGridStatusCallbacks,
   sendGridCallbackOperationId as op,
   sendGridCallbackSurfaceId,
 } from './index';
-import { sendGridEvent, sendGridTestKey, signSendGrid } from './test-support/sendgrid-signing';
+import { sendGridEvent, sendGridTestKey } from './test-support/sendgrid-signing';
+import { sendGridCallbackFixture } from './test-support/sendgrid-callback-fixture';
 
-const now = Math.floor(testStartMs / 1000);
-let test: CallbackTestEngine;
-let privateKey: KeyObject;
-afterEach(async () => test?.close());
-
-async function start(options: Record<string, unknown> = {}) {
-  const key = sendGridTestKey();
-  privateKey = key.privateKey;
-  test = await startCallbackEngine((builder, clock) =>
-    mapSendGridStatusCallbacks(
-      builder,
-      { SignedEventWebhookPublicKey: key.publicKey, ...options },
-      { now: clock },
-    ),
-  );
-  return key;
-}
-
-function signed(events: unknown, timestamp = now) {
-  const raw = Buffer.from(JSON.stringify(events));
-  return { raw, headers: signSendGrid(privateKey, raw, timestamp) };
-}
+const sendgrid = sendGridCallbackFixture();
+const { start, signed } = sendgrid;
 
 describe('SendGrid callback registration and surface', () => {
   it('refuses a missing public key, a bad key, unknown keys and a second registration at startup', async () => {
@@ -60,10 +36,12 @@ describe('SendGrid callback registration and surface', () => {
 
   it('reports every surface key and never the public key, a signature or an identifier', async () => {
     const key = await start({ StatusCallbackAuthorizationPolicy: 'delivery-callbacks' });
-    const invitationId = await test.invite();
+    const invitationId = await sendgrid.test.invite();
     const request = signed([sendGridEvent('e1', 'delivered', { tenantId: 'acme', invitationId })]);
-    await test.invoke(op, request);
-    const surface = test.engine.technologySurfaces().find((entry) => entry.id === sendGridCallbackSurfaceId)!;
+    await sendgrid.test.invoke(op, request);
+    const surface = sendgrid.test.engine
+      .technologySurfaces()
+      .find((entry) => entry.id === sendGridCallbackSurfaceId)!;
     expect(surface.metadata).toMatchObject({
       endpoint: {
         mapped: true,
@@ -84,7 +62,7 @@ describe('SendGrid callback registration and surface', () => {
       eventIdIdempotency: { configured: true, backing: 'observation-store' },
       counters: { requests: 1, verified: 1, eventsReconciled: 1 },
     });
-    const text = JSON.stringify(test.engine.technologySurfaces());
+    const text = JSON.stringify(sendgrid.test.engine.technologySurfaces());
     for (const secret of [
       key.publicKey,
       request.headers['x-twilio-email-event-webhook-signature']!,

@@ -1,52 +1,11 @@
-import {
-  startCallbackEngine,
-  type CallbackTestEngine,
-} from '../../callback-kit/src/test-support/callback-test-engine';
-import { mapSesStatusCallbacks, sesCallbackOperationId as op, sesCallbackSurfaceId } from './index';
-import {
-  confirmation,
-  createSnsTestPki,
-  loopbackLookup,
-  notification,
-  sesEvent,
-  startSnsTestServer,
-  topicArn,
-} from './test-support/sns-test-pki';
+import { startCallbackEngine } from '../../callback-kit/src/test-support/callback-test-engine';
+import { mapSesStatusCallbacks, sesCallbackSurfaceId } from './index';
+import { sesCallbackFixture } from './test-support/ses-callback-fixture';
+import { confirmation, notification, sesEvent, topicArn } from './test-support/sns-test-pki';
 
-const pki = createSnsTestPki();
-const rogue = createSnsTestPki('Rogue Root');
-let server: Awaited<ReturnType<typeof startSnsTestServer>>;
-let test: CallbackTestEngine;
-const otherTopic = 'arn:aws:sns:us-east-1:123456789012:other-events';
-
-beforeAll(async () => {
-  server = await startSnsTestServer(pki, {
-    '/SimpleNotificationService-test.pem': pki.leafCert,
-    '/rogue.pem': rogue.leafCert,
-  });
-});
-afterAll(async () => server.close());
-afterEach(async () => test?.close());
-
-async function start(options: Record<string, unknown> = {}, extensions: Record<string, unknown> = {}) {
-  test = await startCallbackEngine(
-    (builder, now) =>
-      mapSesStatusCallbacks(
-        builder,
-        { AllowedSnsTopicArns: [topicArn, otherTopic], ...options },
-        { now, transport: { ca: pki.caCert, lookup: loopbackLookup, port: server.port }, ...extensions },
-      ),
-    { startMs: Date.now() },
-  );
-  return test.invite();
-}
-const post = (envelope: unknown, headers: Record<string, string> = {}) =>
-  test.invoke(op, {
-    raw: Buffer.from(JSON.stringify(envelope)),
-    headers: { 'content-type': 'text/plain; charset=UTF-8', ...headers },
-  });
-const confirmRequests = () => server.requests.filter((url) => url.startsWith('/?Action='));
-const logged = (eventId: number) => test.logger.records.filter((record) => record.eventId === eventId).length;
+const ses = sesCallbackFixture();
+const { pki, rogue, start, post, logged } = ses;
+const confirmRequests = () => ses.server.requests.filter((url) => url.startsWith('/?Action='));
 
 describe('SES status callbacks over SNS', () => {
   it('verifies a version 2 notification through the certificate chain and reconciles it from the mail tags', async () => {
@@ -66,7 +25,7 @@ describe('SES status callbacks over SNS', () => {
       outcome: 'reconciled',
       status: 'deferred',
     });
-    expect(await test.status().getStatus('acme', invitationId)).toMatchObject({
+    expect(await ses.test.status().getStatus('acme', invitationId)).toMatchObject({
       status: 'deferred',
       providerMessageId: '0100018c-ses-message-id',
     });
@@ -80,7 +39,7 @@ describe('SES status callbacks over SNS', () => {
     const invitationId = await start();
     const v1 = notification(sesEvent('Delivery', { tenantId: 'acme', invitationId }), pki.leafKey, {}, '1');
     expect(await post(v1)).toMatchObject({ status: 401, code: 'CALLBACK_SIGNATURE_VERSION_REFUSED' });
-    await test.close();
+    await ses.test.close();
     const second = await start({ RequireSnsSignatureVersion2: false });
     expect(
       (
@@ -102,7 +61,7 @@ describe('SES status callbacks over SNS', () => {
     expect((await post(envelope)).status).toBe(200);
     expect(await post(envelope)).toMatchObject({ status: 409, code: 'CALLBACK_REPLAY' });
     expect(logged(4580)).toBe(1);
-    await test.close();
+    await ses.test.close();
     const second = await start({ EnableSnsReplayProtection: false });
     const again = notification(sesEvent('Delivery', { tenantId: 'acme', invitationId: second }), pki.leafKey);
     expect((await post(again)).status).toBe(200);
@@ -113,7 +72,7 @@ describe('SES status callbacks over SNS', () => {
   it('confirms subscriptions of allowed topics with a bounded GET, refuses redirects, and does nothing when disabled', async () => {
     await start({ EnableSnsSubscriptionConfirmation: true });
     const envelope = confirmation('SubscriptionConfirmation', pki.leafKey);
-    server.requests.length = 0;
+    ses.server.requests.length = 0;
     expect(await post(envelope)).toMatchObject({
       status: 200,
       body: { kind: 'subscription-confirmation', confirmation: { outcome: 'confirmed' } },
@@ -122,9 +81,9 @@ describe('SES status callbacks over SNS', () => {
       new URL(envelope.SubscribeURL!).pathname + new URL(envelope.SubscribeURL!).search,
     ]);
     expect(logged(4582)).toBe(1);
-    server.setConfirmStatus(302);
+    ses.server.setConfirmStatus(302);
     const redirected = await post(confirmation('SubscriptionConfirmation', pki.leafKey));
-    server.setConfirmStatus(200);
+    ses.server.setConfirmStatus(200);
     expect(redirected.body).toMatchObject({
       confirmation: { outcome: 'failed', reason: 'redirect-refused' },
     });
@@ -139,9 +98,9 @@ describe('SES status callbacks over SNS', () => {
       TopicArn: 'arn:aws:sns:us-east-1:123456789012:unknown',
     });
     expect((await post(notAllowed)).status).toBe(403);
-    await test.close();
+    await ses.test.close();
     await start();
-    server.requests.length = 0;
+    ses.server.requests.length = 0;
     expect((await post(confirmation('SubscriptionConfirmation', pki.leafKey))).body).toMatchObject({
       confirmation: { outcome: 'disabled' },
     });
@@ -157,7 +116,7 @@ describe('SES status callbacks over SNS', () => {
     const subscribe = confirmation('SubscriptionConfirmation', pki.leafKey);
     expect((await post(subscribe)).body).toMatchObject({ confirmation: { outcome: 'confirmed' } });
     expect(calls).toEqual([subscribe.SubscribeURL]);
-    server.requests.length = 0;
+    ses.server.requests.length = 0;
     const unsubscribe = await post(confirmation('UnsubscribeConfirmation', pki.leafKey));
     expect(unsubscribe.body).toMatchObject({
       kind: 'unsubscribe-confirmation',
@@ -174,22 +133,22 @@ describe('SES status callbacks over SNS', () => {
       status: 401,
       code: 'CALLBACK_UNVERIFIED_PAYLOAD',
     });
-    await test.close();
-    test = await startCallbackEngine((builder, now) =>
+    await ses.test.close();
+    await ses.startEngine((builder, now) =>
       mapSesStatusCallbacks(
         builder,
         { RequireSnsSignatureVerification: false, AcceptRawSesEventPayloads: true },
         { now },
       ),
     );
-    const invitationId = await test.invite();
+    const invitationId = await ses.test.invite();
     const events = [
       sesEvent('Send', { tenantId: 'acme', invitationId }),
       sesEvent('Complaint', { tenantId: 'acme', invitationId }),
     ];
     expect(await post(events)).toMatchObject({ status: 200, body: { accepted: 2 } });
     expect(await post(events)).toMatchObject({ status: 200, body: { duplicateEvents: 2 } });
-    expect((await test.status().getStatus('acme', invitationId))?.status).toBe('suppressed');
+    expect((await ses.test.status().getStatus('acme', invitationId))?.status).toBe('suppressed');
   });
 
   it('verifies against a pinned certificate without fetching when chain validation is deliberately off', async () => {
@@ -197,7 +156,7 @@ describe('SES status callbacks over SNS', () => {
       ValidateSnsSigningCertificateChain: false,
       PinnedSnsSigningCertificatePem: pki.leafCert,
     });
-    server.requests.length = 0;
+    ses.server.requests.length = 0;
     expect(
       (await post(notification(sesEvent('Delivery', { tenantId: 'acme', invitationId }), pki.leafKey)))
         .status,
@@ -206,7 +165,7 @@ describe('SES status callbacks over SNS', () => {
       (await post(notification(sesEvent('Delivery', { tenantId: 'acme', invitationId }), rogue.leafKey)))
         .status,
     ).toBe(401);
-    expect(server.requests).toEqual([]);
+    expect(ses.server.requests).toEqual([]);
   });
 
   it('refuses unsafe configurations at startup', async () => {
@@ -228,7 +187,7 @@ describe('SES status callbacks over SNS', () => {
   it('reports every surface key with not-configured truth and no topic, URL, certificate or identifier', async () => {
     const invitationId = await start();
     await post(notification(sesEvent('Delivery', { tenantId: 'acme', invitationId }), pki.leafKey));
-    const surface = test.engine.technologySurfaces().find((entry) => entry.id === sesCallbackSurfaceId)!;
+    const surface = ses.test.engine.technologySurfaces().find((entry) => entry.id === sesCallbackSurfaceId)!;
     expect(surface.metadata).toMatchObject({
       endpoint: { routePattern: '/engine/tenant-invitations/delivery-status/amazon-ses-sns', mapped: true },
       authorization: { required: true, posture: 'fail-closed' },
@@ -244,7 +203,7 @@ describe('SES status callbacks over SNS', () => {
       unsubscribeConfirmationObservation: { enabled: true, urlInvoked: false },
       counters: { verified: 1, eventsReconciled: 1 },
     });
-    const text = JSON.stringify(test.engine.technologySurfaces());
+    const text = JSON.stringify(ses.test.engine.technologySurfaces());
     for (const value of [
       topicArn,
       'sns.us-east-1',

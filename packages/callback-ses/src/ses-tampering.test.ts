@@ -1,53 +1,15 @@
-import {
-  startCallbackEngine,
-  type CallbackTestEngine,
-} from '../../callback-kit/src/test-support/callback-test-engine';
-import { mapSesStatusCallbacks, sesCallbackOperationId as op, type SnsEnvelope } from './index';
+import type { SnsEnvelope } from './index';
 import {
   certificateUrl,
   confirmation,
-  createSnsTestPki,
-  loopbackLookup,
   notification,
   sesEvent,
   signEnvelope,
-  startSnsTestServer,
-  topicArn,
 } from './test-support/sns-test-pki';
+import { otherTopic, sesCallbackFixture } from './test-support/ses-callback-fixture';
 
-const pki = createSnsTestPki();
-const rogue = createSnsTestPki('Rogue Root');
-let server: Awaited<ReturnType<typeof startSnsTestServer>>;
-let test: CallbackTestEngine;
-const otherTopic = 'arn:aws:sns:us-east-1:123456789012:other-events';
-
-beforeAll(async () => {
-  server = await startSnsTestServer(pki, {
-    '/SimpleNotificationService-test.pem': pki.leafCert,
-    '/rogue.pem': rogue.leafCert,
-  });
-});
-afterAll(async () => server.close());
-afterEach(async () => test?.close());
-
-async function start(options: Record<string, unknown> = {}, extensions: Record<string, unknown> = {}) {
-  test = await startCallbackEngine(
-    (builder, now) =>
-      mapSesStatusCallbacks(
-        builder,
-        { AllowedSnsTopicArns: [topicArn, otherTopic], ...options },
-        { now, transport: { ca: pki.caCert, lookup: loopbackLookup, port: server.port }, ...extensions },
-      ),
-    { startMs: Date.now() },
-  );
-  return test.invite();
-}
-const post = (envelope: unknown, headers: Record<string, string> = {}) =>
-  test.invoke(op, {
-    raw: Buffer.from(JSON.stringify(envelope)),
-    headers: { 'content-type': 'text/plain; charset=UTF-8', ...headers },
-  });
-const logged = (eventId: number) => test.logger.records.filter((record) => record.eventId === eventId).length;
+const ses = sesCallbackFixture();
+const { pki, rogue, start, post, logged } = ses;
 
 describe('SES status callbacks: tampered envelopes', () => {
   describe('tampered matrix', () => {
@@ -186,12 +148,12 @@ describe('SES status callbacks: tampered envelopes', () => {
       const invitationId = await start();
       const envelope = notification(sesEvent('Delivery', { tenantId: 'acme', invitationId }), pki.leafKey);
       const tampered = tamper(envelope) as any;
-      const before = await test.snapshot();
+      const before = await ses.test.snapshot();
       const answer = tampered.headers
         ? await post(tampered.envelope, tampered.headers)
         : await post(tampered);
       expect(answer).toMatchObject({ status, code });
-      expect(await test.snapshot()).toBe(before);
+      expect(await ses.test.snapshot()).toBe(before);
       expect(logged(4579)).toBe(1);
       expect((await post(envelope)).status).toBe(200);
     });

@@ -1,7 +1,8 @@
+import { loopbackLookup } from '@corekit/testing';
 import { deliveryEventIds } from './delivery-event-ids';
 import type { DeliveryOptionsInput } from './delivery-options';
 import { startDelivery } from './delivery-test-support';
-import { loopbackLookup, startProofServers } from './proof-test-servers';
+import { startProofServers } from './proof-test-servers';
 
 let servers: Awaited<ReturnType<typeof startProofServers>>;
 beforeAll(async () => {

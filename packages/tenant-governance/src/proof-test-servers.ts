@@ -1,20 +1,10 @@
 import https from 'node:https';
-import type { AddressInfo, LookupFunction } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
-import { createTestCertificates, type TestCertificates } from './test-ca';
+import { createTestCertificateAuthority, type TestCertificateAuthority } from '@corekit/testing';
 
 /** One answer of the local file server; `chunked` streams the body without a content-length. */
 export type FileAnswer = { status: number; body?: string; location?: string; chunked?: boolean };
-
-/** A lookup sending every proof host to this machine (the DoH resolver is reached by its own URL). Tests only. */
-export const loopbackLookup = ((
-  _host: string,
-  options: { all?: boolean },
-  callback: (...args: unknown[]) => void,
-) =>
-  options.all
-    ? callback(null, [{ address: '127.0.0.1', family: 4 }])
-    : callback(null, '127.0.0.1', 4)) as unknown as LookupFunction;
 
 function listen(server: https.Server): Promise<number> {
   return new Promise((resolve) =>
@@ -28,12 +18,15 @@ function listen(server: https.Server): Promise<number> {
  * `proofFile` (the verifier's own proof state). Both use a leaf of a test CA for `dnsNames`. Tests only.
  */
 export async function startProofServers(dnsNames: readonly string[]) {
-  const certificates: TestCertificates = createTestCertificates(dnsNames);
+  const certificates: TestCertificateAuthority = createTestCertificateAuthority({
+    caName: 'Governance Test CA',
+    dnsNames,
+  });
   const txt = new Map<string, string[]>();
   const fileOverrides = new Map<string, (path: string) => FileAnswer>();
   const dohRequests: string[] = [];
   const state: { proofFile?: (path: string) => Promise<{ body: string } | undefined> } = {};
-  const tls = { key: certificates.leafKey, cert: certificates.leafCert };
+  const tls = { key: certificates.leafKeyPem, cert: certificates.leafCert };
   const doh = https.createServer(tls, (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));

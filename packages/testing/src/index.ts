@@ -1,7 +1,7 @@
 // Probe conformance suite and shared test helpers
 export { describeProbeConformance } from './probe-conformance';
 export type { ProbeConformanceOptions, HealthyUpstream } from './probe-conformance';
-export { blackHoleServer, refusedPort, isPortOpen } from './network-helpers';
+export { blackHoleServer, refusedPort, isPortOpen, loopbackLookup } from './network-helpers';
 export type { BlackHoleServer } from './network-helpers';
 export { captureLogger } from './capture-logger';
 export type { CaptureLogger } from './capture-logger';
@@ -48,6 +48,7 @@ export * from './servers/redis-server';
 export * from './servers/server-process';
 export * from './servers/tcp-proxy';
 export * from './servers/tls-test-server';
+export * from './servers/test-certificate-authority';
 export * from './servers/rabbitmqctl';
 export * from './servers/trusted-certificate-jest';
 export * from './servers/trusted-tls-checks';

@@ -1,4 +1,4 @@
-import net from 'node:net';
+import net, { type LookupFunction } from 'node:net';
 
 /** A TCP server that accepts connections and never answers: the "hung upstream" of the conformance suite. */
 export interface BlackHoleServer {
@@ -74,3 +74,9 @@ export function isPortOpen(host: string, port: number, timeoutMs = 1000): Promis
     socket.once('error', () => done(false));
   });
 }
+
+/** A DNS lookup that answers 127.0.0.1 for every host name: point a client's real host names at local servers. */
+export const loopbackLookup: LookupFunction = (_hostname, options, callback) => {
+  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+  else callback(null, '127.0.0.1', 4);
+};

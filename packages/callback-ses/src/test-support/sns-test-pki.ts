@@ -1,10 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
+import { createTestCertificateAuthority, loopbackLookup } from '@corekit/testing';
 import { snsStringToSign, type SnsEnvelope } from '../sns-envelope';
 
 /** A test CA (RSA) and a leaf it signed for sns.amazonaws.com and sns.us-east-1.amazonaws.com (also 127.0.0.1). */
@@ -15,79 +11,19 @@ export interface SnsTestPki {
   readonly leafKeyPem: string;
 }
 
-/** Generates the CA and the leaf with the openssl command line tool (RSA 2048, one day). */
+/** Generates the CA and the leaf (RSA 2048, one day) with the shared test certificate authority. */
 export function createSnsTestPki(caName = 'SNS Test Root'): SnsTestPki {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'callback-ses-pki-'));
-  const file = (name: string) => path.join(directory, name);
-  const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
-  try {
-    openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', file('ca.key'));
-    openssl(
-      'req',
-      '-x509',
-      '-new',
-      '-key',
-      file('ca.key'),
-      '-days',
-      '2',
-      '-subj',
-      `/CN=${caName}`,
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-      '-out',
-      file('ca.pem'),
-    );
-    openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', file('leaf.key'));
-    openssl(
-      'req',
-      '-new',
-      '-key',
-      file('leaf.key'),
-      '-subj',
-      '/CN=sns.amazonaws.com',
-      '-out',
-      file('leaf.csr'),
-    );
-    writeFileSync(
-      file('leaf.ext'),
-      'basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:sns.amazonaws.com,DNS:sns.us-east-1.amazonaws.com,IP:127.0.0.1\n',
-    );
-    openssl(
-      'x509',
-      '-req',
-      '-in',
-      file('leaf.csr'),
-      '-CA',
-      file('ca.pem'),
-      '-CAkey',
-      file('ca.key'),
-      '-CAcreateserial',
-      '-days',
-      '1',
-      '-extfile',
-      file('leaf.ext'),
-      '-out',
-      file('leaf.pem'),
-    );
-    const leafKeyPem = readFileSync(file('leaf.key'), 'utf8');
-    return {
-      caCert: readFileSync(file('ca.pem'), 'utf8'),
-      leafCert: readFileSync(file('leaf.pem'), 'utf8'),
-      leafKey: createPrivateKey(leafKeyPem),
-      leafKeyPem,
-    };
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
+  const { caCert, leafCert, leafKeyPem } = createTestCertificateAuthority({
+    caName,
+    dnsNames: ['sns.amazonaws.com', 'sns.us-east-1.amazonaws.com'],
+    keyType: 'rsa',
+    leafKeyUsage: 'digitalSignature,keyEncipherment',
+  });
+  return { caCert, leafCert, leafKey: createPrivateKey(leafKeyPem), leafKeyPem };
 }
 
 /** Resolves every host to 127.0.0.1 (the SNS host names of the tests). */
-export const loopbackLookup: LookupFunction = (_hostname, options, callback) => {
-  if ((options as { all?: boolean }).all) (callback as any)(null, [{ address: '127.0.0.1', family: 4 }]);
-  else callback(null, '127.0.0.1', 4);
-};
+export { loopbackLookup };
 
 /** A local HTTPS server for sns.us-east-1.amazonaws.com: serves certificate files and answers subscribe URLs. */
 export async function startSnsTestServer(pki: SnsTestPki, files: Record<string, string>) {
