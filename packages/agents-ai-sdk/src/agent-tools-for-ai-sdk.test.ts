@@ -1,7 +1,17 @@
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
+import { createWebHost } from '@corekit/web-host';
 import { agentToolsForAiSdk } from './agent-tools-for-ai-sdk';
-import { ordersEngine } from './test-support/orders-engine';
+import { ordersEngine, ordersEngineBuilder } from '../../agents/src/test-support/orders-engine';
+
+/** The orders engine inside a web host listening on loopback; `get` reads its routes. */
+async function ordersWebHost() {
+  const { builder, agents, calls } = ordersEngineBuilder();
+  const host = createWebHost(builder, { port: 0, handleSignals: false, environment: {} });
+  const base = (await host.listen()).url.replace('localhost', '127.0.0.1');
+  const get = async (path: string) => (await fetch(`${base}${path}`)).json() as Promise<any>;
+  return { engine: host.engine, agents, calls, get, stop: () => host.close() };
+}
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
@@ -96,7 +106,7 @@ describe('agentToolsForAiSdk', () => {
   });
 
   it('answers approval-required to the model and leaves the run waiting for an operator', async () => {
-    const { engine, agents, calls, get, stop } = await ordersEngine([], {}, true);
+    const { engine, agents, calls, get, stop } = await ordersWebHost();
     const result = await generateText({
       model: scriptedModel('refund-order', { orderId: 'o-4', amount: 500 }),
       tools: agentToolsForAiSdk(engine, { actorId: 'agent-7' }),
@@ -107,9 +117,9 @@ describe('agentToolsForAiSdk', () => {
     expect(answer).toMatchObject({ status: 'approval-required', toolId: 'refund-order' });
     expect(result.text).toContain('approval');
     expect(calls.refund).toBe(0);
-    const waiting = await get!('/engine/agent-tool-runs/approval-required');
+    const waiting = await get('/engine/agent-tool-runs/approval-required');
     expect(JSON.stringify(waiting)).toContain(`"runId":"${answer.runId}"`);
-    expect(await get!(`/engine/agent-tool-runs/${answer.runId}`)).toMatchObject({
+    expect(await get(`/engine/agent-tool-runs/${answer.runId}`)).toMatchObject({
       actorId: 'agent-7',
       latestOutcome: 'approval-required',
     });

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createAgentToolsMcpServer, type AgentToolsMcpServerOptions } from './create-agent-tools-mcp-server';
-import { ordersEngine, type Step } from './test-support/orders-engine';
+import { ordersEngine, type Step } from '../../agents/src/test-support/orders-engine';
 
 /** A started engine, the MCP server over it and a connected client on an in-memory linked pair. */
 async function connected(lookup: Step[] = [], options: AgentToolsMcpServerOptions = {}) {

@@ -1,4 +1,4 @@
-import { addAgents, AgentToolError, defineAgentExecutor, type AddAgentsOptions } from '@corekit/agents';
+import { addAgents, AgentToolError, defineAgentExecutor, type AddAgentsOptions } from '../index';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { z } from 'zod';
 
@@ -6,10 +6,12 @@ import { z } from 'zod';
 export type Step = 'ok' | 'fail' | 'fatal';
 
 /**
- * A started engine with the `orders` module and two tools: `lookup-order` (follows `lookup` steps) and
- * `refund-order` (approval required above an amount of 100). Retry: 3 attempts, no delay.
+ * Shared by the tests of the agent adapters (agents-ai-sdk, agents-mcp), which import this file by path.
+ * A builder with the `orders` module and two tools: `lookup-order` (follows `lookup` steps) and
+ * `refund-order` (approval required above an amount of 100). Retry: 3 attempts, no delay. `calls` counts the
+ * executions of each tool.
  */
-export async function ordersEngine(lookup: Step[] = [], options: AddAgentsOptions = {}) {
+export function ordersEngineBuilder(lookup: Step[] = [], options: AddAgentsOptions = {}) {
   const builder = createEngineBuilder({
     configuration: {},
     environment: {},
@@ -56,8 +58,14 @@ export async function ordersEngine(lookup: Step[] = [], options: AddAgentsOption
       },
     }),
   );
+  return { builder, agents, calls };
+}
+
+/** `ordersEngineBuilder` built and started; `runs()` reads the agent-tool-runs catalog. */
+export async function ordersEngine(lookup: Step[] = [], options: AddAgentsOptions = {}) {
+  const { builder, agents, calls } = ordersEngineBuilder(lookup, options);
   const engine = builder.build();
   await engine.start();
   const runs = () => engine.catalog('agent-tool-runs')!;
-  return { engine, agents, calls, runs };
+  return { engine, agents, calls, runs, stop: () => engine.stop() };
 }
