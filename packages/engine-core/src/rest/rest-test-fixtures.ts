@@ -12,20 +12,52 @@ import { createMemoryLogger } from '../logger';
 /** Test-only: an in-memory orders module with the five CRUD behaviors (`orders.list` ... `orders.remove`). */
 export const orderSchema = z.object({ id: z.string(), item: z.string(), quantity: z.number().int() });
 
-export function orderBehaviors() {
-  const orders = new Map<string, z.infer<typeof orderSchema>>([
-    ['o-1', { id: 'o-1', item: 'apple', quantity: 2 }],
+/** How the web host's tests vary the orders behaviors; the defaults are what the engine's tests use. */
+export interface OrderBehaviorOptions {
+  /** Description of `orders.list`; default `List orders`. */
+  readonly listDescription?: string;
+  /** Appended to the ORDER_NOT_FOUND message (`; GET /api/orders lists them`). */
+  readonly notFoundHint?: string;
+  /** Stored on o-1 beside the declared fields; the output schema must keep it from every answer. */
+  readonly internalNote?: string;
+  /** `orders.remove` answers nothing and refuses an unknown id, instead of answering `{ removed }`. */
+  readonly strictRemove?: boolean;
+}
+
+/**
+ * The five CRUD behaviors over one in-memory map seeded with o-1 (apple, 2); shared by the engine's REST
+ * tests and the web host's (`web-host/src/test-support/rest-orders-module.ts` imports this file by path).
+ */
+export function orderBehaviors(options: OrderBehaviorOptions = {}) {
+  const orders = new Map<string, z.infer<typeof orderSchema> & { internalNote?: string }>([
+    [
+      'o-1',
+      {
+        id: 'o-1',
+        item: 'apple',
+        quantity: 2,
+        ...(options.internalNote ? { internalNote: options.internalNote } : {}),
+      },
+    ],
   ]);
   let next = 2;
   const find = (id: string) => {
     const order = orders.get(id);
-    if (!order) throw new BehaviorError('not-found', 'ORDER_NOT_FOUND', `No order "${id}"`, { orderId: id });
+    if (!order)
+      throw new BehaviorError(
+        'not-found',
+        'ORDER_NOT_FOUND',
+        `No order "${id}"${options.notFoundHint ?? ''}`,
+        {
+          orderId: id,
+        },
+      );
     return order;
   };
   return [
     defineBehavior({
       id: 'orders.list',
-      description: 'List orders',
+      description: options.listDescription ?? 'List orders',
       input: z.object({ item: z.string().optional() }),
       output: z.array(orderSchema),
       handler: ({ item }) =>
@@ -60,13 +92,24 @@ export function orderBehaviors() {
         return input;
       },
     }),
-    defineBehavior({
-      id: 'orders.remove',
-      description: 'Delete an order',
-      input: z.object({ id: z.string() }),
-      output: z.object({ removed: z.boolean() }),
-      handler: ({ id }) => ({ removed: orders.delete(id) }),
-    }),
+    options.strictRemove
+      ? defineBehavior({
+          id: 'orders.remove',
+          description: 'Delete an order',
+          input: z.object({ id: z.string() }),
+          output: z.void(),
+          handler: ({ id }) => {
+            find(id);
+            orders.delete(id);
+          },
+        })
+      : defineBehavior({
+          id: 'orders.remove',
+          description: 'Delete an order',
+          input: z.object({ id: z.string() }),
+          output: z.object({ removed: z.boolean() }),
+          handler: ({ id }) => ({ removed: orders.delete(id) }),
+        }),
   ];
 }
 
