@@ -2,7 +2,8 @@
 // transaction (target ratio <= 1.2), (b) RabbitMQ dispatch throughput through the eventing dispatcher against a
 // bare confirm-channel loop with the same batch size (target ratio >= 0.8). Exits 1 when a target is missed.
 // Environment: POSTGRES_URL, RABBITMQ_URL, BENCH_ROUNDS (5), BENCH_STAGING_PER_ROUND (200),
-// BENCH_MESSAGES (2000), BENCH_BATCH (50), BENCH_OUTBOX (memory | postgresql: where (b) stages).
+// BENCH_MESSAGES (2000), BENCH_BATCH (50), BENCH_OUTBOX (memory | postgresql: where (b) stages),
+// BENCH_WARMUP_ROUNDS (2: uncounted rounds of (b) on both sides first).
 import { bareDispatch, packDispatch, type DispatchRun, type OutboxKind } from './dispatch-benchmark';
 import { stagingBenchmark } from './staging-benchmark';
 
@@ -13,6 +14,7 @@ const stagingPerRound = Number(process.env.BENCH_STAGING_PER_ROUND ?? 200);
 const messages = Number(process.env.BENCH_MESSAGES ?? 2000);
 const batch = Number(process.env.BENCH_BATCH ?? 50);
 const outbox = (process.env.BENCH_OUTBOX ?? 'memory') as OutboxKind;
+const warmupRounds = Number(process.env.BENCH_WARMUP_ROUNDS ?? 2);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -21,6 +23,13 @@ async function main() {
   console.log(
     `(a) staging: pack ${staging.packMedianMs.toFixed(3)} ms/tx, bare ${staging.bareMedianMs.toFixed(3)} ms/tx, ratio ${staging.ratio.toFixed(2)} (target <= 1.20)`,
   );
+  // Warm-up rounds on both sides, not counted: the first rounds of each side measure the JIT compiling it
+  // (the pack's path is longer, so it warms later), not the steady state a host runs in.
+  for (let round = 0; round < warmupRounds; round += 1) {
+    const exchange = `corekit.bench.${process.pid}.warmup${round}`;
+    await bareDispatch(rabbitUrl, `${exchange}.bare`, messages, batch);
+    await packDispatch(rabbitUrl, `${exchange}.pack`, messages, batch, outbox, postgresUrl);
+  }
   const pack: DispatchRun[] = [];
   const bare: DispatchRun[] = [];
   for (let round = 0; round < rounds; round += 1) {

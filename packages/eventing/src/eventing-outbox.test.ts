@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { EventDispatcher, EventMessage } from './index';
-import { useEventDispatcher } from './index';
+import type { EventDispatcher, EventMessage, OutboxStore } from './index';
+import { eventingEventIds, MemoryOutboxStore, useEventDispatcher, useOutboxStore } from './index';
 import { declareOrders, eventually, startEventing } from './test-support/eventing-fixture';
 
 const engines: Array<{ stop(): Promise<void> }> = [];
@@ -218,6 +218,39 @@ describe('outbox lane', () => {
       succeededCount: 3,
       retryPending: false,
     });
+  });
+
+  it('counts a delivered message whose claim was lost as claim-lost (logged), not as succeeded', async () => {
+    const outbox = new MemoryOutboxStore({ maxMessages: 100 });
+    // An outbox whose claim on c-2 lapsed and was taken over before the dispatcher settled it.
+    const losing: OutboxStore = {
+      provider: 'losing',
+      stage: (message) => outbox.stage(message),
+      claim: (owner, limit, leaseMs) => outbox.claim(owner, limit, leaseMs),
+      complete: (id, owner) => outbox.complete(id, owner),
+      completeMany: async (ids, owner) =>
+        outbox.completeMany(
+          ids.filter((id) => id !== 'c-2'),
+          owner,
+        ),
+      retry: (id, owner, at, error) => outbox.retry(id, owner, at, error),
+      fail: (id, owner, error) => outbox.fail(id, owner, error),
+      pendingCount: () => outbox.pendingCount(),
+    };
+    const { publish, logger, registration } = await start(
+      lane({ DispatchIntervalMilliseconds: 3_600_000, BatchSize: 10 }),
+      (builder) => {
+        declareOrders(builder, { billing: async () => undefined });
+        useOutboxStore(builder, losing);
+      },
+    );
+    for (const id of ['c-1', 'c-2', 'c-3']) await publish(placed(id));
+    await expect(registration.dispatchJob!.trigger()).resolves.toMatchObject({
+      result: { claimed: 3, succeeded: 2, claimLost: 1, retryScheduled: 0, failed: 0 },
+    });
+    expect(
+      logger.records.filter((record) => record.eventId === eventingEventIds.dispatchClaimLost),
+    ).toHaveLength(1);
   });
 
   it('answers 404 by id before any report, and lists no dispatch runtime without the outbox lane', async () => {

@@ -22,6 +22,9 @@ export interface DispatchPassResult {
  */
 const afterWrites = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
 
+/** What a pass did so far (the mutable form of DispatchPassResult). */
+type Tally = { -readonly [K in keyof DispatchPassResult]: DispatchPassResult[K] };
+
 /** Batches one pass sends at most before yielding to the next interval. */
 const maxBatchesPerPass = 100;
 
@@ -65,7 +68,7 @@ export class OutboxDispatchLoop {
    * even when the engine stops meanwhile, so no claim is left to expire.
    */
   async pass(signal: AbortSignal): Promise<DispatchPassResult> {
-    const totals = { claimed: 0, succeeded: 0, retryScheduled: 0, failed: 0, claimLost: 0 };
+    const totals: Tally = { claimed: 0, succeeded: 0, retryScheduled: 0, failed: 0, claimLost: 0 };
     const claim = () =>
       this.outbox.claim(this.owner, this.options.BatchSize, this.options.LeaseSeconds * 1000);
     let next: Promise<ClaimedOutboxMessage[]> = claim();
@@ -81,36 +84,39 @@ export class OutboxDispatchLoop {
       const sending = this.sendAll(claimed, signal);
       next = more ? afterWrites().then(claim) : Promise.resolve([]);
       const sent = await sending;
-      settling = settling.then(afterWrites).then(async () => {
-        for (const outcome of await this.settle(claimed, sent)) {
-          if (outcome === 'succeeded') totals.succeeded += 1;
-          else if (outcome === 'retry-scheduled') totals.retryScheduled += 1;
-          else if (outcome === 'failed') totals.failed += 1;
-          else totals.claimLost += 1;
-        }
-      });
+      settling = settling.then(afterWrites).then(() => this.settle(claimed, sent, totals));
       if (!more) break;
     }
     await settling;
     return totals;
   }
 
+  /** Settles a sent batch: completes what was delivered, schedules retries or fails the rest; adds to `totals`. */
   private async settle(
     claimed: readonly ClaimedOutboxMessage[],
     sent: readonly (string | null)[],
-  ): Promise<string[]> {
+    totals: Tally,
+  ): Promise<void> {
     const delivered = claimed.filter((_, index) => sent[index] === null);
     const completed = await this.completeAll(delivered);
     const succeeded = delivered.filter((claim) => completed.has(claim.id));
     // Successes are reported once per batch (the state shows the batch's last message).
     if (succeeded.length > 0) this.reportBatch(succeeded, 'succeeded');
-    return Promise.all(
-      claimed.map((claim, index) => {
+    totals.succeeded += succeeded.length;
+    totals.claimLost += delivered.length - succeeded.length;
+    for (const claim of delivered) if (!completed.has(claim.id)) this.claimLost(claim);
+    if (delivered.length === claimed.length) return;
+    const outcomes = await Promise.all(
+      claimed.flatMap((claim, index) => {
         const error = sent[index];
-        if (error !== null) return this.settleFailure(claim, error);
-        return completed.has(claim.id) ? 'succeeded' : this.claimLost(claim);
+        return error === null ? [] : [this.settleFailure(claim, error)];
       }),
     );
+    for (const outcome of outcomes) {
+      if (outcome === 'retry-scheduled') totals.retryScheduled += 1;
+      else if (outcome === 'failed') totals.failed += 1;
+      else totals.claimLost += 1;
+    }
   }
 
   private base(claim: ClaimedOutboxMessage) {
