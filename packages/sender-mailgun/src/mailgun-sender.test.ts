@@ -4,7 +4,13 @@ import {
   startSenderTestHost,
   type SenderTestHost,
 } from '@corekit/sender-kit/testing';
-import { expectEachRejected, itOnlyWhen, senderTestHarness, startScriptedProvider } from '@corekit/testing';
+import {
+  expectEachRejected,
+  expectTransportErrorAfterClose,
+  itOnlyWhen,
+  senderTestHarness,
+  startScriptedProvider,
+} from '@corekit/testing';
 import { addMailgunInvitationDelivery, type MailgunSenderOptionsInput } from './index';
 
 const harness = senderTestHarness<SenderTestHost>();
@@ -168,14 +174,7 @@ it('suppresses another channel, resolves the invitee address last, and a closed 
   const result = await host.dispatch(invitationId);
   expect((await formOf(fake.requests[0]!)).to).toEqual([host.inviteeOf(1).toLowerCase()]);
   expect(result.outcomes[0]!.metadata).toMatchObject({ mailgunRcptSource: 'invitee-id' });
-  await fake.close();
-  const down = await host.dispatch(await host.invite());
-  expect(down.outcomes[0]).toMatchObject({
-    outcome: 'sender-failed',
-    reason: 'transport-error',
-    retryQueued: true,
-  });
-  expect(host.leaks()).toEqual([]);
+  await expectTransportErrorAfterClose(host, fake);
 });
 
 // Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.

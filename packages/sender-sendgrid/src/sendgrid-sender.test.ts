@@ -4,7 +4,13 @@ import {
   startSenderTestHost,
   type SenderTestHost,
 } from '@corekit/sender-kit/testing';
-import { expectEachRejected, itOnlyWhen, senderTestHarness, startScriptedProvider } from '@corekit/testing';
+import {
+  expectEachRejected,
+  expectTransportErrorAfterClose,
+  itOnlyWhen,
+  senderTestHarness,
+  startScriptedProvider,
+} from '@corekit/testing';
 import { addSendGridInvitationDelivery, type SendGridSenderOptionsInput } from './index';
 
 const harness = senderTestHarness<SenderTestHost>();
@@ -171,14 +177,7 @@ it('resolves the recipient by its key, suppresses another channel, and a closed 
   expect(result.outcomes[0]!.metadata).toMatchObject({ sendgridRcptSource: 'invitation-metadata' });
   const push = await host.dispatch(invitationId, { channel: 'push' });
   expect(push.outcomes[0]).toMatchObject({ outcome: 'suppressed', decision: 'provider-managed' });
-  await fake.close();
-  const down = await host.dispatch(await host.invite());
-  expect(down.outcomes[0]).toMatchObject({
-    outcome: 'sender-failed',
-    reason: 'transport-error',
-    retryQueued: true,
-  });
-  expect(host.leaks()).toEqual([]);
+  await expectTransportErrorAfterClose(host, fake);
 });
 
 // Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.

@@ -4,7 +4,13 @@ import {
   startSenderTestHost,
   type SenderTestHost,
 } from '@corekit/sender-kit/testing';
-import { expectEachRejected, itOnlyWhen, senderTestHarness, startScriptedProvider } from '@corekit/testing';
+import {
+  expectEachRejected,
+  expectTransportErrorAfterClose,
+  itOnlyWhen,
+  senderTestHarness,
+  startScriptedProvider,
+} from '@corekit/testing';
 import {
   addAmazonSesInvitationDelivery,
   decodeSesTagValue,
@@ -176,14 +182,7 @@ it('suppresses another channel, sends without a configuration set when unset, an
     sesConfigurationSet: null,
     sesRcptSource: 'invitation-metadata',
   });
-  await fake.close();
-  const down = await host.dispatch(await host.invite());
-  expect(down.outcomes[0]).toMatchObject({
-    outcome: 'sender-failed',
-    reason: 'transport-error',
-    retryQueued: true,
-  });
-  expect(host.leaks()).toEqual([]);
+  await expectTransportErrorAfterClose(host, fake);
 });
 
 // Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.

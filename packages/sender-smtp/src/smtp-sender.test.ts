@@ -8,6 +8,7 @@ import {
 import {
   createSelfSignedCertificate,
   expectEachRejected,
+  expectTransportErrorAfterClose,
   itOnlyWhen,
   senderTestHarness,
 } from '@corekit/testing';
@@ -210,14 +211,7 @@ it('delivers over implicit TLS without auth, suppresses an unsupported channel, 
     reason: 'channel-unsupported',
     decision: 'provider-managed',
   });
-  await smtp.close();
-  const down = await host.dispatch(await host.invite());
-  expect(down.outcomes[0]).toMatchObject({
-    outcome: 'sender-failed',
-    reason: 'transport-error',
-    retryQueued: true,
-  });
-  expect(host.leaks()).toEqual([]);
+  await expectTransportErrorAfterClose(host, smtp);
 });
 
 // Registered only when the variable is set, so CI reports no skipped test for a provider it never calls.

@@ -8,11 +8,17 @@ export type { CaptureLogger } from './capture-logger';
 export { startHttpFakeServer, basicCredentialsOf } from './http-fake-server';
 export {
   expectEachRejected,
+  expectTransportErrorAfterClose,
   itOnlyWhen,
   senderTestHarness,
   startScriptedProvider,
 } from './provider-test-harness';
-export type { ProviderScriptStep, ScriptedProviderOptions, StartedSenderTest } from './provider-test-harness';
+export type {
+  DispatchingHost,
+  ProviderScriptStep,
+  ScriptedProviderOptions,
+  StartedSenderTest,
+} from './provider-test-harness';
 export type {
   FakeHttpServer,
   FakeHttpHandler,

@@ -83,6 +83,31 @@ export function senderTestHarness<Host extends { stop(): Promise<unknown> }>() {
   };
 }
 
+/** The part of a sender test host `expectTransportErrorAfterClose` drives. */
+export interface DispatchingHost {
+  invite(): Promise<string>;
+  dispatch(invitationId: string): Promise<{ readonly outcomes: readonly unknown[] }>;
+  leaks(): readonly unknown[];
+}
+
+/**
+ * Closes the local provider, dispatches a fresh invitation and expects it sender-failed with reason
+ * transport-error and queued for retry, with nothing left open by the host.
+ */
+export async function expectTransportErrorAfterClose(
+  host: DispatchingHost,
+  provider: { close(): Promise<unknown> },
+): Promise<void> {
+  await provider.close();
+  const down = await host.dispatch(await host.invite());
+  expect(down.outcomes[0]).toMatchObject({
+    outcome: 'sender-failed',
+    reason: 'transport-error',
+    retryQueued: true,
+  });
+  expect(host.leaks()).toEqual([]);
+}
+
 /**
  * Awaits `attempt(input)` for every row and expects each to reject with an error matching the row's pattern:
  * the refusal tables of registration tests (`[options, /Section:Key/]`).
