@@ -1,10 +1,13 @@
 import {
-  admitJsonText,
+  admitPut,
+  assertDeleteArguments,
   assertListOptions,
-  assertPutOptions,
   assertValidKey,
-  CoreError,
-  storeErrorCodes,
+  recordFromJson,
+  storeExpiryOf,
+  storeFullError,
+  storeTimeOf,
+  type CoreError,
   type KeyedStore,
   type ListOptions,
   type PutOptions,
@@ -68,11 +71,9 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
   }
 
   async put(key: string, value: T, options?: PutOptions): Promise<PutResult<T>> {
-    assertValidKey(this.name, key);
-    assertPutOptions(options);
-    const text = admitJsonText(this.name, value);
+    const text = admitPut(this.name, key, value, options);
     const now = this.now();
-    const expiresAt = options?.ttlMs === undefined ? null : Math.ceil(now + options.ttlMs);
+    const expiresAt = storeExpiryOf(now, options) ?? null;
     const expected = options?.expectedVersion;
     const { table } = this.context;
     if (expected !== 0) {
@@ -118,14 +119,7 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
       );
       const count = counted.rows[0].n;
       if (count >= this.maxEntries) {
-        return {
-          commit: true,
-          error: new CoreError(
-            storeErrorCodes.full,
-            `Store "${this.name}" holds ${count} records, its bound of ${this.maxEntries}; delete records or raise MaxEntries.`,
-            { store: this.name, maxEntries: this.maxEntries },
-          ),
-        };
+        return { commit: true, error: storeFullError(this.name, count, this.maxEntries) };
       }
       await client.query(
         `INSERT INTO ${table} (store_name, key, sort_key, value, version, updated_at_ms, expires_at_ms)
@@ -139,8 +133,7 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
   }
 
   async delete(key: string, options?: { readonly expectedVersion?: number }): Promise<boolean> {
-    assertValidKey(this.name, key);
-    assertPutOptions(options);
+    assertDeleteArguments(this.name, key, options);
     // An expired row is removed whatever the expected version, and reported as not deleted (it was absent).
     const { rows } = await this.query<{ live: boolean }>(
       `DELETE FROM ${this.context.table}
@@ -152,7 +145,7 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
   }
 
   private now(): number {
-    return Math.floor(this.context.clock.now());
+    return storeTimeOf(this.context.clock);
   }
 
   private async query<R extends pg.QueryResultRow>(
@@ -197,19 +190,11 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
 }
 
 function toRecord<T>(key: string, row: Row): StoredRecord<T> {
-  return {
-    key,
-    value: JSON.parse(row.value) as T,
-    version: Number(row.version),
-    updatedAtUtc: new Date(Number(row.updated_at_ms)).toISOString(),
-  };
+  return recordFromJson<T>(key, row.value, Number(row.version), Number(row.updated_at_ms));
 }
 
 function written<T>(key: string, text: string, version: number, now: number): PutResult<T> {
-  return {
-    written: true,
-    record: { key, value: JSON.parse(text) as T, version, updatedAtUtc: new Date(now).toISOString() },
-  };
+  return { written: true, record: recordFromJson<T>(key, text, version, now) };
 }
 
 function refused<T>(key: string, current: Row | undefined): PutResult<T> {

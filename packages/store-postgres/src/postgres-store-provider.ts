@@ -1,13 +1,10 @@
 import {
-  assertValidStoreName,
-  CoreError,
-  defaultStoreMaxEntries,
-  resolveStoreMaxEntries,
-  storeErrorCodes,
+  SharedStoreProvider,
+  storeUnavailableError,
+  systemStoreClock,
+  type CoreError,
   type KeyedStore,
   type StoreClock,
-  type StoreOptions,
-  type StoreProvider,
 } from '@corekit/abstractions';
 import pg from 'pg';
 import { PostgresKeyedStore } from './postgres-keyed-store';
@@ -56,15 +53,13 @@ export interface PostgresStoreContext {
  * per-store advisory lock while it counts the live records and inserts. Times come from the provider's clock
  * and are sent as parameters, never from the server's clock.
  */
-export class PostgresStoreProvider implements StoreProvider {
+export class PostgresStoreProvider extends SharedStoreProvider {
   readonly kind = 'postgresql';
-  readonly durable = true;
-  readonly shared = true;
   private readonly context: PostgresStoreContext;
-  private readonly defaultMaxEntries: number;
   private current: { pool: pg.Pool; ready: Promise<void> | undefined } | undefined;
 
   constructor(private readonly options: PostgresStoreProviderOptions) {
+    super(options.defaultMaxEntries);
     const schema = options.schema ?? 'public';
     const tableName = options.tableName ?? 'corekit_stores';
     for (const [what, value] of [
@@ -77,27 +72,22 @@ export class PostgresStoreProvider implements StoreProvider {
         );
       }
     }
-    this.defaultMaxEntries = options.defaultMaxEntries ?? defaultStoreMaxEntries;
-    const server = describeServer(options.connectionString);
+    const server = {
+      product: 'PostgreSQL',
+      address: describeServer(options.connectionString),
+      connection: options.connectionString,
+      connectionPlaceholder: '<connection string>',
+    };
     this.context = {
       table: `"${schema}"."${tableName}"`,
       tableId: `${schema}.${tableName}`,
-      clock: options.clock ?? { now: () => Date.now() },
+      clock: options.clock ?? systemStoreClock,
       pool: () => this.ready(),
-      unavailable: (store, error) => {
-        const message = redact(String((error as Error)?.message ?? error), options.connectionString);
-        return new CoreError(
-          storeErrorCodes.unavailable,
-          `PostgreSQL store "${store}" failed on ${server}: ${message}`,
-          { store, server },
-        );
-      },
+      unavailable: (store, error) => storeUnavailableError(server, store, error),
     };
   }
 
-  open<T>(name: string, options?: StoreOptions): KeyedStore<T> {
-    assertValidStoreName(name);
-    const maxEntries = resolveStoreMaxEntries(name, options, this.defaultMaxEntries);
+  protected openStore<T>(name: string, maxEntries: number): KeyedStore<T> {
     return new PostgresKeyedStore<T>(name, maxEntries, this.context);
   }
 
@@ -191,16 +181,4 @@ export function describeServer(connectionString: string): string {
   } catch {
     return 'the configured server';
   }
-}
-
-/** Removes the connection string and its password from a driver message. */
-function redact(message: string, connectionString: string): string {
-  let result = message.split(connectionString).join('<connection string>');
-  try {
-    const password = decodeURIComponent(new URL(connectionString).password);
-    if (password) result = result.split(password).join('***');
-  } catch {
-    // Not a URL (a key=value string): only the whole string was removed.
-  }
-  return result;
 }

@@ -1,10 +1,12 @@
 import {
-  admitJsonText,
+  admitPut,
+  assertDeleteArguments,
   assertListOptions,
-  assertPutOptions,
   assertValidKey,
-  CoreError,
-  storeErrorCodes,
+  recordFromJson,
+  storeExpiryOf,
+  storeFullError,
+  storeTimeOf,
   type KeyedStore,
   type ListOptions,
   type PutOptions,
@@ -47,12 +49,7 @@ function parseRecord(text: string): ParsedRecord {
 }
 
 function toRecord<T>(record: ParsedRecord): StoredRecord<T> {
-  return {
-    key: record.key,
-    value: JSON.parse(record.json) as T,
-    version: record.version,
-    updatedAtUtc: new Date(record.updatedAtMs).toISOString(),
-  };
+  return recordFromJson<T>(record.key, record.json, record.version, record.updatedAtMs);
 }
 
 /** One named store on Redis; see `RedisStoreProvider`. */
@@ -102,11 +99,9 @@ export class RedisKeyedStore<T> implements KeyedStore<T> {
   }
 
   async put(key: string, value: T, options?: PutOptions): Promise<PutResult<T>> {
-    assertValidKey(this.name, key);
-    assertPutOptions(options);
-    const json = admitJsonText(this.name, value);
+    const json = admitPut(this.name, key, value, options);
     const now = this.now();
-    const expiresAt = options?.ttlMs === undefined ? '' : Math.ceil(now + options.ttlMs);
+    const expiresAt = storeExpiryOf(now, options) ?? '';
     const [outcome, text] = (await this.call(() =>
       this.context.run(
         putScript,
@@ -117,16 +112,11 @@ export class RedisKeyedStore<T> implements KeyedStore<T> {
     if (outcome === 1) return { written: true, record: toRecord<T>(parseRecord(text)) };
     if (outcome === 0)
       return { written: false, current: text === '' ? null : toRecord<T>(parseRecord(text)) };
-    throw new CoreError(
-      storeErrorCodes.full,
-      `Store "${this.name}" holds ${text} records, its bound of ${this.maxEntries}; delete records or raise MaxEntries.`,
-      { store: this.name, maxEntries: this.maxEntries },
-    );
+    throw storeFullError(this.name, text, this.maxEntries);
   }
 
   async delete(key: string, options?: { readonly expectedVersion?: number }): Promise<boolean> {
-    assertValidKey(this.name, key);
-    assertPutOptions(options);
+    assertDeleteArguments(this.name, key, options);
     const deleted = await this.call(() =>
       this.context.run(
         deleteScript,
@@ -138,7 +128,7 @@ export class RedisKeyedStore<T> implements KeyedStore<T> {
   }
 
   private now(): number {
-    return Math.floor(this.context.clock.now());
+    return storeTimeOf(this.context.clock);
   }
 
   private async call<R>(command: () => Promise<R>): Promise<R> {

@@ -1,13 +1,10 @@
 import {
-  assertValidStoreName,
-  CoreError,
-  defaultStoreMaxEntries,
-  resolveStoreMaxEntries,
-  storeErrorCodes,
+  SharedStoreProvider,
+  storeUnavailableError,
+  systemStoreClock,
+  type CoreError,
   type KeyedStore,
   type StoreClock,
-  type StoreOptions,
-  type StoreProvider,
 } from '@corekit/abstractions';
 import { Redis } from 'ioredis';
 import { RedisKeyedStore } from './redis-keyed-store';
@@ -47,22 +44,24 @@ export interface RedisStoreContext {
  * is stored in the record and judged against the provider's clock, sent with every call; expired records are
  * removed lazily (by writes and deletes). Durability is Redis's own persistence configuration (AOF/RDB).
  */
-export class RedisStoreProvider implements StoreProvider {
+export class RedisStoreProvider extends SharedStoreProvider {
   readonly kind = 'redis';
-  readonly durable = true;
-  readonly shared = true;
   private readonly context: RedisStoreContext;
-  private readonly defaultMaxEntries: number;
   private current: Redis | undefined;
   /** The last connection error the client reported, named in the error of a call that failed while down. */
   private connectionError: string | undefined;
 
   constructor(private readonly options: RedisStoreProviderOptions) {
-    this.defaultMaxEntries = options.defaultMaxEntries ?? defaultStoreMaxEntries;
-    const server = describeServer(options.url);
+    super(options.defaultMaxEntries);
+    const server = {
+      product: 'Redis',
+      address: describeServer(options.url),
+      connection: options.url,
+      connectionPlaceholder: '<url>',
+    };
     this.context = {
       keyPrefix: options.keyPrefix ?? 'corekit:store:',
-      clock: options.clock ?? { now: () => Date.now() },
+      clock: options.clock ?? systemStoreClock,
       client: () => this.client(),
       run: async (script, keys, args) => {
         const client = this.client();
@@ -73,23 +72,19 @@ export class RedisStoreProvider implements StoreProvider {
           return client.eval(script.source, keys.length, ...keys, ...args);
         }
       },
-      unavailable: (store, error) => {
-        let message = String((error as Error)?.message ?? error);
-        if (this.current?.status !== 'ready' && this.connectionError) {
-          message = `not reachable (${this.connectionError}); ${message}`;
-        }
-        return new CoreError(
-          storeErrorCodes.unavailable,
-          `Redis store "${store}" failed on ${server}: ${redact(message, options.url)}`,
-          { store, server },
-        );
-      },
+      unavailable: (store, error) =>
+        storeUnavailableError(
+          server,
+          store,
+          error,
+          this.current?.status !== 'ready' && this.connectionError
+            ? `not reachable (${this.connectionError})`
+            : undefined,
+        ),
     };
   }
 
-  open<T>(name: string, options?: StoreOptions): KeyedStore<T> {
-    assertValidStoreName(name);
-    const maxEntries = resolveStoreMaxEntries(name, options, this.defaultMaxEntries);
+  protected openStore<T>(name: string, maxEntries: number): KeyedStore<T> {
     return new RedisKeyedStore<T>(name, maxEntries, this.context);
   }
 
@@ -141,15 +136,4 @@ export function describeServer(url: string): string {
   } catch {
     return 'the configured server';
   }
-}
-
-function redact(message: string, url: string): string {
-  let result = message.split(url).join('<url>');
-  try {
-    const password = decodeURIComponent(new URL(url).password);
-    if (password) result = result.split(password).join('***');
-  } catch {
-    // Not a URL: only the whole string was removed.
-  }
-  return result;
 }

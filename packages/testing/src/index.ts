@@ -84,3 +84,6 @@ export type {
 } from './transport-test-host';
 export { describeStoreContract, storeTestClock } from './store-contract-suite';
 export type { StoreProviderFactory, StoreTestClock } from './store-contract-suite';
+export { describeSharedStoreProvider } from './shared-store-provider-suite';
+export type { ClosableStoreProvider, SharedStoreProviderSuite } from './shared-store-provider-suite';
+export { runStoreIncrementReplica } from './store-increment-replica';

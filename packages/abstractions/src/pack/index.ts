@@ -40,6 +40,18 @@ export type {
   StoreProviderTraits,
   StoreClock,
 } from './stores';
+export {
+  SharedStoreProvider,
+  systemStoreClock,
+  storeTimeOf,
+  storeExpiryOf,
+  admitPut,
+  assertDeleteArguments,
+  recordFromJson,
+  storeFullError,
+  storeUnavailableError,
+} from './shared-stores';
+export type { StoreServer } from './shared-stores';
 export type { JobRunContext, JobTrigger, JobDefinition, JobRunOutcome, JobState, JobHandle } from './jobs';
 export type {
   StoryEntryInput,
