@@ -203,6 +203,33 @@ describe('spec 3.1: restart after a restartable startup failure', () => {
   });
 });
 
+describe('pack lifecycle hooks', () => {
+  it('tell the stopping and started hooks whether they run as part of a restart', async () => {
+    const seen: string[] = [];
+    const { engine } = build([], (builder) =>
+      builder.addLifecycleHooks({
+        id: 'watcher',
+        started: ({ restarting }) => void seen.push(`started restarting=${restarting}`),
+        stopping: ({ restarting }) => void seen.push(`stopping restarting=${restarting}`),
+      }),
+    );
+    await engine.start();
+    await engine.restart();
+    await engine.stop();
+    await engine.restart();
+    engine.beginShutdown();
+    await engine.stop();
+    expect(seen).toEqual([
+      'started restarting=false',
+      'stopping restarting=true',
+      'started restarting=true',
+      'stopping restarting=false',
+      'started restarting=true',
+      'stopping restarting=false',
+    ]);
+  });
+});
+
 describe('build-time validation', () => {
   it('fails on duplicate module ids and contributor ids, listing both', () => {
     const { builder } = testBuilder();

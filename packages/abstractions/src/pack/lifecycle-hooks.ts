@@ -14,6 +14,12 @@ export interface RuntimeHookContext extends ExtensionResolver {
   readonly signal: AbortSignal;
   /** The runtime state at the time of the call. */
   readonly state: RuntimeState;
+  /**
+   * True when the hook runs as part of `engine.restart()`: in `stopping`, a start follows at once (a pack with
+   * its own server can keep it open, answering "not serving" in between, instead of closing it); in `started`,
+   * the start is the second half of a restart.
+   */
+  readonly restarting: boolean;
 }
 
 /**

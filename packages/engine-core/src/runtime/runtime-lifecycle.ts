@@ -111,18 +111,22 @@ export class RuntimeLifecycle {
         engineEventIds.runtimeRestartRequested,
         `Restart requested (restart ${lifecycle.restartCount})`,
       );
-      if (lifecycle.state === 'Started') await this.stopNow();
-      await this.startNow();
+      if (lifecycle.state === 'Started') {
+        this.beginShutdown(true);
+        await this.stopNow();
+      }
+      await this.startNow(true);
     });
   }
 
-  beginShutdown(): void {
+  /** `restarting`: the stop is the first half of `restart()` (the packs' stopping hooks are told). */
+  beginShutdown(restarting = false): void {
     const lifecycle = this.parts.state;
     if (lifecycle.state !== 'Started' && lifecycle.state !== 'Starting') return;
     lifecycle.shutdownStartedAt = this.parts.clock.now();
     this.setState('Stopping', 'shutdown requested; readiness is Unhealthy while the drain runs');
     this.log('info', engineEventIds.runtimeStopping, 'Runtime stopping');
-    void this.runHooks('stopping');
+    void this.runHooks('stopping', false, restarting);
   }
 
   moduleContext(definition: ModuleDefinition): ModuleContext {
@@ -134,7 +138,7 @@ export class RuntimeLifecycle {
     };
   }
 
-  private async startNow(): Promise<void> {
+  private async startNow(restarting = false): Promise<void> {
     const { state: lifecycle, modules } = this.parts;
     if (lifecycle.state === 'Started') return;
     if (lifecycle.state === 'Starting' || lifecycle.state === 'Stopping') {
@@ -183,7 +187,7 @@ export class RuntimeLifecycle {
       phase = 'dependency-health';
       await dependenciesChecked;
       phase = 'pack-started';
-      await this.runHooks('started', true);
+      await this.runHooks('started', true, restarting);
       this.parts.jobs.start();
       lifecycle.startedAt = this.parts.clock.now();
       this.setState('Started', 'startup completed');
@@ -269,10 +273,15 @@ export class RuntimeLifecycle {
   }
 
   /** Runs the packs' started or stopping hooks in registration order. `started` failures fail the start. */
-  private async runHooks(which: 'started' | 'stopping', rethrow = false): Promise<void> {
+  private async runHooks(
+    which: 'started' | 'stopping',
+    rethrow: boolean,
+    restarting: boolean,
+  ): Promise<void> {
     const context = {
       signal: this.abort.signal,
       state: this.parts.state.state,
+      restarting,
       resolve: this.parts.extensions.resolve.bind(this.parts.extensions),
     };
     for (const hooks of this.parts.hooks) {
