@@ -3,6 +3,7 @@ import {
   behaviorRuntimeKey,
   type Engine,
   type EngineBuilder,
+  type RegisteredBehavior,
   type TransportAdapter,
 } from '@corekit/abstractions';
 import {
@@ -20,6 +21,7 @@ import {
   type GrpcOptionsInput,
 } from './grpc-options';
 import { GrpcBehaviorServer } from './grpc-server';
+import { clientCertificateMode } from './grpc-tls';
 import type { ServingStatus } from './health-service';
 
 /** Registration key of `addGrpcTransport` (a second call is refused). */
@@ -50,23 +52,33 @@ export interface GrpcTransport extends TransportAdapter {
 /**
  * Registers the gRPC adapter (`Engine:Transports` value `Grpc`): a proto generated from the behaviors
  * (non-streaming ones, those the engine knows when the host mounts the adapter), served by @grpc/grpc-js on
- * its own port (`Engine:Grpc:Port`), with grpc.health.v1 answering SERVING only while the engine is Started
- * and ready (NOT_SERVING during startup, after `beginShutdown` and while stopping) and server reflection.
- * The server binds when the host mounts the adapter; a bind failure fails the engine start. Behaviors of
- * package modules loaded at start are not served (they are unknown when the service is built).
+ * its own port (`Engine:Grpc:Port`), plaintext or TLS (`Engine:Grpc:Tls`), with grpc.health.v1 answering
+ * SERVING only while the engine is Started and ready (NOT_SERVING during startup, a restart, after
+ * `beginShutdown` and while stopping) and server reflection. The server binds when the host mounts the adapter;
+ * a bind failure or an unusable TLS file fails the engine start. A restart keeps the server open (NOT_SERVING
+ * until the engine has started again); a stop or a failed start closes it, and the next start binds a new one
+ * on the same port.
+ * Behaviors of package modules loaded at start are not served (they are unknown when the service is built).
  */
 export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsInput): GrpcTransport {
   const registration = beginTransportRegistration(builder, grpcTransport, options);
   const { settings, logger, calls, category } = registration;
   let server: GrpcBehaviorServer | undefined;
   let listening: Promise<number> | undefined;
+  let closing: Promise<void> = Promise.resolve();
+  /** The port the first server bound (`Port: 0` picks one): later servers bind the same one. */
+  let boundPort: number | undefined;
   let served: string[] = [];
+  let behaviors: readonly RegisteredBehavior[] = [];
   let attachedEngine: Engine | undefined;
-  let stopping = false;
+  /** Set when shutdown (not a restart) begins: NOT_SERVING, and the server closes once the engine stopped. */
+  let closeWhenStopped = false;
   let lastStatus: ServingStatus = 'NOT_SERVING';
 
   const servingStatus = (): ServingStatus =>
-    !stopping && attachedEngine?.state === 'Started' && attachedEngine.readiness().status !== 'Unhealthy'
+    !closeWhenStopped &&
+    attachedEngine?.state === 'Started' &&
+    attachedEngine.readiness().status !== 'Unhealthy'
       ? 'SERVING'
       : 'NOT_SERVING';
   const statusMayHaveChanged = () => {
@@ -83,66 +95,86 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
     server?.health.publish();
   };
 
+  /** Builds a server for the engine's behaviors and binds it; `listening` settles with the port or the error. */
+  const startServer = (engine: Engine) => {
+    const next = new GrpcBehaviorServer({
+      runtime: engine.resolve(behaviorRuntimeKey)!,
+      behaviors,
+      settings,
+      logger,
+      calls,
+      servingStatus,
+    });
+    server = next;
+    const port = boundPort ?? settings.Port;
+    listening = next.listen(port).then(
+      (bound) => {
+        boundPort = bound;
+        logger.log({
+          level: 'info',
+          eventId: grpcEventIds.listening,
+          category,
+          message: `gRPC transport listening on ${settings.BindAddress}:${bound} (${settings.Tls ? 'TLS' : 'plaintext'}, ${served.length} rpcs, health${settings.Reflection ? ', reflection' : ''})`,
+          port: bound,
+        });
+        return bound;
+      },
+      (error: Error) => {
+        // Forget the server that did not bind: the next start builds a new one (after the files were fixed).
+        if (server === next) server = undefined;
+        void next.close();
+        if (error instanceof CoreError) {
+          logger.log({ level: 'error', eventId: grpcEventIds.tlsUnusable, category, message: error.message });
+          throw error;
+        }
+        logger.log({
+          level: 'error',
+          eventId: grpcEventIds.bindFailed,
+          category,
+          message: `gRPC transport cannot listen on ${settings.BindAddress}:${port}: ${error.message}`,
+        });
+        throw new CoreError(
+          'GRPC_LISTEN_FAILED',
+          `The gRPC transport cannot listen on ${settings.BindAddress}:${port} (Engine:Grpc:Port): ${error.message}`,
+        );
+      },
+    );
+    listening.catch(() => undefined);
+  };
+
+  const closeServer = async () => {
+    const stopping = server;
+    server = undefined;
+    if (!stopping) return;
+    await listening?.catch(() => undefined);
+    closing = stopping.close();
+    await closing;
+    logger.log({
+      level: 'info',
+      eventId: grpcEventIds.stopped,
+      category,
+      message: 'gRPC transport stopped',
+    });
+  };
+
   const adapter: GrpcTransport = {
     name: 'Grpc',
     mount({ engine }) {
-      if (server) return;
+      if (attachedEngine) return;
       attachedEngine = engine;
-      const runtime = engine.resolve(behaviorRuntimeKey);
-      const behaviors = servedBehaviors(runtime)();
+      behaviors = servedBehaviors(engine.resolve(behaviorRuntimeKey))();
       served = behaviors.map((entry) => entry.behavior.id);
-      server = new GrpcBehaviorServer({
-        runtime: runtime!,
-        behaviors,
-        settings,
-        logger,
-        calls,
-        servingStatus,
-      });
       engine.subscribe((event) => {
         if (event.type === 'health-changed') statusMayHaveChanged();
-        if (stopping && (engine.state === 'Stopped' || engine.state === 'Failed')) void adapter.unmount!();
+        // A failed start closes the server too (the host does not unmount adapters): the next start binds anew.
+        if ((closeWhenStopped && engine.state === 'Stopped') || engine.state === 'Failed') void closeServer();
       });
-      listening = server.listen().then(
-        (port) => {
-          logger.log({
-            level: 'info',
-            eventId: grpcEventIds.listening,
-            category,
-            message: `gRPC transport listening on ${settings.BindAddress}:${port} (${served.length} rpcs, health${settings.Reflection ? ', reflection' : ''})`,
-            port,
-          });
-          return port;
-        },
-        (error: Error) => {
-          logger.log({
-            level: 'error',
-            eventId: grpcEventIds.bindFailed,
-            category,
-            message: `gRPC transport cannot listen on ${settings.BindAddress}:${settings.Port}: ${error.message}`,
-          });
-          throw new CoreError(
-            'GRPC_LISTEN_FAILED',
-            `The gRPC transport cannot listen on ${settings.BindAddress}:${settings.Port} (Engine:Grpc:Port): ${error.message}`,
-          );
-        },
-      );
-      listening.catch(() => undefined);
+      startServer(engine);
     },
     async unmount() {
-      stopping = true;
+      closeWhenStopped = true;
       statusMayHaveChanged();
-      const closing = server;
-      server = undefined;
-      if (!closing) return;
-      await listening?.catch(() => undefined);
-      await closing.close();
-      logger.log({
-        level: 'info',
-        eventId: grpcEventIds.stopped,
-        category,
-        message: 'gRPC transport stopped',
-      });
+      await closeServer();
     },
     mountedOperations: () => [...served].sort(),
     port: () => server?.port,
@@ -152,20 +184,28 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
   builder.addLifecycleHooks({
     id: 'transport-grpc',
     async started() {
-      stopping = false;
+      closeWhenStopped = false;
+      if (attachedEngine && !server) {
+        // The engine starts again after a stop (or a failed bind): a new server on the same port.
+        await closing;
+        startServer(attachedEngine);
+      }
       if (listening) await listening;
       statusMayHaveChanged();
     },
-    stopping() {
-      // Runs when shutdown begins (readiness turns Unhealthy, requests drain): NOT_SERVING now, and the server
-      // keeps answering until the engine has stopped, then closes.
-      stopping = true;
+    stopping({ restarting }) {
+      // A restart keeps the server open: the engine is not Started until the restart completes, so health
+      // answers NOT_SERVING and behavior calls UNAVAILABLE in between, and clients keep their connections.
+      if (restarting) return void statusMayHaveChanged();
+      // Shutdown begins (readiness turns Unhealthy, requests drain): NOT_SERVING now, and the server keeps
+      // answering until the engine has stopped, then closes.
+      closeWhenStopped = true;
       statusMayHaveChanged();
       const waitForStop = setInterval(() => {
         const state = attachedEngine?.state;
         if (state === 'Stopped' || state === 'Failed' || !server) {
           clearInterval(waitForStop);
-          void adapter.unmount!();
+          void closeServer();
         }
       }, 50);
       waitForStop.unref();
@@ -178,6 +218,8 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
       service: `${settings.Package}.${settings.Service}`,
       reflection: settings.Reflection,
       health: lastStatus,
+      tls: settings.Tls !== undefined,
+      clientCertificate: clientCertificateMode(settings.Tls),
     },
   }));
 }

@@ -33,14 +33,42 @@ export interface BehaviorClient {
   close(): void;
 }
 
+/** TLS for `createBehaviorClient`: PEM text (strings or buffers), not file paths. */
+export interface BehaviorClientTls {
+  /** The CA that signed the server certificate. */
+  readonly rootCertificates: string | Buffer;
+  /** A client certificate (chain), for a server with RequireClientCertificate; needs `privateKey`. */
+  readonly certificateChain?: string | Buffer;
+  /** The client certificate's private key. */
+  readonly privateKey?: string | Buffer;
+  /** The name the server certificate must carry when it differs from the address's host. */
+  readonly serverName?: string;
+}
+
+export interface BehaviorClientOptions {
+  /** Connect with TLS (default plaintext). */
+  readonly tls?: BehaviorClientTls;
+}
+
+function channelCredentials(tls: BehaviorClientTls | undefined): ChannelCredentials {
+  if (!tls) return credentials.createInsecure();
+  const pem = (value: string | Buffer | undefined) =>
+    value === undefined ? null : Buffer.isBuffer(value) ? value : Buffer.from(value);
+  if ((tls.certificateChain === undefined) !== (tls.privateKey === undefined)) {
+    throw new TypeError('createBehaviorClient: tls.certificateChain and tls.privateKey go together');
+  }
+  return credentials.createSsl(pem(tls.rootCertificates), pem(tls.privateKey), pem(tls.certificateChain));
+}
+
 /**
- * A plaintext client for `service` (default `corekit.behaviors.Behaviors`) at `address` (`host:port`),
- * decoding int64 as numbers and enums as names, as the server does. For tests and tools; it has no TLS.
+ * A client for `service` (default `corekit.behaviors.Behaviors`) at `address` (`host:port`), decoding int64
+ * as numbers and enums as names, as the server does; plaintext, or TLS with `options.tls`. For tests and tools.
  */
 export function createBehaviorClient(
   proto: string,
   address: string,
   service = 'corekit.behaviors.Behaviors',
+  options: BehaviorClientOptions = {},
 ): BehaviorClient {
   const definition = fromJSON(parse(proto, { keepCase: true }).root.toJSON(), {
     keepCase: true,
@@ -58,8 +86,14 @@ export function createBehaviorClient(
     ) as unknown as new (
     address: string,
     channelCredentials: ChannelCredentials,
+    options?: Record<string, string>,
   ) => Client & Record<string, Unary>;
-  const client = new Constructor(address, credentials.createInsecure());
+  const serverName = options.tls?.serverName;
+  const client = new Constructor(
+    address,
+    channelCredentials(options.tls),
+    serverName ? { 'grpc.ssl_target_name_override': serverName, 'grpc.default_authority': serverName } : {},
+  );
   return {
     client,
     call: (method, request, deadlineMs) =>

@@ -2,6 +2,40 @@ import { z } from 'zod';
 
 export const grpcSectionPath = 'Engine:Grpc';
 
+/**
+ * `Engine:Grpc:Tls`: serve TLS instead of plaintext. Paths are PEM files, absolute or relative to the process
+ * working directory, read when the server binds (a file that cannot be read fails the engine start).
+ */
+export const grpcTlsOptionsSchema = z
+  .object({
+    /** The server certificate (chain), PEM. Required. */
+    CertificateFile: z.string().min(1),
+    /** The certificate's private key, PEM. Required; its content is never logged. */
+    PrivateKeyFile: z.string().min(1),
+    /** The CA (PEM) that signs the client certificates; used with RequireClientCertificate. No default. */
+    ClientCaFile: z.string().min(1).optional(),
+    /** Refuse clients without a certificate signed by ClientCaFile (mutual TLS). Default false. */
+    RequireClientCertificate: z.boolean().default(false),
+  })
+  .superRefine((tls, context) => {
+    if (tls.RequireClientCertificate && tls.ClientCaFile === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['ClientCaFile'],
+        message:
+          'RequireClientCertificate: true needs ClientCaFile (the CA that signs the client certificates)',
+      });
+    }
+    if (!tls.RequireClientCertificate && tls.ClientCaFile !== undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['RequireClientCertificate'],
+        message:
+          'ClientCaFile is only used with RequireClientCertificate: true (@grpc/grpc-js either requires and verifies a client certificate or never asks for one); set it to true or remove ClientCaFile',
+      });
+    }
+  });
+
 /** `Engine:Grpc`: the adapter's own server (it does not share the web host's port). */
 export const grpcOptionsSchema = z.object({
   /** TCP port of the gRPC server; 0 picks a free one (tests). Default 50051. */
@@ -29,10 +63,13 @@ export const grpcOptionsSchema = z.object({
   Reflection: z.boolean().default(true),
   /** How long shutdown waits for in-flight calls before cancelling them, in ms. Default 5000. */
   ShutdownTimeoutMs: z.number().int().min(0).max(300_000).default(5000),
+  /** TLS for the server; absent: plaintext. */
+  Tls: grpcTlsOptionsSchema.optional(),
 });
 
 export type GrpcOptions = z.output<typeof grpcOptionsSchema>;
 export type GrpcOptionsInput = z.input<typeof grpcOptionsSchema>;
+export type GrpcTlsOptions = z.output<typeof grpcTlsOptionsSchema>;
 
 export const grpcEventIds = {
   /** The server is listening. */
@@ -45,6 +82,8 @@ export const grpcEventIds = {
   healthChanged: 3295,
   /** The server stopped. */
   stopped: 3296,
+  /** The TLS files cannot be read or used (the engine start fails). */
+  tlsUnusable: 3297,
 } as const;
 
 export const grpcEventIdRange: readonly [number, number] = [3292, 3297];
@@ -55,4 +94,5 @@ export const grpcEventIdNames: Readonly<Record<number, string>> = {
   [grpcEventIds.bindFailed]: 'grpc-bind-failed',
   [grpcEventIds.healthChanged]: 'grpc-health-changed',
   [grpcEventIds.stopped]: 'grpc-stopped',
+  [grpcEventIds.tlsUnusable]: 'grpc-tls-unusable',
 };

@@ -1,6 +1,5 @@
 import {
   Server,
-  ServerCredentials,
   loadPackageDefinition,
   type ServerUnaryCall,
   type ServiceDefinition,
@@ -15,6 +14,7 @@ const { parse } = protobuf;
 import type { BehaviorRuntime, Logger, PackCounter, RegisteredBehavior } from '@corekit/abstractions';
 import { grpcEventIds, type GrpcOptions } from './grpc-options';
 import { toGrpcError } from './grpc-status';
+import { serverCredentials } from './grpc-tls';
 import { HealthService, healthPackageDefinition, type ServingStatus } from './health-service';
 import { generateProto } from './proto-generator';
 import { fromWire, isWrapped, rpcName, toWire } from './proto-shape';
@@ -55,7 +55,7 @@ export interface GrpcServerContext {
 /**
  * The adapter's gRPC server: the generated behavior service, grpc.health.v1 and (optionally) reflection,
  * bound to `Engine:Grpc:Port`. Every call gets an AbortSignal aborted when the client cancels or its
- * deadline passes. Insecure (plaintext) only: put TLS in front of it (a mesh or proxy).
+ * deadline passes. Plaintext, or TLS (optionally requiring client certificates) with `Engine:Grpc:Tls`.
  */
 export class GrpcBehaviorServer {
   readonly server: Server;
@@ -120,19 +120,18 @@ export class GrpcBehaviorServer {
     );
   }
 
-  /** Binds the port; rejects with the bind error. */
-  listen(): Promise<number> {
+  /**
+   * Binds `port` (default `Engine:Grpc:Port`) with the configured credentials (TLS files are read now);
+   * rejects with the CoreError of an unusable TLS file or with the bind error.
+   */
+  listen(port = this.context.settings.Port): Promise<number> {
     const { settings } = this.context;
     return new Promise((resolve, reject) => {
-      this.server.bindAsync(
-        `${settings.BindAddress}:${settings.Port}`,
-        ServerCredentials.createInsecure(),
-        (error, port) => {
-          if (error) return reject(error);
-          this.boundPort = port;
-          resolve(port);
-        },
-      );
+      this.server.bindAsync(`${settings.BindAddress}:${port}`, serverCredentials(settings), (error, port) => {
+        if (error) return reject(error);
+        this.boundPort = port;
+        resolve(port);
+      });
     });
   }
 

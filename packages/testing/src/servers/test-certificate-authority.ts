@@ -20,6 +20,8 @@ export interface TestCertificateAuthorityOptions {
   readonly keyType?: 'rsa' | 'p256';
   /** The leaf's keyUsage extension; default `digitalSignature`. */
   readonly leafKeyUsage?: string;
+  /** The leaf's extendedKeyUsage extension; default `serverAuth` (`clientAuth` for a client certificate). */
+  readonly leafExtendedKeyUsage?: string;
 }
 
 /**
@@ -61,7 +63,7 @@ export function createTestCertificateAuthority(
     const alternativeNames = [...options.dnsNames.map((name) => `DNS:${name}`), 'IP:127.0.0.1'].join(',');
     writeFileSync(
       file('leaf.ext'),
-      `basicConstraints=CA:FALSE\nkeyUsage=${options.leafKeyUsage ?? 'digitalSignature'}\nextendedKeyUsage=serverAuth\nsubjectAltName=${alternativeNames}\n`,
+      `basicConstraints=CA:FALSE\nkeyUsage=${options.leafKeyUsage ?? 'digitalSignature'}\nextendedKeyUsage=${options.leafExtendedKeyUsage ?? 'serverAuth'}\nsubjectAltName=${alternativeNames}\n`,
     );
     openssl(
       'x509',
