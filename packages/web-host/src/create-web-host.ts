@@ -321,6 +321,19 @@ export function createWebHost(
     },
     async close() {
       await workerHost.stop('host closed');
+      // Adapters with a server of their own (gRPC) release it; an adapter that fails to is logged, not fatal.
+      for (const { name, adapter } of transports.adapters) {
+        try {
+          await adapter.unmount?.();
+        } catch (error) {
+          logger.log({
+            level: 'warn',
+            eventId: webHostEventIds.requestFailed,
+            category: 'web-host',
+            message: `The ${name} transport adapter failed to unmount: ${(error as Error)?.message ?? error}`,
+          });
+        }
+      }
     },
   };
 

@@ -267,4 +267,23 @@ describe('unavailable transports fail startup', () => {
       { name: 'GraphQL', operations: ['orders.list'] },
     ]);
   });
+
+  it('unmounts every adapter when the host closes, after the engine stopped', async () => {
+    const seen: string[] = [];
+    let state = '';
+    const test = await startTestHost({
+      configuration: { Engine: { Transports: ['RestApi', 'JsonRpc'] } },
+      setup: (builder) =>
+        builder.provide(transportAdapterKey('JsonRpc'), {
+          name: 'JsonRpc',
+          mount: ({ engine }) => {
+            seen.push('mounted');
+            return void engine.subscribe(() => (state = engine.state));
+          },
+          unmount: () => void seen.push(`unmounted after ${state}`),
+        }),
+    });
+    await test.host.close();
+    expect(seen).toEqual(['mounted', 'unmounted after Stopped']);
+  });
 });
