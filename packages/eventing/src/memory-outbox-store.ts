@@ -2,7 +2,7 @@ import { CoreError, storeErrorCodes } from '@corekit/abstractions';
 import type { EventMessage } from './eventing-model';
 import type { ClaimedOutboxMessage, OutboxStore } from './outbox-store';
 
-/** A message in the memory outbox: pending (claimable, claimed or retry-pending) or terminally failed. */
+/** A pending message of the memory outbox: claimable, claimed or waiting for its retry. */
 interface Slot {
   readonly message: EventMessage;
   /** Where the slot stands in the claim queue (absolute position); an older position is stale. */
@@ -13,7 +13,6 @@ interface Slot {
   availableAtMs: number;
   owner: string | null;
   leaseUntilMs: number;
-  lastError: string | null;
 }
 
 /** Options of the memory outbox. */
@@ -47,8 +46,11 @@ export class MemoryOutboxStore implements OutboxStore {
   private head = 0;
   /** Absolute position of `queue[0]` (the queue drops its settled front now and then). */
   private base = 0;
-  /** Terminally failed messages, kept for inspection within the bound. */
-  private readonly failed = new Map<string, Slot>();
+  /**
+   * Ids of terminally failed messages: they count toward the bound and staging them again is refused, as in
+   * the durable outboxes (the failure itself is on `/engine/event-dispatches/terminal-failures`).
+   */
+  private readonly failed = new Set<string>();
   /** Ids dispatched recently, with the time, oldest first. */
   private readonly dispatched = new Map<string, number>();
   private readonly retainDispatchedMs: number;
@@ -78,7 +80,6 @@ export class MemoryOutboxStore implements OutboxStore {
       availableAtMs: 0,
       owner: null,
       leaseUntilMs: 0,
-      lastError: null,
     };
     this.pending.set(id, slot);
     this.enqueue(slot);
@@ -112,26 +113,24 @@ export class MemoryOutboxStore implements OutboxStore {
     return ids.filter((id) => this.completeOne(id, owner, now));
   }
 
-  async retry(id: string, owner: string, availableAt: Date, error: string): Promise<boolean> {
+  /** The error is on the dispatch state and in the log (as for `fail`): this outbox keeps no copy. */
+  async retry(id: string, owner: string, availableAt: Date, _error: string): Promise<boolean> {
     const slot = this.held(id, owner);
     if (!slot) return false;
     slot.owner = null;
     slot.leaseUntilMs = 0;
     slot.availableAtMs = availableAt.getTime();
-    slot.lastError = error;
     // Behind the others: claims walk from the front, where the oldest claimable messages wait.
     this.enqueue(slot);
     return true;
   }
 
-  async fail(id: string, owner: string, error: string): Promise<boolean> {
+  async fail(id: string, owner: string, _error: string): Promise<boolean> {
     const slot = this.held(id, owner);
     if (!slot) return false;
     this.pending.delete(id);
     slot.pending = false;
-    slot.owner = null;
-    slot.lastError = error;
-    this.failed.set(id, slot);
+    this.failed.add(id);
     return true;
   }
 
