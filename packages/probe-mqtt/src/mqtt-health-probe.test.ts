@@ -1,5 +1,6 @@
 import {
   createTestEngineBuilder,
+  pollUntil,
   probeRunner,
   refusedPort,
   startMqttFakeBroker,
@@ -13,8 +14,6 @@ import type { MqttHealthOptions } from './mqtt-health-options';
 // probe against real mosquitto brokers.
 
 const { probeOnce } = probeRunner<MqttHealthOptions>(addMqttHealth);
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 describe('addMqttHealth against a fake MQTT 3.1.1 broker', () => {
   it('sends CONNECT (MQTT level 4, clean session, client id, keep-alive, credentials), PINGREQ and DISCONNECT, and is Healthy', async () => {
@@ -50,7 +49,11 @@ describe('addMqttHealth against a fake MQTT 3.1.1 broker', () => {
           password: 'mqtt-pass-1',
         },
       ]);
-      await settle();
+      await pollUntil(
+        async () => broker.openConnections,
+        (open) => open === 0,
+        { timeoutMs: 10000 },
+      );
       expect(broker.received).toEqual(['CONNECT', 'PINGREQ', 'DISCONNECT']);
       expect(broker.openConnections).toBe(0);
     } finally {
@@ -186,7 +189,11 @@ describe('addMqttHealth against a fake MQTT 3.1.1 broker', () => {
       });
       expect(entry).toMatchObject({ status: 'Unhealthy', timedOut: true });
       expect(broker.received).toEqual(['CONNECT', 'PINGREQ']);
-      for (let attempt = 0; attempt < 40 && broker.openConnections > 0; attempt++) await settle();
+      await pollUntil(
+        async () => broker.openConnections,
+        (open) => open === 0,
+        { timeoutMs: 10000 },
+      );
       expect(broker.openConnections).toBe(0);
     } finally {
       await broker.close();

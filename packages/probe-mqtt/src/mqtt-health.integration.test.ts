@@ -10,6 +10,7 @@ import {
   requireService,
   runJestTrustingCertificate,
   startMosquitto,
+  pollUntil,
 } from '@corekit/testing';
 import { addMqttHealth } from './add-mqtt-health';
 import type { MqttHealthOptions } from './mqtt-health-options';
@@ -84,12 +85,12 @@ describe('addMqttHealth against mosquitto processes started by the test', () => 
       ],
     });
     expect(entry.status).toBe('Healthy');
-    for (
-      let attempt = 0;
-      attempt < 40 && !/Client orders-health-1 disconnected/.test(secured.output());
-      attempt++
-    )
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    // mosquitto logs asynchronously: wait for the disconnect line before reading the whole log.
+    await pollUntil(
+      async () => secured.output(),
+      (text) => /Client orders-health-1 disconnected/.test(text),
+      { timeoutMs: 15000 },
+    );
     expect(secured.output()).toMatch(
       /New client connected from 127\.0\.0\.1:\d+ as orders-health-1 \(p2, c1, k17, u'probe'\)/,
     );

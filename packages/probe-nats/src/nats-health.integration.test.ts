@@ -6,6 +6,7 @@ import {
   createTestEngineBuilder,
   describeProbeConformance,
   type NatsServerProcess,
+  pollUntil,
   probeRunner,
   requireService,
   runJestTrustingCertificate,
@@ -244,7 +245,13 @@ describe('addNatsHealth against nats-server processes started by the test', () =
       });
       expect(entry.status).toBe('Unhealthy');
       expect(entry.error?.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
-      expect(server.output()).toMatch(/TLS handshake error/i);
+      // nats-server writes its handshake log line asynchronously: wait for it rather than read once.
+      const output = await pollUntil(
+        async () => server.output(),
+        (text) => /TLS handshake error/i.test(text),
+        { timeoutMs: 15000 },
+      );
+      expect(output).toMatch(/TLS handshake error/i);
     } finally {
       await server.stop();
       rmSync(directory, { recursive: true, force: true });
