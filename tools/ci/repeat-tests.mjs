@@ -129,7 +129,7 @@ function record(name, passed, failure) {
 function firstLine(message) {
   return (
     message
-      .replace(/\x1b\[[0-9;]*m/g, '')
+      .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
       .split('\n')
       .map((line) => line.trim())
       .find((line) => line.length > 0) ?? ''

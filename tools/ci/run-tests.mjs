@@ -24,7 +24,7 @@ const turbo = spawn(
 /** Per package: the jest output lines, in order. */
 const outputByPackage = new Map();
 let pending = '';
-const ansi = /\x1b\[[0-9;]*m/g;
+const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
 function take(chunk, stream) {
   stream.write(chunk);
