@@ -134,6 +134,43 @@ describe('port and composition', () => {
     expect(reports[0]).toContain('Startup failed: CONFIGURATION_INVALID');
   });
 
+  it("refuses new requests as soon as the shutdown begins, while the packs' stopping hooks still run", async () => {
+    const stopping = builder();
+    let release!: () => void;
+    let hookRunning = false;
+    stopping.addLifecycleHooks({
+      id: 'slow-pack',
+      stopping: () =>
+        new Promise<void>((resolve) => {
+          hookRunning = true;
+          release = resolve;
+        }),
+    });
+    const web = host(stopping, { port: 0, handleSignals: false });
+    web.addRoute({
+      method: 'get',
+      path: '/api/ping',
+      summary: 'pong',
+      responses: { 200: { description: 'pong' } },
+      handler: (_request, response) => void response.json({ pong: true }),
+    });
+    const { port } = await web.listen();
+    const base = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${base}/api/ping`)).status).toBe(200);
+    const closing = web.close();
+    while (!hookRunning) await new Promise((resolve) => setTimeout(resolve, 5));
+    const refused = await fetch(`${base}/api/ping`);
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([
+      503,
+      'HOST_SHUTTING_DOWN',
+    ]);
+    expect((await fetch(`${base}/health/live`)).status).toBe(200);
+    expect(web.engine.state).toBe('Stopping');
+    release();
+    await closing;
+    expect(web.engine.state).toBe('Stopped');
+  });
+
   it('keeps serving after a failed engine start with the exitOnStartFailure: false opt-in', async () => {
     const failing = builder();
     failing.addModule({

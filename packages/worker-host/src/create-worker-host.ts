@@ -16,6 +16,11 @@ export interface ShutdownParticipant {
   /** Shown in logs. */
   readonly name: string;
   /**
+   * Called first, as the shutdown begins (before the packs' stopping hooks run): stop taking new work at once;
+   * what is in flight goes on until `drain`.
+   */
+  refuse?(): void;
+  /**
    * Stop taking new work and resolve once in-flight work has finished. `signal` aborts when the drain must end
    * now (a second shutdown signal, or the participant's own deadline): cut what is left and resolve.
    */
@@ -237,8 +242,11 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
   function stop(reason = 'stop requested'): Promise<number> {
     stopping ??= (async () => {
       let code = 0;
-      // Stopping at once, then the packs' stopping hooks (awaited, bounded by Engine:Shutdown:StoppingHooksTimeout).
-      await engine.beginShutdown();
+      // Stopping at once, no new work anywhere, then the packs' stopping hooks (awaited, bounded by
+      // Engine:Shutdown:StoppingHooksTimeout).
+      const hooks = engine.beginShutdown();
+      for (const participant of participants) participant.refuse?.();
+      await hooks;
       for (const participant of [...participants]) {
         try {
           await participant.drain(forceDrain.signal);

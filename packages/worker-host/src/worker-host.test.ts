@@ -57,10 +57,20 @@ describe('createWorkerHost', () => {
       },
     });
     const host = createWorkerHost(builder, { handleSignals: false });
-    host.addShutdownParticipant({ name: 'http', drain: async () => void events.push('drain') });
+    host.addShutdownParticipant({
+      name: 'http',
+      refuse: () => void events.push('refuse new work'),
+      drain: async () => void events.push('drain'),
+    });
     await host.start();
     await host.stop();
-    expect(events).toEqual(['module started', 'pack stopping finished', 'drain', 'module stopped']);
+    expect(events).toEqual([
+      'module started',
+      'refuse new work',
+      'pack stopping finished',
+      'drain',
+      'module stopped',
+    ]);
   });
 
   it('a failed start that ends the process closes every participant and the stores before the report and exit(1)', async () => {
