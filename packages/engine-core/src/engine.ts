@@ -213,9 +213,17 @@ export class CoreEngine implements Engine {
     await this.closeStores();
   }
 
-  /** The same stop (hooks see `restarting: true`), then a start; the store provider stays open. */
-  restart(): Promise<void> {
-    return this.lifecycle.restart();
+  /**
+   * The same stop (hooks see `restarting: true`), then a start; the store provider stays open unless that start
+   * fails (then it closes, as after a failed `start()`).
+   */
+  async restart(): Promise<void> {
+    try {
+      await this.lifecycle.restart();
+    } catch (error) {
+      if (this.lifecycleState.state === 'Failed') await this.closeStores();
+      throw error;
+    }
   }
 
   /**

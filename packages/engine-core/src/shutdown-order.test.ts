@@ -153,6 +153,28 @@ describe('the ordered stop', () => {
   });
 });
 
+describe('a restart whose start fails', () => {
+  it('runs the stopping hooks once more and closes the stores, leaving the engine Failed', async () => {
+    const { builder } = testBuilder();
+    const steps: string[] = [];
+    let starts = 0;
+    builder.useStoreProvider(recordingProvider(steps));
+    builder.addLifecycleHooks({
+      id: 'second-start-fails',
+      started: () => {
+        starts++;
+        if (starts === 2) throw new Error('cannot start twice');
+      },
+      stopping: (context) => void steps.push(`stopping:${context.state}:${context.restarting}`),
+    });
+    const engine = builder.build();
+    await engine.start();
+    await expect(engine.restart()).rejects.toMatchObject({ code: 'ENGINE_START_FAILED' });
+    expect(steps).toEqual(['stopping:Stopping:true', 'stopping:Starting:false', 'stores-closed']);
+    expect(engine.state).toBe('Failed');
+  });
+});
+
 describe('Engine:Shutdown bounds every wait of a stop', () => {
   it('JobStopTimeout bounds the wait for a job that ignores its signal (recorded as abandoned)', async () => {
     const { builder, logger } = testBuilder({
