@@ -2,8 +2,13 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { sampleRoot } from './sample-host';
 
-/** Runs the demo entry point (`src/main.ts` through tsx, as `pnpm demo` does) and collects stderr and the exit code. */
-function runDemo(environment: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+/**
+ * Runs the demo entry point (`src/main.ts` through tsx, as `pnpm demo` does) and collects stdout, stderr and the
+ * exit code. A demo still running after 25 s is killed (the test then fails on its exit code).
+ */
+function runDemo(
+  environment: Record<string, string>,
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: sampleRoot,
     env: {
@@ -13,21 +18,44 @@ function runDemo(environment: Record<string, string>): Promise<{ code: number | 
       ...environment,
       TSX_TSCONFIG_PATH: 'tsconfig.run.json',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let stdout = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => (stderr += chunk));
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (stdout += chunk));
   const timer = setTimeout(() => child.kill('SIGKILL'), 25_000);
   return new Promise((resolve) =>
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ code, stderr });
+      resolve({ code, stderr, stdout });
     }),
   );
 }
 
 const stackLine = /^\s+at .+/m;
+/** The web host's "listening" record (event id 2010). */
+const listening = '"eventId":2010';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** True when a server can bind `port` now (nothing holds it). */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
+}
 
 describe('the demo entry point', () => {
   let blocker: Server | undefined;
@@ -52,5 +80,49 @@ describe('the demo entry point', () => {
     expect(stderr).toContain('Startup failed: CONFIGURATION_INVALID');
     expect(stderr).toContain('- Engine:Sample:Upstream:Port');
     expect(stderr).not.toMatch(stackLine);
+  });
+
+  // The keys of the README's configuration examples, each misspelled as an operator might: the demo ends before
+  // it listens, with the closest key, and leaves its HTTP and gRPC ports free.
+  it.each([
+    ['Engine__FailurePolicy__StartupReadinessDelays', '00:00:05', 'StartupReadinessDelay'],
+    ['Engine__Web__EngineRoutes__Exposur', 'Open', 'Exposure'],
+    ['Engine__Stores__Provdier', 'Redis', 'Provider'],
+    ['Engine__Sample__Upstream__Prot', '0', 'Port'],
+    ['Engine__Web__Health__ShowDetail', 'Always', 'ShowDetails'],
+  ])('a misspelled %s exits 1 before listening, naming the closest key', async (key, value, closest) => {
+    const [port, grpcPort] = [await freePort(), await freePort()];
+    const { code, stderr, stdout } = await runDemo({
+      PORT: String(port),
+      Engine__Grpc__Port: String(grpcPort),
+      [key]: value,
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain('Startup failed: CONFIGURATION_INVALID');
+    expect(stderr).toContain(
+      `\`${key.split('__').join(':')}\` is not a known key; did you mean \`${closest}\`?`,
+    );
+    expect(stderr).toContain('What to do:');
+    expect(stderr).not.toMatch(stackLine);
+    expect(stdout).not.toContain(listening);
+    expect([await portIsFree(port), await portIsFree(grpcPort)]).toEqual([true, true]);
+  });
+
+  it('a pack whose start throws (the gRPC port taken) exits 1 readably after closing the HTTP port', async () => {
+    blocker = createServer();
+    const grpcPort = await new Promise<number>((resolve) =>
+      blocker!.listen(0, () => resolve((blocker!.address() as { port: number }).port)),
+    );
+    const port = await freePort();
+    const { code, stderr, stdout } = await runDemo({
+      PORT: String(port),
+      Engine__Grpc__Port: String(grpcPort),
+    });
+    expect(code).toBe(1);
+    expect(stdout).toContain(listening);
+    expect(stderr).toContain('Startup failed: ENGINE_START_FAILED (caused by GRPC_LISTEN_FAILED)');
+    expect(stderr).toContain('Engine:Grpc:Port');
+    expect(stderr).not.toMatch(stackLine);
+    expect(await portIsFree(port)).toBe(true);
   });
 });

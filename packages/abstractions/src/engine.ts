@@ -167,10 +167,18 @@ export interface Engine extends ExtensionResolver {
   /** Refused with code ENGINE_RESTART_BACKOFF before restartAvailableAtUtc. */
   restart(): Promise<void>;
   /**
-   * Enters the shutdown phase without stopping yet: readiness turns Unhealthy at once and the liveness
-   * grace period starts. Hosts call it on SIGTERM before draining requests, then call stop().
+   * Enters the shutdown phase without stopping yet: readiness turns Unhealthy at once, operations are refused,
+   * the liveness grace period starts, and the packs' `stopping` hooks run. Resolves once those hooks finished
+   * (at most `Engine:Shutdown:StoppingHooksTimeout`). Hosts call it on SIGTERM and await it, drain their
+   * requests, then call stop() (which awaits the same hooks when nobody called this first).
    */
-  beginShutdown(): void;
+  beginShutdown(): Promise<void>;
+  /**
+   * Refuses every configuration key under `Engine:` that no registration bound (CONFIGURATION_INVALID, each
+   * key with its closest known key). The first start runs it too; hosts call it earlier, once their own
+   * sections are bound and before they open a port, so a misspelled key ends the process before it serves.
+   */
+  checkConfiguration?(): void;
   health(): HealthReport;
   liveness(): HealthReport;
   readiness(): HealthReport;

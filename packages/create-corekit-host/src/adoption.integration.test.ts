@@ -141,7 +141,10 @@ function configured(directory: string) {
     ...sections.flatMap((section) => section.Dependencies.map((entry) => entry.TimeoutSeconds)),
   );
   const R = Math.max(...sections.map((section) => section.RefreshIntervalSeconds));
-  return { S, G, D, T, R };
+  const H = seconds(engine.Engine.Shutdown.StoppingHooksTimeout);
+  const J = seconds(engine.Engine.Shutdown.JobStopTimeout);
+  const C = seconds(engine.Engine.Shutdown.StoreCloseTimeout);
+  return { S, G, D, T, R, stop: Math.max(H + D + J + C, G) + T };
 }
 
 describe.each([
@@ -175,7 +178,7 @@ describe.each([
 
   it('has Kubernetes and container-app YAML whose probe timings follow engine.json', () => {
     if (!redisReachable) return;
-    const { S, G, D, T, R } = configured(directory());
+    const { S, T, R, stop } = configured(directory());
     const { port } = readDeploySettings(directory());
     const yamlFiles = ['deploy/kubernetes', 'deploy/container-app'].flatMap((folder) =>
       readdirSync(path.join(directory(), folder)).map((file) => path.join(directory(), folder, file)),
@@ -196,7 +199,8 @@ describe.each([
       container.startupProbe.periodSeconds * container.startupProbe.failureThreshold,
     ).toBeGreaterThanOrEqual(S + 2 * T + R);
     expect(container.lifecycle.preStop.exec.command).toEqual(['sleep', String(T + 1)]);
-    expect(pod.terminationGracePeriodSeconds).toBe(T + 1 + Math.max(D, G) + T);
+    expect(pod.terminationGracePeriodSeconds).toBe(T + 1 + stop);
+    expect(container.startupProbe.httpGet.path).toBe('/health/startup');
     expect(container.resources.requests).toEqual({ cpu: expect.any(String), memory: expect.any(String) });
     expect(documents.map((document) => document.kind ?? document.type).sort()).toEqual(
       ['Deployment', 'Microsoft.App/containerApps', 'Namespace', 'Service'].sort(),
@@ -218,8 +222,8 @@ describe.each([
     if (!redisReachable) return;
     const { name } = readDeploySettings(directory());
     const unit = path.join(directory(), `deploy/systemd/${name}.service`);
-    const { G, D, T } = configured(directory());
-    expect(readFileSync(unit, 'utf8')).toContain(`\nTimeoutStopSec=${Math.max(D, G) + T}\n`);
+    const { stop } = configured(directory());
+    expect(readFileSync(unit, 'utf8')).toContain(`\nTimeoutStopSec=${stop}\n`);
     const which = await run('which', ['systemd-analyze']).catch(() => null);
     if (!which) {
       if (process.env.CI === 'true')

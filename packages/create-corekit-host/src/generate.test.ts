@@ -110,10 +110,35 @@ describe('corekit-host check', () => {
     writeArtifacts(directory);
     expect(checkHost(directory).stale).toEqual([]);
     const deployment = parse(readFileSync(path.join(directory, 'deploy/kubernetes/deployment.yaml'), 'utf8'));
-    // preStop T + 1 = 8, then max(drain 20, grace 60) + T 7 = 67.
+    // preStop T + 1 = 8, then max(hooks 10 + drain 20 + jobs 10 + stores 5, grace 60) + T 7 = 67.
     expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(8 + 67);
     expect(readFileSync(path.join(directory, 'deploy/systemd/svc.service'), 'utf8')).toContain(
       'TimeoutStopSec=67\n',
     );
+  });
+});
+
+describe('generated manifests', () => {
+  it('point every startup probe at /health/startup and count every wait of a stop in the grace period', () => {
+    const directory = path.join(root, 'fresh');
+    generateHost(
+      { directory, host: 'web', probes: ['redis'], packs: [], targets: ['kubernetes', 'container-app'] },
+      catalog,
+    );
+    const deployment = parse(readFileSync(path.join(directory, 'deploy/kubernetes/deployment.yaml'), 'utf8'));
+    const container = deployment.spec.template.spec.containers[0];
+    expect(container.startupProbe.httpGet.path).toBe('/health/startup');
+    expect(container.livenessProbe.httpGet.path).toBe('/health/live');
+    const app = parse(readFileSync(path.join(directory, 'deploy/container-app/containerapp.yaml'), 'utf8'));
+    const startup = app.properties.template.containers[0].probes.find(
+      (probe: { type: string }) => probe.type === 'Startup',
+    );
+    expect(startup.httpGet.path).toBe('/health/startup');
+    // preStop T 3 + 1 = 4, then max(hooks 10 + drain 20 + jobs 10 + stores 5, grace 30) + T 3 = 48.
+    expect(deployment.spec.template.spec.terminationGracePeriodSeconds).toBe(4 + 48);
+    const report = checkHost(directory).text;
+    expect(report).toContain('H = 10 s  from Engine:Shutdown:StoppingHooksTimeout');
+    expect(report).toContain('J = 10 s  from Engine:Shutdown:JobStopTimeout');
+    expect(report).toContain('C = 5 s  from Engine:Shutdown:StoreCloseTimeout');
   });
 });

@@ -16,8 +16,9 @@ export function startupCadence(
 export function probeSettings(timings: DeploymentTimings, port: number, maxThreshold?: number) {
   const timeoutSeconds = timings.get('health.timeoutSeconds');
   return {
+    // The startup signal: 200 only once the engine has started, never following a dependency.
     startup: {
-      httpGet: { path: '/health/live', port },
+      httpGet: { path: '/health/startup', port },
       ...startupCadence(
         timings.get('startup.budgetSeconds'),
         timings.get('readiness.periodSeconds'),

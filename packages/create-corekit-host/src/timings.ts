@@ -74,6 +74,9 @@ export function computeTimings(configuration: Record<string, unknown>): Deployme
   const G = durationSeconds(configuration, 'Engine:FailurePolicy:ShutdownLivenessGracePeriod', 30);
   const D = durationSeconds(configuration, 'Engine:Web:DrainTimeout', 30);
   const B = durationSeconds(configuration, 'Engine:FailurePolicy:ManualRestartBackoff', 10);
+  const H = durationSeconds(configuration, 'Engine:Shutdown:StoppingHooksTimeout', 10);
+  const J = durationSeconds(configuration, 'Engine:Shutdown:JobStopTimeout', 10);
+  const C = durationSeconds(configuration, 'Engine:Shutdown:StoreCloseTimeout', 5);
   const N = Math.ceil(numberAt(configuration, `${dependencyHealth}:StaleAfterIntervals`, 3));
   const { timeout, refresh } = probeInputs(configuration);
   const T = timeout.value;
@@ -86,10 +89,13 @@ export function computeTimings(configuration: Record<string, unknown>): Deployme
     refresh,
     { symbol: 'N', value: N, source: `${dependencyHealth}:StaleAfterIntervals` },
     { symbol: 'B', value: B, source: 'Engine:FailurePolicy:ManualRestartBackoff' },
+    { symbol: 'H', value: H, source: 'Engine:Shutdown:StoppingHooksTimeout' },
+    { symbol: 'J', value: J, source: 'Engine:Shutdown:JobStopTimeout' },
+    { symbol: 'C', value: C, source: 'Engine:Shutdown:StoreCloseTimeout' },
   ];
   const healthTimeout = 1;
   const startupBudget = T + S + R + T;
-  const stopBudget = Math.max(D, G) + T;
+  const stopBudget = Math.max(H + D + J + C, G) + T;
   const preStop = T * 1 + healthTimeout;
   const numbers: ComputedNumber[] = [
     {
@@ -143,8 +149,8 @@ export function computeTimings(configuration: Record<string, unknown>): Deployme
     {
       name: 'shutdown.stopSeconds',
       value: stopBudget,
-      formula: `max(D, G) + T = max(${D}, ${G}) + ${T}`,
-      why: 'after SIGTERM the drain lasts at most DrainTimeout while liveness stays up for the grace period G; engine.stop() then aborts in-flight dependency checks within T',
+      formula: `max(H + D + J + C, G) + T = max(${H} + ${D} + ${J} + ${C}, ${G}) + ${T}`,
+      why: "after SIGTERM the stop takes, one after the other, at most: the packs' stopping hooks H, the request drain D, the running jobs J and the store close C; liveness stays up for the grace period G meanwhile; T covers the dependency checks engine.stop() aborts and the module stops",
     },
     {
       name: 'kubernetes.terminationGracePeriodSeconds',

@@ -1,5 +1,6 @@
 import type { ZodType } from 'zod';
 import { CoreError, isPlaceholder, isSecretSchema } from '@corekit/abstractions';
+import { closestKey } from './closest-key';
 import { defOf, unwrap } from './configuration-keys';
 
 const separator = ':';
@@ -11,6 +12,10 @@ export function bindValue<T>(keyPath: string, schema: ZodType<T>, raw: unknown):
   const parsed = schema.safeParse(normalized);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        problems.push(...unrecognizedKeys(keyPath, schema, issue.path, issue.keys));
+        continue;
+      }
       const fullPath = [keyPath, ...issue.path.map(String)].filter(Boolean).join(separator);
       const value = valueAt(normalized, issue.path);
       const secret = isSecretSchema(schemaAt(schema, issue.path));
@@ -104,6 +109,25 @@ function normalize(schema: unknown, raw: unknown, keyPath: string, problems: str
     default:
       return raw;
   }
+}
+
+/**
+ * A strict object's "Unrecognized key" as the same problem as every other unknown key: the full key path and
+ * the closest field of that object.
+ */
+function unrecognizedKeys(
+  keyPath: string,
+  schema: unknown,
+  issuePath: readonly PropertyKey[],
+  keys: readonly string[],
+): string[] {
+  const def = defOf(unwrap(schemaAt(schema, issuePath)));
+  const fields = Object.keys(def?.type === 'object' ? (def.shape ?? {}) : {});
+  return keys.map((key) => {
+    const path = [keyPath, ...issuePath.map(String), key].filter(Boolean).join(separator);
+    const suggestion = closestKey(key, fields);
+    return `\`${path}\` is not a known key${suggestion ? `; did you mean \`${suggestion}\`?` : ''}`;
+  });
 }
 
 function valueAt(value: unknown, issuePath: readonly PropertyKey[]): unknown {

@@ -182,6 +182,16 @@ export class KnownKeys {
   constructor(
     /** Extra names to suggest for a key directly below a path (the probe kinds under DependencyHealth). */
     private readonly extraCandidates: (parentPath: string) => readonly string[] = () => [],
+    /**
+     * A better problem than a suggestion for a known name nothing bound (a probe section whose `add<Kind>Health`
+     * was not called): given the lower-cased parent path, the segment and the full path, the whole message, or
+     * undefined for the usual "did you mean".
+     */
+    private readonly explain: (
+      parentPath: string,
+      segment: string,
+      path: string,
+    ) => string | undefined = () => undefined,
   ) {}
 
   record(keyPath: string, schema: unknown): void {
@@ -190,7 +200,10 @@ export class KnownKeys {
 
   /** One problem per unknown key (its path cut at the first unknown segment), naming sources and the closest known key. */
   unknownKeys(keys: Iterable<SourcedKey>): string[] {
-    const unknown = new Map<string, { path: string; sources: Set<string>; suggestion?: string }>();
+    const unknown = new Map<
+      string,
+      { path: string; sources: Set<string>; suggestion?: string; explanation?: string }
+    >();
     for (const key of keys) {
       const segments = split(key.path);
       if (segments.length < 2 || segments[0].toLowerCase() !== 'engine') continue;
@@ -207,13 +220,14 @@ export class KnownKeys {
           ...(failure?.candidates ?? []),
           ...this.extraCandidates(parent.toLowerCase()),
         ]),
+        explanation: this.explain(parent.toLowerCase(), segments[at], path),
       };
       entry.sources.add(key.source);
       unknown.set(path.toLowerCase(), entry);
     }
     return [...unknown.values()].map(
-      ({ path, sources, suggestion }) =>
-        `\`${path}\` is not a known key${suggestion ? `; did you mean \`${suggestion}\`?` : ''} (set in ${[...sources].join(', ')})`,
+      ({ path, sources, suggestion, explanation }) =>
+        `${explanation ?? `\`${path}\` is not a known key${suggestion ? `; did you mean \`${suggestion}\`?` : ''}`} (set in ${[...sources].join(', ')})`,
     );
   }
 

@@ -4,6 +4,7 @@ import type { ZodType } from 'zod';
 import { CoreError, probeEventIds, type ConfigurationReader } from '@corekit/abstractions';
 import { bindValue } from './bind-value';
 import { anyChild, KnownKeys, nodeOnly, secretValues } from './configuration-keys';
+import { dependencyHealthPath, unregisteredProbeSection } from './probe-sections';
 
 export { bindValue, mayHoldSecret } from './bind-value';
 
@@ -74,8 +75,9 @@ export class ConfigurationStore implements ConfigurationReader {
   /** Keys given as code options to `bind`, checked with the configured ones. */
   private readonly codeKeys = new Map<string, Leaf>();
   /** Under DependencyHealth, the probe kinds (PostgreSql, Http...) are suggested even when not registered. */
-  private readonly known = new KnownKeys((parent) =>
-    parent === 'engine:observability:dependencyhealth' ? Object.keys(probeEventIds) : [],
+  private readonly known = new KnownKeys(
+    (parent) => (parent === dependencyHealthPath ? Object.keys(probeEventIds) : []),
+    unregisteredProbeSection,
   );
   private readonly onSecret?: (value: string) => void;
 

@@ -31,7 +31,9 @@ import {
   dependencyHealthDefaultsSchema,
   failurePolicySchema,
   runtimeStoryOptionsSchema,
+  shutdownOptionsSchema,
   type FailurePolicy,
+  type ShutdownOptions,
 } from './engine-options';
 import { createJsonLogger, RedactingLogger } from './logger';
 import { ModulePackages } from './packages/module-packages';
@@ -258,6 +260,10 @@ export class CoreEngineBuilder implements EngineBuilder {
       'Engine:FailurePolicy',
       failurePolicySchema,
     ) as unknown as FailurePolicy;
+    const shutdown = this.configuration.bind(
+      'Engine:Shutdown',
+      shutdownOptionsSchema,
+    ) as unknown as ShutdownOptions;
     const healthDefaults = this.configuration.bind(
       'Engine:Observability:DependencyHealth',
       dependencyHealthDefaultsSchema,
@@ -379,6 +385,7 @@ export class CoreEngineBuilder implements EngineBuilder {
         ),
       catalogs: this.catalogs,
       failurePolicy,
+      shutdown,
       technologySurfaces: [...this.surfaces],
       extensions: this.extensions,
       operations: this.operations,

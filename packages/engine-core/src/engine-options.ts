@@ -31,3 +31,23 @@ export const dependencyHealthDefaultsSchema = z.object({
   /** A floor: a result is stale after max(interval + timeout + 1 s, this many intervals). Default 3. */
   StaleAfterIntervals: z.number().positive().default(3),
 });
+
+/**
+ * `Engine:Shutdown`: the bound of every wait a stop takes in the engine, in the order it takes them (the host's
+ * request drain, `Engine:Web:DrainTimeout`, runs between the stopping hooks and `engine.stop()`). Durations
+ * accept `00:00:10`, `10s` or `PT10S`; values are milliseconds. A wait that runs out is recorded in the story
+ * and logged, and the stop goes on: a stop never waits longer than the sum of these.
+ */
+export const shutdownOptionsSchema = z.object({
+  /** Longest wait for the packs' `stopping` hooks, all of them together. Default 10s. */
+  StoppingHooksTimeout: durationSchema().default(10_000 as never),
+  /** Longest wait for running background jobs after their signals were aborted. Default 10s. */
+  JobStopTimeout: durationSchema().default(10_000 as never),
+  /** Longest wait for the store provider to close (pools, clients). Default 5s. */
+  StoreCloseTimeout: durationSchema().default(5_000 as never),
+});
+export type ShutdownOptions = {
+  StoppingHooksTimeout: number;
+  JobStopTimeout: number;
+  StoreCloseTimeout: number;
+};

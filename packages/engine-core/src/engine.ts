@@ -1,4 +1,5 @@
 import {
+  engineEventIds,
   type CatalogView,
   type DependencyHealthEntry,
   type DiagnosticsDocument,
@@ -31,7 +32,7 @@ import {
   histogramNames,
   meterName,
 } from './diagnostics';
-import type { FailurePolicy } from './engine-options';
+import type { FailurePolicy, ShutdownOptions } from './engine-options';
 import type { ExecutionLifecycleHooks, ExecutionLifecycleTracker } from './execution-lifecycle';
 import type { RedactingLogger } from './logger';
 import type { ModulePackages } from './packages/module-packages';
@@ -44,7 +45,7 @@ import type { RuntimeStory } from './runtime-story';
 import { HealthReporting } from './runtime/health-reporting';
 import { initialLifecycleState, type LifecycleState } from './runtime/lifecycle-state';
 import { ModuleLifecycles } from './runtime/module-lifecycle';
-import { RuntimeLifecycle, type BackgroundWork } from './runtime/runtime-lifecycle';
+import { RuntimeLifecycle, settlesWithin, type BackgroundWork } from './runtime/runtime-lifecycle';
 
 export const engineVersion: string = packageJson.version;
 
@@ -63,6 +64,8 @@ export interface EngineParts {
   ) => DependencyHealthScheduler;
   readonly catalogs: CatalogRegistry;
   readonly failurePolicy: FailurePolicy;
+  /** `Engine:Shutdown`: the bound of each wait a stop takes. */
+  readonly shutdown: ShutdownOptions;
   readonly technologySurfaces: ReadonlyArray<() => readonly TechnologySurface[]>;
   readonly extensions: ExtensionRegistry;
   readonly operations: EngineOperationRegistry;
@@ -142,6 +145,7 @@ export class CoreEngine implements Engine {
       jobs: parts.jobs,
       hooks: parts.hooks,
       failurePolicy: parts.failurePolicy,
+      shutdown: parts.shutdown,
       extensions: parts.extensions,
       beforeFirstStart: () => parts.configuration.assertKnownKeys?.(),
       onStateChange: () => {
@@ -177,22 +181,84 @@ export class CoreEngine implements Engine {
     return this.parts.operations;
   }
 
-  start(): Promise<void> {
-    return this.lifecycle.start();
+  /**
+   * Refuses, with CONFIGURATION_INVALID, every configuration key under `Engine:` that no registration bound,
+   * each with the closest known key. The first start runs the same check; a host calls this before it listens
+   * (after binding its own sections), so a misspelled key ends the process before any port opens.
+   */
+  checkConfiguration(): void {
+    this.parts.configuration.assertKnownKeys();
   }
 
-  /** Stops the runtime, then closes the store provider (a later start reopens what the stores need). */
+  /**
+   * Starts the runtime. A failed start has already run the packs' stopping hooks and stopped what had started;
+   * it also closes the store provider before rejecting, so nothing the start opened stays open.
+   */
+  async start(): Promise<void> {
+    try {
+      await this.lifecycle.start();
+    } catch (error) {
+      await this.closeStores();
+      throw error;
+    }
+  }
+
+  /**
+   * The ordered stop: Stopping, the packs' stopping hooks (awaited, at most StoppingHooksTimeout), jobs (at most
+   * JobStopTimeout), the engine signal aborted, dependency checks, hosted executions and services, modules, then
+   * the store provider (at most StoreCloseTimeout; a later start reopens what the stores need).
+   */
   async stop(): Promise<void> {
     await this.lifecycle.stop();
-    await this.parts.closeStores?.();
+    await this.closeStores();
   }
 
-  restart(): Promise<void> {
-    return this.lifecycle.restart();
+  /**
+   * The same stop (hooks see `restarting: true`), then a start; the store provider stays open unless that start
+   * fails (then it closes, as after a failed `start()`).
+   */
+  async restart(): Promise<void> {
+    try {
+      await this.lifecycle.restart();
+    } catch (error) {
+      if (this.lifecycleState.state === 'Failed') await this.closeStores();
+      throw error;
+    }
   }
 
-  beginShutdown(): void {
-    this.lifecycle.beginShutdown();
+  /**
+   * Stopping at once (readiness Unhealthy, operations refused), then the packs' stopping hooks; resolves once
+   * they finished (at most StoppingHooksTimeout). Hosts await it, drain their requests, then call stop().
+   */
+  beginShutdown(): Promise<void> {
+    return this.lifecycle.beginShutdown();
+  }
+
+  private async closeStores(): Promise<void> {
+    const close = this.parts.closeStores;
+    if (!close) return;
+    const budget = this.parts.shutdown.StoreCloseTimeout;
+    let failure: unknown;
+    const closing = close().catch((error: unknown) => (failure = error));
+    const settled = await settlesWithin(closing, budget);
+    const problem = !settled
+      ? `did not close within Engine:Shutdown:StoreCloseTimeout (${budget} ms); the stop goes on`
+      : failure !== undefined
+        ? `failed to close: ${this.parts.logger.redact(String((failure as Error)?.message ?? failure))}`
+        : undefined;
+    if (!problem) return;
+    this.parts.story.record({
+      kind: 'stores',
+      subjectId: null,
+      transition: 'stop-failed',
+      message: `The store provider ${problem}`,
+    });
+    this.parts.logger.log({
+      level: 'error',
+      eventId: engineEventIds.runtimeStopped,
+      category: 'engine',
+      message: `The store provider ${problem}`,
+    });
   }
 
   /** Runs every dependency contributor once now; resolves when all have settled. */

@@ -9,7 +9,9 @@ export {
   failurePolicySchema,
   runtimeStoryOptionsSchema,
   dependencyHealthDefaultsSchema,
+  shutdownOptionsSchema,
 } from './engine-options';
+export type { ShutdownOptions } from './engine-options';
 export {
   meterName,
   activitySourceName,

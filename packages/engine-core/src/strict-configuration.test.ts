@@ -152,6 +152,62 @@ describe('unknown configuration keys', () => {
     });
   });
 
+  it.each([
+    ['Redis', 'addRedisHealth(builder) was not called: add it (from @corekit/probe-redis)'],
+    ['PostgreSql', 'addPostgresHealth(builder) was not called: add it (from @corekit/probe-postgres)'],
+    ['sqlserver', 'addMssqlHealth(builder) was not called: add it (from @corekit/probe-mssql)'],
+  ])(
+    'name the missing add<Kind>Health call for a configured %s section whose probe is not registered',
+    (section, call) => {
+      const { builder } = builderWith({
+        environment: { [`Engine__Observability__DependencyHealth__${section}__Dependencies__0__Id`]: 'x' },
+      });
+      addFakeHealth('Http', builder);
+      const engine = builder.build();
+      let message = '';
+      try {
+        engine.checkConfiguration();
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toContain(`\`Engine:Observability:DependencyHealth:${section}\` configures the`);
+      expect(message).toContain(call);
+      expect(message).not.toContain('did you mean');
+    },
+  );
+
+  it("give a strict schema's unrecognized key the closest known key, like every other unknown key", () => {
+    const { builder } = builderWith({ environment: { Engine__Strict__Inner__Colour: 'red' } });
+    const strict = z.strictObject({
+      Inner: z.strictObject({ Color: z.string().optional(), Size: z.number().optional() }).optional(),
+    });
+    expect(() => builder.configuration.bind('Engine:Strict', strict)).toThrow(
+      expect.objectContaining({
+        code: 'CONFIGURATION_INVALID',
+        details: expect.objectContaining({
+          problems: ['`Engine:Strict:Inner:Colour` is not a known key; did you mean `Color`?'],
+        }),
+      }),
+    );
+  });
+
+  it('checkConfiguration() refuses an unknown key before the start, so a host can check it before it listens', async () => {
+    const { builder } = builderWith({
+      environment: { Engine__FailurePolicy__StartupReadinessDelays: '00:00:05' },
+    });
+    const engine = builder.build();
+    expect(() => engine.checkConfiguration()).toThrow(
+      expect.objectContaining({
+        code: 'CONFIGURATION_INVALID',
+        message: expect.stringContaining(
+          '`Engine:FailurePolicy:StartupReadinessDelays` is not a known key; did you mean `StartupReadinessDelay`?',
+        ),
+      }),
+    );
+    expect(engine.state).toBe('Created');
+    await expect(engine.start()).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+  });
+
   it('fail the first start on a misspelled key in code options, naming code as the source', async () => {
     const { builder } = builderWith({});
     addFakeHealth('Http', builder, { Dependencies: [{ ...httpEntry, Requried: false }] });

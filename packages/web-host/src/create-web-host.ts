@@ -73,8 +73,10 @@ export interface WebHost {
    */
   openApiDocument(selection?: OpenApiSelection): OpenApiDocument;
   /**
-   * Listens, then starts the engine (so `/health/live` answers during startup). Resolves once the engine start
-   * has settled; a failed start is logged and shown by the health routes (see `exitOnStartFailure`).
+   * Checks the configuration (an unknown key fails before the port opens), listens, then starts the engine (so
+   * `/health/live` and `/health/startup` answer during startup). Resolves once the engine has started. A failed
+   * start ends the process by default (listener and transport ports closed, the report on stderr, exit code 1)
+   * and rejects; with `exitOnStartFailure: false` it resolves and the health routes show the failure.
    */
   listen(): Promise<{ readonly port: number; readonly url: string }>;
   /** Graceful stop without ending the process: drain, `engine.stop()`, close the server. Idempotent. */
@@ -98,9 +100,11 @@ export function createWebHost(
     : createWorkerHost(source, {
         handleSignals,
         exitProcess: options.exitProcess ?? handleSignals,
-        exitOnStartFailure: options.exitOnStartFailure ?? false,
+        exitOnStartFailure: options.exitOnStartFailure ?? true,
         logger: options.logger,
         exit: options.exit,
+        reportStartupError: options.reportStartupError,
+        environment: options.environment,
       });
   const engine = workerHost.engine;
   const logger: Logger = options.logger ?? workerHost.logger;
@@ -282,6 +286,8 @@ export function createWebHost(
       const port =
         options.port ?? settings.Port ?? portFromEnvironment(options.environment ?? process.env) ?? 3000;
       const bindAddress = options.bindAddress ?? settings.BindAddress;
+      // Unknown configuration keys end the process before a port opens (when a failed start ends it at all).
+      if (workerHost.endsOnStartFailure) await workerHost.checkConfiguration();
       const created = createServer(host.handler);
       created.on(
         'upgrade',
@@ -313,27 +319,18 @@ export function createWebHost(
       });
       try {
         await workerHost.start();
-      } catch {
-        // Logged by the worker host; the health routes show the failure (liveness 503, restartAvailableAtUtc).
+      } catch (error) {
+        // The worker host logged it; when a failed start ends the process, it has already closed the server and
+        // every transport port and reported the failure. Otherwise (the `exitOnStartFailure: false` opt-in, or
+        // a host that does not own the process) the health routes show it: liveness 503, restartAvailableAtUtc.
+        if (workerHost.endsOnStartFailure) throw error;
       }
       syncOperations();
       return address;
     },
     async close() {
+      // The participants close the server and unmount every transport adapter once the engine stopped.
       await workerHost.stop('host closed');
-      // Adapters with a server of their own (gRPC) release it; an adapter that fails to is logged, not fatal.
-      for (const { name, adapter } of transports.adapters) {
-        try {
-          await adapter.unmount?.();
-        } catch (error) {
-          logger.log({
-            level: 'warn',
-            eventId: webHostEventIds.requestFailed,
-            category: 'web-host',
-            message: `The ${name} transport adapter failed to unmount: ${(error as Error)?.message ?? error}`,
-          });
-        }
-      }
     },
   };
 
@@ -347,6 +344,26 @@ export function createWebHost(
       logger,
     }),
   );
+  // Adapters with a server of their own (gRPC) release it after the engine stopped, also after a failed start
+  // that ends the process; an adapter that fails to unmount is logged, not fatal.
+  workerHost.addShutdownParticipant({
+    name: 'transport-adapters',
+    drain: async () => undefined,
+    async close() {
+      for (const { name, adapter } of transports.adapters) {
+        try {
+          await adapter.unmount?.();
+        } catch (error) {
+          logger.log({
+            level: 'warn',
+            eventId: webHostEventIds.requestFailed,
+            category: 'web-host',
+            message: `The ${name} transport adapter failed to unmount: ${(error as Error)?.message ?? error}`,
+          });
+        }
+      }
+    },
+  });
 
   for (const route of healthRoutes(
     engine,

@@ -88,6 +88,7 @@ describe('/engine read surfaces', () => {
       '/health',
       '/health/live',
       '/health/ready',
+      '/health/startup',
     ]);
     const story = (await test.request('/engine/runtime-story')).body;
     expect(story.modules[0]).toMatchObject({ moduleId: 'workshop', state: 'started' });

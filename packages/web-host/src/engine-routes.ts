@@ -11,6 +11,7 @@ import {
   snapshotDocumentSchema,
   statusDocumentSchema,
   technologySurfacesDocumentSchema,
+  formatDuration,
   type Engine,
   type HealthReport,
 } from '@corekit/abstractions';
@@ -23,7 +24,33 @@ import type { ShowDetails } from './web-host-options';
 import { webHostEventIdRange } from './web-host-event-ids';
 
 /** The health routes, in the order the diagnostics document lists them. */
-export const healthRoutePaths = ['/health', '/health/live', '/health/ready'] as const;
+export const healthRoutePaths = ['/health', '/health/live', '/health/ready', '/health/startup'] as const;
+
+/**
+ * The startup signal: Healthy once the runtime has reached Started (and while it stops after that), Unhealthy
+ * while it is Created, Starting, Failed or Stopped. It never reads a dependency: a startup probe on it gates
+ * the liveness and readiness probes until the engine has started, whatever the dependencies do.
+ */
+export function startupReport(engine: Engine): HealthReport {
+  const began = performance.now();
+  const { runtime, checkedAtUtc } = engine.liveness();
+  const started = runtime.state === 'Started' || runtime.state === 'Stopping';
+  const durationMs = Math.round((performance.now() - began) * 1000) / 1000;
+  return {
+    status: started ? 'Healthy' : 'Unhealthy',
+    duration: formatDuration(durationMs),
+    durationMs,
+    checkedAtUtc,
+    runtime,
+    reasons: started
+      ? []
+      : [
+          runtime.state === 'Failed'
+            ? 'the runtime failed to start'
+            : `the runtime is ${runtime.state}; the startup signal turns Healthy once it has Started`,
+        ],
+  };
+}
 
 function sendJson(response: Response, body: unknown, status = 200): void {
   response.status(status).setHeader('Cache-Control', 'no-store');
@@ -46,7 +73,7 @@ function oncePerTurn<T>(compute: () => T): () => T {
   };
 }
 
-/** `/health`, `/health/live`, `/health/ready`: 200 when Healthy or Degraded, 503 when Unhealthy. */
+/** `/health`, `/health/live`, `/health/ready`, `/health/startup`: 200 when Healthy or Degraded, 503 when Unhealthy. */
 export function healthRoutes(
   engine: Engine,
   showDetails: ShowDetails,
@@ -121,6 +148,13 @@ export function healthRoutes(
       'Readiness',
       'Healthy only once the runtime has Started and the StartupReadinessDelay window has ended; Unhealthy during startup, shutdown, when stopped or failed, or when a required dependency is Unhealthy; Degraded when only optional dependencies fail or required ones are degraded.',
       () => engine.readiness(),
+    ),
+    route(
+      '/health/startup',
+      'health-startup',
+      'Startup',
+      "Healthy once the runtime has reached Started (and while it stops afterwards); Unhealthy while it is Created, Starting, Failed or Stopped. It never depends on dependency health: point the orchestrator's startup probe here, so liveness and readiness are probed only once the engine has started.",
+      () => startupReport(engine),
     ),
   ];
 }

@@ -62,6 +62,61 @@ describe('health routes (spec 3.1)', () => {
     await host.close();
   });
 
+  it('/health/startup is 503 while Starting, 200 once Started whatever the dependencies say, 503 when the start failed', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { createEngineBuilder, createMemoryLogger } = await import('@corekit/engine-core');
+    const { createWebHost } = await import('./index');
+    const builder = createEngineBuilder({
+      environment: {},
+      logger: createMemoryLogger(),
+      configuration: showAll,
+      contentRoot: __dirname,
+    });
+    builder.addModule({ id: 'slow', version: '1.0.0', start: () => gate });
+    builder.addDependencyHealthContributor(
+      controlledDependency('db', true, { status: 'Unhealthy', description: 'down' }),
+    );
+    const host = createWebHost(builder, { port: 0, handleSignals: false });
+    const listening = host.listen();
+    while (host.engine.state !== 'Starting') await new Promise((resolve) => setTimeout(resolve, 5));
+    const url = `http://127.0.0.1:${(host.server!.address() as { port: number }).port}/health/startup`;
+    const during = await fetch(url);
+    const duringBody = (await during.json()) as { status: string; runtime: { state: string } };
+    expect([during.status, duringBody.status, duringBody.runtime.state]).toEqual([
+      503,
+      'Unhealthy',
+      'Starting',
+    ]);
+    expect(healthReportSchema.safeParse(duringBody).success).toBe(true);
+    release();
+    await listening;
+    const after = await fetch(url);
+    const afterBody = (await after.json()) as { status: string; dependencies?: unknown };
+    expect([after.status, afterBody.status, afterBody.dependencies]).toEqual([200, 'Healthy', undefined]);
+    expect((await fetch(url.replace('startup', 'ready'))).status).toBe(503);
+    await host.close();
+
+    const failed = await startTestHost({
+      configuration: showAll,
+      setup: (failing) =>
+        failing.addModule({
+          id: 'broken',
+          version: '1.0.0',
+          start: () => {
+            throw new Error('boom');
+          },
+        }),
+      host: { exitOnStartFailure: false },
+    });
+    const answer = await failed.request('/health/startup');
+    expect([answer.status, answer.body.status, answer.body.reasons]).toEqual([
+      503,
+      'Unhealthy',
+      ['the runtime failed to start'],
+    ]);
+  });
+
   it('readiness stays 503 during the StartupReadinessDelay window and turns 200 when it ends', async () => {
     const test = await startTestHost({
       configuration: { Engine: { ...showAll.Engine, FailurePolicy: { StartupReadinessDelay: '00:00:30' } } },

@@ -25,6 +25,9 @@ export function httpShutdownParticipant(parts: {
     logger.log({ level, eventId, category: 'web-host', message });
   return {
     name: 'web-host',
+    refuse() {
+      drain.refuse();
+    },
     async drain(signal) {
       log(
         'info',

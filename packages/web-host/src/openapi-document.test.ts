@@ -8,6 +8,7 @@ type Operation = {
   parameters?: Array<{ name: string; in: string; required: boolean }>;
   responses: Record<string, any>;
   tags?: string[];
+  description?: string;
 };
 type Document = {
   openapi: string;
@@ -137,9 +138,10 @@ describe('/openapi/v1.json', () => {
   it('documents the health routes with their 200 and 503 answers, and the snapshot with every catalog field', async () => {
     const test = await hostWithEverything();
     const document = (await test.request('/openapi/v1.json')).body as Document;
-    for (const path of ['/health', '/health/live', '/health/ready']) {
+    for (const path of ['/health', '/health/live', '/health/ready', '/health/startup']) {
       expect(Object.keys(document.paths[path].get.responses).sort()).toEqual(['200', '503', 'default']);
     }
+    expect(document.paths['/health/startup'].get.description).toContain('never depends on dependency health');
     const snapshotRef = document.paths['/engine/snapshot'].get.responses['200'].content['application/json']
       .schema.$ref as string;
     const snapshot = document.components.schemas[snapshotRef.split('/').pop()!];

@@ -53,6 +53,11 @@ export class RequestDrain {
     }
   };
 
+  /** Enters the draining mode: from now on only the routes served while draining answer; in-flight work goes on. */
+  refuse(): void {
+    this.draining = true;
+  }
+
   /** Enters the draining mode; resolves once no tracked request is in flight, or when `signal` aborts. */
   drain(signal: AbortSignal): Promise<'drained' | 'cut'> {
     this.draining = true;

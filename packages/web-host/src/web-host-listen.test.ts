@@ -89,7 +89,89 @@ describe('port and composition', () => {
     await expect(fetch(`http://127.0.0.1:${port}/health/live`)).rejects.toThrow();
   });
 
-  it('keeps serving after a failed engine start so the failure is visible (exit is opt-in)', async () => {
+  it('a failed engine start ends the process by default: listener closed, report on stderr, exit 1', async () => {
+    const exits: number[] = [];
+    const reports: string[] = [];
+    const strict = builder();
+    strict.addModule({
+      id: 'broken',
+      version: '1.0.0',
+      start: () => Promise.reject(new Error('no license')),
+    });
+    const web = host(strict, {
+      port: 0,
+      handleSignals: false,
+      exitProcess: true,
+      exit: (code) => void exits.push(code),
+      reportStartupError: (text) => void reports.push(text),
+    });
+    await expect(web.listen()).rejects.toMatchObject({ code: 'ENGINE_START_FAILED' });
+    expect(exits).toEqual([1]);
+    expect(web.server?.listening).toBe(false);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toContain('Startup failed: ENGINE_START_FAILED');
+    expect(reports[0]).toContain('no license');
+  });
+
+  it('an unknown configuration key ends the process before the port opens', async () => {
+    const exits: number[] = [];
+    const reports: string[] = [];
+    const misspelled = builder({ Engine: { FailurePolicy: { StartupReadinessDelays: '00:00:05' } } });
+    const web = host(misspelled, {
+      port: 0,
+      handleSignals: false,
+      exitProcess: true,
+      exit: (code) => void exits.push(code),
+      reportStartupError: (text) => void reports.push(text),
+    });
+    await expect(web.listen()).rejects.toMatchObject({
+      code: 'CONFIGURATION_INVALID',
+      message: expect.stringContaining('did you mean `StartupReadinessDelay`?'),
+    });
+    expect(exits).toEqual([1]);
+    expect(web.server).toBeUndefined();
+    expect(web.engine.state).toBe('Created');
+    expect(reports[0]).toContain('Startup failed: CONFIGURATION_INVALID');
+  });
+
+  it("refuses new requests as soon as the shutdown begins, while the packs' stopping hooks still run", async () => {
+    const stopping = builder();
+    let release!: () => void;
+    let hookRunning = false;
+    stopping.addLifecycleHooks({
+      id: 'slow-pack',
+      stopping: () =>
+        new Promise<void>((resolve) => {
+          hookRunning = true;
+          release = resolve;
+        }),
+    });
+    const web = host(stopping, { port: 0, handleSignals: false });
+    web.addRoute({
+      method: 'get',
+      path: '/api/ping',
+      summary: 'pong',
+      responses: { 200: { description: 'pong' } },
+      handler: (_request, response) => void response.json({ pong: true }),
+    });
+    const { port } = await web.listen();
+    const base = `http://127.0.0.1:${port}`;
+    expect((await fetch(`${base}/api/ping`)).status).toBe(200);
+    const closing = web.close();
+    while (!hookRunning) await new Promise((resolve) => setTimeout(resolve, 5));
+    const refused = await fetch(`${base}/api/ping`);
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([
+      503,
+      'HOST_SHUTTING_DOWN',
+    ]);
+    expect((await fetch(`${base}/health/live`)).status).toBe(200);
+    expect(web.engine.state).toBe('Stopping');
+    release();
+    await closing;
+    expect(web.engine.state).toBe('Stopped');
+  });
+
+  it('keeps serving after a failed engine start with the exitOnStartFailure: false opt-in', async () => {
     const failing = builder();
     failing.addModule({
       id: 'broken',
@@ -98,26 +180,20 @@ describe('port and composition', () => {
         throw new Error('no license');
       },
     });
-    const { port } = await host(failing, { port: 0, handleSignals: false }).listen();
+    const exits: number[] = [];
+    const { port } = await host(failing, {
+      port: 0,
+      handleSignals: false,
+      exitProcess: true,
+      exitOnStartFailure: false,
+      exit: (code) => void exits.push(code),
+    }).listen();
     const status = (await (await fetch(`http://127.0.0.1:${port}/engine/status`)).json()) as {
       state: string;
       lastFailure: { message: string };
     };
     expect([status.state, status.lastFailure.message]).toEqual(['Failed', 'no license']);
-    const exits: number[] = [];
-    const strict = builder();
-    strict.addModule({
-      id: 'broken',
-      version: '1.0.0',
-      start: () => Promise.reject(new Error('no license')),
-    });
-    await host(strict, {
-      port: 0,
-      handleSignals: false,
-      exitProcess: true,
-      exitOnStartFailure: true,
-      exit: (code) => void exits.push(code),
-    }).listen();
-    expect(exits).toEqual([1]);
+    expect((await fetch(`http://127.0.0.1:${port}/health/live`)).status).toBe(503);
+    expect(exits).toEqual([]);
   });
 });

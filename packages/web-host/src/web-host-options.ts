@@ -133,9 +133,12 @@ export interface WebHostOptions {
   /** End the process after a signal-driven shutdown (ignored with `workerHost`). Default: `handleSignals`. */
   readonly exitProcess?: boolean;
   /**
-   * End the process with exit code 1 when the engine fails to start (ignored with `workerHost`). Default false:
-   * the host keeps serving so `/health` and `/engine/status` show the failure and `restartAvailableAtUtc`, and
-   * `/health/live` answers 503 so an orchestrator restarts the process.
+   * End the process with exit code 1 when the engine fails to start (an unknown configuration key, an invalid
+   * value, a module or pack whose start throws), after closing the listener and every transport's port and
+   * releasing what the packs opened; the readable report goes to stderr. Default true (with `exitProcess`):
+   * a supervisor restarts a process that exits. `false` is the opt-in to keep serving: `/health` and
+   * `/engine/status` then show the failure and `restartAvailableAtUtc`, `/health/live` answers 503, and an
+   * operator can `POST /engine/restart`. Ignored with `workerHost` (its own option applies).
    */
   readonly exitOnStartFailure?: boolean;
   /** Where host records go. Default: the builder's or engine's logger. */
@@ -144,4 +147,6 @@ export interface WebHostOptions {
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /** Replaces process.exit (tests). */
   readonly exit?: (code: number) => void;
+  /** Where the startup report goes when a failed start ends the process (ignored with `workerHost`). Default stderr. */
+  readonly reportStartupError?: (text: string) => void;
 }

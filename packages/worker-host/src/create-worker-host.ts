@@ -8,11 +8,18 @@ export type ShutdownSignal = (typeof shutdownSignals)[number];
 
 /**
  * Something that takes work while the engine runs and must let it finish before the engine stops (the web
- * host's HTTP server is one). Participants are drained in registration order after `engine.beginShutdown()`.
+ * host's HTTP server is one). Participants are drained in registration order once `engine.beginShutdown()`
+ * resolved (the packs' stopping hooks have run), and closed in reverse order after `engine.stop()`, also after a
+ * failed start that ends the process.
  */
 export interface ShutdownParticipant {
   /** Shown in logs. */
   readonly name: string;
+  /**
+   * Called first, as the shutdown begins (before the packs' stopping hooks run): stop taking new work at once;
+   * what is in flight goes on until `drain`.
+   */
+  refuse?(): void;
   /**
    * Stop taking new work and resolve once in-flight work has finished. `signal` aborts when the drain must end
    * now (a second shutdown signal, or the participant's own deadline): cut what is left and resolve.
@@ -35,9 +42,11 @@ export interface WorkerHostOptions {
    */
   readonly exitProcess?: boolean;
   /**
-   * With `exitProcess`, a failed engine start ends the process with exit code 1 after the startup report on
-   * stderr. Default true. A failed build (invalid configuration, a registration error) always ends the process
-   * when `exitProcess` is on: there is no engine to keep running.
+   * With `exitProcess`, a failed engine start (an unknown configuration key included) ends the process with exit
+   * code 1: the host first releases what the start opened (`engine.stop()` closes the stores, every shutdown
+   * participant closes: the web host's listener and transport ports), then writes the startup report on stderr.
+   * Default true. A failed build (invalid configuration, a registration error) always ends the process when
+   * `exitProcess` is on: there is no engine to keep running.
    */
   readonly exitOnStartFailure?: boolean;
   /** Where host records go. Default: the builder's (or engine's) logger, so secrets are redacted. */
@@ -57,16 +66,28 @@ export interface WorkerHostOptions {
 export interface WorkerHost {
   readonly engine: Engine;
   readonly logger: Logger;
-  /** Starts the engine and installs the signal handlers. Rejects with the engine's error when start fails. */
+  /**
+   * Starts the engine and installs the signal handlers. Rejects with the engine's error when start fails (after
+   * ending the process when `endsOnStartFailure`).
+   */
   start(): Promise<void>;
+  /**
+   * Checks the configuration now (`engine.checkConfiguration()`: every key under `Engine:` must be known), for a
+   * host that opens ports before it starts the engine. A failure goes the way of a failed start: logged, and
+   * when `endsOnStartFailure`, resources released, the report on stderr and exit code 1; then it rejects.
+   */
+  checkConfiguration(): Promise<void>;
+  /** True when a failed start ends the process (`exitProcess` and `exitOnStartFailure`). */
+  readonly endsOnStartFailure: boolean;
   /**
    * Starts the engine and resolves with the exit code once the host has stopped (0 clean, 1 failed). Keeps
    * the process alive until then, even when nothing else holds the event loop.
    */
   run(): Promise<number>;
   /**
-   * Graceful shutdown: `engine.beginShutdown()` (readiness Unhealthy at once), drain every participant,
-   * `engine.stop()`, close participants. Idempotent; resolves with the exit code.
+   * Graceful shutdown: `await engine.beginShutdown()` (readiness Unhealthy at once, the packs' stopping hooks
+   * awaited), drain every participant, `engine.stop()` (jobs, modules, stores), close participants. Idempotent;
+   * resolves with the exit code.
    */
   stop(reason?: string): Promise<number>;
   /** Registers work that must drain before the engine stops; returns the function that removes it. */
@@ -146,24 +167,68 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
     signalHandlers.clear();
   }
 
+  const endsOnStartFailure = exitProcess && exitOnStartFailure;
+
   async function start(): Promise<void> {
     installSignals();
     try {
       await engine.start();
     } catch (error) {
+      await startFailed(error);
+      throw error;
+    }
+  }
+
+  async function checkConfiguration(): Promise<void> {
+    try {
+      engine.checkConfiguration?.();
+    } catch (error) {
+      if (endsOnStartFailure) await startFailed(error);
+      throw error;
+    }
+  }
+
+  /** Logs a failed start; when it ends the process: releases what the start opened, reports, exits 1. */
+  async function startFailed(error: unknown): Promise<void> {
+    log(
+      'error',
+      engineEventIds.runtimeStartFailed,
+      `The engine failed to start: ${(error as Error)?.message ?? error}`,
+      {
+        errorCode: errorCode(error),
+      },
+    );
+    if (!endsOnStartFailure) return;
+    await release();
+    finish(1);
+    report(error);
+  }
+
+  /** After a failed start: the engine stops (it closes the stores), then every participant closes. */
+  async function release(): Promise<void> {
+    try {
+      await engine.stop();
+    } catch (error) {
       log(
         'error',
-        engineEventIds.runtimeStartFailed,
-        `The engine failed to start: ${(error as Error)?.message ?? error}`,
-        {
-          errorCode: errorCode(error),
-        },
+        engineEventIds.runtimeStopped,
+        `The engine failed to stop: ${(error as Error)?.message ?? error}`,
       );
-      if (exitProcess && exitOnStartFailure) {
-        finish(1);
-        report(error);
+    }
+    await closeParticipants();
+  }
+
+  async function closeParticipants(): Promise<void> {
+    for (const participant of [...participants].reverse()) {
+      try {
+        await participant.close?.();
+      } catch (error) {
+        log(
+          'error',
+          engineEventIds.runtimeStopped,
+          `${participant.name} failed to close: ${(error as Error)?.message ?? error}`,
+        );
       }
-      throw error;
     }
   }
 
@@ -177,7 +242,11 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
   function stop(reason = 'stop requested'): Promise<number> {
     stopping ??= (async () => {
       let code = 0;
-      engine.beginShutdown();
+      // Stopping at once, no new work anywhere, then the packs' stopping hooks (awaited, bounded by
+      // Engine:Shutdown:StoppingHooksTimeout).
+      const hooks = engine.beginShutdown();
+      for (const participant of participants) participant.refuse?.();
+      await hooks;
       for (const participant of [...participants]) {
         try {
           await participant.drain(forceDrain.signal);
@@ -202,17 +271,7 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
           },
         );
       }
-      for (const participant of [...participants].reverse()) {
-        try {
-          await participant.close?.();
-        } catch (error) {
-          log(
-            'error',
-            engineEventIds.runtimeStopped,
-            `${participant.name} failed to close: ${(error as Error)?.message ?? error}`,
-          );
-        }
-      }
+      await closeParticipants();
       log('info', engineEventIds.runtimeStopped, `Host stopped (${reason}), exit code ${code}`, {
         reason,
         exitCode: code,
@@ -238,6 +297,8 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
     engine,
     logger,
     start,
+    checkConfiguration,
+    endsOnStartFailure,
     run,
     stop,
     stopped,

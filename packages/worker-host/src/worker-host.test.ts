@@ -47,6 +47,85 @@ describe('createWorkerHost', () => {
     ]);
   });
 
+  it("awaits the packs' stopping hooks before draining participants", async () => {
+    const { builder, events } = builderWith();
+    builder.addLifecycleHooks({
+      id: 'pack',
+      stopping: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        events.push('pack stopping finished');
+      },
+    });
+    const host = createWorkerHost(builder, { handleSignals: false });
+    host.addShutdownParticipant({
+      name: 'http',
+      refuse: () => void events.push('refuse new work'),
+      drain: async () => void events.push('drain'),
+    });
+    await host.start();
+    await host.stop();
+    expect(events).toEqual([
+      'module started',
+      'refuse new work',
+      'pack stopping finished',
+      'drain',
+      'module stopped',
+    ]);
+  });
+
+  it('a failed start that ends the process closes every participant and the stores before the report and exit(1)', async () => {
+    const { builder, events } = builderWith(() => {
+      throw new Error('boom');
+    });
+    const exits: number[] = [];
+    const reports: string[] = [];
+    const host = createWorkerHost(builder, {
+      handleSignals: false,
+      exitProcess: true,
+      exit: (code) => void exits.push(code),
+      reportStartupError: (text) => void reports.push(text),
+    });
+    host.addShutdownParticipant({
+      name: 'http',
+      drain: async () => void events.push('drain'),
+      close: async () => void events.push(`close (exits so far: ${exits.length})`),
+    });
+    expect(host.endsOnStartFailure).toBe(true);
+    await expect(host.start()).rejects.toMatchObject({ code: 'ENGINE_START_FAILED' });
+    expect(events).toEqual(['module stopped', 'close (exits so far: 0)']);
+    expect(exits).toEqual([1]);
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toContain('Startup failed: ENGINE_START_FAILED');
+  });
+
+  it('checkConfiguration() ends the process on an unknown key before anything starts, naming the closest key', async () => {
+    const logger = createMemoryLogger();
+    const builder = createEngineBuilder({
+      environment: { Engine__FailurePolicy__StartupReadinessDelays: '00:00:05' },
+      logger,
+      contentRoot: __dirname,
+    });
+    const exits: number[] = [];
+    const reports: string[] = [];
+    const closed: string[] = [];
+    const host = createWorkerHost(builder, {
+      handleSignals: false,
+      exitProcess: true,
+      exit: (code) => void exits.push(code),
+      reportStartupError: (text) => void reports.push(text),
+    });
+    host.addShutdownParticipant({
+      name: 'http',
+      drain: async () => undefined,
+      close: async () => void closed.push('http'),
+    });
+    await expect(host.checkConfiguration()).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    expect(host.engine.state).toBe('Created');
+    expect(closed).toEqual(['http']);
+    expect(exits).toEqual([1]);
+    expect(reports[0]).toContain('did you mean `StartupReadinessDelay`?');
+  });
+
   it('stop is idempotent and `stopped` resolves with the exit code', async () => {
     const { builder } = builderWith();
     const host = createWorkerHost(builder, { handleSignals: false });

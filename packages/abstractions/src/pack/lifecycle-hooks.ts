@@ -10,7 +10,7 @@ export interface BuildHookContext extends CatalogResolutionContext {
 
 /** What the started and stopping hooks see. */
 export interface RuntimeHookContext extends ExtensionResolver {
-  /** Aborted when the engine stops. */
+  /** Aborted when the engine stops: after every `stopping` hook has finished and the jobs were stopped. */
   readonly signal: AbortSignal;
   /** The runtime state at the time of the call. */
   readonly state: RuntimeState;
@@ -23,10 +23,18 @@ export interface RuntimeHookContext extends ExtensionResolver {
 }
 
 /**
- * Hooks a pack registers with `builder.addLifecycleHooks(...)`. `build` runs inside `builder.build()` after
- * every registration (return every problem: the build fails with all of them); `attach` once the engine
- * exists (to read its state later); `started` after the engine has started (before readiness can turn
- * Healthy); `stopping` when shutdown begins, before jobs and modules stop.
+ * Hooks a pack registers with `builder.addLifecycleHooks(...)`, run in registration order:
+ * - `build` inside `builder.build()` after every registration (return every problem: the build fails with all
+ *   of them);
+ * - `attach` once the engine exists (to read its state later);
+ * - `started` as the last step of a start, while the state is still `Starting`: after modules, hosted services
+ *   and the first dependency checks, before jobs are armed and the state turns `Started`. A hook that throws
+ *   fails the start (phase `pack-started`);
+ * - `stopping` as the first step of every stop, `restart()` included: the state is `Stopping` (operations are
+ *   refused), jobs still run and the signal is not aborted yet. Each hook is awaited; all of them together get
+ *   `Engine:Shutdown:StoppingHooksTimeout` (default 10 s), after which the stop goes on. Only then are jobs
+ *   stopped, the signal aborted, modules stopped and stores closed. A failed start runs `stopping` too (state
+ *   `Starting`), so a pack releases what it opened; a throwing `stopping` is recorded, never fatal.
  */
 export interface LifecycleHooks {
   /** The pack's id, for errors and the story. */

@@ -25,7 +25,10 @@ export interface JobSchedulerOptions {
   readonly logger: Logger;
   /** Called once per finished run, for counters. An exception thrown here is logged and ignored. */
   readonly onRun?: (jobId: string, outcome: JobRunResult, durationMs: number) => void;
-  /** How long stop() waits for running runs after aborting their signals. Default 10 000 ms. */
+  /**
+   * How long stop() waits for running runs after aborting their signals, when stop() is given no bound. Default
+   * 10 000 ms; the engine passes `Engine:Shutdown:JobStopTimeout` to every stop.
+   */
   readonly stopTimeoutMs?: number;
   /**
    * Event id of the failure and abandoned-run log records. Default 3000: the spec's engine (2000-2005) and
@@ -87,15 +90,15 @@ export class JobScheduler {
     for (const slot of this.slots.values()) this.arm(slot, 'startup');
   }
 
-  /** Clears timers, aborts running runs and waits for them (at most `stopTimeoutMs`). */
-  stop(): Promise<void> {
+  /** Clears timers, aborts running runs and waits for them (at most `timeoutMs`, default `stopTimeoutMs`). */
+  stop(timeoutMs: number = this.stopTimeoutMs): Promise<void> {
     if (this.stopping) return this.stopping;
     if (this.phase !== 'started') return Promise.resolve();
     this.phase = 'stopping';
     for (const slot of this.slots.values()) this.disarm(slot);
     const runs = [...this.slots.values()].flatMap((slot) => (slot.active ? [slot.active] : []));
     for (const run of runs) run.controller.abort(new Error('the job scheduler is stopping'));
-    this.stopping = this.awaitRuns(runs).finally(() => {
+    this.stopping = this.awaitRuns(runs, timeoutMs).finally(() => {
       if (this.phase === 'stopping') this.phase = 'stopped';
     });
     return this.stopping;
@@ -105,11 +108,11 @@ export class JobScheduler {
     return [...this.slots.values()].map(slotState);
   }
 
-  private async awaitRuns(runs: ActiveRun[]): Promise<void> {
+  private async awaitRuns(runs: ActiveRun[], timeoutMs: number): Promise<void> {
     if (runs.length === 0) return;
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), this.stopTimeoutMs);
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
     const settled = Promise.all(runs.map((run) => run.settled)).then(() => 'settled' as const);
     const winner = await Promise.race([settled, timedOut]);
@@ -119,7 +122,7 @@ export class JobScheduler {
       const run = slot.active;
       if (!run || !runs.includes(run)) continue;
       run.abandoned = true;
-      this.reporter.abandoned(slot.job.id, run.details, this.stopTimeoutMs);
+      this.reporter.abandoned(slot.job.id, run.details, timeoutMs);
     }
   }
 

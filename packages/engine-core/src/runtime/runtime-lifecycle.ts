@@ -14,7 +14,7 @@ import {
 import { isoAt, type Clock } from '../clock';
 import type { DependencyHealthScheduler } from '../dependency-health-scheduler';
 import type { EngineInstruments } from '../diagnostics';
-import type { FailurePolicy } from '../engine-options';
+import type { FailurePolicy, ShutdownOptions } from '../engine-options';
 import type { ExecutionLifecycleTracker } from '../execution-lifecycle';
 import type { RedactingLogger } from '../logger';
 import type { ModulePackages } from '../packages/module-packages';
@@ -24,7 +24,24 @@ import type { ModuleLifecycles } from './module-lifecycle';
 /** Background work the lifecycle starts after the modules and stops first. */
 export interface BackgroundWork {
   start(): void;
-  stop(): Promise<void>;
+  /** Aborts running work and waits for it at most `timeoutMs`. */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+/** Resolves true when `work` settled within `ms`, false when the wait ran out (the work goes on unobserved). */
+export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+    timer.unref?.();
+  });
+  const settled = work.then(
+    () => true as const,
+    () => true as const,
+  );
+  const outcome = await Promise.race([settled, timedOut]);
+  clearTimeout(timer);
+  return outcome;
 }
 
 /** What the lifecycle drives. */
@@ -43,6 +60,8 @@ export interface RuntimeLifecycleParts {
   readonly jobs: BackgroundWork;
   readonly hooks: readonly LifecycleHooks[];
   readonly failurePolicy: FailurePolicy;
+  /** `Engine:Shutdown`: the bounds of the stopping hooks and the job wait. */
+  readonly shutdown: ShutdownOptions;
   readonly extensions: ExtensionResolver;
   /** Checks done once, before the first start (strict configuration). */
   readonly beforeFirstStart: () => void;
@@ -58,6 +77,8 @@ export class RuntimeLifecycle {
   private abort = new AbortController();
   private transition: Promise<void> = Promise.resolve();
   private firstStartChecked = false;
+  /** The stopping hooks of the shutdown in progress (bounded by StoppingHooksTimeout); null when none runs. */
+  private stoppingHooks: Promise<void> | null = null;
 
   constructor(private readonly parts: RuntimeLifecycleParts) {}
 
@@ -112,21 +133,44 @@ export class RuntimeLifecycle {
         `Restart requested (restart ${lifecycle.restartCount})`,
       );
       if (lifecycle.state === 'Started') {
-        this.beginShutdown(true);
+        void this.beginShutdown(true);
         await this.stopNow();
       }
       await this.startNow(true);
     });
   }
 
-  /** `restarting`: the stop is the first half of `restart()` (the packs' stopping hooks are told). */
-  beginShutdown(restarting = false): void {
+  /**
+   * The first step of every stop: the state turns Stopping (readiness Unhealthy, operations refused), then the
+   * packs' `stopping` hooks run in registration order, with the signal not yet aborted and jobs still running.
+   * Resolves once every hook has finished or `Engine:Shutdown:StoppingHooksTimeout` ran out; `stop()` awaits
+   * the same promise. `restarting`: the stop is the first half of `restart()` (the hooks are told).
+   */
+  beginShutdown(restarting = false): Promise<void> {
+    if (this.stoppingHooks) return this.stoppingHooks;
     const lifecycle = this.parts.state;
-    if (lifecycle.state !== 'Started' && lifecycle.state !== 'Starting') return;
+    if (lifecycle.state !== 'Started' && lifecycle.state !== 'Starting') return Promise.resolve();
     lifecycle.shutdownStartedAt = this.parts.clock.now();
     this.setState('Stopping', 'shutdown requested; readiness is Unhealthy while the drain runs');
     this.log('info', engineEventIds.runtimeStopping, 'Runtime stopping');
-    void this.runHooks('stopping', false, restarting);
+    this.stoppingHooks = this.runStoppingHooks(restarting);
+    return this.stoppingHooks;
+  }
+
+  /** The stopping hooks, bounded as a whole by StoppingHooksTimeout; a hook that overruns is recorded. */
+  private async runStoppingHooks(restarting: boolean): Promise<void> {
+    if (!this.parts.hooks.some((hooks) => hooks.stopping)) return;
+    const budget = this.parts.shutdown.StoppingHooksTimeout;
+    let running: string | null = null;
+    const hooks = this.runHooks('stopping', false, restarting, (id) => (running = id));
+    if (await settlesWithin(hooks, budget)) return;
+    this.recordStopError(
+      'pack',
+      running ?? 'stopping-hooks',
+      new Error(
+        `the stopping hook did not finish within Engine:Shutdown:StoppingHooksTimeout (${budget} ms); the stop goes on`,
+      ),
+    );
   }
 
   moduleContext(definition: ModuleDefinition): ModuleContext {
@@ -149,6 +193,7 @@ export class RuntimeLifecycle {
       this.firstStartChecked = true;
     }
     this.abort = new AbortController();
+    this.stoppingHooks = null;
     lifecycle.shutdownStartedAt = null;
     lifecycle.startedAt = null;
     this.setState('Starting', 'startup begins');
@@ -224,6 +269,8 @@ export class RuntimeLifecycle {
       message: `Startup failed in ${phase}${moduleId ? ` (module ${moduleId})` : ''}: ${lifecycle.lastFailure.message}`,
       details: { ...lifecycle.lastFailure },
     });
+    // The packs release what they opened for this start (their `started` may have run for some of them).
+    await (this.stoppingHooks ?? this.runStoppingHooks(false));
     await this.teardown();
     this.setState('Failed', `startup failed in ${phase}`);
     this.log(
@@ -241,16 +288,21 @@ export class RuntimeLifecycle {
   private async stopNow(): Promise<void> {
     const state = this.parts.state.state;
     if (state === 'Created' || state === 'Stopped' || state === 'Failed') return;
-    if (state !== 'Stopping') this.beginShutdown();
+    await this.beginShutdown();
     await this.teardown();
+    this.stoppingHooks = null;
     this.setState('Stopped', 'shutdown completed');
     this.log('info', engineEventIds.runtimeStopped, 'Runtime stopped');
   }
 
-  /** Stops jobs, hosted executions, hosted services and modules in reverse order; errors are recorded, never thrown. */
+  /**
+   * After the stopping hooks: stops jobs (their signals aborted, waited at most JobStopTimeout), then aborts the
+   * engine signal and stops dependency checks, hosted executions, hosted services and modules in reverse order;
+   * errors are recorded, never thrown.
+   */
   private async teardown(): Promise<void> {
+    await this.parts.jobs.stop(this.parts.shutdown.JobStopTimeout);
     this.abort.abort();
-    await this.parts.jobs.stop();
     this.parts.dependencies.stop();
     await this.parts.executions.deactivate((id, error) => this.recordStopError('hosted-service', id, error));
     for (const service of this.startedHostedServices.splice(0).reverse()) {
@@ -277,6 +329,7 @@ export class RuntimeLifecycle {
     which: 'started' | 'stopping',
     rethrow: boolean,
     restarting: boolean,
+    onHook: (id: string) => void = () => undefined,
   ): Promise<void> {
     const context = {
       signal: this.abort.signal,
@@ -285,6 +338,8 @@ export class RuntimeLifecycle {
       resolve: this.parts.extensions.resolve.bind(this.parts.extensions),
     };
     for (const hooks of this.parts.hooks) {
+      if (!hooks[which]) continue;
+      onHook(hooks.id);
       try {
         await hooks[which]?.(context);
       } catch (error) {
