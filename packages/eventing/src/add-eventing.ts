@@ -18,6 +18,7 @@ import { eventingRegistry } from './eventing-registry';
 import { eventingErrorCodes, publicationRoute } from './eventing-constants';
 import { PublicationService } from './publication-service';
 import { eventingSurfaces } from './eventing-surfaces';
+import { EventingRun } from './eventing-run';
 import { KeyedOutboxStore, type OutboxRecord } from './keyed-outbox-store';
 import { MemoryOutboxStore } from './memory-outbox-store';
 import { OutboxDispatchLoop, type DispatchPassResult } from './outbox-dispatcher';
@@ -44,6 +45,7 @@ const emptyPass: DispatchPassResult = {
   retryScheduled: 0,
   failed: 0,
   claimLost: 0,
+  released: 0,
 };
 
 /**
@@ -68,13 +70,14 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
     names: eventingEventIdNames,
   });
 
-  const stop = new AbortController();
+  /** The current engine run: replaced on every start, ended by `stopping` (an aborted run is never reused). */
+  let run = new EventingRun();
   const ledger = builder.openStore<CompletedExecution>('eventing-idempotency', {
     maxEntries: 100_000,
     description:
       'completed subscription executions (subscriptionId|publicationId), process-local idempotency',
   });
-  const runner = new SubscriptionRunner(settings, registry.executors, ledger, stop.signal);
+  const runner = new SubscriptionRunner(settings, registry.executors, ledger);
   const writers = PublicationService.writersOf(builder);
   const publications = new PublicationService(settings, registry, runner, writers);
   const book = new DispatchStateBook();
@@ -90,6 +93,10 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
     async dispatch(message) {
       const matching = registry.matching(message.channelId, message.eventType);
       const results = await runner.run(matching, message);
+      // Not completed, not failed: the loop gives the message back for the next start.
+      if (results.some((result) => result.outcome === 'interrupted')) {
+        throw new Error('the engine stopped before every subscription completed');
+      }
       const outcome = publications.completeRun(message, matching.length, results);
       if (outcome === 'failed') {
         const failed = results
@@ -109,9 +116,10 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
       runOnStartup: true,
       owner: '@corekit/eventing',
       run: async (context) => {
-        if (!loop) return emptyPass;
+        const current = run;
+        if (!loop || current.stopping) return emptyPass;
         try {
-          return await loop.pass(context.signal);
+          return await current.track(loop.pass(context.signal));
         } catch (error) {
           builder.logger.log({
             level: 'warn',
@@ -206,11 +214,13 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
       return registry.validate(context.moduleIds, hostedExecutionIds);
     },
     started(context) {
+      run = new EventingRun();
+      runner.bind(run);
       if (outboxSettings.Enabled) {
-        outbox = context.resolve(outboxStoreKey) ?? embeddedOutbox(builder, outboxSettings);
+        outbox ??= context.resolve(outboxStoreKey) ?? embeddedOutbox(builder, outboxSettings);
         dispatcher = context.resolve(eventDispatcherKey) ?? inProcessDispatcher;
         publications.useOutbox(outbox);
-        loop = new OutboxDispatchLoop(outboxSettings, outbox, dispatcher, book, writers);
+        loop = new OutboxDispatchLoop(outboxSettings, outbox, dispatcher, book, writers, run);
       }
       const entries = readiness();
       builder.story.record({
@@ -227,8 +237,12 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
         message: `Eventing started: ${registry.channels.size} channel(s), ${entries.length} subscription(s), lane ${publications.lane}`,
       });
     },
-    async stopping() {
-      stop.abort();
+    /**
+     * Ends the run: no new batch or subscription attempt from now on, in-flight work finishes (or is aborted
+     * when the engine's signal aborts, and then gives its message back), then the dispatcher closes.
+     */
+    async stopping(context) {
+      await run.stop(context.signal);
       await dispatcher?.close?.();
     },
   });

@@ -82,6 +82,7 @@ export function subscriptionReadiness(
       'reported.succeededCount': record?.succeededCount ?? 0,
       'reported.failedCount': record?.failedCount ?? 0,
       'reported.skippedCount': record?.skippedCount ?? 0,
+      'reported.interruptedCount': record?.interruptedCount ?? 0,
       'reported.lastOutcome': record?.lastOutcome ?? null,
       'reported.lastError': record?.lastError ?? null,
       ...(record?.publicationMetadata ?? {}),
