@@ -14,6 +14,7 @@ import type {
 import type { KnowledgeIndexProvider } from './index-provider';
 import { IndexStateStore, indexStateStoreName } from './index-state-store';
 import { createInProcessIndexProvider } from './in-process-provider';
+import { reconcileIndexStates } from './index-reconciliation';
 import { ProviderSelection } from './provider-selection';
 import { QueryService } from './query-service';
 import { ReindexService } from './reindex-service';
@@ -153,6 +154,7 @@ export function addRetrieval(
           { count: restored },
         );
       }
+      await reconcileIndexStates({ collections, providers, states, telemetry, now });
     },
     stopping: async () => {
       for (const provider of providers.list()) {
