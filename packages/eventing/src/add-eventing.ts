@@ -90,9 +90,9 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
   const inProcessDispatcher: EventDispatcher = {
     id: 'in-process-subscriptions',
     executionOwnership: 'core-managed',
-    async dispatch(message) {
+    async dispatch(message, signal) {
       const matching = registry.matching(message.channelId, message.eventType);
-      const results = await runner.run(matching, message);
+      const results = await runner.run(matching, message, signal);
       // Not completed, not failed: the loop gives the message back for the next start.
       if (results.some((result) => result.outcome === 'interrupted')) {
         throw new Error('the engine stopped before every subscription completed');

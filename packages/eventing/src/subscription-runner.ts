@@ -93,15 +93,24 @@ export class SubscriptionRunner {
     );
   }
 
+  /**
+   * Runs the bound subscriptions of `message`. `stopSignal` (the dispatch job's signal) aborts attempts like
+   * the run's own: an attempt aborted by either is `interrupted`, not failed.
+   */
   async run(
     subscriptions: readonly Owned<EventSubscriptionDeclaration>[],
     message: EventMessage,
+    stopSignal?: AbortSignal,
   ): Promise<SubscriptionRunResult[]> {
     const bound = subscriptions.filter((subscription) => this.isBound(subscription));
-    return Promise.all(bound.map((subscription) => this.runOne(subscription.id, message)));
+    return Promise.all(bound.map((subscription) => this.runOne(subscription.id, message, stopSignal)));
   }
 
-  private async runOne(subscriptionId: string, message: EventMessage): Promise<SubscriptionRunResult> {
+  private async runOne(
+    subscriptionId: string,
+    message: EventMessage,
+    stopSignal: AbortSignal | undefined,
+  ): Promise<SubscriptionRunResult> {
     const record = this.record(subscriptionId);
     record.executionCount += 1;
     const ledgerKey = `${subscriptionId}|${message.publicationId}`;
@@ -109,7 +118,7 @@ export class SubscriptionRunner {
     if (this.options.EnableInProcessSubscriptionIdempotency && (await this.ledger.get(ledgerKey))) {
       result = { subscriptionId, outcome: 'skipped', attempts: 0, error: null };
     } else {
-      result = await this.attempt(subscriptionId, message, record);
+      result = await this.attempt(subscriptionId, message, record, stopSignal);
       if (result.outcome === 'succeeded' && this.options.EnableInProcessSubscriptionIdempotency) {
         await this.ledger
           .put(
@@ -142,10 +151,12 @@ export class SubscriptionRunner {
     subscriptionId: string,
     message: EventMessage,
     record: SubscriptionRuntimeRecord,
+    jobSignal: AbortSignal | undefined,
   ): Promise<SubscriptionRunResult> {
     const executor = this.executors.get(subscriptionId)!;
     const maxAttempts = this.options.InProcessSubscriptionMaxAttempts;
     const run = this.current;
+    const stopSignal = jobSignal ? AbortSignal.any([run.signal, jobSignal]) : run.signal;
     const interrupted = (attempts: number): SubscriptionRunResult => ({
       subscriptionId,
       outcome: 'interrupted',
@@ -153,14 +164,14 @@ export class SubscriptionRunner {
       error: 'the engine stopped before the subscription completed',
     });
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-      if (run.stopping) return interrupted(attempt - 1);
+      if (run.stopping || stopSignal.aborted) return interrupted(attempt - 1);
       try {
-        await this.withTimeout(run.signal, (signal) =>
+        await this.withTimeout(stopSignal, (signal) =>
           executor({ subscriptionId, message, attempt, signal }),
         );
         return { subscriptionId, outcome: 'succeeded', attempts: attempt, error: null };
       } catch (error) {
-        if (!(error instanceof AttemptTimeout) && run.signal.aborted) return interrupted(attempt);
+        if (!(error instanceof AttemptTimeout) && stopSignal.aborted) return interrupted(attempt);
         const lastError =
           error instanceof AttemptTimeout
             ? `attempt ${attempt} timed out after ${this.options.InProcessSubscriptionTimeoutMilliseconds} ms`
@@ -169,7 +180,7 @@ export class SubscriptionRunner {
           return { subscriptionId, outcome: 'failed', attempts: attempt, error: lastError };
         }
         record.retryScheduledCount += 1;
-        await delay(this.options.InProcessSubscriptionRetryDelayMilliseconds, run.signal);
+        await delay(this.options.InProcessSubscriptionRetryDelayMilliseconds, stopSignal);
       }
     }
     return interrupted(maxAttempts);
