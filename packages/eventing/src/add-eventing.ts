@@ -4,6 +4,7 @@ import {
   defineOperation,
   type EngineBuilder,
   type JobHandle,
+  type RuntimeState,
 } from '@corekit/abstractions';
 import { DispatchStateBook } from './dispatch-states';
 import { eventingCatalogs } from './eventing-catalogs';
@@ -150,9 +151,12 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
     }
   }
 
-  const readiness = () =>
+  let engine: { readonly state: RuntimeState } | null = null;
+  /** True while a started engine runs this pack: only then does a bound subscription actually execute. */
+  const running = () => engine?.state === 'Started' && !run.stopping;
+  const readiness = (live = running()) =>
     [...registry.subscriptions.values()].map((subscription) =>
-      subscriptionReadiness(subscription, settings, runner),
+      subscriptionReadiness(subscription, settings, runner, live),
     );
   const dispatchRuntimes = (): EventDispatchRuntime[] =>
     outboxSettings.Enabled
@@ -213,6 +217,9 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
       );
       return registry.validate(context.moduleIds, hostedExecutionIds);
     },
+    attach(attached) {
+      engine = attached;
+    },
     started(context) {
       run = new EventingRun();
       runner.bind(run);
@@ -222,7 +229,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
         publications.useOutbox(outbox);
         loop = new OutboxDispatchLoop(outboxSettings, outbox, dispatcher, book, writers, run);
       }
-      const entries = readiness();
+      const entries = readiness(true);
       builder.story.record({
         kind: 'eventing.readiness',
         subjectId: null,
