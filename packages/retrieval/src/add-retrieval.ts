@@ -156,7 +156,10 @@ export function addRetrieval(
       }
       await reconcileIndexStates({ collections, providers, states, telemetry, now });
     },
+    // Runs in progress finish first (an engine that awaits this hook lets them complete before jobs are
+    // aborted; one that aborts at once ends them sooner), then the providers close.
     stopping: async () => {
+      await reindex.settled();
       for (const provider of providers.list()) {
         try {
           await provider.close?.();
