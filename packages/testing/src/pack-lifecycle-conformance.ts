@@ -326,11 +326,12 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
         const first = await start(true);
         gates.hold('in-flight');
         await adapter.work(first.engine, 'in-flight', first.environment);
-        await pollUntil(
+        const entered = await pollUntil(
           async () => first.environment.count('in-flight', 'entered'),
           (count) => count > 0,
           { timeoutMs, intervalMs: 10 },
         );
+        expect({ work: 'in-flight', entered: entered > 0 }).toEqual({ work: 'in-flight', entered: true });
         const stopped = first.engine.stop();
         gates.release('in-flight');
         await stopped;
