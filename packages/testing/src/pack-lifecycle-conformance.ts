@@ -9,7 +9,13 @@ import { createTestEngineBuilder } from './test-engine-builder';
 
 /** The checks of the pack lifecycle conformance suite, by name (for `pending`). */
 export type PackLifecycleCheck =
-  'restart' | 'graceful-stop' | 'process-restart' | 'sigkill' | 'failed-start-module' | 'failed-start-pack';
+  | 'restart'
+  | 'restart-in-flight'
+  | 'graceful-stop'
+  | 'process-restart'
+  | 'sigkill'
+  | 'failed-start-module'
+  | 'failed-start-pack';
 
 /** What an executor of the pack did for one unit of work, in one engine of one process. */
 export interface WorkJournalEntry {
@@ -234,6 +240,7 @@ export async function runPackLifecycleFixture(adapter: PackLifecycleAdapter): Pr
  * spirit of the probe conformance suite. With the real engine it checks, comparing at every step what the
  * pack's surfaces claim (`claims`) with what is actually true (`facts`):
  * - `restart`: work, `engine.restart()`, work again;
+ * - `restart-in-flight`: `engine.restart()` while work is held in flight (released during the restart);
  * - `graceful-stop`: a stop with work in flight on the File store; the work is released during the stop (an
  *   engine that drains lets it finish, one that aborts interrupts it); nothing is counted that the executor
  *   did not do, and staged work is performed after the next start;
@@ -314,6 +321,33 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
         await adapter.work(built.engine, 'restart-2', built.environment);
         await expectHappened(built, 'restart-2');
         await expectAgreement(built, 'after work following engine.restart()');
+      },
+    );
+
+    check(
+      'restart-in-flight',
+      'engine.restart() with work in flight: surfaces agree with what the executors did; staged work is performed',
+      async () => {
+        const built = await start(false);
+        gates.hold('restart-in-flight');
+        await adapter.work(built.engine, 'restart-in-flight', built.environment);
+        const entered = await pollUntil(
+          async () => built.environment.count('restart-in-flight', 'entered'),
+          (count) => count > 0,
+          { timeoutMs, intervalMs: 10 },
+        );
+        expect({ work: 'restart-in-flight', entered: entered > 0 }).toEqual({
+          work: 'restart-in-flight',
+          entered: true,
+        });
+        const restarted = built.engine.restart();
+        gates.release('restart-in-flight');
+        await restarted;
+        if (adapter.staged) await expectHappened(built, 'restart-in-flight');
+        await expectAgreement(built, 'after engine.restart() with work in flight');
+        await adapter.work(built.engine, 'after-restart-in-flight', built.environment);
+        await expectHappened(built, 'after-restart-in-flight');
+        await expectAgreement(built, 'after work following the restart');
       },
     );
 
