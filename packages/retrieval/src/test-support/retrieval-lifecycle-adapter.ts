@@ -35,7 +35,12 @@ async function total(engine: Engine, text: string): Promise<number> {
  * `environment.perform`, so the suite can hold an indexing run in flight.
  */
 export function retrievalLifecycleAdapter(
-  options: { provider?: KnowledgeIndexProvider; name?: string; packageDirectory?: string } = {},
+  options: {
+    /** Another provider (its id is selected): one per engine, built from the test's environment. */
+    provider?: { id: string; create(environment: PackLifecycleEnvironment): KnowledgeIndexProvider };
+    name?: string;
+    packageDirectory?: string;
+  } = {},
 ): PackLifecycleAdapter {
   return {
     pack: options.name ?? 'retrieval (in-process index)',
@@ -47,7 +52,10 @@ export function retrievalLifecycleAdapter(
       : undefined,
     register(builder, environment) {
       builder.addModule({ id: 'lifecycle', version: '1.0.0' });
-      const retrieval = addRetrieval(builder, options.provider ? { providers: [options.provider] } : {});
+      const retrieval = addRetrieval(
+        builder,
+        options.provider ? { providers: [options.provider.create(environment)] } : {},
+      );
       retrieval.addCollection('lifecycle', {
         id: collectionId,
         fields: ['title', 'body'],
