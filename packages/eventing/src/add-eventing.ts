@@ -4,6 +4,7 @@ import {
   defineOperation,
   type EngineBuilder,
   type JobHandle,
+  type RuntimeState,
 } from '@corekit/abstractions';
 import { DispatchStateBook } from './dispatch-states';
 import { eventingCatalogs } from './eventing-catalogs';
@@ -18,6 +19,7 @@ import { eventingRegistry } from './eventing-registry';
 import { eventingErrorCodes, publicationRoute } from './eventing-constants';
 import { PublicationService } from './publication-service';
 import { eventingSurfaces } from './eventing-surfaces';
+import { EventingRun } from './eventing-run';
 import { KeyedOutboxStore, type OutboxRecord } from './keyed-outbox-store';
 import { MemoryOutboxStore } from './memory-outbox-store';
 import { OutboxDispatchLoop, type DispatchPassResult } from './outbox-dispatcher';
@@ -44,6 +46,7 @@ const emptyPass: DispatchPassResult = {
   retryScheduled: 0,
   failed: 0,
   claimLost: 0,
+  released: 0,
 };
 
 /**
@@ -68,13 +71,14 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
     names: eventingEventIdNames,
   });
 
-  const stop = new AbortController();
+  /** The current engine run: replaced on every start, ended by `stopping` (an aborted run is never reused). */
+  let run = new EventingRun();
   const ledger = builder.openStore<CompletedExecution>('eventing-idempotency', {
     maxEntries: 100_000,
     description:
       'completed subscription executions (subscriptionId|publicationId), process-local idempotency',
   });
-  const runner = new SubscriptionRunner(settings, registry.executors, ledger, stop.signal);
+  const runner = new SubscriptionRunner(settings, registry.executors, ledger);
   const writers = PublicationService.writersOf(builder);
   const publications = new PublicationService(settings, registry, runner, writers);
   const book = new DispatchStateBook();
@@ -87,9 +91,13 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
   const inProcessDispatcher: EventDispatcher = {
     id: 'in-process-subscriptions',
     executionOwnership: 'core-managed',
-    async dispatch(message) {
+    async dispatch(message, signal) {
       const matching = registry.matching(message.channelId, message.eventType);
-      const results = await runner.run(matching, message);
+      const results = await runner.run(matching, message, signal);
+      // Not completed, not failed: the loop gives the message back for the next start.
+      if (results.some((result) => result.outcome === 'interrupted')) {
+        throw new Error('the engine stopped before every subscription completed');
+      }
       const outcome = publications.completeRun(message, matching.length, results);
       if (outcome === 'failed') {
         const failed = results
@@ -109,9 +117,10 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
       runOnStartup: true,
       owner: '@corekit/eventing',
       run: async (context) => {
-        if (!loop) return emptyPass;
+        const current = run;
+        if (!loop || current.stopping) return emptyPass;
         try {
-          return await loop.pass(context.signal);
+          return await current.track(loop.pass(context.signal));
         } catch (error) {
           builder.logger.log({
             level: 'warn',
@@ -142,9 +151,12 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
     }
   }
 
-  const readiness = () =>
+  let engine: { readonly state: RuntimeState } | null = null;
+  /** True while a started engine runs this pack: only then does a bound subscription actually execute. */
+  const running = () => engine?.state === 'Started' && !run.stopping;
+  const readiness = (live = running()) =>
     [...registry.subscriptions.values()].map((subscription) =>
-      subscriptionReadiness(subscription, settings, runner),
+      subscriptionReadiness(subscription, settings, runner, live),
     );
   const dispatchRuntimes = (): EventDispatchRuntime[] =>
     outboxSettings.Enabled
@@ -205,14 +217,19 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
       );
       return registry.validate(context.moduleIds, hostedExecutionIds);
     },
+    attach(attached) {
+      engine = attached;
+    },
     started(context) {
+      run = new EventingRun();
+      runner.bind(run);
       if (outboxSettings.Enabled) {
-        outbox = context.resolve(outboxStoreKey) ?? embeddedOutbox(builder, outboxSettings);
+        outbox ??= context.resolve(outboxStoreKey) ?? embeddedOutbox(builder, outboxSettings);
         dispatcher = context.resolve(eventDispatcherKey) ?? inProcessDispatcher;
         publications.useOutbox(outbox);
-        loop = new OutboxDispatchLoop(outboxSettings, outbox, dispatcher, book, writers);
+        loop = new OutboxDispatchLoop(outboxSettings, outbox, dispatcher, book, writers, run);
       }
-      const entries = readiness();
+      const entries = readiness(true);
       builder.story.record({
         kind: 'eventing.readiness',
         subjectId: null,
@@ -227,8 +244,12 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
         message: `Eventing started: ${registry.channels.size} channel(s), ${entries.length} subscription(s), lane ${publications.lane}`,
       });
     },
-    async stopping() {
-      stop.abort();
+    /**
+     * Ends the run: no new batch or subscription attempt from now on, in-flight work finishes (or is aborted
+     * when the engine's signal aborts, and then gives its message back), then the dispatcher closes.
+     */
+    async stopping(context) {
+      await run.stop(context.signal);
       await dispatcher?.close?.();
     },
   });

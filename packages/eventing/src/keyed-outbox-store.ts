@@ -173,6 +173,22 @@ export class KeyedOutboxStore implements OutboxStore {
     return result.written;
   }
 
+  async release(id: string, owner: string): Promise<boolean> {
+    const held = await this.held(id, owner);
+    if (!held) return false;
+    const result = await this.store.put(
+      held.due.key,
+      {
+        ...held.due.value,
+        attempts: Math.max(0, held.due.value.attempts - 1),
+        claimOwner: null,
+        claimExpiresAtMs: 0,
+      },
+      { expectedVersion: held.due.version },
+    );
+    return result.written;
+  }
+
   fail(id: string, owner: string, error: string): Promise<boolean> {
     return this.settle(id, owner, 'failed', error);
   }

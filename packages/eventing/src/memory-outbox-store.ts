@@ -125,6 +125,16 @@ export class MemoryOutboxStore implements OutboxStore {
     return true;
   }
 
+  async release(id: string, owner: string): Promise<boolean> {
+    const slot = this.held(id, owner);
+    if (!slot) return false;
+    // The slot keeps its place in the queue: it is the oldest claimable message again.
+    slot.owner = null;
+    slot.leaseUntilMs = 0;
+    slot.attempts = Math.max(0, slot.attempts - 1);
+    return true;
+  }
+
   async fail(id: string, owner: string, _error: string): Promise<boolean> {
     const slot = this.held(id, owner);
     if (!slot) return false;

@@ -14,6 +14,14 @@ export interface DispatchPassResult {
   readonly retryScheduled: number;
   readonly failed: number;
   readonly claimLost: number;
+  /** Claims given back untouched because the engine stopped meanwhile (their attempt not counted). */
+  readonly released: number;
+}
+
+/** What the loop needs of the engine run it belongs to. */
+export interface DispatchRunState {
+  /** True once the engine began stopping: no batch is claimed, failures give their message back. */
+  readonly stopping: boolean;
 }
 
 /**
@@ -52,6 +60,7 @@ export class OutboxDispatchLoop {
     private readonly dispatcher: EventDispatcher,
     private readonly book: DispatchStateBook,
     private readonly writers: { logger: Logger; story: RuntimeStoryWriter; meter: PackMeter },
+    private readonly run: DispatchRunState = { stopping: false },
   ) {
     this.reports = writers.meter.counter(
       'corekit.eventing.dispatch.reports',
@@ -64,13 +73,24 @@ export class OutboxDispatchLoop {
   /**
    * One pass drains the outbox in batches, pipelined: while a batch is being sent, the next one is claimed,
    * and a sent batch is settled while the next one is sent. A full batch is followed by another (at most
-   * `maxBatchesPerPass`); a short or empty one ends the pass. A claimed batch is always sent and settled,
-   * even when the engine stops meanwhile, so no claim is left to expire.
+   * `maxBatchesPerPass`); a short or empty one ends the pass. Once the engine stops, no batch is claimed; a
+   * batch already claimed is sent and settled, so no claim is left to expire, except that a message whose
+   * send failed while stopping is given back (`release`) without counting its attempt: a stop never spends
+   * the attempts of staged work.
    */
   async pass(signal: AbortSignal): Promise<DispatchPassResult> {
-    const totals: Tally = { claimed: 0, succeeded: 0, retryScheduled: 0, failed: 0, claimLost: 0 };
+    const totals: Tally = {
+      claimed: 0,
+      succeeded: 0,
+      retryScheduled: 0,
+      failed: 0,
+      claimLost: 0,
+      released: 0,
+    };
     const claim = () =>
-      this.outbox.claim(this.owner, this.options.BatchSize, this.options.LeaseSeconds * 1000);
+      this.run.stopping
+        ? Promise.resolve([])
+        : this.outbox.claim(this.owner, this.options.BatchSize, this.options.LeaseSeconds * 1000);
     let next: Promise<ClaimedOutboxMessage[]> = claim();
     let settling: Promise<void> = Promise.resolve();
     for (let batch = 0; ; batch += 1) {
@@ -78,7 +98,10 @@ export class OutboxDispatchLoop {
       if (claimed.length === 0) break;
       totals.claimed += claimed.length;
       const more =
-        claimed.length === this.options.BatchSize && batch + 1 < maxBatchesPerPass && !signal.aborted;
+        claimed.length === this.options.BatchSize &&
+        batch + 1 < maxBatchesPerPass &&
+        !signal.aborted &&
+        !this.run.stopping;
       // The batch goes to the dispatcher first; claiming the next one and settling this one wait until the
       // client library has written it, so they overlap the destination's confirm wait instead of delaying it.
       const sending = this.sendAll(claimed, signal);
@@ -115,6 +138,7 @@ export class OutboxDispatchLoop {
     for (const outcome of outcomes) {
       if (outcome === 'retry-scheduled') totals.retryScheduled += 1;
       else if (outcome === 'failed') totals.failed += 1;
+      else if (outcome === 'released') totals.released += 1;
       else totals.claimLost += 1;
     }
   }
@@ -183,6 +207,13 @@ export class OutboxDispatchLoop {
   }
 
   private async settleFailure(claim: ClaimedOutboxMessage, error: string): Promise<string> {
+    // A send that failed while the engine stops (an executor aborted by the stop, a closing connection) is
+    // not the message's fault: it goes back as it was, for the next start. Without `release` the claim stays
+    // until its lease expires.
+    if (this.run.stopping) {
+      if (!this.outbox.release) return 'released';
+      return (await this.outbox.release(claim.id, this.owner)) ? 'released' : this.claimLost(claim);
+    }
     const metadata = this.metadata(claim);
     if (claim.attempt >= this.options.MaxAttempts) {
       if (!(await this.outbox.fail(claim.id, this.owner, error))) return this.claimLost(claim);

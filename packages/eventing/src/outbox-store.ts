@@ -31,6 +31,12 @@ export interface OutboxStore {
   completeMany?(ids: readonly string[], owner: string): Promise<readonly string[]>;
   /** Releases a claimed message for another attempt at `availableAt`. */
   retry(id: string, owner: string, availableAt: Date, error: string): Promise<boolean>;
+  /**
+   * Gives a claimed message back untouched: claimable again at once, and the attempt its claim counted is
+   * uncounted (the engine stopped before the attempt could complete). False when the claim was lost. Optional:
+   * without it, a claim the stop interrupted stays until its lease expires and its attempt counts.
+   */
+  release?(id: string, owner: string): Promise<boolean>;
   /** Marks a claimed message terminally failed; it stays in the outbox for inspection. */
   fail(id: string, owner: string, error: string): Promise<boolean>;
   /** Messages waiting (staged or retry-pending). */

@@ -19,7 +19,7 @@ const message = (id: string): EventMessage => ({
 });
 
 /** Both outboxes settle in batches. */
-type BatchOutbox = OutboxStore & Required<Pick<OutboxStore, 'completeMany'>>;
+type BatchOutbox = OutboxStore & Required<Pick<OutboxStore, 'completeMany' | 'release'>>;
 
 interface Outboxes {
   readonly clock: { now: number };
@@ -51,6 +51,21 @@ const kinds: ReadonlyArray<[string, () => Outboxes]> = [
 ];
 
 describe.each(kinds)('%s', (_, outboxes) => {
+  it('release gives a claim back at once with its attempt uncounted; only the owner releases', async () => {
+    const { first, second } = outboxes();
+    await first.stage(message('r-1'));
+    const [claim] = await first.claim('owner-a', 10, 30_000);
+    expect(claim).toMatchObject({ id: 'r-1', attempt: 1 });
+    expect(await second.release('r-1', 'owner-b')).toBe(false);
+    expect(await first.release('r-1', 'owner-a')).toBe(true);
+    expect(await first.release('r-1', 'owner-a')).toBe(false);
+    expect(await first.pendingCount()).toBe(1);
+    const [again] = await second.claim('owner-b', 10, 30_000);
+    expect(again).toMatchObject({ id: 'r-1', attempt: 1 });
+    expect(await second.complete('r-1', 'owner-b')).toBe(true);
+    expect(await first.pendingCount()).toBe(0);
+  });
+
   it('claims in staging order past its own in-flight claims, never one message for two owners', async () => {
     const { first, second } = outboxes();
     for (let index = 0; index < 300; index += 1) await first.stage(message(`m-${index}`));

@@ -274,10 +274,12 @@ export class PublicationService {
   }
 }
 
+/** Counts outcomes; on the direct lane a subscription the stop interrupted did not complete: it counts as failed. */
 function countResults(results: readonly SubscriptionRunResult[]) {
   return {
     succeeded: results.filter((result) => result.outcome === 'succeeded').length,
-    failed: results.filter((result) => result.outcome === 'failed').length,
+    failed: results.filter((result) => result.outcome === 'failed' || result.outcome === 'interrupted')
+      .length,
     skipped: results.filter((result) => result.outcome === 'skipped').length,
   };
 }

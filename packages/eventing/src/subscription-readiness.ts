@@ -26,12 +26,16 @@ export function executionPolicyKeys(options: EventingOptions): Record<string, un
 
 /**
  * Readiness of one subscription (3.2). A declared subscription is not execution ready until a managed
- * binding, a hosted execution link or a runtime report exists; reasons are ordered, machine-readable.
+ * binding, a hosted execution link or a runtime report exists; reasons are ordered, machine-readable. The
+ * in-process binding exists only while a started engine runs the pack (`running`): before the start, while
+ * stopping, stopped or after a failed start the subscription is `declared-only` with reason
+ * `eventing-runtime-not-running`, because nothing would execute it.
  */
 export function subscriptionReadiness(
   subscription: Owned<EventSubscriptionDeclaration>,
   options: EventingOptions,
   runner: SubscriptionRunner,
+  running: boolean,
 ): EventSubscriptionReadiness {
   const record = runner.records.get(subscription.id);
   const hasExecutor = runner.hasExecutor(subscription.id);
@@ -55,7 +59,8 @@ export function subscriptionReadiness(
   } else {
     reasons.push(enabled ? 'in-process-execution-enabled' : 'in-process-execution-disabled');
     reasons.push(hasExecutor ? 'subscription-executor-registered' : 'subscription-executor-missing');
-    readinessState = enabled && hasExecutor ? 'runtime-bound' : 'declared-only';
+    if (!running) reasons.push('eventing-runtime-not-running');
+    readinessState = enabled && hasExecutor && running ? 'runtime-bound' : 'declared-only';
     executionOwnership = readinessState === 'runtime-bound' ? 'core-managed' : 'declared';
     executionMode = options.Outbox.Enabled ? 'outbox-dispatch' : 'direct';
     if (readinessState === 'runtime-bound' && options.Outbox.Enabled)
@@ -82,6 +87,7 @@ export function subscriptionReadiness(
       'reported.succeededCount': record?.succeededCount ?? 0,
       'reported.failedCount': record?.failedCount ?? 0,
       'reported.skippedCount': record?.skippedCount ?? 0,
+      'reported.interruptedCount': record?.interruptedCount ?? 0,
       'reported.lastOutcome': record?.lastOutcome ?? null,
       'reported.lastError': record?.lastError ?? null,
       ...(record?.publicationMetadata ?? {}),

@@ -2,8 +2,13 @@ import type { KeyedStore } from '@corekit/abstractions';
 import type { EventSubscriptionDeclaration, Owned, SubscriptionExecutor } from './eventing-declarations';
 import type { EventMessage } from './eventing-model';
 import type { EventingOptions } from './eventing-options';
+import { EventingRun } from './eventing-run';
 
-export type SubscriptionOutcome = 'succeeded' | 'failed' | 'skipped';
+/**
+ * `interrupted`: the engine stopped before the subscription completed (no attempt started, or the running
+ * one was aborted by the stop). It is not a failure: the outbox lane gives the message back for the next start.
+ */
+export type SubscriptionOutcome = 'succeeded' | 'failed' | 'skipped' | 'interrupted';
 
 /** What one subscription did with one message. */
 export interface SubscriptionRunResult {
@@ -19,6 +24,7 @@ export interface SubscriptionRuntimeRecord {
   succeededCount: number;
   failedCount: number;
   skippedCount: number;
+  interruptedCount: number;
   retryScheduledCount: number;
   lastAttempt: number;
   lastOutcome: SubscriptionOutcome | null;
@@ -40,13 +46,19 @@ class AttemptTimeout extends Error {}
  */
 export class SubscriptionRunner {
   readonly records = new Map<string, SubscriptionRuntimeRecord>();
+  /** The engine run executions belong to; replaced by `bind` on every start. */
+  private current = new EventingRun();
 
   constructor(
     private readonly options: EventingOptions,
     private readonly executors: ReadonlyMap<string, SubscriptionExecutor>,
     private readonly ledger: KeyedStore<CompletedExecution>,
-    private readonly stopSignal: AbortSignal,
   ) {}
+
+  /** Executions from now on belong to `run`: its stop ends their retries and aborts their signals. */
+  bind(run: EventingRun): void {
+    this.current = run;
+  }
 
   record(subscriptionId: string): SubscriptionRuntimeRecord {
     let record = this.records.get(subscriptionId);
@@ -56,6 +68,7 @@ export class SubscriptionRunner {
         succeededCount: 0,
         failedCount: 0,
         skippedCount: 0,
+        interruptedCount: 0,
         retryScheduledCount: 0,
         lastAttempt: 0,
         lastOutcome: null,
@@ -80,15 +93,24 @@ export class SubscriptionRunner {
     );
   }
 
+  /**
+   * Runs the bound subscriptions of `message`. `stopSignal` (the dispatch job's signal) aborts attempts like
+   * the run's own: an attempt aborted by either is `interrupted`, not failed.
+   */
   async run(
     subscriptions: readonly Owned<EventSubscriptionDeclaration>[],
     message: EventMessage,
+    stopSignal?: AbortSignal,
   ): Promise<SubscriptionRunResult[]> {
     const bound = subscriptions.filter((subscription) => this.isBound(subscription));
-    return Promise.all(bound.map((subscription) => this.runOne(subscription.id, message)));
+    return Promise.all(bound.map((subscription) => this.runOne(subscription.id, message, stopSignal)));
   }
 
-  private async runOne(subscriptionId: string, message: EventMessage): Promise<SubscriptionRunResult> {
+  private async runOne(
+    subscriptionId: string,
+    message: EventMessage,
+    stopSignal: AbortSignal | undefined,
+  ): Promise<SubscriptionRunResult> {
     const record = this.record(subscriptionId);
     record.executionCount += 1;
     const ledgerKey = `${subscriptionId}|${message.publicationId}`;
@@ -96,7 +118,7 @@ export class SubscriptionRunner {
     if (this.options.EnableInProcessSubscriptionIdempotency && (await this.ledger.get(ledgerKey))) {
       result = { subscriptionId, outcome: 'skipped', attempts: 0, error: null };
     } else {
-      result = await this.attempt(subscriptionId, message, record);
+      result = await this.attempt(subscriptionId, message, record, stopSignal);
       if (result.outcome === 'succeeded' && this.options.EnableInProcessSubscriptionIdempotency) {
         await this.ledger
           .put(
@@ -129,35 +151,49 @@ export class SubscriptionRunner {
     subscriptionId: string,
     message: EventMessage,
     record: SubscriptionRuntimeRecord,
+    jobSignal: AbortSignal | undefined,
   ): Promise<SubscriptionRunResult> {
     const executor = this.executors.get(subscriptionId)!;
     const maxAttempts = this.options.InProcessSubscriptionMaxAttempts;
-    let lastError = 'no attempt made';
+    const run = this.current;
+    const stopSignal = jobSignal ? AbortSignal.any([run.signal, jobSignal]) : run.signal;
+    const interrupted = (attempts: number): SubscriptionRunResult => ({
+      subscriptionId,
+      outcome: 'interrupted',
+      attempts,
+      error: 'the engine stopped before the subscription completed',
+    });
     for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-      if (this.stopSignal.aborted) break;
+      if (run.stopping || stopSignal.aborted) return interrupted(attempt - 1);
       try {
-        await this.withTimeout((signal) => executor({ subscriptionId, message, attempt, signal }));
+        await this.withTimeout(stopSignal, (signal) =>
+          executor({ subscriptionId, message, attempt, signal }),
+        );
         return { subscriptionId, outcome: 'succeeded', attempts: attempt, error: null };
       } catch (error) {
-        lastError =
+        if (!(error instanceof AttemptTimeout) && stopSignal.aborted) return interrupted(attempt);
+        const lastError =
           error instanceof AttemptTimeout
             ? `attempt ${attempt} timed out after ${this.options.InProcessSubscriptionTimeoutMilliseconds} ms`
             : summarize(error);
-        if (attempt < maxAttempts) {
-          record.retryScheduledCount += 1;
-          await delay(this.options.InProcessSubscriptionRetryDelayMilliseconds, this.stopSignal);
-        } else {
+        if (attempt >= maxAttempts) {
           return { subscriptionId, outcome: 'failed', attempts: attempt, error: lastError };
         }
+        record.retryScheduledCount += 1;
+        await delay(this.options.InProcessSubscriptionRetryDelayMilliseconds, stopSignal);
       }
     }
-    return { subscriptionId, outcome: 'failed', attempts: 0, error: lastError };
+    return interrupted(maxAttempts);
   }
 
-  private async withTimeout(run: (signal: AbortSignal) => Promise<void> | void): Promise<void> {
+  private async withTimeout(
+    stopSignal: AbortSignal,
+    run: (signal: AbortSignal) => Promise<void> | void,
+  ): Promise<void> {
     const controller = new AbortController();
     const onStop = () => controller.abort();
-    this.stopSignal.addEventListener('abort', onStop, { once: true });
+    if (stopSignal.aborted) controller.abort();
+    stopSignal.addEventListener('abort', onStop, { once: true });
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
@@ -170,7 +206,7 @@ export class SubscriptionRunner {
       await Promise.race([Promise.resolve().then(() => run(controller.signal)), timeout]);
     } finally {
       clearTimeout(timer);
-      this.stopSignal.removeEventListener('abort', onStop);
+      stopSignal.removeEventListener('abort', onStop);
     }
   }
 }

@@ -2,13 +2,13 @@ import { CoreError, type EngineBuilder } from '@corekit/abstractions';
 import { eventingRegistrationKey, useOutboxStore } from '@corekit/eventing';
 import pg from 'pg';
 import { postgresOutboxOptionsSchema, type PostgresOutboxOptionsInput } from './postgres-outbox-options';
-import { PostgresOutboxStore } from './postgres-outbox-store';
+import { PostgresOutboxStore, type Queryable } from './postgres-outbox-store';
 
 /**
  * Puts the eventing outbox lane on PostgreSQL (section `Engine:Eventing:Outbox:PostgreSql`). Call it after
  * `addEventing` with `Outbox:Enabled` true. Returns the store: applications stage with
  * `stageInTransaction(client, message)` inside their own transaction. The table is created at start unless
- * `CreateTable` is false (before the first statement that needs it); the pool closes when the engine stops.
+ * `CreateTable` is false (before the first statement that needs it); the pools close when the engine stops and open again at the next start.
  */
 export function addPostgresOutbox(
   builder: EngineBuilder,
@@ -33,18 +33,24 @@ export function addPostgresOutbox(
     postgresOutboxOptionsSchema,
     options,
   );
-  const pool = new pg.Pool({ connectionString: settings.ConnectionString, max: settings.PoolMax });
-  pool.on('error', () => undefined);
+  const pool = new RestartablePool(() => {
+    const created = new pg.Pool({ connectionString: settings.ConnectionString, max: settings.PoolMax });
+    created.on('error', () => undefined);
+    return created;
+  });
   // The dispatcher's bookkeeping on sessions that commit asynchronously (one pass runs at a time: claims
   // and settlements overlap, so two sessions).
   const dispatchPool = settings.SynchronousDispatchCommits
     ? null
-    : new pg.Pool({
-        connectionString: settings.ConnectionString,
-        max: 2,
-        options: '-c synchronous_commit=off',
+    : new RestartablePool(() => {
+        const created = new pg.Pool({
+          connectionString: settings.ConnectionString,
+          max: 2,
+          options: '-c synchronous_commit=off',
+        });
+        created.on('error', () => undefined);
+        return created;
       });
-  dispatchPool?.on('error', () => undefined);
   const store = new PostgresOutboxStore(pool, eventing.options.Outbox.OutboxId, {
     schema: settings.Schema,
     tableName: settings.TableName,
@@ -65,8 +71,29 @@ export function addPostgresOutbox(
   builder.addLifecycleHooks({
     id: 'outbox-postgres',
     async stopping() {
-      await Promise.all([pool.end(), dispatchPool?.end()].map((ending) => ending?.catch(() => undefined)));
+      await Promise.all([pool.end(), dispatchPool?.end()]);
     },
   });
   return store;
+}
+
+/**
+ * A pg pool the engine's stop ends and the next query opens again, so the store works after
+ * `engine.restart()` (a pg.Pool cannot be used once ended). Nothing connects before the first query.
+ */
+class RestartablePool implements Queryable {
+  private pool: pg.Pool | null = null;
+
+  constructor(private readonly create: () => pg.Pool) {}
+
+  query(text: string, values?: unknown[]) {
+    this.pool ??= this.create();
+    return this.pool.query(text, values);
+  }
+
+  async end(): Promise<void> {
+    const pool = this.pool;
+    this.pool = null;
+    await pool?.end().catch(() => undefined);
+  }
 }

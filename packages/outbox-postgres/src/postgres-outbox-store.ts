@@ -1,8 +1,10 @@
 import type { ClaimedOutboxMessage, EventMessage, OutboxStore } from '@corekit/eventing';
-import type { Pool, PoolClient, Client } from 'pg';
+import type { QueryResult } from 'pg';
 
 /** Anything that runs a query: a pool, a pooled client, a client (the caller's transaction). */
-export type Queryable = Pick<Pool | PoolClient | Client, 'query'>;
+export interface Queryable {
+  query(text: string, values?: unknown[]): Promise<QueryResult>;
+}
 
 /**
  * The transactional outbox on PostgreSQL. `stageInTransaction` writes the message with the caller's own
@@ -140,6 +142,16 @@ export class PostgresOutboxStore implements OutboxStore {
 
   retry(id: string, owner: string, availableAt: Date, error: string): Promise<boolean> {
     return this.settle(id, owner, `available_at = $4, last_error = $5`, [availableAt, error]);
+  }
+
+  /** Gives a claimed row back untouched: claimable at once, in its place, the attempt its claim counted uncounted. */
+  async release(id: string, owner: string): Promise<boolean> {
+    const result = await this.dispatch.query(
+      `UPDATE ${this.table} SET claim_owner = NULL, claim_expires_at = NULL, attempts = greatest(attempts - 1, 0)
+        WHERE outbox_id = $1 AND id = $2 AND claim_owner = $3 AND status = 'pending'`,
+      [this.outboxId, id, owner],
+    );
+    return result.rowCount === 1;
   }
 
   fail(id: string, owner: string, error: string): Promise<boolean> {

@@ -94,6 +94,19 @@ function startDispatcher(outboxId: string, environment: Record<string, string> =
 }
 
 describe('PostgreSQL outbox', () => {
+  it('release gives a claimed row back at once, in its place, with its attempt uncounted; only the owner releases', async () => {
+    const store = new PostgresOutboxStore(pool, `release-${process.pid}`, { tableName: table });
+    await store.stage(message('released-1'));
+    const [claim] = await store.claim('owner-a', 10, 30_000);
+    expect(claim).toMatchObject({ id: 'released-1', attempt: 1 });
+    expect(await store.release('released-1', 'owner-b')).toBe(false);
+    expect(await store.release('released-1', 'owner-a')).toBe(true);
+    const [again] = await store.claim('owner-b', 10, 30_000);
+    expect(again).toMatchObject({ id: 'released-1', attempt: 1 });
+    expect(await store.complete('released-1', 'owner-b')).toBe(true);
+    expect(await store.pendingCount()).toBe(0);
+  });
+
   it('stages inside the caller transaction: a rollback leaves nothing, a commit leaves one row per publication', async () => {
     if (!available) return;
     const outboxId = `tx-${randomUUID().slice(0, 8)}`;

@@ -14,6 +14,7 @@ import type {
 import type { KnowledgeIndexProvider } from './index-provider';
 import { IndexStateStore, indexStateStoreName } from './index-state-store';
 import { createInProcessIndexProvider } from './in-process-provider';
+import { reconcileIndexStates } from './index-reconciliation';
 import { ProviderSelection } from './provider-selection';
 import { QueryService } from './query-service';
 import { ReindexService } from './reindex-service';
@@ -153,8 +154,12 @@ export function addRetrieval(
           { count: restored },
         );
       }
+      await reconcileIndexStates({ collections, providers, states, telemetry, now });
     },
+    // Runs in progress finish first (an engine that awaits this hook lets them complete before jobs are
+    // aborted; one that aborts at once ends them sooner), then the providers close.
     stopping: async () => {
+      await reindex.settled();
       for (const provider of providers.list()) {
         try {
           await provider.close?.();

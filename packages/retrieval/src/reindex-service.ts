@@ -52,6 +52,7 @@ export class ReindexService {
   private readonly jobs = new Map<string, JobHandle<KnowledgeIndexingResult>>();
   private readonly pending = new Map<string, PendingRun>();
   private readonly running = new Map<string, string>();
+  private readonly inFlight = new Set<Promise<KnowledgeIndexingResult>>();
 
   constructor(private readonly parts: ReindexServiceParts) {}
 
@@ -160,7 +161,24 @@ export class ReindexService {
     });
   }
 
-  private async perform(
+  /** Resolves once every indexing run in progress now has settled (the stop waits for them). */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private perform(
+    collection: RegisteredCollection,
+    run: PendingRun,
+    signal: AbortSignal,
+  ): Promise<KnowledgeIndexingResult> {
+    const performing = this.performNow(collection, run, signal);
+    this.inFlight.add(performing);
+    const forget = () => this.inFlight.delete(performing);
+    performing.then(forget, forget);
+    return performing;
+  }
+
+  private async performNow(
     collection: RegisteredCollection,
     run: PendingRun,
     signal: AbortSignal,

@@ -21,6 +21,7 @@ export const retrievalEventIds = {
   documentsRejected: 3271,
   stateStoreFailed: 3272,
   providerCloseFailed: 3273,
+  indexStateReconciled: 3274,
 } as const;
 
 /** The event-id catalog entry `addRetrieval` registers. */
@@ -42,6 +43,7 @@ export const retrievalEventIdCatalog = {
     3271: 'knowledge-documents-rejected',
     3272: 'knowledge-index-state-store-failed',
     3273: 'knowledge-index-provider-close-failed',
+    3274: 'knowledge-index-state-reconciled',
   },
 };
 

@@ -87,3 +87,10 @@ export type { StoreProviderFactory, StoreTestClock } from './store-contract-suit
 export { describeSharedStoreProvider } from './shared-store-provider-suite';
 export type { ClosableStoreProvider, SharedStoreProviderSuite } from './shared-store-provider-suite';
 export { runStoreIncrementReplica } from './store-increment-replica';
+export { describePackLifecycleConformance, runPackLifecycleFixture } from './pack-lifecycle-conformance';
+export type {
+  PackLifecycleAdapter,
+  PackLifecycleCheck,
+  PackLifecycleEnvironment,
+  WorkJournalEntry,
+} from './pack-lifecycle-conformance';

@@ -1,0 +1,6 @@
+import path from 'node:path';
+import { describePackLifecycleConformance } from '@corekit/testing';
+import { eventingLifecycleAdapter } from './test-support/eventing-lifecycle-adapter';
+
+describePackLifecycleConformance(eventingLifecycleAdapter('direct'));
+describePackLifecycleConformance(eventingLifecycleAdapter('outbox', path.resolve(__dirname, '..')));

@@ -1,0 +1,5 @@
+import path from 'node:path';
+import { describePackLifecycleConformance } from '@corekit/testing';
+import { governanceLifecycleAdapter } from './governance-lifecycle-test-support';
+
+describePackLifecycleConformance(governanceLifecycleAdapter(path.resolve(__dirname, '..')));
