@@ -1,4 +1,10 @@
-import { CoreError, defineExtensionKey, type EngineBuilder } from '@corekit/abstractions';
+import {
+  CoreError,
+  defineExtensionKey,
+  storePostureOf,
+  type EngineBuilder,
+  type StorePosture,
+} from '@corekit/abstractions';
 import { multiTenancyKey } from '@corekit/tenancy';
 import { governanceDeliveryPostureKey } from './delivery-seams';
 import type { GovernanceContext } from './governance-context';
@@ -10,7 +16,7 @@ import {
   type TenantGovernanceOptionsInput,
 } from './governance-options';
 import { createGovernanceService } from './governance-service';
-import { governanceSurfaces, type StorePosture } from './governance-surfaces';
+import { governanceSurfaces } from './governance-surfaces';
 import { RecordStore } from './record-store';
 import { tenantGovernanceKey, type TenantGovernance } from './tenant-governance';
 
@@ -38,13 +44,13 @@ export const governanceStoreNames = {
   audit: 'tenant-governance-audit',
 } as const;
 
-/** How the engine keeps stores (`Engine:Stores:Provider`), for the surfaces. */
-export function storePosture(builder: EngineBuilder): StorePosture {
-  const section = builder.configuration.getSection('Engine:Stores') as Record<string, unknown> | undefined;
-  const provider = Object.entries(section ?? {}).find(([key]) => key.toLowerCase() === 'provider')?.[1];
-  return String(provider ?? 'Memory').toLowerCase() === 'file'
-    ? { kind: 'file', durable: true }
-    : { kind: 'memory', durable: false };
+/**
+ * How the engine keeps stores, from the store provider actually installed (`builder.storeTraits()`): Memory,
+ * File, PostgreSQL, Redis, whether chosen by configuration, in code or by a package. Read when a surface is
+ * read or the engine starts, never at registration (the provider may be installed after this call).
+ */
+export function storePosture(builder: EngineBuilder): () => StorePosture {
+  return () => storePostureOf(builder.storeTraits());
 }
 
 function assertConfiguredTenants(
@@ -140,7 +146,7 @@ export function addTenantGovernance(
         subjectId: null,
         transition: 'loaded',
         message: 'Tenant governance state loaded from the stores',
-        details: { storeKind: store.kind },
+        details: { storeKind: store().kind },
       });
     },
   });
@@ -163,13 +169,13 @@ export function addTenantGovernance(
     });
   }
   builder.addTechnologySurfaces(() =>
-    governanceSurfaces(context, store, builder.resolve(governanceDeliveryPostureKey)),
+    governanceSurfaces(context, store(), builder.resolve(governanceDeliveryPostureKey)),
   );
   builder.logger.log({
     level: 'info',
     eventId: governanceEventIds.registered,
     category: 'tenant-governance',
-    message: `Tenant governance registered (store ${store.kind}, ${settings.Roles.length} role(s))`,
+    message: `Tenant governance registered (${settings.Roles.length} role(s))`,
   });
   return service;
 }
