@@ -15,8 +15,9 @@ describe('agents registration', () => {
       const engine = fixture.builder.build();
       await engine.start();
       try {
-        const metadata = engine.technologySurfaces().find((item) => item.id === 'agent-tool-execution')!
-          .metadata;
+        const metadata = engine
+          .technologySurfaces()
+          .find((item) => item.id === 'agent-tool-execution')!.metadata;
         return [metadata.idempotencyStoreKind, metadata.idempotencyDurability, metadata.idempotencyScope];
       } finally {
         await engine.stop();

@@ -53,7 +53,11 @@ async function startEngine(options: KafkaDispatcherOptionsInput, maxAttempts: nu
     moduleId: 'orders',
     channels: [{ id: 'orders' }],
     subscriptions: [
-      { id: 'orders-audit', channelId: 'orders', execute: ({ message }) => void executed.push(message.publicationId) },
+      {
+        id: 'orders-audit',
+        channelId: 'orders',
+        execute: ({ message }) => void executed.push(message.publicationId),
+      },
     ],
   });
   addEventing(builder, {

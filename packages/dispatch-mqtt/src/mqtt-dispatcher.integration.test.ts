@@ -67,7 +67,11 @@ async function startEngine(url: string, prefix: string, maxAttempts: number) {
     moduleId: 'orders',
     channels: [{ id: 'orders' }],
     subscriptions: [
-      { id: 'orders-audit', channelId: 'orders', execute: ({ message }) => void executed.push(message.publicationId) },
+      {
+        id: 'orders-audit',
+        channelId: 'orders',
+        execute: ({ message }) => void executed.push(message.publicationId),
+      },
     ],
   });
   addEventing(builder, {

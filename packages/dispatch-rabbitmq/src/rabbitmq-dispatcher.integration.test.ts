@@ -78,7 +78,11 @@ async function startEngine(connectionString: string, exchange: string, maxAttemp
     moduleId: 'orders',
     channels: [{ id: 'orders' }],
     subscriptions: [
-      { id: 'orders-audit', channelId: 'orders', execute: ({ message }) => void executed.push(message.publicationId) },
+      {
+        id: 'orders-audit',
+        channelId: 'orders',
+        execute: ({ message }) => void executed.push(message.publicationId),
+      },
     ],
   });
   addEventing(builder, {

@@ -72,8 +72,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
   const stop = new AbortController();
   const ledger = builder.openStore<CompletedExecution>('eventing-idempotency', {
     maxEntries: 100_000,
-    description:
-      'completed subscription executions (subscriptionId|publicationId), the idempotency ledger',
+    description: 'completed subscription executions (subscriptionId|publicationId), the idempotency ledger',
   });
   const runner = new SubscriptionRunner(settings, registry.executors, ledger, stop.signal);
   const writers = PublicationService.writersOf(builder);
@@ -159,7 +158,8 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
             displayName: `Eventing dispatch (${outboxSettings.OutboxId})`,
             description: 'The eventing dispatch job: claims staged messages under a lease and sends them.',
             ownership: {
-              executionOwnership: (dispatcher ?? brokerDispatcher() ?? inProcessDispatcher).executionOwnership,
+              executionOwnership: (dispatcher ?? brokerDispatcher() ?? inProcessDispatcher)
+                .executionOwnership,
               dispatcherId: (dispatcher ?? brokerDispatcher() ?? inProcessDispatcher).id,
               outboxProvider: outbox?.provider ?? 'not-started',
             },

@@ -301,8 +301,9 @@ describe('technology surfaces (2.5)', () => {
       const engine = builder.build();
       engines.push(engine);
       await engine.start();
-      const metadata = engine.technologySurfaces().find((item) => item.id === 'event-subscriptions/billing')!
-        .metadata;
+      const metadata = engine
+        .technologySurfaces()
+        .find((item) => item.id === 'event-subscriptions/billing')!.metadata;
       return [metadata.idempotencyStoreKind, metadata.idempotencyDurability, metadata.idempotencyScope];
     };
     expect(await idempotencyOf()).toEqual(['memory', 'none', 'process-local']);

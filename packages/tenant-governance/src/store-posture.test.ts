@@ -15,7 +15,12 @@ function metadataOf(surfaces: readonly TechnologySurface[], id: string): Record<
 function postureOf(surfaces: readonly TechnologySurface[]) {
   const store = (id: string) => {
     const metadata = metadataOf(surfaces, id);
-    return [metadata.storeKind, metadata.storeDurability, metadata.storeScope, metadata.durableStoreOwnership];
+    return [
+      metadata.storeKind,
+      metadata.storeDurability,
+      metadata.storeScope,
+      metadata.durableStoreOwnership,
+    ];
   };
   const invitations = metadataOf(surfaces, 'tenant-invitations');
   const administration = metadataOf(surfaces, 'tenant-administration');
