@@ -109,6 +109,18 @@ export function addTenantGovernance(
   assertConfiguredTenants(settings, (tenantId) => tenancy.isKnownTenant(tenantId));
 
   const maxEntries = settings.MaxRecordsPerStore;
+  // A write that lost its compare-and-set to another writer (another request, another replica): 4529.
+  const onConflict = (storeName: string) =>
+    builder.logger.log({
+      level: 'warn',
+      eventId: governanceEventIds.versionConflict,
+      category: 'tenant-governance',
+      message: `A write to ${storeName} lost to a concurrent change (GOVERNANCE_VERSION_CONFLICT); the command may be retried`,
+      code: 'GOVERNANCE_VERSION_CONFLICT',
+      store: storeName,
+    });
+  const records = <T extends object>(name: string) =>
+    new RecordStore(builder.openStore<T>(name, { maxEntries }), onConflict);
   const context: GovernanceContext = {
     settings,
     tenancy,
@@ -119,10 +131,10 @@ export function addTenantGovernance(
       'corekit.tenant_governance.commands',
       'tenant administration and governance-action commands by command and outcome (applied, unchanged, refused)',
     ),
-    memberships: new RecordStore(builder.openStore(governanceStoreNames.memberships, { maxEntries })),
-    invitations: new RecordStore(builder.openStore(governanceStoreNames.invitations, { maxEntries })),
-    domains: new RecordStore(builder.openStore(governanceStoreNames.domains, { maxEntries })),
-    actions: new RecordStore(builder.openStore(governanceStoreNames.actions, { maxEntries })),
+    memberships: records(governanceStoreNames.memberships),
+    invitations: records(governanceStoreNames.invitations),
+    domains: records(governanceStoreNames.domains),
+    actions: records(governanceStoreNames.actions),
     audit: builder.openStore(governanceStoreNames.audit, { maxEntries: settings.AuditMaxEntries + 1 }),
     applied: new Map(),
     refused: new Map(),
