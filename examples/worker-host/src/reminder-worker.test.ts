@@ -33,6 +33,9 @@ describe('the sample worker host', () => {
     const positions = order.map((text) => messages.findIndex((message) => message.includes(text)));
     expect(positions.every((position) => position >= 0)).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    // The sample's own records carry its registered ids, never the engine's runtime-started 2001.
+    const own = logger.records.filter((record) => String(record.category).startsWith('sample.'));
+    expect(new Set(own.map((record) => record.eventId))).toEqual(new Set([9000, 9001]));
   });
 
   it('composes with the web host for a health route', async () => {

@@ -17,6 +17,12 @@ const remindersSchema = z.object({
   IntervalSeconds: z.number().positive().max(86_400).default(5),
 });
 
+/**
+ * Event ids of the sample's own records, in 9000-9009 (outside every range Core uses; registered in
+ * `addBilling`, so `/engine/diagnostics` lists them): the spec's 2000-2005 are the engine's runtime transitions.
+ */
+export const billingEventIds = { reminders: 9000, billingModule: 9001 } as const;
+
 /** A hosted service that sends (logs) a round of invoice reminders on an interval. */
 function reminderService(
   logger: Logger,
@@ -25,7 +31,13 @@ function reminderService(
   let timer: NodeJS.Timeout | undefined;
   let rounds = 0;
   const log = (message: string, fields: Record<string, unknown> = {}) =>
-    logger.log({ level: 'info', eventId: 2001, category: 'sample.reminders', message, ...fields });
+    logger.log({
+      level: 'info',
+      eventId: billingEventIds.reminders,
+      category: 'sample.reminders',
+      message,
+      ...fields,
+    });
   return {
     id: 'invoice-reminders',
     rounds: () => rounds,
@@ -46,8 +58,18 @@ function reminderService(
 /** Registers the billing module (it logs every lifecycle hook) and the reminder service. */
 export function addBilling(builder: EngineBuilder): { readonly rounds: () => number } {
   const settings = builder.configuration.bind('Engine:Sample:Reminders', remindersSchema);
+  builder.addEventIds({
+    component: 'Sample worker: billing',
+    ranges: [[9000, 9009]],
+    names: { 9000: 'invoice-reminders', 9001: 'billing-module' },
+  });
   const log = (message: string) =>
-    builder.logger.log({ level: 'info', eventId: 2001, category: 'sample.billing', message });
+    builder.logger.log({
+      level: 'info',
+      eventId: billingEventIds.billingModule,
+      category: 'sample.billing',
+      message,
+    });
   builder.addModule({
     id: 'billing',
     version: '0.3.0',

@@ -52,7 +52,18 @@ export const eventIdRangeSchema = z.object({
 export const diagnosticsDocumentSchema = z.object({
   meterName: z.string(),
   activitySourceName: z.string(),
-  counters: z.record(z.string(), z.string()).describe('counter names by purpose'),
+  counters: z
+    .record(
+      z.string(),
+      z.object({
+        kind: z.enum(['counter', 'histogram']),
+        description: z.string(),
+        unit: z.string().optional(),
+      }),
+    )
+    .describe(
+      "every instrument on the engine's meter (engine and packs), keyed by instrument name: kind, description, unit",
+    ),
   conventions: z.record(z.string(), z.string()),
   eventIds: z.array(eventIdRangeSchema),
   liveness: healthReportSchema,

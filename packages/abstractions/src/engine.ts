@@ -73,10 +73,23 @@ export interface ManifestDocument {
   }>;
 }
 
+/**
+ * One instrument as `/engine/diagnostics` lists it. `counters` is keyed by the instrument name (what a metrics
+ * backend shows), the engine's instruments and every pack's alike.
+ */
+export interface DiagnosticsInstrument {
+  readonly kind: 'counter' | 'histogram';
+  /** What it counts or measures, and by which attributes. */
+  readonly description: string;
+  /** The unit (`ms`...), when the instrument declares one. */
+  readonly unit?: string;
+}
+
 export interface DiagnosticsDocument {
   readonly meterName: string;
   readonly activitySourceName: string;
-  readonly counters: Readonly<Record<string, string>>;
+  /** Every instrument on the engine's meter, keyed by instrument name. */
+  readonly counters: Readonly<Record<string, DiagnosticsInstrument>>;
   readonly conventions: Readonly<Record<string, string>>;
   readonly eventIds: readonly EventIdRange[];
   /** Registration warnings (an `add*Health` call that found no dependency...). */

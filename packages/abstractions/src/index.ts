@@ -25,6 +25,7 @@ export type {
   ExecutionLifecycle,
   ManifestDocument,
   DiagnosticsDocument,
+  DiagnosticsInstrument,
   StatusDocument,
   PackageRecord,
   TechnologySurface,

@@ -1,6 +1,7 @@
 import {
   CoreError,
   defineExtensionKey,
+  storePostureOf,
   type EngineBuilder,
   type OperationPrincipal,
   type RuntimeState,
@@ -101,7 +102,9 @@ export function addAgents(builder: EngineBuilder, options: AddAgentsOptions = {}
   builder.addEventIds(agentEventIdCatalog);
   builder.addCatalog(agentToolRunCatalog(store));
   for (const operation of agentOperations(service)) builder.addOperation(operation);
-  builder.addTechnologySurfaces(() => agentSurfaces(tools, store.list(), settings, isActive));
+  builder.addTechnologySurfaces(() =>
+    agentSurfaces(tools, store.list(), settings, isActive, storePostureOf(builder.storeTraits())),
+  );
   builder.addLifecycleHooks({
     id: 'agents',
     build: (context) => {

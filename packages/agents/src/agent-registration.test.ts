@@ -1,12 +1,37 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { manualClock } from '@corekit/engine-core';
+import { FileStoreProvider, manualClock } from '@corekit/engine-core';
 import { z } from 'zod';
 import { addAgents } from './add-agents';
 import { agentsOn, fixtureBuilder, registerOrderTools, script } from './test-support/agents-fixture';
 
 describe('agents registration', () => {
+  it('idempotency durability and scope follow the store provider installed in code, after addAgents', async () => {
+    const idempotencyOf = async (directory?: string) => {
+      const fixture = fixtureBuilder();
+      agentsOn(fixture, { EnableExecutionIdempotency: true });
+      if (directory) fixture.builder.useStoreProvider(new FileStoreProvider({ directory }));
+      const engine = fixture.builder.build();
+      await engine.start();
+      try {
+        const metadata = engine
+          .technologySurfaces()
+          .find((item) => item.id === 'agent-tool-execution')!.metadata;
+        return [metadata.idempotencyStoreKind, metadata.idempotencyDurability, metadata.idempotencyScope];
+      } finally {
+        await engine.stop();
+      }
+    };
+    expect(await idempotencyOf()).toEqual(['memory', 'none', 'process-local']);
+    const directory = mkdtempSync(path.join(tmpdir(), 'agents-posture-'));
+    try {
+      expect(await idempotencyOf(directory)).toEqual(['file', 'durable-local', 'node-local']);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
   it('fails the build naming every unknown reference', () => {
     const fixture = fixtureBuilder();
     const agents = agentsOn(fixture);

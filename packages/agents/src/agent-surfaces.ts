@@ -1,4 +1,4 @@
-import type { TechnologySurface } from '@corekit/abstractions';
+import { durabilityOrNone, type StorePosture, type TechnologySurface } from '@corekit/abstractions';
 import type { AgenticRuntimeOptions } from './agents-options';
 import type { StoredRun } from './run-model';
 import type { ToolRegistry } from './tool-registry';
@@ -9,12 +9,17 @@ function posture(count: number, active: string): string {
   return count > 0 ? active : 'none';
 }
 
-/** One surface per tool (descriptor, ownership, run postures and counters) plus the execution capability. */
+/**
+ * One surface per tool (descriptor, ownership, run postures and counters) plus the execution capability.
+ * `runStore` is the posture of the store runs live on (the installed provider's): idempotency checks the
+ * stored run, so its durability and scope are the store's.
+ */
 export function agentSurfaces(
   tools: ToolRegistry,
   runs: readonly StoredRun[],
   options: AgenticRuntimeOptions,
   isActive: (hostedExecutionId: string | undefined) => boolean,
+  runStore: StorePosture,
 ): TechnologySurface[] {
   const surfaces: TechnologySurface[] = tools.list().map((tool) => {
     const own = runs.filter((run) => run.toolId === tool.id);
@@ -80,6 +85,7 @@ export function agentSurfaces(
     };
   });
   const retryEnabled = options.ExecutionMaxAttempts > 1;
+  const idempotent = options.EnableExecutionIdempotency;
   surfaces.push({
     id: 'agent-tool-execution',
     kind: 'agent-execution',
@@ -96,11 +102,13 @@ export function agentSurfaces(
       retryDelayMilliseconds: options.ExecutionRetryDelayMilliseconds,
       retryDurability: 'none',
       retryScope: 'process-local',
-      idempotencyPolicy: options.EnableExecutionIdempotency ? 'completed-run' : 'none',
+      idempotencyPolicy: idempotent ? 'completed-run' : 'none',
       idempotencyKey: 'tool-run',
       idempotencyRetentionMinutes: options.ExecutionIdempotencyRetentionMinutes,
-      idempotencyDurability: 'run-store',
-      idempotencyScope: 'process-local',
+      idempotencyBacking: 'run-store',
+      idempotencyDurability: idempotent ? durabilityOrNone(runStore) : 'none',
+      idempotencyScope: idempotent ? runStore.scope : 'process-local',
+      idempotencyStoreKind: idempotent ? runStore.kind : null,
     },
   });
   return surfaces;

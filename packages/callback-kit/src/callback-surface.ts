@@ -1,4 +1,4 @@
-import type { TechnologySurface } from '@corekit/abstractions';
+import type { StorePosture, TechnologySurface } from '@corekit/abstractions';
 import { callbackContextKeys } from './callback-context';
 import type { SharedCallbackOptions } from './callback-options';
 
@@ -47,6 +47,13 @@ export function newCallbackCounters(): CallbackCounters {
   };
 }
 
+/** The observation store's kind, durability and scope, as the delivery package reports them. */
+export interface ObservationStorePosture {
+  readonly kind: string;
+  readonly durability: string;
+  readonly scope: string;
+}
+
 export interface CallbackSurfaceParts {
   readonly id: string;
   readonly displayName: string;
@@ -54,9 +61,10 @@ export interface CallbackSurfaceParts {
   readonly providerKey: string;
   readonly operationId: string;
   readonly options: SharedCallbackOptions;
-  /** The store provider kind (`memory`, `file`) behind replay caches. */
-  readonly storeKind: string;
-  readonly storeDurable: boolean;
+  /** The posture of the engine store provider behind replay caches (`storePostureOf(builder.storeTraits())`). */
+  readonly store: StorePosture;
+  /** Where the observations behind event-id idempotency live (null when the delivery package reports none). */
+  readonly observationStore: ObservationStorePosture | null;
   /** Provider translation facts (status table, provider message id normalization). */
   readonly translation: Readonly<Record<string, unknown>>;
   /** Signature posture: header names, tolerance, algorithm; `configured: false` with `status: not-configured` when off. */
@@ -77,7 +85,6 @@ export interface CallbackSurfaceParts {
 export function callbackSurface(parts: CallbackSurfaceParts): TechnologySurface {
   const { options } = parts;
   const mapped = options.EnableStatusCallbackEndpoint;
-  const durability = parts.storeDurable ? 'durable-local-file' : 'process-memory';
   return {
     id: parts.id,
     kind: 'tenant-governance',
@@ -123,9 +130,9 @@ export function callbackSurface(parts: CallbackSurfaceParts): TechnologySurface 
             status: 'enabled',
             policy: parts.replay.policy,
             key: parts.replay.key,
-            scope: parts.storeKind === 'memory' ? 'process-local' : 'node-local',
-            store: parts.storeKind,
-            durability,
+            scope: parts.store.scope,
+            store: parts.store.kind,
+            durability: parts.store.durability,
             retentionSeconds: parts.replay.retentionSeconds,
             cacheLimit: parts.replay.cacheLimit,
             duplicateAnswer: 409,
@@ -138,6 +145,9 @@ export function callbackSurface(parts: CallbackSurfaceParts): TechnologySurface 
             key: parts.idempotency.key,
             backing: 'observation-store',
             scope: 'observation-store',
+            store: parts.observationStore?.kind ?? null,
+            durability: parts.observationStore?.durability ?? null,
+            storeScope: parts.observationStore?.scope ?? null,
             duplicateAnswer: '200 with duplicateEvents',
             diagnosticEventId: parts.idempotency.diagnosticEventId,
           }

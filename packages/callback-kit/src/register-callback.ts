@@ -1,11 +1,14 @@
 import {
   CoreError,
   isOperationError,
+  storePostureOf,
   type EngineBuilder,
   type EventIdCatalogEntry,
   type Logger,
+  type StorePosture,
 } from '@corekit/abstractions';
 import {
+  governanceDeliveryPostureKey,
   invitationDeliveryStatusKey,
   tenantGovernanceDeliveryRegistrationKey,
   type InvitationDeliveryStatusService,
@@ -19,6 +22,7 @@ import {
   newCallbackCounters,
   type CallbackCounters,
   type IdempotencySurface,
+  type ObservationStorePosture,
   type ReplaySurface,
 } from './callback-surface';
 import {
@@ -68,8 +72,8 @@ export interface CallbackRuntime<TOptions extends SharedCallbackOptions> {
   readonly status: InvitationDeliveryStatusService;
   readonly counters: CallbackCounters;
   readonly now: () => Date;
-  readonly storeKind: string;
-  readonly storeDurable: boolean;
+  /** The posture of the engine store provider replay caches live on (read it after build: the provider is final then). */
+  storePosture(): StorePosture;
   /** Opens a bounded replay cache on `builder.openStore` (call at registration only). */
   openReplayGuard(name: string, retentionSeconds: number, cacheLimit: number): ReplayGuard;
   /** Skips in-batch and (with idempotency) stored duplicates, then reconciles the rest. */
@@ -117,12 +121,15 @@ export interface CallbackExtensions {
   readonly now?: () => Date;
 }
 
-function storePosture(builder: EngineBuilder): { kind: string; durable: boolean } {
-  const section = builder.configuration.getSection('Engine:Stores') as Record<string, unknown> | undefined;
-  const provider = Object.entries(section ?? {}).find(([key]) => key.toLowerCase() === 'provider')?.[1];
-  return String(provider ?? 'Memory').toLowerCase() === 'file'
-    ? { kind: 'file', durable: true }
-    : { kind: 'memory', durable: false };
+/** Where the delivery observations behind event-id idempotency live, as the delivery package reports it. */
+function observationStorePosture(builder: EngineBuilder): ObservationStorePosture | null {
+  const fields = builder.resolve(governanceDeliveryPostureKey)?.invitationFields();
+  if (!fields) return null;
+  return {
+    kind: String(fields.observationStoreKind),
+    durability: String(fields.observationStoreDurability),
+    scope: String(fields.observationStoreScope),
+  };
 }
 
 /**
@@ -161,7 +168,7 @@ export function registerProviderCallback<TOptions extends SharedCallbackOptions>
   builder.addEventIds(spec.eventIds);
   const now = extensions.now ?? (() => new Date());
   const counters = newCallbackCounters();
-  const store = storePosture(builder);
+  const storePosture = (): StorePosture => storePostureOf(builder.storeTraits());
   const records: ProviderRecords = {
     category: spec.category,
     requestLabel: spec.requestLabel,
@@ -182,8 +189,7 @@ export function registerProviderCallback<TOptions extends SharedCallbackOptions>
     status,
     counters,
     now,
-    storeKind: store.kind,
-    storeDurable: store.durable,
+    storePosture,
     openReplayGuard: (name, retentionSeconds, cacheLimit) =>
       new ReplayGuard(
         builder.openStore<ReplayEntry>(name, { maxEntries: cacheLimit }),
@@ -213,8 +219,8 @@ export function registerProviderCallback<TOptions extends SharedCallbackOptions>
       providerKey: spec.providerKey,
       operationId: spec.operationId,
       options,
-      storeKind: store.kind,
-      storeDurable: store.durable,
+      store: storePosture(),
+      observationStore: observationStorePosture(builder),
       counters,
       ...implementation.surface(),
     }),

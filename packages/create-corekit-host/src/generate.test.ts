@@ -76,6 +76,23 @@ describe('generateHost', () => {
     );
   });
 
+  it("gives the generated worker's rounds an event id of its own, registered and tested, never a spec id", () => {
+    const directory = path.join(root, 'rounds');
+    generateHost({ directory, host: 'worker', probes: [], packs: [], targets: [] }, catalog);
+    const host = readFileSync(path.join(directory, 'src/host.ts'), 'utf8');
+    expect(host).toContain('export const hostEventIds = { workRound: 9000 } as const;');
+    expect(host).toContain(
+      "builder.addEventIds({ component: 'rounds', ranges: [[9000, 9099]], names: { 9000: 'work-round' } });",
+    );
+    expect(host).toContain('eventId: hostEventIds.workRound');
+    expect(host).not.toMatch(/eventId: 2\d\d\d/);
+    const manifest = JSON.parse(readFileSync(path.join(directory, 'package.json'), 'utf8'));
+    expect(manifest.scripts.test).toBe('tsx --test src/host.test.ts src/event-ids.test.ts');
+    expect(readFileSync(path.join(directory, 'src/event-ids.test.ts'), 'utf8')).toContain(
+      "entry.component === 'rounds'",
+    );
+  });
+
   it('refuses an unknown probe, naming the choices', () => {
     expect(() =>
       generateHost(

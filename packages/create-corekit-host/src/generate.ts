@@ -130,6 +130,7 @@ export function generateHost(options: GenerateOptions, catalog: Catalog): { file
     packs,
     targets: options.targets,
     container: options.targets.includes('container'),
+    worker: options.host === 'worker',
     nodeMajor,
     dependencies,
     devDependencies,

@@ -62,6 +62,34 @@ describe('execution binding (2.4 executionBinding)', () => {
     });
   });
 
+  it('a capture a pack contributes for another module carries contributorModuleId; sourceModuleId stays the owner', async () => {
+    const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
+    declareCaptures(builder, [capture('orders')]);
+    builder.addModule({ id: 'warehouse-sync', version: '1.0.0' });
+    builder.addCatalogEntries('cdc-captures', 'warehouse-sync', [
+      capture('stock', { metadata: { executionRuntimeId: 'debezium' } }),
+    ]);
+    addData(builder, { CdcExecutionRuntimes: [{ Id: 'debezium', Kind: 'external-managed' }] });
+    const engine = builder.build();
+    const stock = engine.catalog('cdc-captures')!.find('stock') as Record<string, any>;
+    expect(stock).toMatchObject({
+      sourceModuleId: 'orders',
+      metadata: { executionRuntimeId: 'debezium', contributorModuleId: 'warehouse-sync' },
+    });
+    expect(
+      (engine.catalog('cdc-captures')!.find('orders') as Record<string, any>).metadata,
+    ).not.toHaveProperty('contributorModuleId');
+    // The data pack's own views read the published entry: the runtime narrowing shows the contributor too.
+    await engine.start();
+    const outcome = await engine.operations.invoke('data.cdc-captures-by-runtime', {
+      params: { executionRuntimeId: 'debezium' },
+    });
+    const byRuntime = outcome.body as Array<Record<string, any>>;
+    expect(
+      byRuntime.map((entry) => [entry.id, entry.sourceModuleId, entry.metadata.contributorModuleId]),
+    ).toEqual([['stock', 'orders', 'warehouse-sync']]);
+  });
+
   it('fails the build listing every problem: unknown runtime, two owners, undeclared edge node, edge runtime without nodes', () => {
     expect(() =>
       build(

@@ -2,7 +2,7 @@ import net from 'node:net';
 import type { KeyedStore } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, KeyedOutboxStore, useOutboxStore } from '@corekit/eventing';
-import { startKafkaFakeServer, type KafkaFakeServer } from '@corekit/testing';
+import { expectBrokerDispatchReadiness, startKafkaFakeServer, type KafkaFakeServer } from '@corekit/testing';
 import { addKafkaDispatcher } from './add-kafka-dispatcher';
 import type { KafkaDispatcherOptionsInput } from './kafka-dispatcher-options';
 
@@ -47,7 +47,19 @@ async function relay(target: KafkaFakeServer) {
 async function startEngine(options: KafkaDispatcherOptionsInput, maxAttempts: number) {
   const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
   builder.addModule({ id: 'orders', version: '1.0.0' });
-  declareEventing(builder, { moduleId: 'orders', channels: [{ id: 'orders' }] });
+  // An in-process executor: with a broker dispatcher installed it must never run (only the broker receives).
+  const executed: string[] = [];
+  declareEventing(builder, {
+    moduleId: 'orders',
+    channels: [{ id: 'orders' }],
+    subscriptions: [
+      {
+        id: 'orders-audit',
+        channelId: 'orders',
+        execute: ({ message }) => void executed.push(message.publicationId),
+      },
+    ],
+  });
   addEventing(builder, {
     Outbox: {
       Enabled: true,
@@ -72,7 +84,7 @@ async function startEngine(options: KafkaDispatcherOptionsInput, maxAttempts: nu
     });
   const dispatchState = () =>
     engine.catalog('event-dispatches')!.find('eventing-outbox') as Record<string, any> | undefined;
-  return { engine, store, publish, dispatchState };
+  return { engine, store, publish, dispatchState, executed };
 }
 
 async function until<T>(read: () => T | undefined | false, attempts = 1500): Promise<T> {
@@ -85,6 +97,19 @@ async function until<T>(read: () => T | undefined | false, attempts = 1500): Pro
 }
 
 describe('Kafka dispatcher', () => {
+  it('readiness follows dispatch: the broker gets the message, the in-process executor never runs, the subscription is provider-managed', async () => {
+    const broker = await fake();
+    const { engine, publish, dispatchState, executed } = await startEngine(
+      { Brokers: [broker.bootstrapServers] },
+      3,
+    );
+    await publish('ready-1');
+    await until(() => dispatchState()?.outcome === 'succeeded');
+    expect(broker.produced.map((record) => record.key?.toString())).toEqual(['ready-1']);
+    expect(executed).toEqual([]);
+    expectBrokerDispatchReadiness(engine, 'orders-audit', 'kafka');
+  });
+
   it('produces a staged message with acks all, keyed by publication id, as an envelope', async () => {
     const broker = await fake();
     const { publish, dispatchState } = await startEngine({ Brokers: [broker.bootstrapServers] }, 3);

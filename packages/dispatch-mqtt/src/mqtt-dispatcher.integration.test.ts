@@ -4,7 +4,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { KeyedStore } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, KeyedOutboxStore, useOutboxStore } from '@corekit/eventing';
-import { requireService } from '@corekit/testing';
+import { expectBrokerDispatchReadiness, requireService } from '@corekit/testing';
 import { addMqttDispatcher } from './add-mqtt-dispatcher';
 import type { MqttEventEnvelope } from './mqtt-dispatcher';
 
@@ -61,7 +61,19 @@ async function subscriber(prefix: string) {
 async function startEngine(url: string, prefix: string, maxAttempts: number) {
   const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
   builder.addModule({ id: 'orders', version: '1.0.0' });
-  declareEventing(builder, { moduleId: 'orders', channels: [{ id: 'orders' }] });
+  // An in-process executor: with a broker dispatcher installed it must never run (only the broker receives).
+  const executed: string[] = [];
+  declareEventing(builder, {
+    moduleId: 'orders',
+    channels: [{ id: 'orders' }],
+    subscriptions: [
+      {
+        id: 'orders-audit',
+        channelId: 'orders',
+        execute: ({ message }) => void executed.push(message.publicationId),
+      },
+    ],
+  });
   addEventing(builder, {
     Outbox: {
       Enabled: true,
@@ -87,7 +99,7 @@ async function startEngine(url: string, prefix: string, maxAttempts: number) {
     });
   const dispatchState = () =>
     engine.catalog('event-dispatches')!.find('eventing-outbox') as Record<string, any> | undefined;
-  return { engine, store, publish, dispatchState };
+  return { engine, store, publish, dispatchState, executed };
 }
 
 async function until<T>(read: () => T | undefined | false, attempts = 1500): Promise<T> {
@@ -100,6 +112,18 @@ async function until<T>(read: () => T | undefined | false, attempts = 1500): Pro
 }
 
 describe('MQTT dispatcher', () => {
+  it('readiness follows dispatch: the broker gets the message, the in-process executor never runs, the subscription is provider-managed', async () => {
+    if (!available) return;
+    const prefix = `corekit-test/${randomUUID().slice(0, 8)}`;
+    const received = await subscriber(prefix);
+    const { engine, publish, dispatchState, executed } = await startEngine(mqttUrl, prefix, 3);
+    await publish('ready-1');
+    await until(() => dispatchState()?.outcome === 'succeeded');
+    expect((await until(() => received[0])).envelope.publicationId).toBe('ready-1');
+    expect(executed).toEqual([]);
+    expectBrokerDispatchReadiness(engine, 'orders-audit', 'mqtt');
+  });
+
   it('publishes a staged message at QoS 1 as an envelope carrying the publication id', async () => {
     if (!available) return;
     const prefix = `corekit-test/${randomUUID().slice(0, 8)}`;

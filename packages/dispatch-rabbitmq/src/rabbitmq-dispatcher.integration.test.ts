@@ -4,7 +4,7 @@ import amqp, { type ChannelModel } from 'amqplib';
 import type { KeyedStore } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, KeyedOutboxStore, useOutboxStore } from '@corekit/eventing';
-import { requireService } from '@corekit/testing';
+import { expectBrokerDispatchReadiness, requireService } from '@corekit/testing';
 import { addRabbitMqDispatcher } from './add-rabbitmq-dispatcher';
 import { RabbitMqDispatcher } from './rabbitmq-dispatcher';
 import { rabbitMqDispatcherOptionsSchema } from './rabbitmq-dispatcher-options';
@@ -72,7 +72,19 @@ async function consumer(exchange: string) {
 async function startEngine(connectionString: string, exchange: string, maxAttempts: number) {
   const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
   builder.addModule({ id: 'orders', version: '1.0.0' });
-  declareEventing(builder, { moduleId: 'orders', channels: [{ id: 'orders' }] });
+  // An in-process executor: with a broker dispatcher installed it must never run (only the broker receives).
+  const executed: string[] = [];
+  declareEventing(builder, {
+    moduleId: 'orders',
+    channels: [{ id: 'orders' }],
+    subscriptions: [
+      {
+        id: 'orders-audit',
+        channelId: 'orders',
+        execute: ({ message }) => void executed.push(message.publicationId),
+      },
+    ],
+  });
   addEventing(builder, {
     Outbox: {
       Enabled: true,
@@ -97,7 +109,7 @@ async function startEngine(connectionString: string, exchange: string, maxAttemp
     });
   const dispatchState = () =>
     engine.catalog('event-dispatches')!.find('eventing-outbox') as Record<string, any> | undefined;
-  return { engine, store, publish, dispatchState };
+  return { engine, store, publish, dispatchState, executed };
 }
 
 async function until<T>(read: () => T | undefined | false, attempts = 1500): Promise<T> {
@@ -110,6 +122,18 @@ async function until<T>(read: () => T | undefined | false, attempts = 1500): Pro
 }
 
 describe('RabbitMQ dispatcher', () => {
+  it('readiness follows dispatch: the broker gets the message, the in-process executor never runs, the subscription is provider-managed', async () => {
+    if (!available) return;
+    const exchange = `corekit.test.${randomUUID().slice(0, 8)}`;
+    const received = await consumer(exchange);
+    const { engine, publish, dispatchState, executed } = await startEngine(rabbitUrl, exchange, 3);
+    await publish('ready-1');
+    await until(() => dispatchState()?.outcome === 'succeeded');
+    expect((await until(() => received[0])).properties.messageId).toBe('ready-1');
+    expect(executed).toEqual([]);
+    expectBrokerDispatchReadiness(engine, 'orders-audit', 'rabbitmq');
+  });
+
   it('publishes a staged message on a confirm channel with the publication id as messageId', async () => {
     if (!available) return;
     const exchange = `corekit.test.${randomUUID().slice(0, 8)}`;

@@ -1,4 +1,5 @@
 import { metrics, trace, type Counter, type Histogram, type Tracer } from '@opentelemetry/api';
+import type { DiagnosticsInstrument } from '@corekit/abstractions';
 
 /** Meter and activity-source (tracer) names under which the engine records (spec 4.1). */
 export const meterName = 'corekit.engine';
@@ -35,6 +36,31 @@ export const histogramNames = {
 } as const;
 
 export type HistogramKey = keyof typeof histogramNames;
+
+/** What each engine histogram measures, and its unit. */
+const histogramDescriptions: Record<HistogramKey, { readonly description: string; readonly unit: string }> = {
+  dependencyCheckDuration: {
+    description: 'Duration of one dependency-health check (probe run), timed-out runs included',
+    unit: 'ms',
+  },
+};
+
+/** One instrument in `/engine/diagnostics` `counters` (the contract's `DiagnosticsInstrument`). */
+export type InstrumentDescription = DiagnosticsInstrument;
+
+/** The engine's own instruments, in the `/engine/diagnostics` `counters` shape. */
+export function engineInstrumentDescriptions(): Record<string, InstrumentDescription> {
+  return Object.fromEntries([
+    ...Object.entries(counterNames).map(([key, name]) => [
+      name,
+      { kind: 'counter', description: counterDescriptions[key as CounterKey] },
+    ]),
+    ...Object.entries(histogramNames).map(([key, name]) => [
+      name,
+      { kind: 'histogram', ...histogramDescriptions[key as HistogramKey] },
+    ]),
+  ]);
+}
 
 /** Span names by what they cover; recorded under the activity source (tracer) `activitySourceName`. */
 export const spanNames = {
@@ -76,10 +102,10 @@ export class EngineInstruments {
       ]),
     ) as Record<CounterKey, Counter>;
     this.histograms = {
-      dependencyCheckDuration: meter.createHistogram(histogramNames.dependencyCheckDuration, {
-        description: 'Duration of one dependency-health check (probe run), timed-out runs included',
-        unit: 'ms',
-      }),
+      dependencyCheckDuration: meter.createHistogram(
+        histogramNames.dependencyCheckDuration,
+        histogramDescriptions.dependencyCheckDuration,
+      ),
     };
   }
 

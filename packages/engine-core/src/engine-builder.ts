@@ -48,6 +48,7 @@ import { EngineOperationRegistry } from './pack/operation-registry';
 import { RuntimeEventHub } from './pack/runtime-event-hub';
 import { RuntimeStory } from './runtime-story';
 import { StoreBinding, storesOptionsSchema } from './stores';
+import { engineRecordEventIdRange } from './engine-record-event-ids';
 
 /** Options of createEngineBuilder. Everything is optional; the defaults suit a production process. */
 export interface EngineBuilderOptions {
@@ -90,6 +91,7 @@ export class CoreEngineBuilder implements EngineBuilder {
   private built = false;
 
   constructor(options: EngineBuilderOptions = {}) {
+    this.eventIds.add(engineRecordEventIdRange);
     this.clock = options.clock ?? systemClock;
     this.contentRoot = options.contentRoot ?? process.cwd();
     this.logger = new RedactingLogger(options.logger ?? createJsonLogger());

@@ -26,10 +26,9 @@ import type { ConfigurationStore } from './configuration-store';
 import { DependencyHealthScheduler } from './dependency-health-scheduler';
 import {
   activitySourceName,
-  counterNames,
   diagnosticsConventions,
   EngineInstruments,
-  histogramNames,
+  engineInstrumentDescriptions,
   meterName,
 } from './diagnostics';
 import type { FailurePolicy, ShutdownOptions } from './engine-options';
@@ -294,7 +293,7 @@ export class CoreEngine implements Engine {
     return {
       meterName,
       activitySourceName,
-      counters: { ...counterNames, ...histogramNames, ...this.parts.meter.names() },
+      counters: { ...engineInstrumentDescriptions(), ...this.parts.meter.descriptions() },
       conventions: { ...diagnosticsConventions },
       eventIds: this.parts.eventIds.ranges(),
       liveness: this.liveness(),

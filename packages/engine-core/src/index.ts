@@ -33,5 +33,6 @@ export {
   restOverrideOptionsSchema,
   restRuleMatchOptionsSchema,
 } from './rest/rest-publication-options';
+export { engineRecordEventIds, engineRecordEventIdRange } from './engine-record-event-ids';
 export { JobScheduler, type JobSchedulerOptions, type JobRunResult } from './jobs/job-scheduler';
 export * from './stores';

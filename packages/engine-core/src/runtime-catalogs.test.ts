@@ -221,6 +221,30 @@ describe('runtime catalogs: build-time validation', () => {
     };
     expect(policy.metadata.sourceModuleId).toBe('billing');
   });
+
+  it('stamps metadata.contributorModuleId on a CDC capture a module contributes for another, never on its own', () => {
+    const { builder } = testBuilder();
+    addSampleCatalogs(builder);
+    builder.addCatalogEntries('cdc-captures', 'billing', [
+      {
+        id: 'orders-refunds-cdc',
+        displayName: 'Order refunds CDC (contributed by billing)',
+        sourceModuleId: 'orders',
+        provider: 'postgres',
+        sourceId: 'orders-db',
+        mode: 'logical',
+        eventFormat: 'cloudevents',
+        metadata: { table: 'refunds' },
+      },
+    ]);
+    const captures = builder.build().catalog('cdc-captures')!;
+    expect(captures.find('orders-refunds-cdc')).toMatchObject({
+      sourceModuleId: 'orders',
+      metadata: { table: 'refunds', contributorModuleId: 'billing' },
+    });
+    const own = captures.find('orders-cdc') as { metadata: Record<string, unknown> };
+    expect(own.metadata).not.toHaveProperty('contributorModuleId');
+  });
 });
 
 describe('runtime catalogs: execution lifecycle', () => {

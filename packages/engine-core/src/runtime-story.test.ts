@@ -1,4 +1,5 @@
 import { metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
+import { diagnosticsDocumentSchema } from '@corekit/abstractions';
 import { manualClock } from './clock';
 import { createMemoryLogger } from './logger';
 import { RuntimeStory } from './runtime-story';
@@ -154,6 +155,38 @@ describe('diagnostics', () => {
     }
   });
 
+  it("lists every instrument, the engine's and the packs', in one shape: name → kind, description, unit", async () => {
+    const { builder } = testBuilder();
+    builder.meter.counter('corekit.example.widgets', 'widgets made, by color');
+    builder.meter.histogram('corekit.example.widget_time', 'time to make one widget', 'ms');
+    const engine = builder.build();
+    const { counters } = engine.diagnostics();
+    expect(counters['corekit.engine.runtime.transitions']).toEqual({
+      kind: 'counter',
+      description: 'runtime state transitions, by target state',
+    });
+    expect(counters['corekit.dependency.check.duration']).toEqual({
+      kind: 'histogram',
+      description: expect.stringContaining('dependency-health check'),
+      unit: 'ms',
+    });
+    expect(counters['corekit.example.widgets']).toEqual({
+      kind: 'counter',
+      description: 'widgets made, by color',
+    });
+    expect(counters['corekit.example.widget_time']).toEqual({
+      kind: 'histogram',
+      description: 'time to make one widget',
+      unit: 'ms',
+    });
+    for (const [name, instrument] of Object.entries(counters)) {
+      expect(name).toMatch(/^corekit\./);
+      expect(diagnosticsDocumentSchema.shape.counters.parse({ [name]: instrument })).toEqual({
+        [name]: instrument,
+      });
+    }
+  });
+
   it('publishes meter, activity source, counters, the full event-id catalog and health', async () => {
     const { builder } = testBuilder();
     const engine = builder.build();
@@ -161,7 +194,7 @@ describe('diagnostics', () => {
     const document = engine.diagnostics(['/health', '/health/live', '/health/ready']);
     expect(document.meterName).toBe('corekit.engine');
     expect(document.activitySourceName).toBe('corekit.engine');
-    expect(Object.values(document.counters)).toEqual(
+    expect(Object.keys(document.counters)).toEqual(
       expect.arrayContaining([
         'corekit.engine.execution_graph.transitions',
         'corekit.engine.hosted_execution.transitions',
@@ -171,7 +204,7 @@ describe('diagnostics', () => {
     expect(components).toEqual(
       expect.arrayContaining(['Engine core', 'Observability core', 'Probe: columnar analytics database']),
     );
-    expect(document.eventIds).toHaveLength(29);
+    expect(document.eventIds).toHaveLength(30);
     expect(document.healthRoutes).toEqual(['/health', '/health/live', '/health/ready']);
     expect(document.readiness.status).toBe('Healthy');
     await engine.stop();

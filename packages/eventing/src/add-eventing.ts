@@ -2,6 +2,7 @@ import {
   CoreError,
   defineExtensionKey,
   defineOperation,
+  storePostureOf,
   type EngineBuilder,
   type JobHandle,
   type RuntimeState,
@@ -24,7 +25,7 @@ import { KeyedOutboxStore, type OutboxRecord } from './keyed-outbox-store';
 import { MemoryOutboxStore } from './memory-outbox-store';
 import { OutboxDispatchLoop, type DispatchPassResult } from './outbox-dispatcher';
 import { eventDispatcherKey, outboxStoreKey, type EventDispatcher, type OutboxStore } from './outbox-store';
-import { subscriptionReadiness } from './subscription-readiness';
+import { providerDispatcher, subscriptionReadiness } from './subscription-readiness';
 import { SubscriptionRunner, type CompletedExecution } from './subscription-runner';
 
 /** What `addEventing` returns: the bound options and the dispatch job (null without the outbox lane). */
@@ -75,8 +76,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
   let run = new EventingRun();
   const ledger = builder.openStore<CompletedExecution>('eventing-idempotency', {
     maxEntries: 100_000,
-    description:
-      'completed subscription executions (subscriptionId|publicationId), process-local idempotency',
+    description: 'completed subscription executions (subscriptionId|publicationId), the idempotency ledger',
   });
   const runner = new SubscriptionRunner(settings, registry.executors, ledger);
   const writers = PublicationService.writersOf(builder);
@@ -154,10 +154,14 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
   let engine: { readonly state: RuntimeState } | null = null;
   /** True while a started engine runs this pack: only then does a bound subscription actually execute. */
   const running = () => engine?.state === 'Started' && !run.stopping;
-  const readiness = (live = running()) =>
-    [...registry.subscriptions.values()].map((subscription) =>
-      subscriptionReadiness(subscription, settings, runner, live),
+  // Read from what is installed when asked (the dispatcher and store provider are final after build()).
+  const brokerDispatcher = () => providerDispatcher(settings, builder.resolve(eventDispatcherKey));
+  const readiness = (live = running()) => {
+    const broker = brokerDispatcher();
+    return [...registry.subscriptions.values()].map((subscription) =>
+      subscriptionReadiness(subscription, settings, runner, live, broker),
     );
+  };
   const dispatchRuntimes = (): EventDispatchRuntime[] =>
     outboxSettings.Enabled
       ? [
@@ -166,8 +170,9 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
             displayName: `Eventing dispatch (${outboxSettings.OutboxId})`,
             description: 'The eventing dispatch job: claims staged messages under a lease and sends them.',
             ownership: {
-              executionOwnership: (dispatcher ?? inProcessDispatcher).executionOwnership,
-              dispatcherId: (dispatcher ?? inProcessDispatcher).id,
+              executionOwnership: (dispatcher ?? brokerDispatcher() ?? inProcessDispatcher)
+                .executionOwnership,
+              dispatcherId: (dispatcher ?? brokerDispatcher() ?? inProcessDispatcher).id,
               outboxProvider: outbox?.provider ?? 'not-started',
             },
             outboxIds: [outboxSettings.OutboxId],
@@ -183,7 +188,12 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
   })) {
     builder.addCatalog(catalog);
   }
-  builder.addTechnologySurfaces(() => eventingSurfaces(registry, settings, readiness(), publications.list()));
+  builder.addTechnologySurfaces(() =>
+    eventingSurfaces(registry, settings, readiness(), publications.list(), {
+      ledger: storePostureOf(builder.storeTraits()),
+      dispatcher: brokerDispatcher(),
+    }),
+  );
 
   builder.addOperation(
     defineOperation({

@@ -1,4 +1,7 @@
-import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createEngineBuilder, createMemoryLogger, FileStoreProvider } from '@corekit/engine-core';
 import {
   addEventing,
   addEventSubscriptionExecutor,
@@ -289,6 +292,27 @@ describe('subscription readiness (3.2)', () => {
 });
 
 describe('technology surfaces (2.5)', () => {
+  it('idempotency durability and scope follow the store provider installed in code, after addEventing', async () => {
+    const idempotencyOf = async (install?: (builder: ReturnType<typeof createEngineBuilder>) => void) => {
+      const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
+      declareOrders(builder, { billing: () => undefined });
+      addEventing(builder, { EnableInProcessSubscriptionIdempotency: true });
+      install?.(builder);
+      const engine = builder.build();
+      engines.push(engine);
+      await engine.start();
+      const metadata = engine
+        .technologySurfaces()
+        .find((item) => item.id === 'event-subscriptions/billing')!.metadata;
+      return [metadata.idempotencyStoreKind, metadata.idempotencyDurability, metadata.idempotencyScope];
+    };
+    expect(await idempotencyOf()).toEqual(['memory', 'none', 'process-local']);
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'eventing-posture-'));
+    expect(
+      await idempotencyOf((builder) => builder.useStoreProvider(new FileStoreProvider({ directory }))),
+    ).toEqual(['file', 'durable-local', 'node-local']);
+  });
+
   it('projects channels, subscriptions and publishers with every eventing key', async () => {
     const { engine } = await start(
       { InProcessSubscriptionMaxAttempts: 2, EnableInProcessSubscriptionIdempotency: true },

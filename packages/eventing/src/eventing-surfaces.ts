@@ -1,9 +1,18 @@
-import type { TechnologySurface } from '@corekit/abstractions';
+import type { StorePosture, TechnologySurface } from '@corekit/abstractions';
 import type { EventSubscriptionReadiness, EventPublicationState } from './eventing-model';
 import type { EventingOptions } from './eventing-options';
 import type { EventingRegistry } from './eventing-registry';
 import { routeTriggerPublisherId, publicationRoute } from './eventing-constants';
-import { executionPolicyKeys } from './subscription-readiness';
+import type { EventDispatcher } from './outbox-store';
+import { executionPathOf, executionPolicyKeys } from './subscription-readiness';
+
+/** What the surfaces derive from the installed parts: the idempotency ledger's store and the broker dispatcher. */
+export interface EventingInstallation {
+  /** The posture of the store `eventing-idempotency` lives on. */
+  readonly ledger: StorePosture;
+  /** The broker dispatcher staged messages go to (null: this process's executors run them). */
+  readonly dispatcher: EventDispatcher | null;
+}
 
 const sourcePackage = '@corekit/eventing';
 
@@ -13,8 +22,10 @@ export function eventingSurfaces(
   options: EventingOptions,
   readiness: readonly EventSubscriptionReadiness[],
   publications: readonly EventPublicationState[],
+  installation: EventingInstallation,
 ): TechnologySurface[] {
-  const policy = executionPolicyKeys(options);
+  const policy = executionPolicyKeys(options, installation.ledger);
+  const executionPath = executionPathOf(options, installation.dispatcher);
   const surfaces: TechnologySurface[] = [];
   for (const channel of registry.channels.values()) {
     const states = publications.filter((state) => state.channelId === channel.id);
@@ -37,9 +48,7 @@ export function eventingSurfaces(
             .filter((p) => p.channelIds.includes(channel.id))
             .map((p) => p.id),
         ],
-        executionPath: options.Outbox.Enabled
-          ? 'core-managed/outbox/process-local'
-          : 'core-managed/direct/process-local',
+        executionPath,
         ...policy,
         'reported.publicationCount': states.length,
         'reported.lastPublicationId': latest?.publicationId ?? null,
@@ -80,9 +89,7 @@ export function eventingSurfaces(
       channelIds: [...registry.channels.keys()],
       executionReadiness: options.EnablePublication ? 'runtime-bound' : 'declared-only',
       executionReadinessReasons: [options.EnablePublication ? 'publication-enabled' : 'publication-disabled'],
-      executionPath: options.Outbox.Enabled
-        ? 'core-managed/outbox/process-local'
-        : 'core-managed/direct/process-local',
+      executionPath,
       ...policy,
       'reported.publicationCount': publications.length,
       'reported.lastOutcome': publications.at(-1)?.outcome ?? null,

@@ -1,3 +1,7 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FileStoreProvider } from '@corekit/engine-core';
 import {
   closeGovernanceWebHosts,
   startGovernanceWeb,
@@ -7,6 +11,30 @@ import {
 afterEach(closeGovernanceWebHosts);
 
 describe('the two http-endpoints surfaces', () => {
+  it('report the replay cache posture of the store provider installed, even in code after the map call', async () => {
+    const replayPosture = async (storeProvider?: FileStoreProvider) => {
+      const host = await startGovernanceWeb({
+        web: { TenantInvitationDeliveryStatusCallbackSigningSecret: testSigningSecret },
+        ...(storeProvider ? { storeProvider } : {}),
+      });
+      const metadata = host.engine
+        .technologySurfaces()
+        .find((surface) => surface.id === 'tenant-invitation-delivery-status-http-endpoints')!.metadata;
+      return [
+        metadata.replayProtectionStoreKind,
+        metadata.replayProtectionDurability,
+        metadata.replayProtectionScope,
+      ];
+    };
+    expect(await replayPosture()).toEqual(['memory', 'process-memory', 'process-local']);
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'governance-web-posture-'));
+    expect(await replayPosture(new FileStoreProvider({ directory }))).toEqual([
+      'file',
+      'durable-local',
+      'node-local',
+    ]);
+  });
+
   it('report every key and never a secret, a key id or an identifier', async () => {
     const host = await startGovernanceWeb({
       web: {

@@ -1,4 +1,4 @@
-import type { TechnologySurface } from '@corekit/abstractions';
+import type { StorePosture, TechnologySurface } from '@corekit/abstractions';
 import { attentionCategories, remediationActions } from '@corekit/tenant-governance';
 import type { CallbackReplayGuard } from './callback-replay-guard';
 import { callbackReplayStoreName } from './callback-replay-guard';
@@ -16,6 +16,8 @@ export interface EndpointSurfaceState {
   readonly observations: EndpointPlan;
   readonly proofFiles: EndpointPlan;
   readonly replay: CallbackReplayGuard | null;
+  /** The installed store provider's posture (the replay cache lives on it), read when the surface is read. */
+  readonly store: StorePosture;
 }
 
 function surface(id: string, displayName: string, metadata: Record<string, unknown>): TechnologySurface {
@@ -73,8 +75,9 @@ export function endpointSurfaces(state: EndpointSurfaceState): TechnologySurface
       replayProtectionActive: state.replay !== null,
       replayProtectionPolicy: 'reject-duplicate-verified-signature-409',
       replayProtectionKey: 'sha256(key-id, timestamp, signature)',
-      replayProtectionScope: 'engine-store-provider',
-      replayProtectionDurability: 'follows-engine-stores',
+      replayProtectionScope: replayEnabled ? state.store.scope : null,
+      replayProtectionDurability: replayEnabled ? state.store.durability : null,
+      replayProtectionStoreKind: replayEnabled ? state.store.kind : null,
       replayProtectionStore: callbackReplayStoreName,
       replayRetentionSeconds: settings.TenantInvitationDeliveryStatusCallbackReplayRetentionSeconds,
       replayCacheLimit: settings.TenantInvitationDeliveryStatusCallbackReplayCacheLimit,

@@ -1,4 +1,4 @@
-import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { CoreError, storePostureOf, type EngineBuilder } from '@corekit/abstractions';
 import {
   domainVerificationKey,
   invitationDeliveryDispatcherKey,
@@ -252,6 +252,8 @@ export function mapTenantGovernanceEndpoints(
     },
   });
   const state = { settings, command, dispatch, callback, observations, proofFiles, replay };
-  builder.addTechnologySurfaces(() => endpointSurfaces(state));
+  builder.addTechnologySurfaces(() =>
+    endpointSurfaces({ ...state, store: storePostureOf(builder.storeTraits()) }),
+  );
   return { settings, endpoints: { command, dispatch, callback, observations, proofFiles } };
 }

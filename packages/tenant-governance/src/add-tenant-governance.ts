@@ -1,4 +1,10 @@
-import { CoreError, defineExtensionKey, type EngineBuilder } from '@corekit/abstractions';
+import {
+  CoreError,
+  defineExtensionKey,
+  storePostureOf,
+  type EngineBuilder,
+  type StorePosture,
+} from '@corekit/abstractions';
 import { multiTenancyKey } from '@corekit/tenancy';
 import { governanceDeliveryPostureKey } from './delivery-seams';
 import type { GovernanceContext } from './governance-context';
@@ -10,7 +16,7 @@ import {
   type TenantGovernanceOptionsInput,
 } from './governance-options';
 import { createGovernanceService } from './governance-service';
-import { governanceSurfaces, type StorePosture } from './governance-surfaces';
+import { governanceSurfaces } from './governance-surfaces';
 import { RecordStore } from './record-store';
 import { tenantGovernanceKey, type TenantGovernance } from './tenant-governance';
 
@@ -38,13 +44,13 @@ export const governanceStoreNames = {
   audit: 'tenant-governance-audit',
 } as const;
 
-/** How the engine keeps stores (`Engine:Stores:Provider`), for the surfaces. */
-export function storePosture(builder: EngineBuilder): StorePosture {
-  const section = builder.configuration.getSection('Engine:Stores') as Record<string, unknown> | undefined;
-  const provider = Object.entries(section ?? {}).find(([key]) => key.toLowerCase() === 'provider')?.[1];
-  return String(provider ?? 'Memory').toLowerCase() === 'file'
-    ? { kind: 'file', durable: true }
-    : { kind: 'memory', durable: false };
+/**
+ * How the engine keeps stores, from the store provider actually installed (`builder.storeTraits()`): Memory,
+ * File, PostgreSQL, Redis, whether chosen by configuration, in code or by a package. Read when a surface is
+ * read or the engine starts, never at registration (the provider may be installed after this call).
+ */
+export function storePosture(builder: EngineBuilder): () => StorePosture {
+  return () => storePostureOf(builder.storeTraits());
 }
 
 function assertConfiguredTenants(
@@ -103,6 +109,18 @@ export function addTenantGovernance(
   assertConfiguredTenants(settings, (tenantId) => tenancy.isKnownTenant(tenantId));
 
   const maxEntries = settings.MaxRecordsPerStore;
+  // A write that lost its compare-and-set to another writer (another request, another replica): 4529.
+  const onConflict = (storeName: string) =>
+    builder.logger.log({
+      level: 'warn',
+      eventId: governanceEventIds.versionConflict,
+      category: 'tenant-governance',
+      message: `A write to ${storeName} lost to a concurrent change (GOVERNANCE_VERSION_CONFLICT); the command may be retried`,
+      code: 'GOVERNANCE_VERSION_CONFLICT',
+      store: storeName,
+    });
+  const records = <T extends object>(name: string) =>
+    new RecordStore(builder.openStore<T>(name, { maxEntries }), onConflict);
   const context: GovernanceContext = {
     settings,
     tenancy,
@@ -113,10 +131,10 @@ export function addTenantGovernance(
       'corekit.tenant_governance.commands',
       'tenant administration and governance-action commands by command and outcome (applied, unchanged, refused)',
     ),
-    memberships: new RecordStore(builder.openStore(governanceStoreNames.memberships, { maxEntries })),
-    invitations: new RecordStore(builder.openStore(governanceStoreNames.invitations, { maxEntries })),
-    domains: new RecordStore(builder.openStore(governanceStoreNames.domains, { maxEntries })),
-    actions: new RecordStore(builder.openStore(governanceStoreNames.actions, { maxEntries })),
+    memberships: records(governanceStoreNames.memberships),
+    invitations: records(governanceStoreNames.invitations),
+    domains: records(governanceStoreNames.domains),
+    actions: records(governanceStoreNames.actions),
     audit: builder.openStore(governanceStoreNames.audit, { maxEntries: settings.AuditMaxEntries + 1 }),
     applied: new Map(),
     refused: new Map(),
@@ -140,7 +158,7 @@ export function addTenantGovernance(
         subjectId: null,
         transition: 'loaded',
         message: 'Tenant governance state loaded from the stores',
-        details: { storeKind: store.kind },
+        details: { storeKind: store().kind },
       });
     },
   });
@@ -163,13 +181,13 @@ export function addTenantGovernance(
     });
   }
   builder.addTechnologySurfaces(() =>
-    governanceSurfaces(context, store, builder.resolve(governanceDeliveryPostureKey)),
+    governanceSurfaces(context, store(), builder.resolve(governanceDeliveryPostureKey)),
   );
   builder.logger.log({
     level: 'info',
     eventId: governanceEventIds.registered,
     category: 'tenant-governance',
-    message: `Tenant governance registered (store ${store.kind}, ${settings.Roles.length} role(s))`,
+    message: `Tenant governance registered (${settings.Roles.length} role(s))`,
   });
   return service;
 }

@@ -189,6 +189,33 @@ describe('invitation lifecycle', () => {
   });
 });
 
+describe('version conflicts (4529)', () => {
+  it('a stale expectedVersion and a lost compare-and-set race are logged as 4529 governance-version-conflict', async () => {
+    const { governance, logger } = await started();
+    const base = { tenantId: 'acme', principalKind: 'user' as const, principalId: 'racer' };
+    await governance.execute({ command: 'add-member', ...base, roles: ['member'] });
+    await expect(
+      governance.execute({ command: 'change-roles', ...base, roles: ['admin'], expectedVersion: 7 }),
+    ).rejects.toEqual(refusal('conflict', 'GOVERNANCE_VERSION_CONFLICT'));
+    expect(logger.withEventId(4529)).toHaveLength(1);
+    expect(logger.withEventId(4523)).toHaveLength(0);
+
+    // Two commands read version 1 of the same membership; the second write loses.
+    const outcomes = await Promise.allSettled([
+      governance.execute({ command: 'change-roles', ...base, roles: ['admin'] }),
+      governance.execute({ command: 'suspend-member', ...base }),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({
+      kind: 'conflict',
+      code: 'GOVERNANCE_VERSION_CONFLICT',
+    });
+    const conflicts = logger.withEventId(4529);
+    expect(conflicts).toHaveLength(2);
+    expect(conflicts[1]).toMatchObject({ level: 'warn', store: 'tenant-governance-memberships' });
+  });
+});
+
 describe('membership commands', () => {
   it('add, change roles, suspend, reactivate and remove, with unchanged and invalid moves', async () => {
     const { governance } = await started();

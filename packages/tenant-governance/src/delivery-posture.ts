@@ -1,16 +1,17 @@
+import { storePostureOf, type StorePosture } from '@corekit/abstractions';
 import type { DeliveryDispatcher } from './delivery-dispatcher';
 import type { SenderRegistry } from './sender-registry';
 import type { DeliveryOptions } from './delivery-options';
 import type { GovernanceDeliveryPosture } from './delivery-seams';
 import type { DeliveryStatusBook } from './delivery-status-book';
 import type { DomainVerifier } from './domain-verifier';
-import type { StorePosture } from './governance-surfaces';
 import type { RetryQueue } from './retry-queue';
 import type { RetryRunner } from './retry-runner';
 
 interface PostureParts {
   readonly settings: DeliveryOptions;
-  readonly store: StorePosture;
+  /** The engine store provider's posture, read when the surface is read. */
+  readonly store: () => StorePosture;
   readonly queue: RetryQueue;
   readonly retryRunner: RetryRunner;
   readonly dispatcher: DeliveryDispatcher;
@@ -19,9 +20,9 @@ interface PostureParts {
   readonly domains: DomainVerifier;
 }
 
-const durability = (file: string | undefined, store: StorePosture) =>
-  file ? 'durable-local-file' : store.durable ? 'durable-local-file' : 'process-memory';
-const kind = (file: string | undefined, store: StorePosture) => (file ? 'local-file' : store.kind);
+/** A store with its own file path (`...FilePath`) is a local file whatever the engine's provider. */
+const localFile = storePostureOf({ kind: 'local-file', durable: true, shared: false });
+const postureOf = (file: string | undefined, store: () => StorePosture) => (file ? localFile : store());
 
 /**
  * The delivery and domain-verification fields of the `tenant-invitations` and `tenant-domain-ownership`
@@ -37,12 +38,14 @@ export function deliveryPosture(parts: PostureParts): GovernanceDeliveryPosture 
       const enabled = settings.EnableInvitationDeliveryRetryQueue;
       const coordination = settings.EnableInvitationDeliveryRetryExecutionCoordination;
       const execution = retryRunner.execution;
+      const queueStore = postureOf(queueFile, store);
+      const observationStore = postureOf(observationFile, store);
       return {
         retryQueueEnabled: enabled,
         retryQueueOwnership: 'companion-owned',
-        retryQueueKind: enabled ? kind(queueFile, store) : null,
-        retryQueueDurability: enabled ? durability(queueFile, store) : null,
-        retryQueueScope: enabled ? 'process-local' : null,
+        retryQueueKind: enabled ? queueStore.kind : null,
+        retryQueueDurability: enabled ? queueStore.durability : null,
+        retryQueueScope: enabled ? queueStore.scope : null,
         retryQueueCount: queue.count,
         retryQueuedTotal: queue.counts.queuedTotal,
         retryCompletedTotal: queue.counts.completedTotal,
@@ -69,9 +72,9 @@ export function deliveryPosture(parts: PostureParts): GovernanceDeliveryPosture 
         retryBackgroundRunOnStartup: settings.InvitationDeliveryRetryBackgroundRunOnStartup,
         retryBackgroundSource: settings.InvitationDeliveryRetryBackgroundSource,
         statusReconciliationOwnership: 'companion-owned',
-        observationStoreKind: kind(observationFile, store),
-        observationStoreDurability: durability(observationFile, store),
-        observationStoreScope: 'process-local',
+        observationStoreKind: observationStore.kind,
+        observationStoreDurability: observationStore.durability,
+        observationStoreScope: observationStore.scope,
         observationHistoryLimit: settings.InvitationDeliveryObservationHistoryLimit,
         observationCount: status.counts.observationCount,
         latestObservation: status.counts.latestObservation,

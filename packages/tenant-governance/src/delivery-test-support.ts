@@ -1,3 +1,4 @@
+import type { StoreProvider } from '@corekit/abstractions';
 import { addMultiTenancy } from '@corekit/tenancy';
 import { createTestEngineBuilder } from '@corekit/testing';
 import { addTenantGovernance } from './add-tenant-governance';
@@ -38,6 +39,8 @@ export async function startDelivery(
     senders?: readonly InvitationSender[];
     extensions?: TenantGovernanceDeliveryExtensions;
     contentRoot?: string;
+    /** A store provider installed in code after every add* call (as a host may do). */
+    storeProvider?: StoreProvider;
   } = {},
 ) {
   let now = new Date('2030-01-01T00:00:00.000Z');
@@ -54,6 +57,7 @@ export async function startDelivery(
   );
   const parts = addTenantGovernanceDelivery(builder, delivery, { now: clock, ...options.extensions });
   for (const sender of options.senders ?? []) parts.senders.add(sender);
+  if (options.storeProvider) builder.useStoreProvider(options.storeProvider);
   const engine = builder.build();
   await engine.start();
   return {

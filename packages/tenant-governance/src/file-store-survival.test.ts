@@ -60,7 +60,7 @@ it('governance state on the File store survives a SIGKILL mid-write, and accepte
     }
     expect(invitations.every((item) => ['pending', 'accepted'].includes(item.status))).toBe(true);
     const surface = engine.technologySurfaces().find((entry) => entry.id === 'tenant-memberships')!;
-    expect(surface.metadata).toMatchObject({ storeKind: 'file', storeDurability: 'durable-local-file' });
+    expect(surface.metadata).toMatchObject({ storeKind: 'file', storeDurability: 'durable-local' });
     expect(surface.metadata.membershipCount).toBeGreaterThanOrEqual(acceptedBeforeKill);
     await governance.execute({
       command: 'add-member',

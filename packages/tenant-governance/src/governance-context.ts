@@ -51,12 +51,13 @@ export function refuse(
   kind: ErrorKind,
   code: string,
   message: string,
+  eventId: number = governanceEventIds.commandRefused,
 ): never {
   context.refused.set(command, (context.refused.get(command) ?? 0) + 1);
   context.commandCounter.add(1, { command, outcome: 'refused' });
   context.logger.log({
-    level: 'info',
-    eventId: governanceEventIds.commandRefused,
+    level: eventId === governanceEventIds.commandRefused ? 'info' : 'warn',
+    eventId,
     category: 'tenant-governance',
     message: `Tenant administration command ${command} refused: ${code}`,
     command,
@@ -96,7 +97,7 @@ export function assertRoles(
   }
 }
 
-/** Refuses when the caller's expectedVersion is stale (409 GOVERNANCE_VERSION_CONFLICT). */
+/** Refuses when the caller's expectedVersion is stale (409 GOVERNANCE_VERSION_CONFLICT, logged as 4529). */
 export function assertVersion(
   context: GovernanceContext,
   command: string,
@@ -112,6 +113,7 @@ export function assertVersion(
       'conflict',
       'GOVERNANCE_VERSION_CONFLICT',
       `The record is at version ${actual}, not ${expected}; read it again and retry`,
+      governanceEventIds.versionConflict,
     );
   }
 }

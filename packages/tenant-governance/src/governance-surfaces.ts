@@ -1,14 +1,8 @@
-import type { TechnologySurface } from '@corekit/abstractions';
+import type { StorePosture, TechnologySurface } from '@corekit/abstractions';
 import { administrationCommands } from './administration-request';
 import type { GovernanceDeliveryPosture } from './delivery-seams';
 import type { GovernanceContext } from './governance-context';
 import { withExpiry } from './invitation-state-machine';
-
-/** How the stores are kept, from `Engine:Stores:Provider`. */
-export interface StorePosture {
-  readonly kind: 'memory' | 'file';
-  readonly durable: boolean;
-}
 
 const packageName = '@corekit/tenant-governance';
 const notRegistered = 'not-registered';
@@ -125,9 +119,10 @@ function origins<T extends { origin: string; sourceModuleId: string | null; tena
 function storeFields(store: StorePosture) {
   return {
     storeKind: store.kind,
-    storeDurability: store.durable ? 'durable-local-file' : 'process-memory',
+    storeDurability: store.durability,
+    storeScope: store.scope,
     storeOwnership: 'core-store-contract',
-    durableStoreOwnership: store.durable ? 'core-local-file-store' : 'not-configured',
+    durableStoreOwnership: store.durable ? 'installed-store-provider' : 'not-configured',
   };
 }
 
@@ -206,7 +201,8 @@ export function governanceSurfaces(
       invitationAdministrationOwnership: 'companion-owned',
       membershipStoreKind: store.kind,
       invitationStoreKind: store.kind,
-      storeDurability: store.durable ? 'durable-local-file' : 'process-memory',
+      storeDurability: store.durability,
+      storeScope: store.scope,
       membershipCount: memberships.length,
       invitationCount: invitations.length,
       supportedCommands: [...administrationCommands],

@@ -22,7 +22,14 @@ function plain<V>(value: V): V {
 export class RecordStore<T extends object> {
   private readonly cache = new Map<string, T>();
 
-  constructor(readonly store: KeyedStore<T>) {}
+  /**
+   * @param onConflict Called when a write loses its compare-and-set (another writer changed the record
+   * between read and write); the governance registration logs 4529 (governance-version-conflict) from it.
+   */
+  constructor(
+    readonly store: KeyedStore<T>,
+    private readonly onConflict: (storeName: string) => void = () => undefined,
+  ) {}
 
   async load(): Promise<void> {
     const records = await this.store.list();
@@ -60,6 +67,7 @@ export class RecordStore<T extends object> {
     const result = await this.store.put(key, stored as T, { expectedVersion });
     if (!result.written) {
       if (result.current) this.cache.set(key, result.current.value);
+      this.onConflict(this.store.name);
       throw new OperationError(
         'conflict',
         versionConflictCode,

@@ -195,7 +195,7 @@ it('the queue file survives a restart, and background scheduling replays it at s
       second.engine.technologySurfaces().find((s) => s.id === 'tenant-invitations')!.metadata,
     ).toMatchObject({
       retryQueueKind: 'local-file',
-      retryQueueDurability: 'durable-local-file',
+      retryQueueDurability: 'durable-local',
       retryBackgroundSource: 'nightly-replay',
     });
   } finally {

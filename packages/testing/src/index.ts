@@ -36,6 +36,7 @@ export type { RealService, DatabaseLogin } from './real-service';
 export { expectRecoveryAcrossRestart, transitionEventIds } from './probe-restart';
 export type { RecoveryAcrossRestart, RestartableServer } from './probe-restart';
 export { pollUntil } from './poll-until';
+export { expectBrokerDispatchReadiness } from './broker-dispatch-readiness';
 
 // Fake servers: one line per fake, in alphabetical order (other helpers add theirs here)
 export * from './fakes/cassandra';

@@ -101,7 +101,7 @@ describe('/engine read surfaces', () => {
       eventIds: Array<{ component: string; ranges: number[][]; names?: Record<string, string> }>;
     };
     const webHost = eventIds.find((range) => range.component === 'Web host');
-    expect(webHost?.ranges).toEqual([[2010, 2019]]);
+    expect(webHost?.ranges).toEqual([[2010, 2029]]);
     expect(webHost?.names).toMatchObject({
       '2010': 'listening',
       '2017': 'engine-routes-unguarded-in-production',

@@ -286,4 +286,23 @@ describe('unavailable transports fail startup', () => {
     await test.host.close();
     expect(seen).toEqual(['mounted', 'unmounted after Stopped']);
   });
+
+  it('an adapter that fails to unmount is logged with its own id 2020, not request-failed 2014', async () => {
+    const test = await startTestHost({
+      configuration: { Engine: { Transports: ['RestApi', 'JsonRpc'] } },
+      setup: (builder) =>
+        builder.provide(transportAdapterKey('JsonRpc'), {
+          name: 'JsonRpc',
+          mount: () => undefined,
+          unmount: () => {
+            throw new Error('port stuck');
+          },
+        }),
+    });
+    await test.host.close();
+    const failures = test.logger.records.filter((record) => String(record.message).includes('unmount'));
+    expect(failures).toEqual([
+      expect.objectContaining({ level: 'warn', eventId: 2020, category: 'web-host' }),
+    ]);
+  });
 });

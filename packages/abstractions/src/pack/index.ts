@@ -40,6 +40,8 @@ export type {
   StoreProviderTraits,
   StoreClock,
 } from './stores';
+export { durabilityOrNone, storePostureOf } from './store-posture';
+export type { StoreDurability, StoreScope, StorePosture } from './store-posture';
 export {
   SharedStoreProvider,
   systemStoreClock,

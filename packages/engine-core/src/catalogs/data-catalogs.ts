@@ -34,10 +34,12 @@ const narrowBy = <T>(segment: string, parameter: string, select: (entry: T, valu
   select,
 });
 
-/** `/engine/cdc-captures`: each capture may stage into an outbox, which must exist. */
 /**
- * `/engine/cdc-captures`: declared captures; when a data pack provides the resolved bindings
- * (`cdcExecutionBindingsKey`), each entry is presented with its `executionBinding`.
+ * `/engine/cdc-captures`: declared captures; each may stage into an outbox, which must exist. When a data pack
+ * provides the resolved bindings (`cdcExecutionBindingsKey`), each entry is presented with its
+ * `executionBinding`. A capture contributed on behalf of another module (`addCatalogEntries('cdc-captures',
+ * 'billing-pack', [{ sourceModuleId: 'orders', ... }])`) carries `metadata.contributorModuleId` with the
+ * contributing module; `sourceModuleId` stays authoritative.
  */
 export const cdcCaptureCatalog = (
   bindings: () => CdcExecutionBindings | undefined,
@@ -59,6 +61,11 @@ export const cdcCaptureCatalog = (
         }
       }
       return problems;
+    },
+    publish(entry, contribution) {
+      const contributor = contribution.sourceModuleId;
+      if (contributor === null || contributor === entry.sourceModuleId) return entry;
+      return { ...entry, metadata: { ...entry.metadata, contributorModuleId: contributor } };
     },
     present(entry) {
       const binding = bindings()?.bindingOf(entry.id);

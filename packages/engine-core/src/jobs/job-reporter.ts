@@ -24,7 +24,7 @@ export class JobReporter {
   constructor(
     private readonly story: RuntimeStoryWriter,
     private readonly logger: Logger,
-    private readonly eventId: number,
+    private readonly eventIds: { readonly failed: number; readonly abandoned: number },
     private readonly onRun?: (jobId: string, outcome: 'completed' | 'failed', durationMs: number) => void,
   ) {}
 
@@ -41,7 +41,7 @@ export class JobReporter {
   failed(jobId: string, details: RunDetails, error: unknown): void {
     this.logger.log({
       level: 'error',
-      eventId: this.eventId,
+      eventId: this.eventIds.failed,
       category: 'jobs',
       message: `Job ${jobId} run ${details.runId} failed: ${errorMessage(error)}`,
       jobId,
@@ -83,7 +83,7 @@ export class JobReporter {
     const message = `Job ${jobId} run ${details.runId} did not stop within ${stopTimeoutMs} ms; no longer waiting for it`;
     this.logger.log({
       level: 'warn',
-      eventId: this.eventId,
+      eventId: this.eventIds.abandoned,
       category: 'jobs',
       message,
       jobId,
@@ -101,6 +101,6 @@ export class JobReporter {
   }
 
   private internal(message: string): void {
-    this.logger.log({ level: 'error', eventId: this.eventId, category: 'jobs', message });
+    this.logger.log({ level: 'error', eventId: this.eventIds.failed, category: 'jobs', message });
   }
 }

@@ -176,7 +176,7 @@ describe('JobScheduler', () => {
     ).toBe(true);
     const record = logger.records.find((entry) => entry.level === 'error');
     expect(record).toMatchObject({
-      eventId: 3000,
+      eventId: 2031,
       jobId: 'flaky',
       message: expect.stringContaining('upstream refused'),
     });
@@ -243,7 +243,7 @@ describe('JobScheduler', () => {
     expect(entries.find((entry) => entry.transition === 'abandoned')).toMatchObject({
       subjectId: 'stubborn',
     });
-    expect(logger.records.find((record) => record.level === 'warn')).toMatchObject({ eventId: 3000 });
+    expect(logger.records.find((record) => record.level === 'warn')).toMatchObject({ eventId: 2032 });
 
     scheduler.start();
     expect(await handle.trigger()).toMatchObject({ status: 'already-running' });

@@ -12,6 +12,7 @@ import type {
 import { isoAt, type Clock } from '../clock';
 import { JobReporter, type RunDetails } from './job-reporter';
 import { errorMessage, newSlot, slotState, validateJob, type ActiveRun, type JobSlot } from './job-slot';
+import { engineRecordEventIds } from '../engine-record-event-ids';
 
 /** How one run ended, as `onRun` sees it. */
 export type JobRunResult = 'completed' | 'failed';
@@ -31,8 +32,8 @@ export interface JobSchedulerOptions {
    */
   readonly stopTimeoutMs?: number;
   /**
-   * Event id of the failure and abandoned-run log records. Default 3000: the spec's engine (2000-2005) and
-   * observability (3000-3006) ranges have no free id for jobs, so the host should pass its own.
+   * Event id of the failure and abandoned-run log records, overriding the engine's own: by default a failed run
+   * logs 2031 (job-run-failed) and an abandoned one 2032 (job-run-abandoned), outside the spec's ranges.
    */
   readonly failureEventId?: number;
 }
@@ -60,8 +61,11 @@ export class JobScheduler {
 
   constructor(private readonly options: JobSchedulerOptions) {
     this.stopTimeoutMs = options.stopTimeoutMs ?? 10_000;
-    const eventId = options.failureEventId ?? 3000;
-    this.reporter = new JobReporter(options.story, options.logger, eventId, options.onRun);
+    const eventIds = {
+      failed: options.failureEventId ?? engineRecordEventIds.jobRunFailed,
+      abandoned: options.failureEventId ?? engineRecordEventIds.jobRunAbandoned,
+    };
+    this.reporter = new JobReporter(options.story, options.logger, eventIds, options.onRun);
   }
 
   /** True between start() and stop(). */

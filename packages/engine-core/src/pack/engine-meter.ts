@@ -6,13 +6,11 @@ import {
   type PackHistogram,
   type PackMeter,
 } from '@corekit/abstractions';
-import { meterName } from '../diagnostics';
+import { meterName, type InstrumentDescription } from '../diagnostics';
 
 const instrumentNamePattern = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
 
-interface Instrument {
-  readonly kind: 'counter' | 'histogram';
-  readonly description: string;
+interface Instrument extends InstrumentDescription {
   readonly handle: PackCounter | PackHistogram;
 }
 
@@ -25,14 +23,14 @@ export class EngineMeter implements PackMeter {
   private readonly instruments = new Map<string, Instrument>();
 
   counter(name: string, description: string, unit?: string): PackCounter {
-    return this.instrument(name, 'counter', description, () => {
+    return this.instrument(name, 'counter', description, unit, () => {
       const counter: Counter = metrics.getMeter(meterName).createCounter(name, { description, unit });
       return { add: (value = 1, attributes?: MetricAttributes) => counter.add(value, attributes) };
     }) as PackCounter;
   }
 
   histogram(name: string, description: string, unit?: string): PackHistogram {
-    return this.instrument(name, 'histogram', description, () => {
+    return this.instrument(name, 'histogram', description, unit, () => {
       const histogram: Histogram = metrics.getMeter(meterName).createHistogram(name, { description, unit });
       return {
         record: (value: number, attributes?: MetricAttributes) => histogram.record(value, attributes),
@@ -40,15 +38,21 @@ export class EngineMeter implements PackMeter {
     }) as PackHistogram;
   }
 
-  /** Every instrument created through this meter: name → description, for /engine/diagnostics. */
-  names(): Record<string, string> {
-    return Object.fromEntries([...this.instruments].map(([name, { description }]) => [name, description]));
+  /** Every instrument created through this meter, in the `/engine/diagnostics` `counters` shape. */
+  descriptions(): Record<string, InstrumentDescription> {
+    return Object.fromEntries(
+      [...this.instruments].map(([name, { kind, description, unit }]) => [
+        name,
+        { kind, description, ...(unit ? { unit } : {}) },
+      ]),
+    );
   }
 
   private instrument(
     name: string,
     kind: Instrument['kind'],
     description: string,
+    unit: string | undefined,
     create: () => PackCounter | PackHistogram,
   ): PackCounter | PackHistogram {
     const existing = this.instruments.get(name);
@@ -65,7 +69,7 @@ export class EngineMeter implements PackMeter {
       );
     }
     const handle = create();
-    this.instruments.set(name, { kind, description, handle });
+    this.instruments.set(name, { kind, description, ...(unit ? { unit } : {}), handle });
     return handle;
   }
 }

@@ -107,6 +107,16 @@ describe('discovery in Engine:Discovery:PackageDirectories', () => {
     expect(
       logger.records.some((record) => record.level === 'warn' && String(record.message).includes(missing)),
     ).toBe(true);
+    // Discovery records carry the engine's own id 2030, never the spec's runtime-starting 2000.
+    const discovery = logger.records.filter((record) => record.category === 'engine.packages');
+    expect(discovery.length).toBeGreaterThan(0);
+    expect(new Set(discovery.map((record) => record.eventId))).toEqual(new Set([2030]));
+    expect(engine.diagnostics().eventIds).toContainEqual(
+      expect.objectContaining({
+        ranges: [[2030, 2039]],
+        names: expect.objectContaining({ 2030: 'package-discovery', 2031: 'job-run-failed' }),
+      }),
+    );
     await engine.stop();
   });
 

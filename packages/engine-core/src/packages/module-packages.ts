@@ -1,7 +1,6 @@
 import path from 'node:path';
 import {
   CoreError,
-  engineEventIds,
   errorCode,
   type ConfigurationReader,
   type Logger,
@@ -10,6 +9,7 @@ import {
   type RuntimeStoryEntry,
 } from '@corekit/abstractions';
 import { isoAt, type Clock } from '../clock';
+import { engineRecordEventIds } from '../engine-record-event-ids';
 import { moduleDefinitionFrom, importModuleFile, type ModuleImporter } from './module-package-loader';
 import { moduleRoutes, operationShapeProblems, routeKey } from './module-operations';
 import { computePackageDigest } from './package-digest';
@@ -385,7 +385,7 @@ export class ModulePackages {
   private log(level: 'info' | 'warn', message: string, fields: Record<string, unknown> = {}): void {
     this.options.logger.log({
       level,
-      eventId: engineEventIds.runtimeStarting,
+      eventId: engineRecordEventIds.packageDiscovery,
       category: 'engine.packages',
       message,
       ...fields,

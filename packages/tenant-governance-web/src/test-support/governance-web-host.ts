@@ -1,4 +1,4 @@
-import type { AuthorizationDecision } from '@corekit/abstractions';
+import type { AuthorizationDecision, StoreProvider } from '@corekit/abstractions';
 import { addMultiTenancy } from '@corekit/tenancy';
 import {
   addTenantGovernance,
@@ -54,6 +54,8 @@ export async function startGovernanceWeb(
     authorize?: AuthorizeRequest | null;
     delivery?: boolean;
     configuration?: Record<string, unknown>;
+    /** A store provider installed in code after every add* and map* call (as a host may do). */
+    storeProvider?: StoreProvider;
   } = {},
 ) {
   let now = new Date('2030-01-01T00:00:00.000Z');
@@ -69,6 +71,7 @@ export async function startGovernanceWeb(
     options.delivery === false ? undefined : addTenantGovernanceDelivery(builder, {}, { now: clock });
   delivery?.senders.add(dispatchingSender());
   const endpoints = mapTenantGovernanceEndpoints(builder, options.web, { now: clock });
+  if (options.storeProvider) builder.useStoreProvider(options.storeProvider);
   const authorize = options.authorize === null ? undefined : (options.authorize ?? tokenAuthorizer());
   const host = createWebHost(builder, {
     port: 0,

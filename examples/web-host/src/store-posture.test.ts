@@ -1,0 +1,175 @@
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { createMemoryLogger } from '@corekit/engine-core';
+import { requireService } from '@corekit/testing';
+import type { WebHost } from '@corekit/web-host';
+import { createSampleHost } from './sample-host';
+
+// Every surface that says where a pack keeps state reports the store provider actually installed: Memory
+// (configured), File (the sample installs it in code), PostgreSQL and Redis (addPostgresStores/addRedisStores,
+// real servers at POSTGRES_URL and REDIS_URL). Each case uses its own table or key prefix.
+const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const suffix = randomUUID().slice(0, 8);
+const tableName = `posture_${suffix}`;
+const keyPrefix = `corekit:posture:${suffix}:`;
+
+let host: WebHost | undefined;
+afterEach(async () => {
+  await host?.close();
+  host = undefined;
+});
+afterAll(() => {
+  // Best effort: the table and keys this file created.
+  try {
+    execFileSync('psql', [postgresUrl, '-qc', `DROP TABLE IF EXISTS "${tableName}"`], { stdio: 'ignore' });
+  } catch {
+    /* psql missing or server gone: nothing to clean */
+  }
+  try {
+    const keys = execFileSync('redis-cli', ['-u', redisUrl, '--scan', '--pattern', `${keyPrefix}*`])
+      .toString()
+      .split('\n')
+      .filter(Boolean);
+    if (keys.length > 0) execFileSync('redis-cli', ['-u', redisUrl, 'DEL', ...keys], { stdio: 'ignore' });
+  } catch {
+    /* redis-cli missing or server gone: nothing to clean */
+  }
+});
+
+/** Turns on the parts whose posture is otherwise not reported (retry queue, agent idempotency). */
+const reportEverything = {
+  MultiTenancy: { Governance: { EnableInvitationDeliveryRetryQueue: true } },
+  Agents: { EnableExecutionIdempotency: true },
+};
+
+type Surface = { id: string; metadata: Record<string, any> };
+
+async function surfacesWith(stores: Record<string, unknown> | undefined): Promise<Surface[]> {
+  const sample = await createSampleHost({
+    port: 0,
+    handleSignals: false,
+    environment: {},
+    logger: createMemoryLogger(),
+    configuration: { Engine: { ...reportEverything, ...(stores ? { Stores: stores } : {}) } },
+  });
+  host = sample.host;
+  const { port } = await sample.host.listen();
+  const response = await fetch(`http://127.0.0.1:${port}/engine/technology-surfaces`);
+  expect(response.status).toBe(200);
+  return (await response.json()) as Surface[];
+}
+
+/** Every posture field, per surface, as [kind, durability, scope]. */
+function postureOf(surfaces: Surface[]) {
+  const metadata = (id: string) => surfaces.find((surface) => surface.id === id)!.metadata;
+  const governance = (id: string) => {
+    const fields = metadata(id);
+    return [fields.storeKind, fields.storeDurability, fields.storeScope];
+  };
+  const invitations = metadata('tenant-invitations');
+  const administration = metadata('tenant-administration');
+  const replay = metadata('tenant-invitation-delivery-status-http-endpoints');
+  const callback = (id: string) => {
+    const fields = metadata(id);
+    return {
+      replay: fields.replayProtection.configured
+        ? [fields.replayProtection.store, fields.replayProtection.durability, fields.replayProtection.scope]
+        : null,
+      idempotency: fields.eventIdIdempotency.configured
+        ? [
+            fields.eventIdIdempotency.store,
+            fields.eventIdIdempotency.durability,
+            fields.eventIdIdempotency.storeScope,
+          ]
+        : null,
+    };
+  };
+  const subscription = metadata('event-subscriptions/send-confirmation');
+  const agents = metadata('agent-tool-execution');
+  return {
+    memberships: governance('tenant-memberships'),
+    invitations: governance('tenant-invitations'),
+    domains: governance('tenant-domain-ownership'),
+    actions: governance('tenant-governance-actions'),
+    administration: [
+      administration.invitationStoreKind,
+      administration.storeDurability,
+      administration.storeScope,
+    ],
+    retryQueue: [invitations.retryQueueKind, invitations.retryQueueDurability, invitations.retryQueueScope],
+    observations: [
+      invitations.observationStoreKind,
+      invitations.observationStoreDurability,
+      invitations.observationStoreScope,
+    ],
+    governanceWebReplay: [
+      replay.replayProtectionStoreKind,
+      replay.replayProtectionDurability,
+      replay.replayProtectionScope,
+    ],
+    sendGrid: callback('tenant-invitation-delivery-sendgrid-status-callbacks'),
+    mailgun: callback('tenant-invitation-delivery-mailgun-status-callbacks'),
+    ses: callback('tenant-invitation-delivery-amazon-ses-status-callbacks'),
+    eventingIdempotency: [
+      subscription.idempotencyStoreKind,
+      subscription.idempotencyDurability,
+      subscription.idempotencyScope,
+    ],
+    agentIdempotency: [agents.idempotencyStoreKind, agents.idempotencyDurability, agents.idempotencyScope],
+  };
+}
+
+/** What every surface must say for a provider; `none` is the spec's idempotencyDurability for a store lost on restart. */
+function expected(posture: [string, string, string], idempotencyDurability: string) {
+  const [kind, , scope] = posture;
+  const callback = { replay: posture, idempotency: posture };
+  return {
+    memberships: posture,
+    invitations: posture,
+    domains: posture,
+    actions: posture,
+    administration: posture,
+    // The sample keeps its retry queue in a file of its own (InvitationDeliveryRetryQueueFilePath).
+    retryQueue: ['local-file', 'durable-local', 'node-local'],
+    observations: posture,
+    governanceWebReplay: posture,
+    sendGrid: callback,
+    mailgun: callback,
+    // The sample's SES callback runs with SNS verification off, so it has no replay cache.
+    ses: { replay: null, idempotency: posture },
+    eventingIdempotency: [kind, idempotencyDurability, scope],
+    agentIdempotency: [kind, idempotencyDurability, scope],
+  };
+}
+
+describe('the sample host reports the store provider installed on every posture surface', () => {
+  it('Memory (Engine:Stores:Provider=Memory): process memory, process-local', async () => {
+    const posture = postureOf(await surfacesWith({ Provider: 'Memory' }));
+    expect(posture).toEqual(expected(['memory', 'process-memory', 'process-local'], 'none'));
+  });
+
+  it('File (installed in code by the sample, no configuration): durable, node-local', async () => {
+    const posture = postureOf(await surfacesWith(undefined));
+    expect(posture).toEqual(expected(['file', 'durable-local', 'node-local'], 'durable-local'));
+  });
+
+  it('PostgreSQL (addPostgresStores): durable, shared', async () => {
+    if (!(await requireService('PostgreSQL', postgresUrl, 'POSTGRES_URL'))) return;
+    const posture = postureOf(
+      await surfacesWith({
+        Provider: 'PostgreSql',
+        PostgreSql: { ConnectionString: postgresUrl, TableName: tableName },
+      }),
+    );
+    expect(posture).toEqual(expected(['postgresql', 'durable-shared', 'shared'], 'durable-shared'));
+  });
+
+  it('Redis (addRedisStores): durable, shared', async () => {
+    if (!(await requireService('Redis', redisUrl.replace(/^redis:/, 'http:'), 'REDIS_URL'))) return;
+    const posture = postureOf(
+      await surfacesWith({ Provider: 'Redis', Redis: { Url: redisUrl, KeyPrefix: keyPrefix } }),
+    );
+    expect(posture).toEqual(expected(['redis', 'durable-shared', 'shared'], 'durable-shared'));
+  });
+});
