@@ -87,3 +87,18 @@ export type { StoreProviderFactory, StoreTestClock } from './store-contract-suit
 export { describeSharedStoreProvider } from './shared-store-provider-suite';
 export type { ClosableStoreProvider, SharedStoreProviderSuite } from './shared-store-provider-suite';
 export { runStoreIncrementReplica } from './store-increment-replica';
+export {
+  describeSenderCallbackPair,
+  pairEncodedTenantId,
+  startRecordingProvider,
+} from './sender-callback-pair';
+export type {
+  PairAnswer,
+  PairStatus,
+  ProviderExchange,
+  ProviderWebhook,
+  RecordingProvider,
+  SenderCallbackPair,
+  SenderCallbackPairRun,
+} from './sender-callback-pair';
+export * from './fakes/mail-providers';
