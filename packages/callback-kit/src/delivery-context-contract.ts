@@ -85,16 +85,17 @@ export function decodeContextValue(value: string): string | undefined {
 }
 
 /**
- * The context as provider fields (`core_*` names), each value encoded for `alphabet`; a part whose encoded
- * value does not fit is left out.
+ * The context as provider fields (`core_*` names), each value encoded for `alphabet`; a part that is
+ * absent, or whose encoded value does not fit, is left out.
  */
 export function encodeDeliveryContext(
-  context: DeliveryContextValues,
+  context: Partial<DeliveryContextValues>,
   alphabet: Exclude<DeliveryContextAlphabet, 'header'>,
 ): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const part of deliveryContextParts) {
-    const value = encodeContextValue(context[part], alphabet);
+    const text = context[part];
+    const value = text === undefined ? undefined : encodeContextValue(text, alphabet);
     if (value !== undefined) fields[deliveryContextNames[part].field] = value;
   }
   return fields;

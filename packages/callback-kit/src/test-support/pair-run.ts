@@ -30,13 +30,17 @@ export async function startPairRun(options: {
   const engine = test;
   const outcomesOf =
     options.outcomesOf ??
-    ((body: unknown) => ((body as { outcomes?: Array<{ outcome: string }> }).outcomes ?? []).map((item) => item.outcome));
+    ((body: unknown) =>
+      ((body as { outcomes?: Array<{ outcome: string }> }).outcomes ?? []).map((item) => item.outcome));
   return {
     invite: (tenantId) => engine.invite(tenantId),
     async dispatch(tenantId, invitationId) {
       const result = await engine.dispatch(tenantId, invitationId);
       const outcome = result.outcomes.find((item) => item.senderId === options.senderId);
-      return { outcome: outcome?.outcome ?? 'missing', providerMessageId: outcome?.providerMessageId ?? null };
+      return {
+        outcome: outcome?.outcome ?? 'missing',
+        providerMessageId: outcome?.providerMessageId ?? null,
+      };
     },
     exchanges: provider.exchanges,
     async post(webhook): Promise<PairAnswer> {
