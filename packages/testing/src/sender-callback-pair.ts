@@ -85,6 +85,12 @@ export interface SenderCallbackPair {
   ): ProviderWebhook | Promise<ProviderWebhook>;
   /** How the callback answers an event without context (provider callbacks: 200 `skipped-no-context`). */
   readonly absentContext: { readonly status: number; readonly outcome?: string };
+  /**
+   * The tenants of the run: `plain` (default `acme`) and `encoded`, a tenant id whose context values need
+   * encoding (default `pairEncodedTenantId`); `encoded: null` for a host whose tenants are fixed (the sample
+   * host), where that test is not registered.
+   */
+  readonly tenants?: { readonly plain?: string; readonly encoded?: string | null };
 }
 
 /** A tenant id with characters SES tags do not allow (`.`, `:`): its context values need encoding. */
@@ -106,8 +112,11 @@ export function describeSenderCallbackPair(pair: SenderCallbackPair): void {
     let sequence = 0;
     const eventId = () => `pair-event-${Date.now().toString(36)}-${++sequence}`;
 
+    const plain = pair.tenants?.plain ?? 'acme';
+    const encoded = pair.tenants?.encoded === undefined ? pairEncodedTenantId : pair.tenants.encoded;
+
     async function dispatched(tenantId: string) {
-      run = await pair.start(['acme', pairEncodedTenantId]);
+      run = await pair.start(encoded ? [plain, encoded] : [plain]);
       const invitationId = await run.invite(tenantId);
       const result = await run.dispatch(tenantId, invitationId);
       expect(result.outcome).toBe('dispatched');
@@ -125,26 +134,28 @@ export function describeSenderCallbackPair(pair: SenderCallbackPair): void {
     }
 
     it('a delivered event built from what the provider received reconciles the invitation, and a later bounce moves it', async () => {
-      const started = await dispatched('acme');
-      expect(await started.run.deliveryStatus('acme', started.invitationId)).toBeNull();
+      const started = await dispatched(plain);
+      expect(await started.run.deliveryStatus(plain, started.invitationId)).toBeNull();
       expect(await report(started, 'delivered')).toEqual({ status: 200, outcomes: ['reconciled'] });
-      expect(await started.run.deliveryStatus('acme', started.invitationId)).toBe('delivered');
+      expect(await started.run.deliveryStatus(plain, started.invitationId)).toBe('delivered');
       expect(await report(started, 'bounced')).toEqual({ status: 200, outcomes: ['reconciled'] });
-      expect(await started.run.deliveryStatus('acme', started.invitationId)).toBe('bounced');
+      expect(await started.run.deliveryStatus(plain, started.invitationId)).toBe('bounced');
     });
 
-    it(`a tenant id that needs encoding (${pairEncodedTenantId}) comes back from the provider intact`, async () => {
-      const started = await dispatched(pairEncodedTenantId);
-      expect(await report(started, 'delivered')).toEqual({ status: 200, outcomes: ['reconciled'] });
-      expect(await started.run.deliveryStatus(pairEncodedTenantId, started.invitationId)).toBe('delivered');
-    });
+    if (encoded) {
+      it(`a tenant id that needs encoding (${encoded}) comes back from the provider intact`, async () => {
+        const started = await dispatched(encoded);
+        expect(await report(started, 'delivered')).toEqual({ status: 200, outcomes: ['reconciled'] });
+        expect(await started.run.deliveryStatus(encoded, started.invitationId)).toBe('delivered');
+      });
+    }
 
     it('an event about a message that carried no context is not attached to any invitation', async () => {
-      const started = await dispatched('acme');
+      const started = await dispatched(plain);
       const answer = await report(started, 'delivered', false);
       expect(answer.status).toBe(pair.absentContext.status);
       if (pair.absentContext.outcome) expect(answer.outcomes).toEqual([pair.absentContext.outcome]);
-      expect(await started.run.deliveryStatus('acme', started.invitationId)).toBeNull();
+      expect(await started.run.deliveryStatus(plain, started.invitationId)).toBeNull();
     });
   });
 }
