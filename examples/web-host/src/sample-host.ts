@@ -36,6 +36,11 @@ export interface SampleHostOptions {
   readonly configuration?: Record<string, unknown>;
   /** Started with startTelemetry before this call: `/metrics` is served from it. */
   readonly telemetry?: SampleTelemetry;
+  /**
+   * Where the demo packs keep their files (File stores, the log outbox, the SendGrid demo webhook key);
+   * default `<tmp>/corekit-sample-host`. Tests give each host its own.
+   */
+  readonly dataDirectory?: string;
 }
 
 /**
@@ -93,11 +98,12 @@ export async function createSampleHost(
   // Opt-in: Engine__Stores__Provider=PostgreSql or Redis puts every pack's stores there (README, "Several replicas").
   addSharedStoresWhenConfigured(builder);
   // The packs, each on embedded defaults (see src/packs/*-demo.ts and the README for curl walkthroughs).
-  addTenancyDemo(builder);
-  addGovernanceDeliveryDemo(builder);
+  const data = options.dataDirectory;
+  addTenancyDemo(builder, data ? { dataDirectory: path.join(data, 'stores') } : {});
+  addGovernanceDeliveryDemo(builder, data ? { dataDirectory: data } : {});
   addGovernanceWebDemo(builder);
   addInvitationSendersDemo(builder);
-  addDeliveryCallbacksDemo(builder);
+  addDeliveryCallbacksDemo(builder, data ? { dataDirectory: data } : {});
   addAgentsDemo(builder);
   addTransportsDemo(builder);
   addEventingDemo(builder);

@@ -1,8 +1,8 @@
 import { OperationError } from '@corekit/abstractions';
 import {
   assertBatchSize,
-  callbackContextKeys,
-  extractCallbackContext,
+  deliveryContextNames,
+  readDeliveryContext,
   mapMailgunEvent,
   mapSendGridEvent,
   mapSesEvent,
@@ -74,20 +74,19 @@ describe('raw body, bounds and context', () => {
   });
   it('needs both tenant and invitation ids, drops malformed optional parts', () => {
     const read = (values: Record<string, unknown>) => (name: string) => values[name];
-    expect(extractCallbackContext(read({ [callbackContextKeys.tenantId]: 'acme' }))).toBeUndefined();
-    expect(extractCallbackContext(read({ [callbackContextKeys.invitationId]: 'i-1' }))).toBeUndefined();
+    const { tenantId, invitationId, channel, senderId } = deliveryContextNames;
+    expect(readDeliveryContext(read({ [tenantId.field]: 'acme' }))).toBeUndefined();
+    expect(readDeliveryContext(read({ [invitationId.field]: 'i-1' }))).toBeUndefined();
     expect(
-      extractCallbackContext(
-        read({ [callbackContextKeys.tenantId]: 'ac me', [callbackContextKeys.invitationId]: 'i' }),
-      ),
+      readDeliveryContext(read({ [tenantId.field]: 'ac me', [invitationId.field]: 'i' })),
     ).toBeUndefined();
     expect(
-      extractCallbackContext(
+      readDeliveryContext(
         read({
-          [callbackContextKeys.tenantId]: ['acme'],
-          [callbackContextKeys.invitationId]: ['i-1'],
-          [callbackContextKeys.channel]: 'E MAIL',
-          [callbackContextKeys.senderId]: 'sendgrid',
+          [tenantId.field]: ['acme'],
+          [invitationId.field]: ['i-1'],
+          [channel.field]: 'E MAIL',
+          [senderId.field]: 'sendgrid',
         }),
       ),
     ).toEqual({ tenantId: 'acme', invitationId: 'i-1', senderId: 'sendgrid' });

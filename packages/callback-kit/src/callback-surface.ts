@@ -1,5 +1,5 @@
 import type { StorePosture, TechnologySurface } from '@corekit/abstractions';
-import { callbackContextKeys } from './callback-context';
+import { deliveryContextNames, deliveryContextParts } from './delivery-context-contract';
 import type { SharedCallbackOptions } from './callback-options';
 
 /** Replay-protection posture as a surface reports it (spec 2.1: policy, key, scope, durability, retention, limit). */
@@ -115,7 +115,7 @@ export function callbackSurface(parts: CallbackSurfaceParts): TechnologySurface 
       translation: {
         ...parts.translation,
         mapEngagementEventsAsDelivered: options.MapEngagementEventsAsDelivered,
-        contextKeys: Object.values(callbackContextKeys),
+        contextKeys: deliveryContextParts.map((part) => deliveryContextNames[part].field),
         contextRequired: ['tenantId', 'invitationId'],
         eventsWithoutContext: 'skipped',
         recordStatus: options.RecordStatus,

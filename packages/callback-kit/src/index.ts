@@ -35,8 +35,25 @@ export type {
   ReplayWording,
   SignatureRefusal,
 } from './provider-records';
-export { callbackContextKeys, extractCallbackContext, ownProperty } from './callback-context';
-export type { CallbackContext } from './callback-context';
+export { ownProperty } from './callback-context';
+export {
+  deliveryContextNames,
+  deliveryContextParts,
+  encodedContextPrefix,
+  encodeContextValue,
+  decodeContextValue,
+  encodeDeliveryContext,
+  deliveryContextHeaders,
+  deliveryContextBody,
+  readDeliveryContext,
+  deliveryContextTable,
+} from './delivery-context-contract';
+export type {
+  CallbackContext,
+  DeliveryContextAlphabet,
+  DeliveryContextPart,
+  DeliveryContextValues,
+} from './delivery-context-contract';
 export { ReplayGuard } from './replay-guard';
 export type { ReplayEntry } from './replay-guard';
 export { callbackResultSchema, callbackEventOutcomes } from './callback-response';

@@ -1,5 +1,5 @@
 import type { DeliveryStatus } from '@corekit/tenant-governance';
-import type { CallbackContext } from './callback-context';
+import type { CallbackContext } from './delivery-context-contract';
 import type { TranslatedEvent } from './callback-pipeline';
 
 const safeToken = /^[^\s\p{Cc}]{1,200}$/u;

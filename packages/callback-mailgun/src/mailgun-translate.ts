@@ -1,5 +1,5 @@
 import {
-  extractCallbackContext,
+  readDeliveryContext,
   isRecord,
   isSafeToken,
   mapMailgunEvent,
@@ -46,7 +46,7 @@ export function translateMailgunItem(
   const mapped = mapMailgunEvent(name, severity, settings.mapEngagement);
   if ('skip' in mapped) return { kind: 'skipped', reason: mapped.skip, providerEventId: eventId };
   const variables = ownProperty(data, 'user-variables');
-  const context = extractCallbackContext((key) => ownProperty(variables, key));
+  const context = readDeliveryContext((key) => ownProperty(variables, key));
   if (!context) return { kind: 'skipped', reason: 'no-context', providerEventId: eventId };
   const headers = ownProperty(ownProperty(data, 'message'), 'headers');
   const providerMessageId = mailgunProviderMessageId(

@@ -1,5 +1,5 @@
 import {
-  extractCallbackContext,
+  readDeliveryContext,
   isRecord,
   isSafeToken,
   mapSendGridEvent,
@@ -43,7 +43,7 @@ export function translateSendGridEvent(
   if (typeof name !== 'string') return { kind: 'skipped', reason: 'invalid-event', providerEventId: eventId };
   const mapped = mapSendGridEvent(name, settings.mapEngagement);
   if ('skip' in mapped) return { kind: 'skipped', reason: mapped.skip, providerEventId: eventId };
-  const context = extractCallbackContext((key) => ownProperty(event, key));
+  const context = readDeliveryContext((key) => ownProperty(event, key));
   if (!context) return { kind: 'skipped', reason: 'no-context', providerEventId: eventId };
   const providerMessageId = sendGridProviderMessageId(
     ownProperty(event, 'sg_message_id'),

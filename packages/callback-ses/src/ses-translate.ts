@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
-  extractCallbackContext,
+  readDeliveryContext,
   isRecord,
   isSafeToken,
   mapSesEvent,
@@ -47,7 +47,7 @@ export function translateSesEvent(
   if ('skip' in mapped) return { kind: 'skipped', reason: mapped.skip, providerEventId: eventId };
   const mail = ownProperty(record, 'mail');
   const tags = ownProperty(mail, 'tags');
-  const context = extractCallbackContext((name) => ownProperty(tags, name));
+  const context = readDeliveryContext((name) => ownProperty(tags, name));
   if (!context) return { kind: 'skipped', reason: 'no-context', providerEventId: eventId };
   const messageId = ownProperty(mail, 'messageId');
   const section = eventSection[type];

@@ -88,7 +88,13 @@ export function createGraphSend(
       metadata.graphStatus = response.status;
       metadata.graphRequestId = response.requestId?.slice(0, 100) ?? null;
       const accepted = settings.AcceptedStatusCodes.includes(response.status);
-      return statusOutcome(response.status, accepted, response.providerMessageId ?? null, metadata);
+      return statusOutcome(
+        response.status,
+        accepted,
+        response.providerMessageId ?? null,
+        metadata,
+        context.messageId,
+      );
     } catch (error) {
       return failureOf(error, call.signal, metadata, 'graphStatus');
     }

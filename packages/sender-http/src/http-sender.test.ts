@@ -137,6 +137,13 @@ it('posts the rendered invitation as JSON with the configured headers, reads the
   expect(request!.method).toBe('POST');
   expect(request!.headers['x-tenant-route']).toBe('blue');
   const body = JSON.parse(request!.body);
+  expect(request!.headers).toMatchObject({
+    'x-core-tenant-id': 'acme',
+    'x-core-invitation-id': invitationId,
+    'x-core-channel': 'email',
+    'x-core-sender-id': 'http-webhook',
+    'x-core-message-id': body.messageId,
+  });
   expect(body).toMatchObject({
     tenantId: 'acme',
     invitationId,

@@ -1,5 +1,7 @@
 import {
+  coreHeaders,
   deliveryContext,
+  deliveryContextBody,
   isAcceptedStatus,
   renderInvitationMessage,
   senderOutcome,
@@ -26,11 +28,7 @@ export function createHttpSend(
     const context = deliveryContext(call, settings.SenderId);
     const message = renderInvitationMessage(settings, call.invitation);
     const body = JSON.stringify({
-      tenantId: context.tenantId,
-      invitationId: context.invitationId,
-      channel: context.channel,
-      senderId: context.senderId,
-      messageId: context.messageId,
+      ...deliveryContextBody(context),
       roles: call.invitation.roles,
       expiresAtUtc: call.invitation.expiresAtUtc,
       attempt: call.attempt,
@@ -44,7 +42,11 @@ export function createHttpSend(
       httpRetried: false,
       httpRetryReason: null,
     };
-    const headers: Record<string, string> = { ...settings.Headers, 'content-type': 'application/json' };
+    const headers: Record<string, string> = {
+      ...settings.Headers,
+      ...coreHeaders(context),
+      'content-type': 'application/json',
+    };
     if (settings.EnableIdempotencyHeader) {
       const idempotency = idempotencyKey(call.metadata[settings.IdempotencyMetadataKey], context);
       headers[settings.IdempotencyHeaderName] = idempotency.key;
@@ -103,7 +105,7 @@ export function createHttpSend(
       0,
       200,
     );
-    return senderOutcome.dispatched(providerMessageId || null, metadata);
+    return senderOutcome.dispatched(providerMessageId || null, metadata, context.messageId);
   };
 }
 

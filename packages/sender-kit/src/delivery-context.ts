@@ -1,20 +1,21 @@
 import type { InvitationSendMetadata, InvitationSendResult } from '@corekit/tenant-governance';
 import type { SenderCall } from './define-sender';
+import {
+  deliveryContextHeaders,
+  encodeDeliveryContext,
+  type DeliveryContextAlphabet,
+  type DeliveryContextValues,
+} from '@corekit/callback-kit';
 import { deterministicDeliveryKey, senderOutcome } from './outcomes';
 
 /**
- * The identifiers one delivery carries to the provider (custom args, variables, tags, `X-Core-*` headers)
- * so status callbacks can find the invitation again: tenant, invitation, channel, sender and the
- * deterministic message id (`deterministicDeliveryKey`, the same on every retry). Never recorded as a whole:
- * only `messageId` goes to metadata.
+ * The identifiers one delivery carries to the provider so status callbacks can find the invitation again:
+ * tenant, invitation, channel, sender and the deterministic message id (`deterministicDeliveryKey`, the
+ * same on every retry). The names and encodings are the delivery context contract of
+ * `@corekit/callback-kit` (see the README's table): senders write with it, callbacks read with it. Never
+ * recorded as a whole: only `messageId` goes to metadata.
  */
-export interface DeliveryContext {
-  readonly tenantId: string;
-  readonly invitationId: string;
-  readonly channel: string;
-  readonly senderId: string;
-  readonly messageId: string;
-}
+export type DeliveryContext = DeliveryContextValues;
 
 export function deliveryContext(
   call: Pick<SenderCall, 'invitation' | 'channel'>,
@@ -29,34 +30,26 @@ export function deliveryContext(
   return { ...parts, messageId: deterministicDeliveryKey(parts, 32) };
 }
 
-/** The context as `X-Core-*` headers (`lower` for providers that want lower-case names); `only` limits the set. */
+/**
+ * The context as the contract's `X-Core-*` headers (`lower` for providers that want lower-case names;
+ * `only` limits the set), values encoded for headers.
+ */
 export function coreHeaders(
   context: DeliveryContext,
   options: { lower?: boolean; only?: ReadonlyArray<keyof DeliveryContext> } = {},
 ): Record<string, string> {
-  const names: Record<keyof DeliveryContext, string> = {
-    messageId: 'X-Core-Message-Id',
-    tenantId: 'X-Core-Tenant-Id',
-    invitationId: 'X-Core-Invitation-Id',
-    channel: 'X-Core-Channel',
-    senderId: 'X-Core-Sender-Id',
-  };
-  const headers: Record<string, string> = {};
-  for (const key of options.only ?? (Object.keys(names) as Array<keyof DeliveryContext>)) {
-    headers[options.lower ? names[key].toLowerCase() : names[key]] = context[key];
-  }
-  return headers;
+  return deliveryContextHeaders(context, options);
 }
 
-/** The context as plain string fields (SendGrid custom args, Mailgun variables, SES tags). */
-export function contextFields(context: DeliveryContext): Record<string, string> {
-  return {
-    tenantId: context.tenantId,
-    invitationId: context.invitationId,
-    channel: context.channel,
-    senderId: context.senderId,
-    coreMessageId: context.messageId,
-  };
+/**
+ * The context as the contract's `core_*` fields: SendGrid custom args and Mailgun variables (`text`), SES
+ * tags (`tag`: values outside `[A-Za-z0-9_-]` are `b64-` encoded, and the callback decodes them).
+ */
+export function contextFields(
+  context: DeliveryContext,
+  alphabet: DeliveryContextAlphabet & ('text' | 'tag') = 'text',
+): Record<string, string> {
+  return encodeDeliveryContext(context, alphabet);
 }
 
 /** The host of an endpoint URL (safe to record: no path, query or user info). */
@@ -114,16 +107,17 @@ export function failureOf(
 }
 
 /**
- * Dispatched when `accepted`, otherwise sender-failed `http-status-<status>` (retryable: the retry queue
- * picks it up).
+ * Dispatched when `accepted` (with the core message id `messageId`, when given), otherwise sender-failed
+ * `http-status-<status>` (retryable: the retry queue picks it up).
  */
 export function statusOutcome(
   status: number,
   accepted: boolean,
   providerMessageId: string | null,
   metadata: InvitationSendMetadata,
+  messageId?: string,
 ): InvitationSendResult {
   return accepted
-    ? senderOutcome.dispatched(providerMessageId, metadata)
+    ? senderOutcome.dispatched(providerMessageId, metadata, messageId)
     : senderOutcome.failed(`http-status-${status}`, metadata);
 }

@@ -29,6 +29,16 @@ export {
   statusOutcome,
 } from './delivery-context';
 export type { DeliveryContext } from './delivery-context';
+// The delivery context contract lives in callback-kit (shared with the callbacks); senders reach it here.
+export {
+  decodeContextValue,
+  deliveryContextBody,
+  deliveryContextNames,
+  deliveryContextTable,
+  encodeContextValue,
+  encodedContextPrefix,
+} from '@corekit/callback-kit';
+export type { DeliveryContextAlphabet, DeliveryContextPart } from '@corekit/callback-kit';
 export { addInvitationSender, senderEventIds } from './sender-registration';
 export type { InvitationSenderPackage, SenderEventIds, SenderSettings } from './sender-registration';
 export { createLeakSeeds, findLeaks, engineOutputs } from './leak-probe';

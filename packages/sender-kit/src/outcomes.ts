@@ -7,8 +7,16 @@ import type { InvitationSendMetadata, InvitationSendResult } from '@corekit/tena
  * what its caller and its logs see.
  */
 export const senderOutcome = {
-  dispatched(providerMessageId: string | null, metadata: InvitationSendMetadata = {}): InvitationSendResult {
-    return { outcome: 'dispatched', providerMessageId, metadata };
+  /**
+   * An accepted hand-off. `messageId` is the core message id the sender put on the message (the delivery
+   * context's `messageId`): recorded beside the provider's id so callbacks can name the message by either.
+   */
+  dispatched(
+    providerMessageId: string | null,
+    metadata: InvitationSendMetadata = {},
+    messageId?: string,
+  ): InvitationSendResult {
+    return { outcome: 'dispatched', providerMessageId, metadata, ...(messageId ? { messageId } : {}) };
   },
   /** A failure; `retryable` (default true) lets the retry queue pick it up. */
   failed(reason: string, metadata: InvitationSendMetadata = {}, retryable = true): InvitationSendResult {

@@ -111,11 +111,11 @@ it('posts multipart with basic auth, v:* variables, h:* headers and tags, and re
     'h:X-Core-Tenant-Id': ['acme'],
     'h:X-Core-Invitation-Id': [invitationId],
     'v:campaign': ['spring'],
-    'v:tenantId': ['acme'],
-    'v:invitationId': [invitationId],
-    'v:channel': ['email'],
-    'v:senderId': ['mailgun'],
-    'v:coreMessageId': [messageId],
+    'v:core_tenant_id': ['acme'],
+    'v:core_invitation_id': [invitationId],
+    'v:core_channel': ['email'],
+    'v:core_sender_id': ['mailgun'],
+    'v:core_message_id': [messageId],
   });
   expect(form['o:testmode']).toBeUndefined();
   expect(result.outcomes[0]!.metadata).toEqual({

@@ -60,10 +60,13 @@ export function createMailgunSend(
       const id = response[settings.ProviderMessageIdJsonPropertyName];
       const providerMessageId = typeof id === 'string' && id ? id.slice(0, 200) : null;
       const status = response.status;
-      return statusOutcome(status, settings.AcceptedStatusCodes.includes(status), providerMessageId, {
-        ...metadata,
-        mailgunStatus: status,
-      });
+      return statusOutcome(
+        status,
+        settings.AcceptedStatusCodes.includes(status),
+        providerMessageId,
+        { ...metadata, mailgunStatus: status },
+        context.messageId,
+      );
     } catch (error) {
       return failureOf(error, call.signal, metadata, 'mailgunStatus');
     }

@@ -96,11 +96,11 @@ it('posts to /v3/mail/send with bearer auth, custom args and X-Core-* headers, a
   const messageId = result.outcomes[0]!.metadata.sendgridMessageId;
   expect(body.custom_args).toEqual({
     campaign: 'spring',
-    tenantId: 'acme',
-    invitationId,
-    channel: 'email',
-    senderId: 'sendgrid',
-    coreMessageId: messageId,
+    core_tenant_id: 'acme',
+    core_invitation_id: invitationId,
+    core_channel: 'email',
+    core_sender_id: 'sendgrid',
+    core_message_id: messageId,
   });
   expect(body.headers).toMatchObject({
     'X-Campaign': 'spring',
@@ -124,7 +124,7 @@ it('posts to /v3/mail/send with bearer auth, custom args and X-Core-* headers, a
     sendgridCustomArgCount: 6,
   });
   await host.dispatch(invitationId);
-  expect(JSON.parse(fake.requests[1]!.body).custom_args.coreMessageId).toBe(messageId);
+  expect(JSON.parse(fake.requests[1]!.body).custom_args.core_message_id).toBe(messageId);
   expect(host.leaks()).toEqual([]);
 });
 

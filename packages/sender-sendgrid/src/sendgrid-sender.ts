@@ -71,10 +71,13 @@ export function createSendGridSend(
       const status = response.statusCode;
       const header = response.headers[settings.ProviderMessageIdHeaderName.toLowerCase()];
       const providerMessageId = typeof header === 'string' && header ? header.slice(0, 200) : null;
-      return statusOutcome(status, accepted.includes(status), providerMessageId, {
-        ...metadata,
-        sendgridStatus: status,
-      });
+      return statusOutcome(
+        status,
+        accepted.includes(status),
+        providerMessageId,
+        { ...metadata, sendgridStatus: status },
+        context.messageId,
+      );
     } catch (error) {
       return failureOf(error, call.signal, metadata, 'sendgridStatus');
     }

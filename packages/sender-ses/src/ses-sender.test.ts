@@ -129,17 +129,17 @@ it('signs with SigV4, sends the simple content with sanitized tags and the confi
   expect(tags).toEqual({
     campaign: sesTagValue('spring 2030'),
     team_name: 'growth',
-    tenantId: 'acme',
-    invitationId: sesTagValue(invitationId),
-    channel: 'email',
-    senderId: 'amazon-ses',
-    coreMessageId: messageId,
+    core_tenant_id: 'acme',
+    core_invitation_id: invitationId,
+    core_channel: 'email',
+    core_sender_id: 'amazon-ses',
+    core_message_id: messageId,
   });
   for (const tag of body.EmailTags) {
     expect(tag.Name).toMatch(/^[A-Za-z0-9_-]{1,256}$/);
     expect(tag.Value).toMatch(/^[A-Za-z0-9_-]{1,256}$/);
   }
-  expect(decodeSesTagValue(tags.invitationId)).toBe(invitationId);
+  expect(decodeSesTagValue(tags.core_invitation_id)).toBe(invitationId);
   expect(result.outcomes[0]!.metadata).toEqual({
     sesRegion: 'eu-west-1',
     sesConfigurationSet: 'invitations',

@@ -43,8 +43,9 @@ export function createSesSend(
     const context = deliveryContext(call, settings.SenderId);
     const message = renderInvitationMessage(settings, call.invitation);
     const tags = new Map<string, string>();
-    for (const [name, value] of Object.entries({ ...settings.Tags, ...contextFields(context) }))
-      tags.set(sesTagName(name), sesTagValue(value));
+    for (const [name, value] of Object.entries(settings.Tags)) tags.set(sesTagName(name), sesTagValue(value));
+    // The context tags (contract names, `tag` encoding) win over configured tags of the same name.
+    for (const [name, value] of Object.entries(contextFields(context, 'tag'))) tags.set(name, value);
     const metadata = {
       sesRegion: settings.RegionSystemName,
       sesConfigurationSet: settings.ConfigurationSetName ?? null,
@@ -79,7 +80,13 @@ export function createSesSend(
       const recorded = { ...metadata, sesStatus: status };
       const accepted = settings.AcceptedStatusCodes.includes(status);
       if (accepted && !response.MessageId) return senderOutcome.failed('ses-message-id-missing', recorded);
-      return statusOutcome(status, accepted, response.MessageId?.slice(0, 200) ?? null, recorded);
+      return statusOutcome(
+        status,
+        accepted,
+        response.MessageId?.slice(0, 200) ?? null,
+        recorded,
+        context.messageId,
+      );
     } catch (error) {
       return failureOf(error, call.signal, metadata, 'sesStatus');
     }

@@ -1,24 +1,22 @@
-/** SES tag names and values allow only these characters, at most 256 of them. */
-const allowed = /^[A-Za-z0-9_-]{1,256}$/;
-const encodedPrefix = 'b64-';
+import { decodeContextValue, encodeContextValue, encodedContextPrefix } from '@corekit/sender-kit';
 
 /**
- * A tag value in SES's alphabet: kept as is when already allowed, otherwise `b64-` + base64url of the
- * UTF-8 text (base64url uses only allowed characters), cut to 256. Deterministic and, below the cut,
- * reversible with `decodeSesTagValue`, so status callbacks find tenant and invitation ids again. An
- * empty value is `none` (SES refuses empty values).
+ * A configured tag value in SES's alphabet (`[A-Za-z0-9_-]`, at most 256): the delivery context contract's
+ * `tag` encoding (as is when allowed, otherwise `b64-` + base64url of the UTF-8 text), cut to 256 when even
+ * that is longer (configured tags are labels, not ids a callback reads back). An empty value is `none`
+ * (SES refuses empty values). The context tags themselves are written by `contextFields(context, 'tag')`.
  */
 export function sesTagValue(value: string): string {
   if (value.length === 0) return 'none';
-  if (allowed.test(value) && !value.startsWith(encodedPrefix)) return value;
-  return `${encodedPrefix}${Buffer.from(value, 'utf8').toString('base64url')}`.slice(0, 256);
+  return (
+    encodeContextValue(value, 'tag') ??
+    `${encodedContextPrefix}${Buffer.from(value, 'utf8').toString('base64url')}`.slice(0, 256)
+  );
 }
 
-/** The text `sesTagValue` encoded. */
+/** The text `sesTagValue` encoded (a cut encoding is answered as received). */
 export function decodeSesTagValue(value: string): string {
-  return value.startsWith(encodedPrefix)
-    ? Buffer.from(value.slice(encodedPrefix.length), 'base64url').toString('utf8')
-    : value;
+  return decodeContextValue(value) ?? value;
 }
 
 /** A tag name in SES's alphabet: other characters become `_`, cut to 256. */

@@ -66,7 +66,7 @@ export function createSmtpSend(
         messageId: `<${context.messageId}@${domain}>`,
         headers: { ...settings.Headers, ...coreHeaders(context) },
       });
-      return senderOutcome.dispatched(`${context.messageId}@${domain}`, metadata);
+      return senderOutcome.dispatched(`${context.messageId}@${domain}`, metadata, context.messageId);
     } catch (error) {
       const details = (error ?? {}) as { responseCode?: unknown; code?: unknown };
       if (details.code === 'EAUTH') return senderOutcome.failed('smtp-auth-failed', metadata);

@@ -179,6 +179,12 @@ describe('POST /engine/tenant-invitations/delivery-status', () => {
       pad: 'y'.repeat(3000),
     });
     expect((await send(big, headersFor(big))).status).toBe(413);
+    // The README's order: the event count is checked before the items are validated, so too many invalid
+    // observations answer 413, and an oversized body 413 even when it is not JSON.
+    const manyInvalid = JSON.stringify({ observations: [event('d', 'opened'), event('e', 'opened'), {}] });
+    expect((await send(manyInvalid, headersFor(manyInvalid))).body.code).toBe('CALLBACK_TOO_MANY_EVENTS');
+    const bigNotJson = `{${'z'.repeat(3000)}`;
+    expect((await send(bigNotJson, headersFor(bigNotJson))).status).toBe(413);
   });
 
   it('answers 401 and 403 from the host authorizer before the signature is looked at', async () => {

@@ -24,6 +24,8 @@ export interface DeliveryRunRecord extends Omit<InvitationSenderOutcome, 'metada
   readonly atUtc: string;
   /** Sanitized: never a recipient address, a body or a credential. */
   readonly metadata: InvitationSenderOutcome['metadata'];
+  /** The sender's own message id (`InvitationSendResult.messageId`), when it reported one. */
+  readonly messageId?: string | null;
 }
 
 /** Per-process delivery counts for the surface. */
@@ -200,6 +202,7 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
           ...base,
           source,
           atUtc: this.deps.now().toISOString(),
+          ...(result.messageId ? { messageId: result.messageId.slice(0, 200) } : {}),
         };
         await this.deps.runs.put(key, record);
         logOutcome(this.deps.logger, outcome, request.tenantId, channel, source);

@@ -36,6 +36,12 @@ export type InvitationSendMetadata = Readonly<Record<string, string | number | b
 export interface InvitationSendResult {
   readonly outcome: InvitationSendOutcome;
   readonly providerMessageId?: string | null;
+  /**
+   * The sender's own id of the message (the core message id it put on the message as `X-Core-Message-Id` /
+   * `core_message_id`). Recorded with a dispatch beside the provider message id, so a callback can name the
+   * message by it when the provider answers no id (Microsoft Graph) and provider-message match is required.
+   */
+  readonly messageId?: string | null;
   /** For sender-failed: whether a later attempt may succeed (default true). False is never queued. */
   readonly retryable?: boolean;
   /** A short stable code (`channel-unsupported`, `recipient-missing`, `http-status-503`, `timeout`...). */

@@ -46,6 +46,21 @@ export interface StatusBookCounts {
   latestObservation: { providerKey: string; status: DeliveryStatus; observedAtUtc: string } | null;
 }
 
+/**
+ * The ids a callback may name a dispatched message by: the provider's message id and the sender's own
+ * (core) message id, newest last, each once, the last 10 kept. A provider that answers no id (Microsoft
+ * Graph) is matched by the core message id alone.
+ */
+function dispatchedIds(
+  current: readonly string[],
+  run: { providerMessageId: string | null; messageId?: string | null },
+): string[] {
+  const added = [run.providerMessageId, run.messageId].filter(
+    (id): id is string => typeof id === 'string' && id.length > 0,
+  );
+  return [...current.filter((id) => !added.includes(id)), ...added].slice(-10);
+}
+
 /** The reconciler and observation store (see `InvitationDeliveryStatusService`). */
 export class DeliveryStatusBook implements InvitationDeliveryStatusService {
   readonly categories = attentionRemediation;
@@ -100,9 +115,7 @@ export class DeliveryStatusBook implements InvitationDeliveryStatusService {
             ...current,
             dispatchedAtUtc: run.atUtc,
             dispatchCount: current.dispatchCount + 1,
-            dispatchedProviderMessageIds: run.providerMessageId
-              ? [...current.dispatchedProviderMessageIds, run.providerMessageId].slice(-10)
-              : current.dispatchedProviderMessageIds,
+            dispatchedProviderMessageIds: dispatchedIds(current.dispatchedProviderMessageIds, run),
             dispatchFailureReason: null,
             dispatchFailedAtUtc: null,
             updatedAtUtc: run.atUtc,

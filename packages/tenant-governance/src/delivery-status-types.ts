@@ -101,7 +101,7 @@ export interface InvitationDeliveryStatusRecord {
   readonly observationCount: number;
   readonly dispatchedAtUtc: string | null;
   readonly dispatchCount: number;
-  /** Provider message ids the senders reported, latest last (at most 10). */
+  /** Ids the message may be named by: provider message ids and core message ids the senders reported, latest last (at most 10). */
   readonly dispatchedProviderMessageIds: readonly string[];
   /** Set when a sender failed with no retry left; cleared by a later dispatch. */
   readonly dispatchFailureReason: string | null;

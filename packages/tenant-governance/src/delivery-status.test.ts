@@ -92,6 +92,35 @@ it('reconciles observations onto invitations, skips duplicates and unknown invit
   }
 });
 
+it('with provider-message match required, a message whose provider answered no id is matched by the core message id the sender reported', async () => {
+  const noProviderId = { outcome: 'dispatched' as const, providerMessageId: null, messageId: 'core-msg-1' };
+  const run = await startDelivery({}, { senders: [scriptedSender('graph', [noProviderId]).sender] });
+  try {
+    const invitation = await run.invite();
+    await run.dispatcher.dispatch({ tenantId: 'acme', invitationId: invitation.invitationId });
+    const base = { providerKey: 'neutral', tenantId: 'acme', invitationId: invitation.invitationId };
+    const result = await run.status.submit(
+      [
+        { ...base, providerEventId: 'n1', status: 'delivered', providerMessageId: 'core-msg-1' },
+        { ...base, providerEventId: 'n2', status: 'bounced', providerMessageId: 'core-msg-2' },
+        { ...base, providerEventId: 'n3', status: 'bounced' },
+      ],
+      { requireProviderMessageMatch: true },
+    );
+    expect(result.outcomes.map((item) => item.outcome)).toEqual([
+      'reconciled',
+      'provider-message-mismatch',
+      'provider-message-mismatch',
+    ]);
+    expect(await run.status.getStatus('acme', invitation.invitationId)).toMatchObject({
+      status: 'delivered',
+      dispatchedProviderMessageIds: ['core-msg-1'],
+    });
+  } finally {
+    await run.engine.stop();
+  }
+});
+
 it('produces every attention category with hints and actions, and filters observations by each dimension', async () => {
   const run = await startDelivery(
     { InvitationDeliveryStuckDeferredSeconds: 600, InvitationDeliveryNoStatusAfterDispatchSeconds: 1200 },

@@ -95,3 +95,18 @@ export type {
   PackLifecycleEnvironment,
   WorkJournalEntry,
 } from './pack-lifecycle-conformance';
+export {
+  describeSenderCallbackPair,
+  pairEncodedTenantId,
+  startRecordingProvider,
+} from './sender-callback-pair';
+export type {
+  PairAnswer,
+  PairStatus,
+  ProviderExchange,
+  ProviderWebhook,
+  RecordingProvider,
+  SenderCallbackPair,
+  SenderCallbackPairRun,
+} from './sender-callback-pair';
+export * from './fakes/mail-providers';

@@ -2,6 +2,7 @@ import { createHmac, createPrivateKey, randomBytes, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { encodeDeliveryContext } from '@corekit/callback-kit';
 import { createTestEngineBuilder } from '@corekit/testing';
 import { createWebHost } from '@corekit/web-host';
 import {
@@ -59,7 +60,9 @@ it('dispatches an invitation, takes signed provider callbacks over HTTP and read
     );
     expect(dispatched.status).toBe(200);
     const now = Math.floor(Date.now() / 1000);
-    const context = { core_tenant_id: 'acme', core_invitation_id: invitationId };
+    // The context as the delivery context contract writes it (what our senders send).
+    const context = encodeDeliveryContext({ tenantId: 'acme', invitationId }, 'text');
+    const tags = encodeDeliveryContext({ tenantId: 'acme', invitationId }, 'tag');
 
     const sendGridBody = Buffer.from(
       JSON.stringify([
@@ -101,7 +104,10 @@ it('dispatches an invitation, takes signed provider callbacks over HTTP and read
       '/engine/tenant-invitations/delivery-status/amazon-ses-sns',
       JSON.stringify({
         eventType: 'Complaint',
-        mail: { messageId: 'ses-1', tags: { core_tenant_id: ['acme'], core_invitation_id: [invitationId] } },
+        mail: {
+          messageId: 'ses-1',
+          tags: Object.fromEntries(Object.entries(tags).map(([name, value]) => [name, [value]])),
+        },
       }),
       { 'content-type': 'text/plain' },
     );

@@ -28,7 +28,12 @@ export interface CallbackTestEngine {
   snapshot(): Promise<string>;
   invoke(operationId: string, request: FuzzRequest): ReturnType<typeof invokeCallback>;
   status(): import('@corekit/tenant-governance').InvitationDeliveryStatusService;
-  dispatch(tenantId: string, invitationId: string): Promise<unknown>;
+  dispatch(
+    tenantId: string,
+    invitationId: string,
+  ): Promise<import('@corekit/tenant-governance').InvitationDispatchResult>;
+  /** The invitation's reconciled delivery status (null before any observation). */
+  deliveryStatus(tenantId: string, invitationId: string): Promise<string | null>;
   close(): Promise<void>;
 }
 
@@ -45,6 +50,8 @@ export async function startCallbackEngine(
     readonly senders?: readonly InvitationSender[];
     /** Start of the manual clock (epoch ms); default 2030-01-01. */
     readonly startMs?: number;
+    /** Tenant ids (default acme and globex). */
+    readonly tenants?: readonly string[];
   } = {},
 ): Promise<CallbackTestEngine> {
   const clock = manualClock(options.startMs ?? testStartMs);
@@ -56,7 +63,9 @@ export async function startCallbackEngine(
     clock,
     logger,
   });
-  addMultiTenancy(builder, { Tenants: [{ Id: 'acme' }, { Id: 'globex' }] });
+  addMultiTenancy(builder, {
+    Tenants: (options.tenants ?? ['acme', 'globex']).map((Id) => ({ Id })),
+  });
   const governance = addTenantGovernance(builder, { InvitationExpirySweepIntervalSeconds: 0 }, { now });
   const delivery = addTenantGovernanceDelivery(builder, {}, { now });
   for (const sender of options.senders ?? []) delivery.senders.add(sender);
@@ -109,6 +118,9 @@ export async function startCallbackEngine(
     status,
     dispatch: (tenantId, invitationId) =>
       delivery.dispatcher.dispatch({ tenantId, invitationId, channel: 'email' }),
+    async deliveryStatus(tenantId, invitationId) {
+      return (await status().getStatus(tenantId, invitationId))?.status ?? null;
+    },
     async close() {
       if (host) await host.close();
       else await engine.stop();

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { encodeDeliveryContext } from '@corekit/callback-kit';
 
 export const mailgunTestKey = 'key-test-signing-0123456789abcdef';
 
@@ -18,7 +19,10 @@ export function mailgunSignature(
   };
 }
 
-/** One webhook item with the invitation context as user variables. */
+/**
+ * One webhook item with the invitation context as user variables, written by the delivery context
+ * contract's encoder (what the Mailgun sender sends as `v:*` variables).
+ */
 export function mailgunItem(
   id: string,
   event: string,
@@ -35,10 +39,7 @@ export function mailgunItem(
       timestamp: timestamp + 0.25,
       recipient: 'invitee@example.test',
       tags: ['invitation'],
-      'user-variables': {
-        ...(context.tenantId ? { core_tenant_id: context.tenantId } : {}),
-        ...(context.invitationId ? { core_invitation_id: context.invitationId } : {}),
-      },
+      'user-variables': encodeDeliveryContext(context, 'text'),
       message: { headers: { 'message-id': '20300101000000.1.ABCDEF@mg.example.test' } },
       ...extra,
     },

@@ -1,4 +1,5 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { encodeDeliveryContext } from '@corekit/callback-kit';
 
 /** The provider SDK's published test vector (PROTOCOLS.md). */
 export const sendGridVector = {
@@ -27,7 +28,10 @@ export function signSendGrid(privateKey: KeyObject, raw: Buffer, timestamp: numb
   };
 }
 
-/** One SEND event with the invitation context as custom args. */
+/**
+ * One SEND event with the invitation context as custom args, written by the delivery context contract's
+ * encoder (what the SendGrid sender sends, echoed as top-level keys).
+ */
 export function sendGridEvent(
   id: string,
   event: string,
@@ -41,8 +45,7 @@ export function sendGridEvent(
     event,
     sg_event_id: id,
     sg_message_id: 'msg-abc.filter0001.16648.5515E0B88.0',
-    ...(context.tenantId ? { core_tenant_id: context.tenantId } : {}),
-    ...(context.invitationId ? { core_invitation_id: context.invitationId } : {}),
+    ...encodeDeliveryContext(context, 'text'),
     ...extra,
   };
 }

@@ -1,5 +1,6 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import https from 'node:https';
+import { encodeDeliveryContext } from '@corekit/callback-kit';
 import { createTestCertificateAuthority, loopbackLookup } from '@corekit/testing';
 import { snsStringToSign, type SnsEnvelope } from '../sns-envelope';
 
@@ -81,7 +82,10 @@ export function signEnvelope(
   return { ...envelope, Signature: signature };
 }
 
-/** An SES event record with the invitation context in the mail tags. */
+/**
+ * An SES event record with the invitation context in the mail tags, written by the delivery context
+ * contract's encoder (what the SES sender sends as EmailTags, echoed as name -> [value]).
+ */
 export function sesEvent(
   eventType: string,
   context: { tenantId?: string; invitationId?: string },
@@ -93,10 +97,9 @@ export function sesEvent(
       timestamp: '2030-01-01T00:00:00.000Z',
       messageId: '0100018c-ses-message-id',
       destination: ['invitee@example.test'],
-      tags: {
-        ...(context.tenantId ? { core_tenant_id: [context.tenantId] } : {}),
-        ...(context.invitationId ? { core_invitation_id: [context.invitationId] } : {}),
-      },
+      tags: Object.fromEntries(
+        Object.entries(encodeDeliveryContext(context, 'tag')).map(([name, value]) => [name, [value]]),
+      ),
     },
     ...extra,
   };
