@@ -7,6 +7,8 @@ export const callbackErrorCodes = {
   signatureMalformed: 'CALLBACK_SIGNATURE_MALFORMED',
   signatureStale: 'CALLBACK_SIGNATURE_STALE',
   signatureInvalid: 'CALLBACK_SIGNATURE_INVALID',
+  /** Two items of one request carry the same single-use signature token (one signature authorizes one event). */
+  signatureTokenRepeated: 'CALLBACK_SIGNATURE_TOKEN_REPEATED',
   replay: 'CALLBACK_REPLAY',
   unverifiedPayload: 'CALLBACK_UNVERIFIED_PAYLOAD',
   topicNotAllowed: 'CALLBACK_TOPIC_NOT_ALLOWED',
