@@ -10,6 +10,8 @@ export const callbackErrorCodes = {
   /** Two items of one request carry the same single-use signature token (one signature authorizes one event). */
   signatureTokenRepeated: 'CALLBACK_SIGNATURE_TOKEN_REPEATED',
   replay: 'CALLBACK_REPLAY',
+  /** An SNS MessageId that is not a UUID (checked before the signature and the replay claim). */
+  messageIdInvalid: 'CALLBACK_MESSAGE_ID_INVALID',
   unverifiedPayload: 'CALLBACK_UNVERIFIED_PAYLOAD',
   topicNotAllowed: 'CALLBACK_TOPIC_NOT_ALLOWED',
   signatureVersion: 'CALLBACK_SIGNATURE_VERSION_REFUSED',
