@@ -89,7 +89,12 @@ export async function collectProof(
     if (!options.EnableHttpFileCollection)
       return { outcome: 'method-disabled', reason: 'http-file-disabled' };
     const plan = publicationPlanFor(challenge, options).httpFile!;
-    const body = await fetchHttpFileProof(challenge.domainName, plan.path, limits, transport);
+    const body = await fetchHttpFileProof(
+      challenge.domainName,
+      plan.path,
+      { ...limits, allowedAddresses: options.HttpFileAllowedInternalAddresses },
+      transport,
+    );
     if (body === null) return { outcome: 'proof-missing', reason: 'http-file-not-found' };
     return sameText(body.trim(), plan.body)
       ? { outcome: 'verified', reason: null }
