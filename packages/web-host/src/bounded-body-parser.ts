@@ -32,23 +32,28 @@ export function boundedBodyParser(parser: RequestHandler, limit: number): Reques
       void parser(request, response, next);
       return;
     }
-    readBoundedBytes(request, limit).then((body) => {
-      if (body === 'too-large') {
-        response.setHeader('Connection', 'close');
-        next(tooLarge(limit));
-        return;
-      }
-      // The parser reads the bytes already received from a stream that looks like the request to it.
-      const replay = Object.assign(Readable.from(body.length > 0 ? [body] : []), {
-        headers: request.headers,
-        method: request.method,
-        url: request.url,
-        body: undefined as unknown,
-      });
-      void parser(replay as unknown as Request, response, (error?: unknown) => {
-        request.body = replay.body;
-        next(error);
-      });
-    }, next);
+    readBoundedBytes(request, limit).then(
+      (body) => {
+        if (body === 'too-large') {
+          response.setHeader('Connection', 'close');
+          next(tooLarge(limit));
+          return;
+        }
+        // The parser reads the bytes already received from a stream that looks like the request to it.
+        const replay = Object.assign(Readable.from(body.length > 0 ? [body] : []), {
+          headers: request.headers,
+          method: request.method,
+          url: request.url,
+          body: undefined as unknown,
+        });
+        void parser(replay as unknown as Request, response, (error?: unknown) => {
+          request.body = replay.body;
+          next(error);
+        });
+      },
+      () =>
+        // The client went away mid-body (as body-parser answers it: a 400 nobody reads, not a server error).
+        next(Object.assign(new Error('request aborted'), { type: 'request.aborted', status: 400 })),
+    );
   };
 }
