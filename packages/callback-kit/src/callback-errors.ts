@@ -7,7 +7,11 @@ export const callbackErrorCodes = {
   signatureMalformed: 'CALLBACK_SIGNATURE_MALFORMED',
   signatureStale: 'CALLBACK_SIGNATURE_STALE',
   signatureInvalid: 'CALLBACK_SIGNATURE_INVALID',
+  /** Two items of one request carry the same single-use signature token (one signature authorizes one event). */
+  signatureTokenRepeated: 'CALLBACK_SIGNATURE_TOKEN_REPEATED',
   replay: 'CALLBACK_REPLAY',
+  /** An SNS MessageId that is not a UUID (checked before the signature and the replay claim). */
+  messageIdInvalid: 'CALLBACK_MESSAGE_ID_INVALID',
   unverifiedPayload: 'CALLBACK_UNVERIFIED_PAYLOAD',
   topicNotAllowed: 'CALLBACK_TOPIC_NOT_ALLOWED',
   signatureVersion: 'CALLBACK_SIGNATURE_VERSION_REFUSED',

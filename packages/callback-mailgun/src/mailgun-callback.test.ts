@@ -93,6 +93,35 @@ describe('Mailgun status callbacks', () => {
     expect(await test.snapshot()).toBe(before);
   });
 
+  it('refuses a batch whose items repeat a token (401 CALLBACK_SIGNATURE_TOKEN_REPEATED): one signature authorizes one event', async () => {
+    const { invitationId } = await start();
+    const other = await test.invite();
+    const signed = mailgunItem('m1', 'delivered', now, { tenantId: 'acme', invitationId });
+    const forged = mailgunItem('m2', 'complained', now, { tenantId: 'acme', invitationId: other });
+    forged.signature = signed.signature;
+    const before = await test.snapshot();
+    expect(await test.invoke(op, json([signed, forged]))).toMatchObject({
+      status: 401,
+      code: 'CALLBACK_SIGNATURE_TOKEN_REPEATED',
+    });
+    expect(await test.snapshot()).toBe(before);
+    expect(await test.status().hasObservation('mailgun:m2')).toBe(false);
+    expect(test.logger.records.some((record) => record.eventId === 4569)).toBe(true);
+    // The token was not claimed by the refused batch: the genuine webhook alone still goes through once.
+    expect(await test.invoke(op, json(signed))).toMatchObject({ status: 200, body: { accepted: 1 } });
+  });
+
+  it('refuses a repeated token in a batch even with replay protection off', async () => {
+    const { invitationId } = await start({ EnableSignedWebhookReplayProtection: false });
+    const signed = mailgunItem('m1', 'delivered', now, { tenantId: 'acme', invitationId });
+    const forged = mailgunItem('m2', 'complained', now, { tenantId: 'acme', invitationId });
+    forged.signature = { ...(signed.signature as object) };
+    expect(await test.invoke(op, json([signed, forged, forged]))).toMatchObject({
+      status: 401,
+      code: 'CALLBACK_SIGNATURE_TOKEN_REPEATED',
+    });
+  });
+
   describe('tampered matrix: every signed field and the signature blocks', () => {
     const cases: Array<[string, (item: any) => void, string]> = [
       [

@@ -1,3 +1,4 @@
+import { partialBodyRequest } from '@corekit/testing';
 import type { InvitationSender } from '@corekit/tenant-governance';
 import {
   startCallbackEngine,
@@ -22,6 +23,36 @@ async function post(value: unknown, headers: Record<string, string> = {}) {
 }
 
 describe('Mailgun callbacks over HTTP', () => {
+  it('answers 413 to a declared 5 MB webhook after 16 KiB, the rest never sent, and to a chunked one past the limit', async () => {
+    test = await startCallbackEngine(
+      (builder, clock) =>
+        mapMailgunStatusCallbacks(
+          builder,
+          { WebhookSigningKey: mailgunTestKey, MaxRequestBodyBytes: 8192 },
+          { now: clock },
+        ),
+      { http: true },
+    );
+    const port = Number(new URL(test.base!).port);
+    const headers = { 'content-type': 'application/json', authorization: 'Bearer test-token' };
+    const declared = await partialBodyRequest({
+      port,
+      path,
+      headers,
+      send: Buffer.alloc(16_384, 32),
+      declare: 5 * 1024 * 1024,
+    });
+    expect(declared.status).toBe(413);
+    const chunked = await partialBodyRequest({
+      port,
+      path,
+      headers,
+      send: Buffer.alloc(9000, 32),
+      declare: 'chunked',
+    });
+    expect(chunked.status).toBe(413);
+  });
+
   it('is fail-closed by default and verifies signed webhooks behind the host authorization', async () => {
     test = await startCallbackEngine(
       (builder, clock) =>

@@ -24,7 +24,8 @@ const category = 'tenant-governance.mailgun-callback';
 /**
  * Maps the MSG (Mailgun) webhook: `POST /engine/tenant-invitations/delivery-status/mailgun` (configurable), one
  * webhook object or an array of them. With RequireSignedWebhook (default) every item's HMAC signature must
- * verify (401 otherwise) and its token is claimed once (409 after); duplicate event ids are skipped before
+ * verify (401 otherwise), no two items may share a token (401 CALLBACK_SIGNATURE_TOKEN_REPEATED), and each
+ * token is claimed once (409 after); duplicate event ids are skipped before
  * reconciliation. Needs `addTenantGovernanceDelivery` first; calling it twice is refused.
  */
 export function mapMailgunStatusCallbacks(
@@ -101,10 +102,23 @@ export function mapMailgunStatusCallbacks(
                   mailgunSignatureError(check.outcome),
                 );
               }
+              // The provider signs timestamp + token only, one webhook per event: a token carried by two items
+              // means one captured signature is being spent on events it never covered.
+              if (tokens.includes(check.token)) {
+                throw runtime.refuseSignature(
+                  request.logger,
+                  'token repeated',
+                  new OperationError(
+                    'unauthenticated',
+                    callbackErrorCodes.signatureTokenRepeated,
+                    'Two items of the Mailgun callback carry the same signature token: each event needs its own signed webhook',
+                  ),
+                );
+              }
               tokens.push(check.token);
             }
             runtime.counters.verified += 1;
-            for (const token of new Set(tokens)) {
+            for (const token of tokens) {
               await runtime.claimOnce(replay, ['mailgun', token], request.logger, {
                 message: 'A Mailgun callback reused a webhook token inside the replay window: refused',
                 answer: 'This signed webhook token was already used',

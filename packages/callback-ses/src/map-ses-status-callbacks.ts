@@ -205,6 +205,7 @@ export function mapSesStatusCallbacks(
               certificates,
               request.logger,
               request.signal,
+              runtime.now(),
             );
             runtime.counters.verified += 1;
             await runtime.claimOnce(replay, ['sns', envelope.TopicArn, envelope.MessageId], request.logger, {

@@ -4,6 +4,9 @@ import { z } from 'zod';
 /** An SNS topic ARN (`arn:aws:sns:us-east-1:123456789012:ses-events`, partitions aws, aws-cn, aws-us-gov). */
 export const topicArnPattern = /^arn:aws(-[a-z]+)*:sns:[a-z0-9-]{1,30}:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
 
+/** How far ahead of the clock an envelope `Timestamp` may be (clock skew), in seconds. */
+export const snsTimestampFutureSkewSeconds = 300;
+
 /** `Engine:MultiTenancy:Governance:AmazonSesInvitationDelivery:AspNetCore` (spec 2.7, CLOUD keys). */
 export const sesCallbackOptionsSchema = z
   .strictObject({
@@ -22,6 +25,11 @@ export const sesCallbackOptionsSchema = z
     EnableSnsReplayProtection: z.boolean().default(true),
     SnsReplayRetentionSeconds: z.number().int().min(1).max(604_800).default(86_400),
     SnsReplayCacheLimit: replayCacheLimit,
+    /**
+     * Oldest envelope `Timestamp` accepted, in seconds (default 3600: SNS retries an HTTP/S delivery for at
+     * most an hour). A Timestamp more than 300 seconds ahead of the clock is refused too.
+     */
+    SnsMessageMaxAgeSeconds: z.number().int().min(60).max(604_800).default(3600),
     EnableSnsMessageIdIdempotency: z.boolean().default(true),
     EnableSnsSubscriptionConfirmation: z.boolean().default(false),
     SnsSubscriptionConfirmationTimeoutSeconds: z.number().int().min(1).max(60).default(10),
@@ -34,6 +42,17 @@ export const sesCallbackOptionsSchema = z
         code: 'custom',
         path: ['AllowedSnsTopicArns'],
         message: 'must list at least one topic while RequireAllowedSnsTopicArn is true',
+      });
+    }
+    if (
+      verify &&
+      options.EnableSnsReplayProtection &&
+      options.SnsReplayRetentionSeconds < options.SnsMessageMaxAgeSeconds + snsTimestampFutureSkewSeconds
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['SnsReplayRetentionSeconds'],
+        message: `must be at least SnsMessageMaxAgeSeconds + ${snsTimestampFutureSkewSeconds} (${options.SnsMessageMaxAgeSeconds + snsTimestampFutureSkewSeconds}): an envelope young enough to be accepted must still be in the replay window`,
       });
     }
     if (verify && !options.ValidateSnsSigningCertificateChain && !options.PinnedSnsSigningCertificatePem) {

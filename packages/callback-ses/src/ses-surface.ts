@@ -1,6 +1,6 @@
 import { replaySurface, type IdempotencySurface, type ReplayGuard } from '@corekit/callback-kit';
 import { sesCallbackEventIds } from './ses-event-ids';
-import type { SesCallbackOptions } from './ses-options';
+import { snsTimestampFutureSkewSeconds, type SesCallbackOptions } from './ses-options';
 
 /** The CLOUD parts of the callback surface: never a topic ARN, a certificate, a URL or a token. */
 export function sesSurface(
@@ -50,6 +50,12 @@ export function sesSurface(
           allowedTopicCount: settings.AllowedSnsTopicArns.length,
           certificateUrlValidation: 'https, .pem, sns.<region>.amazonaws.com(.cn)',
           certificateChainValidated: settings.ValidateSnsSigningCertificateChain,
+          certificatePathValidation: settings.ValidateSnsSigningCertificateChain
+            ? 'rfc5280-pkijs-with-path-length'
+            : 'pinned-certificate',
+          messageIdFormat: 'uuid',
+          messageMaxAgeSeconds: settings.SnsMessageMaxAgeSeconds,
+          timestampFutureSkewSeconds: snsTimestampFutureSkewSeconds,
           pinnedCertificateConfigured: settings.PinnedSnsSigningCertificatePem !== undefined,
           unsubscribeConfirmationTokenSigned: true,
           failureAnswer: 401,

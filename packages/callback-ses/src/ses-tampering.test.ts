@@ -21,7 +21,12 @@ describe('SES status callbacks: tampered envelopes', () => {
         401,
         'CALLBACK_SIGNATURE_INVALID',
       ],
-      ['MessageId', (e) => resign(e, { MessageId: `${e.MessageId}0` }), 401, 'CALLBACK_SIGNATURE_INVALID'],
+      [
+        'MessageId (another UUID)',
+        (e) => resign(e, { MessageId: e.MessageId.slice(0, -1) + (e.MessageId.endsWith('1') ? '2' : '1') }),
+        401,
+        'CALLBACK_SIGNATURE_INVALID',
+      ],
       ['Subject', (e) => resign(e, { Subject: 'Other' }), 401, 'CALLBACK_SIGNATURE_INVALID'],
       [
         'Subject removed',
@@ -35,7 +40,7 @@ describe('SES status callbacks: tampered envelopes', () => {
       ],
       [
         'Timestamp',
-        (e) => resign(e, { Timestamp: '2030-01-01T00:00:02.000Z' }),
+        (e) => resign(e, { Timestamp: new Date(Date.parse(e.Timestamp) + 1000).toISOString() }),
         401,
         'CALLBACK_SIGNATURE_INVALID',
       ],

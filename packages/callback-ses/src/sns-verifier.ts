@@ -2,16 +2,30 @@ import { verify } from 'node:crypto';
 import { OperationError, type Logger } from '@corekit/abstractions';
 import { callbackErrorCodes, headerValue } from '@corekit/callback-kit';
 import { sesCallbackEventIds } from './ses-event-ids';
-import type { SesCallbackOptions } from './ses-options';
+import { snsTimestampFutureSkewSeconds, type SesCallbackOptions } from './ses-options';
 import type { SigningCertificates } from './signing-certificates';
 import { readEnvelope, snsStringToSign, validCertificateUrl, type SnsEnvelope } from './sns-envelope';
 
 const base64 = /^[A-Za-z0-9+/]{16,1400}={0,2}$/;
+/** SNS message ids are UUIDs; nothing else (a newline above all) may reach the string to sign or the replay key. */
+const messageIdPattern = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** SNS timestamps: ISO-8601 UTC with optional fractional seconds (`2030-01-01T00:00:01.000Z`). */
+const timestampPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+/** Seconds since the envelope's Timestamp (negative when ahead of the clock); undefined when malformed. */
+function envelopeAgeSeconds(timestamp: string, now: Date): number | undefined {
+  if (!timestampPattern.test(timestamp)) return undefined;
+  const at = Date.parse(timestamp);
+  if (Number.isNaN(at)) return undefined;
+  return (now.getTime() - at) / 1000;
+}
 
 /**
- * Verifies an SNS envelope before anything in it is used: shape, delivery headers agreeing with the body,
- * signature version, allowed topic, certificate URL, certificate (chain or pin), and the RSA signature over
- * the exact string to sign of its type. Throws the refusal (401, or 403 for a topic not allowed) after
+ * Verifies an SNS envelope before anything in it is used: shape, MessageId a UUID, Timestamp well formed and
+ * within SnsMessageMaxAgeSeconds, delivery headers agreeing with the body, signature version, allowed topic,
+ * certificate URL, certificate (chain or pin), and the RSA signature over the exact string to sign of its
+ * type. The MessageId and Timestamp checks come first: the string to sign joins fields with newlines, so a
+ * newline in either could move text between fields (and change the replay key) with the signature intact. Throws the refusal (401, or 403 for a topic not allowed) after
  * logging 4579 with the reason only.
  */
 export async function verifySnsEnvelope(
@@ -21,6 +35,7 @@ export async function verifySnsEnvelope(
   certificates: SigningCertificates,
   logger: Logger,
   signal: AbortSignal,
+  now: Date,
 ): Promise<SnsEnvelope> {
   const refuse = (
     code: string,
@@ -40,6 +55,12 @@ export async function verifySnsEnvelope(
   if (envelope === 'missing-signature')
     return refuse(callbackErrorCodes.signatureMissing, 'signature-missing');
   if (envelope === 'malformed') return refuse(callbackErrorCodes.signatureMalformed, 'envelope-malformed');
+  if (!messageIdPattern.test(envelope.MessageId))
+    return refuse(callbackErrorCodes.messageIdInvalid, 'message-id-invalid');
+  const age = envelopeAgeSeconds(envelope.Timestamp, now);
+  if (age === undefined) return refuse(callbackErrorCodes.signatureMalformed, 'timestamp-malformed');
+  if (age > settings.SnsMessageMaxAgeSeconds || -age > snsTimestampFutureSkewSeconds)
+    return refuse(callbackErrorCodes.signatureStale, 'timestamp-stale');
   for (const [header, field] of [
     ['x-amz-sns-message-type', envelope.Type],
     ['x-amz-sns-message-id', envelope.MessageId],

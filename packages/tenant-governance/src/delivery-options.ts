@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isAddressOrRange } from './proof-address-policy';
 
 const seconds = (max: number) => z.number().int().min(0).max(max);
 const absolutePath = z
@@ -34,6 +35,15 @@ export const domainVerificationOptionsSchema = z.object({
   DnsOverHttpsFormat: z.enum(['wire', 'wire-post', 'json']).default('wire'),
   /** Allow HTTP file proofs (fetched over HTTPS from the domain). Default true. */
   EnableHttpFileCollection: z.boolean().default(true),
+  /**
+   * Addresses or CIDR ranges the HTTP file proof may connect to although they are internal (loopback,
+   * private, shared CGNAT, link-local, metadata, unique-local, reserved; IPv4 or IPv6). Default none: a domain
+   * resolving to such an address is refused (`address-not-allowed`). At most 100 entries.
+   */
+  HttpFileAllowedInternalAddresses: z
+    .array(z.string().refine(isAddressOrRange, 'an IP address or CIDR range (10.0.0.0/8, fd00::/8)'))
+    .max(100)
+    .default([]),
   /** Time budget of one proof collection (DNS query or file fetch with its redirects). Default 10; 1 to 120. */
   CollectionTimeoutSeconds: z.number().int().min(1).max(120).default(10),
   /** Largest HTTP file proof or resolver answer read. Default 4096; 64 to 1048576. */

@@ -20,6 +20,8 @@ async function start(options: NonNullable<DeliveryOptionsInput['DomainVerificati
       DomainVerification: {
         DnsOverHttpsResolverUrl: `https://127.0.0.1:${servers.dohPort}/${options.DnsOverHttpsFormat === 'json' ? 'resolve' : 'dns-query'}`,
         ChallengeLifetimeSeconds: 3600,
+        // The test hosts resolve to the local proof server on loopback, internal unless allow-listed.
+        HttpFileAllowedInternalAddresses: ['127.0.0.1'],
         ...options,
       },
     },
@@ -134,7 +136,7 @@ it('verifies through the proof state served as is by the file server', async () 
 it('refuses a wrong token, an expired challenge, a redirect to another host and an oversized body', async () => {
   const run = await start({ MaxResponseBytes: 1024 });
   try {
-    // Wrong DNS token: refused, the domain fails.
+    // Another DNS verification value (an older one, before propagation): still pending.
     const { plan } = await run.domains.issueChallenge({
       tenantId: 'acme',
       domainName: 'dns.example.test',
@@ -142,10 +144,10 @@ it('refuses a wrong token, an expired challenge, a redirect to another host and 
     });
     servers.txt.set(plan.dnsTxt!.name, ['core-domain-verification=not-the-token']);
     expect(await run.domains.verify('acme', 'dns.example.test')).toMatchObject({
-      outcome: 'proof-mismatch',
-      reason: 'token-mismatch',
-      domainStatus: 'failed',
-      challengeStatus: 'refused',
+      outcome: 'proof-missing',
+      reason: 'other-verification-value',
+      domainStatus: 'pending-verification',
+      challengeStatus: 'issued',
     });
     // Wrong HTTP token.
     servers.fileOverrides.set('web.example.test', () => ({ status: 200, body: 'someone-else' }));
@@ -199,8 +201,8 @@ it('refuses a wrong token, an expired challenge, a redirect to another host and 
       domainStatus: 'expired',
       challengeStatus: 'expired',
     });
-    expect(run.logger.withEventId(deliveryEventIds.domainVerificationRefused)).toHaveLength(2);
-    expect(run.logger.withEventId(deliveryEventIds.domainProofCollectionFailed)).toHaveLength(3);
+    expect(run.logger.withEventId(deliveryEventIds.domainVerificationRefused)).toHaveLength(1);
+    expect(run.logger.withEventId(deliveryEventIds.domainProofCollectionFailed)).toHaveLength(4);
     expect(run.logger.withEventId(deliveryEventIds.domainChallengeExpired)).toHaveLength(1);
     // Refusals for undeclared domains.
     await expect(
@@ -211,6 +213,55 @@ it('refuses a wrong token, an expired challenge, a redirect to another host and 
     // No identifier of a domain or token in the logs.
     expect(run.logger.text()).not.toContain('example.test');
     expect(run.logger.text()).not.toContain(late.challenge.token);
+  } finally {
+    await run.engine.stop();
+  }
+});
+
+it('a DNS answer still carrying an older verification value leaves the challenge pending until it expires', async () => {
+  const run = await start();
+  try {
+    const first = await run.domains.issueChallenge({
+      tenantId: 'acme',
+      domainName: 'dns.example.test',
+      method: 'dns-txt',
+    });
+    servers.txt.set(first.plan.dnsTxt!.name, [first.plan.dnsTxt!.value]);
+    // A new challenge replaces the first; the resolver still answers the first one's value.
+    const second = await run.domains.issueChallenge({
+      tenantId: 'acme',
+      domainName: 'dns.example.test',
+      method: 'dns-txt',
+    });
+    expect(second.plan.dnsTxt!.value).not.toBe(first.plan.dnsTxt!.value);
+    for (let check = 0; check < 2; check++) {
+      run.advance(600);
+      expect(await run.domains.verify('acme', 'dns.example.test')).toMatchObject({
+        outcome: 'proof-missing',
+        reason: 'other-verification-value',
+        challengeStatus: 'issued',
+        domainStatus: 'pending-verification',
+      });
+    }
+    // Propagated: both values for a while, then the new one verifies.
+    servers.txt.set(first.plan.dnsTxt!.name, [first.plan.dnsTxt!.value, second.plan.dnsTxt!.value]);
+    expect(await run.domains.verify('acme', 'dns.example.test')).toMatchObject({
+      outcome: 'verified',
+      domainStatus: 'verified',
+    });
+    // Never propagated: the challenge expires, the domain is expired (never failed).
+    const third = await run.domains.issueChallenge({
+      tenantId: 'acme',
+      domainName: 'web.example.test',
+      method: 'dns-txt',
+    });
+    servers.txt.set(third.plan.dnsTxt!.name, ['core-domain-verification=an-older-token']);
+    expect((await run.domains.verify('acme', 'web.example.test')).domainStatus).toBe('pending-verification');
+    run.advance(3601);
+    expect(await run.domains.verify('acme', 'web.example.test')).toMatchObject({
+      outcome: 'challenge-expired',
+      domainStatus: 'expired',
+    });
   } finally {
     await run.engine.stop();
   }

@@ -1,12 +1,18 @@
+import dns from 'node:dns';
 import https from 'node:https';
+import type { LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import dnsPacket from 'dns-packet';
+import { allowListCovers, internalAddressClass } from './proof-address-policy';
 
 /** Code-only transport settings of proof collection (tests pass a CA and a lookup; hosts usually none). */
 export interface ProofTransport {
   /** Extra trusted CA certificates (PEM); default the system trust store. */
   readonly ca?: string | readonly string[];
-  /** Address lookup for the HTTP file fetch (default the operating system's); never used for DoH proofs. */
+  /**
+   * Address lookup for the HTTP file fetch (default the operating system's); never used for DoH proofs. It is
+   * asked once per fetch; the connection goes to the address it answered and checked.
+   */
   readonly lookup?: LookupFunction;
   /** Port of the HTTP file fetch (default 443). */
   readonly httpFilePort?: number;
@@ -40,7 +46,8 @@ export function boundedRequest(
     maxBytes: number;
     deadline: number;
     transport: ProofTransport;
-    useLookup?: boolean;
+    /** Connect to this address (already resolved and checked) whatever the URL's host name resolves to. */
+    pinnedAddress?: LookupAddress;
     port?: number;
   },
 ): Promise<BoundedResponse> {
@@ -59,7 +66,7 @@ export function boundedRequest(
         ...(isIP(url.hostname) ? {} : { servername: url.hostname }),
         agent: false,
         ...(options.transport.ca ? { ca: options.transport.ca as string | string[] } : {}),
-        ...(options.useLookup && options.transport.lookup ? { lookup: options.transport.lookup } : {}),
+        ...(options.pinnedAddress ? { lookup: pinnedLookup(options.pinnedAddress) } : {}),
         timeout: remaining,
       },
       (response) => {
@@ -115,25 +122,69 @@ export function boundedRequest(
   });
 }
 
+/** A lookup that answers `address` for any name: the connection goes where the check said it may. */
+function pinnedLookup(address: LookupAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [address]);
+    else callback(null, address.address, address.family);
+  };
+}
+
+/** The addresses of `hostName` from one lookup (the transport's, else the operating system's). */
+function resolveOnce(hostName: string, transport: ProofTransport): Promise<LookupAddress[]> {
+  const version = isIP(hostName);
+  if (version !== 0) return Promise.resolve([{ address: hostName, family: version }]);
+  const lookup: LookupFunction = transport.lookup ?? dns.lookup;
+  return new Promise((resolve, reject) => {
+    lookup(hostName, { all: true }, (error, addresses) => {
+      const list = Array.isArray(addresses) ? addresses : [];
+      if (error || list.length === 0) reject(new CollectionError('dns-lookup-failed'));
+      else resolve(list);
+    });
+  });
+}
+
+/**
+ * Resolves the proof host once and answers the address to connect to: every address it resolved must be
+ * public (not loopback, private, shared CGNAT, link-local, cloud metadata, unique-local, multicast or
+ * reserved, in IPv4 or IPv6, IPv4-mapped and translated forms included) or covered by `allowed`; otherwise
+ * `address-not-allowed`, before any connection.
+ */
+export async function checkedProofAddress(
+  hostName: string,
+  transport: ProofTransport,
+  allowed: readonly string[],
+): Promise<LookupAddress> {
+  const addresses = await resolveOnce(hostName, transport);
+  const refused = addresses.some(
+    (entry) => internalAddressClass(entry.address) !== undefined && !allowListCovers(allowed, entry.address),
+  );
+  if (refused) throw new CollectionError('address-not-allowed');
+  return addresses[0]!;
+}
+
 /**
  * Fetches an HTTP file proof: `https://<domain><path>`; redirects are followed only to the same host over
- * HTTPS (at most `maxRedirects`), a redirect elsewhere is refused with `redirect-to-other-host`. Answers
- * the body text for a 200, null for a 404 or 410, and refuses any other status (`http-status-<code>`).
+ * HTTPS (at most `maxRedirects`), a redirect elsewhere is refused with `redirect-to-other-host`. The domain
+ * is resolved once and checked (`checkedProofAddress`); every request of the fetch connects to that address,
+ * with the domain as TLS server name and Host. Answers the body text for a 200, null for a 404 or 410, and
+ * refuses any other status (`http-status-<code>`).
  */
 export async function fetchHttpFileProof(
   domainName: string,
   path: string,
-  limits: { maxBytes: number; timeoutMs: number; maxRedirects: number },
+  limits: { maxBytes: number; timeoutMs: number; maxRedirects: number; allowedAddresses: readonly string[] },
   transport: ProofTransport,
 ): Promise<string | null> {
   const deadline = Date.now() + limits.timeoutMs;
   let url = new URL(`https://${domainName}${path}`);
+  const pinnedAddress = await checkedProofAddress(url.hostname, transport, limits.allowedAddresses);
   for (let hop = 0; ; hop++) {
     const response = await boundedRequest(url, {
       maxBytes: limits.maxBytes,
       deadline,
       transport,
-      useLookup: true,
+      pinnedAddress,
       port: transport.httpFilePort ?? 443,
     });
     if (response.status >= 300 && response.status < 400 && response.location) {

@@ -51,7 +51,9 @@ export function publicationPlanFor(
 
 /**
  * Collects and evaluates the proof of a live challenge: the DNS TXT values through the DoH resolver, or the
- * HTTP file over HTTPS, compared in constant time with the expected value. Collection errors become
+ * HTTP file over HTTPS, compared in constant time with the expected value. A DNS answer carrying only other
+ * `core-domain-verification=` values is `proof-missing` (`other-verification-value`: an older value before
+ * propagation), never a mismatch; a wrong HTTP file body is `proof-mismatch`. Collection errors become
  * `collection-failed` with their reason code.
  */
 export async function collectProof(
@@ -82,14 +84,21 @@ export async function collectProof(
           outcome: 'proof-missing',
           reason: texts.length ? 'no-verification-record' : 'no-txt-record',
         };
+      // Only other verification values: an older challenge's value still cached or not yet replaced
+      // (DNS propagation), not a refusal. The challenge stays open until it is verified or expires.
       return proofs.some((text) => sameText(text, plan.value))
         ? { outcome: 'verified', reason: null }
-        : { outcome: 'proof-mismatch', reason: 'token-mismatch' };
+        : { outcome: 'proof-missing', reason: 'other-verification-value' };
     }
     if (!options.EnableHttpFileCollection)
       return { outcome: 'method-disabled', reason: 'http-file-disabled' };
     const plan = publicationPlanFor(challenge, options).httpFile!;
-    const body = await fetchHttpFileProof(challenge.domainName, plan.path, limits, transport);
+    const body = await fetchHttpFileProof(
+      challenge.domainName,
+      plan.path,
+      { ...limits, allowedAddresses: options.HttpFileAllowedInternalAddresses },
+      transport,
+    );
     if (body === null) return { outcome: 'proof-missing', reason: 'http-file-not-found' };
     return sameText(body.trim(), plan.body)
       ? { outcome: 'verified', reason: null }

@@ -65,7 +65,9 @@ export async function startProofServers(dnsNames: readonly string[]) {
       );
     });
   });
+  const fileRequests: string[] = [];
   const files = https.createServer(tls, (request, response) => {
+    fileRequests.push(`${request.headers.host!.split(':')[0]}${request.url}`);
     const override = fileOverrides.get(request.headers.host!.split(':')[0]);
     if (override) {
       const answer = override(request.url!);
@@ -90,6 +92,8 @@ export async function startProofServers(dnsNames: readonly string[]) {
     txt,
     fileOverrides,
     dohRequests,
+    /** `<host><path>` of every request the file server received. */
+    fileRequests,
     dohPort,
     filePort,
     serveProofsFrom(source: (path: string) => Promise<{ body: string } | undefined>) {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startFixture } from '@corekit/testing';
@@ -226,4 +226,52 @@ it('a SIGKILL mid-write leaves a queue file that loads with every reported item'
   expect(readdirSync(path.dirname(file)).filter((name) => !name.endsWith('.tmp'))).toEqual([
     'retry-queue.json',
   ]);
+});
+
+it('a store I/O failure during a retry keeps the entry (retained), a revoked invitation abandons it', async () => {
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'retry-transient-'));
+  const stores = path.join(directory, 'stores');
+  const flaky = scriptedSender('flaky', [fail, fail, fail, ok]);
+  const run = await startDelivery(
+    {
+      ...queueOn,
+      InvitationDeliveryRetryDelaySeconds: 0,
+      InvitationDeliveryRetryMaxAttempts: 5,
+      InvitationDeliveryRetryQueueFilePath: path.join(directory, 'queue', 'retry.json'),
+    },
+    {
+      senders: [flaky.sender],
+      configuration: { Engine: { Stores: { Provider: 'File', Directory: stores } } },
+    },
+  );
+  try {
+    const invitation = await run.invite();
+    const revoked = await run.invite('revoked@example.test');
+    for (const { invitationId } of [invitation, revoked])
+      await run.dispatcher.dispatch({ tenantId: 'acme', invitationId });
+    expect(run.queueCount()).toBe(2);
+    await run.governance.execute({ command: 'revoke', tenantId: 'acme', invitationId: revoked.invitationId });
+    // The engine's store directory becomes unwritable (a file where the directory was): every store write fails.
+    rmSync(stores, { recursive: true, force: true });
+    writeFileSync(stores, 'not a directory');
+    const broken = await run.retryRunner.retryPending();
+    expect(broken).toMatchObject({
+      status: 'completed',
+      attempted: 2,
+      abandoned: 1,
+      retained: 1,
+      remaining: 1,
+    });
+    expect(run.logger.withEventId(deliveryEventIds.retryAbandoned)).toEqual([
+      expect.objectContaining({ code: 'INVITATION_NOT_DELIVERABLE' }),
+    ]);
+    // The store heals: the kept entry is delivered on the next pass.
+    rmSync(stores, { force: true });
+    mkdirSync(stores);
+    expect(await run.retryRunner.retryPending()).toMatchObject({ succeeded: 1, remaining: 0 });
+    expect(flaky.calls.map((call) => call.attempt)).toEqual([1, 1, 2, 3]);
+  } finally {
+    await run.engine.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
 });

@@ -14,8 +14,16 @@ export type RetryPassResult =
       readonly succeeded: number;
       readonly rescheduled: number;
       readonly exhausted: number;
-      /** Entries dropped because the invitation is gone or no longer pending or sent. */
+      /**
+       * Entries dropped because the invitation is gone or no longer pending or sent, or no registered sender
+       * matches the entry any more (`abandonedDispatchCodes`).
+       */
       readonly abandoned: number;
+      /**
+       * Entries kept in the queue after a transient failure of their retry (a store I/O error, a network or
+       * any other unexpected error): retried on a later pass, their attempt count as the failure left it.
+       */
+      readonly retained: number;
       /** Entries skipped because the same delivery was in flight. */
       readonly skipped: number;
       readonly remaining: number;
@@ -35,6 +43,16 @@ export type RetryPassResult =
 export interface InvitationDeliveryRetryRunner {
   retryPending(options?: { readonly source?: string }): Promise<RetryPassResult>;
 }
+
+/**
+ * The dispatch refusals that end a queued retry for good (`abandoned`): the invitation does not exist, is no
+ * longer pending or sent, or no registered sender matches. Any other failure is transient (`retained`).
+ */
+export const abandonedDispatchCodes: ReadonlySet<string> = new Set([
+  'INVITATION_NOT_FOUND',
+  'INVITATION_NOT_DELIVERABLE',
+  'DELIVERY_NO_SENDERS',
+]);
 
 export const invitationDeliveryRetryRunnerKey = defineExtensionKey<InvitationDeliveryRetryRunner>(
   '@corekit/tenant-governance/invitation-delivery-retry-runner',
@@ -121,7 +139,15 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
     const startedAtUtc = this.now().toISOString();
     Object.assign(this.execution, { inProgress: true, latestStartedAtUtc: startedAtUtc });
     this.execution.runCount++;
-    const tally = { attempted: 0, succeeded: 0, rescheduled: 0, exhausted: 0, abandoned: 0, skipped: 0 };
+    const tally = {
+      attempted: 0,
+      succeeded: 0,
+      rescheduled: 0,
+      exhausted: 0,
+      abandoned: 0,
+      retained: 0,
+      skipped: 0,
+    };
     try {
       for (const { key, entry } of await this.queue.due(this.settings.InvitationDeliveryRetryMaxItems)) {
         tally.attempted++;
@@ -142,7 +168,22 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
           else if (outcome.retryQueued) tally.rescheduled++;
           else tally.exhausted++;
         } catch (error) {
-          const code = error instanceof OperationError ? error.code : 'DISPATCH_FAILED';
+          const code = error instanceof OperationError ? error.code : undefined;
+          if (code === undefined || !abandonedDispatchCodes.has(code)) {
+            // Transient (a store I/O error, a network error...): the entry stays for a later pass. The error
+            // text is never logged (it may carry a path or an address).
+            tally.retained++;
+            this.logger.log({
+              level: 'warn',
+              eventId: deliveryEventIds.retryQueued,
+              category: 'tenant-governance.delivery',
+              message: `Invitation delivery retry failed transiently (${code ?? 'unexpected-error'}); the entry stays queued (tenant ${entry.tenantId}, sender ${entry.senderId})`,
+              tenantId: entry.tenantId,
+              senderId: entry.senderId,
+              code: code ?? 'unexpected-error',
+            });
+            continue;
+          }
           await this.queue.abandon(key);
           tally.abandoned++;
           this.logger.log({
@@ -170,7 +211,7 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
         level: 'info',
         eventId: deliveryEventIds.retryPassCompleted,
         category: 'tenant-governance.delivery',
-        message: `Invitation delivery retry pass (${source}): ${tally.attempted} attempted, ${tally.succeeded} succeeded, ${tally.rescheduled} rescheduled, ${tally.exhausted} exhausted, ${tally.abandoned} abandoned, ${this.queue.count} remaining`,
+        message: `Invitation delivery retry pass (${source}): ${tally.attempted} attempted, ${tally.succeeded} succeeded, ${tally.rescheduled} rescheduled, ${tally.exhausted} exhausted, ${tally.abandoned} abandoned, ${tally.retained} retained, ${this.queue.count} remaining`,
         source,
         ...tally,
         remaining: this.queue.count,

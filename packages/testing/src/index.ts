@@ -56,6 +56,7 @@ export * from './servers/server-process';
 export * from './servers/tcp-proxy';
 export * from './servers/tls-test-server';
 export * from './servers/test-certificate-authority';
+export * from './partial-body-request';
 export * from './servers/rabbitmqctl';
 export * from './servers/trusted-certificate-jest';
 export * from './servers/trusted-tls-checks';

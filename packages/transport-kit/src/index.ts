@@ -5,7 +5,7 @@ export type {
   TransportSurfaceState,
 } from './transport-registration';
 export { isStreamingBehavior, servedBehaviors, servedMethods } from './served-behaviors';
-export { readBoundedBody } from './read-bounded-body';
+export { readBoundedBody, readBoundedBytes } from './read-bounded-body';
 export { endpointPathSchema, maxBodyBytesSchema } from './endpoint-options';
 export { camelCase, defOf, isInteger, pascalCase, unwrapSchema } from './zod-walk';
 export type { ZodDef } from './zod-walk';

@@ -1,5 +1,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { partialBodyRequest } from '@corekit/testing';
 import { readBoundedBody } from './read-bounded-body';
 
 let server: Server;
@@ -15,7 +16,10 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
 });
 
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 /** Posts `chunks` one by one (chunked encoding unless `length` is declared). */
 function post(chunks: string[], length?: number): Promise<{ status: number; text: string }> {
@@ -46,5 +50,25 @@ describe('readBoundedBody', () => {
 
   it('refuses a chunked body once more than the limit arrived, draining the rest', async () => {
     expect(await post(['12345', '67890', 'x'.repeat(100_000)])).toEqual({ status: 413, text: 'refused' });
+  });
+
+  it('answers 413 to a declared 5 MB body after 16 KiB arrived, without waiting for the rest', async () => {
+    const answer = await partialBodyRequest({
+      port,
+      path: '/',
+      send: Buffer.alloc(16_384, 97),
+      declare: 5 * 1024 * 1024,
+    });
+    expect(answer).toMatchObject({ status: 413, body: 'refused' });
+  });
+
+  it('answers 413 as soon as a chunked body passes the limit, while the client still holds the rest', async () => {
+    const answer = await partialBodyRequest({
+      port,
+      path: '/',
+      send: Buffer.alloc(64, 97),
+      declare: 'chunked',
+    });
+    expect(answer).toMatchObject({ status: 413, body: 'refused' });
   });
 });

@@ -41,6 +41,7 @@ import {
 } from './web-host-options';
 import { isWorkerHost, portFromEnvironment, webHostArguments } from './web-host-source';
 import { WebSocketEvents, webSocketEventsRoute, type UpgradeHandler } from './websocket-events';
+import { boundedBodyParser } from './bounded-body-parser';
 
 /** A running (or ready to run) web host. */
 export interface WebHost {
@@ -164,7 +165,10 @@ export function createWebHost(
         route.method === request.method.toLowerCase() &&
         matchesPath(route, request.path),
     );
-  const jsonBody = express.json({ limit: settings.MaxRequestBodyBytes });
+  const jsonBody = boundedBodyParser(
+    express.json({ limit: settings.MaxRequestBodyBytes }),
+    settings.MaxRequestBodyBytes,
+  );
   const validateBody = (schema: z.ZodType) => (request: Request, _response: Response, next: NextFunction) => {
     request.body = schema.parse(request.body ?? {});
     next();

@@ -10,6 +10,7 @@ import express, { type Request, type RequestHandler, type Response } from 'expre
 import type { ZodType } from 'zod';
 import type { HostRoute, HttpMethod, RouteResponse } from './host-route';
 import { HttpProblem } from './problem-details';
+import { boundedBodyParser } from './bounded-body-parser';
 
 /** True for a zod schema (module packages may hand duck-typed validators the API description cannot show). */
 function isZodSchema(schema: unknown): schema is ZodType {
@@ -63,14 +64,16 @@ function documentedResponses(operation: OperationDefinition): Record<number, Rou
 
 /**
  * One operation as a host route: body parsed by its own parser (raw bytes for `rawBody` operations, JSON
- * otherwise) with its own limit (413 before the body is read whole), authorization through the host's guard,
+ * otherwise) with its own limit (413 before a byte is read when the declared length is over it, and as
+ * soon as a chunked body passes it), authorization through the host's guard,
  * then `engine.operations.invoke`; errors become problem details through the error-kind table.
  */
 export function operationRoute(operation: OperationDefinition, context: OperationRouteContext): HostRoute {
   const limit = operation.maxBodyBytes ?? context.maxBodyBytes;
-  const bodyParser: RequestHandler = operation.rawBody
-    ? express.raw({ type: () => true, limit })
-    : express.json({ limit });
+  const bodyParser: RequestHandler = boundedBodyParser(
+    operation.rawBody ? express.raw({ type: () => true, limit }) : express.json({ limit }),
+    limit,
+  );
   const parameters = Object.keys(
     (operation.params as unknown as { shape?: Record<string, unknown> } | undefined)?.shape ?? {},
   );

@@ -106,7 +106,7 @@ export function sesEvent(
 }
 
 let sequence = 0;
-/** A signed Notification carrying `record`. */
+/** A signed Notification carrying `record`, timestamped now (the engines of these tests run on the wall clock). */
 export function notification(
   record: unknown,
   key: KeyObject,
@@ -121,7 +121,7 @@ export function notification(
       TopicArn: topicArn,
       Subject: 'Amazon SES Email Event Notification',
       Message: JSON.stringify(record),
-      Timestamp: '2030-01-01T00:00:01.000Z',
+      Timestamp: new Date().toISOString(),
       UnsubscribeURL: `https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe&SubscriptionArn=${topicArn}:sub`,
       ...overrides,
     },
@@ -146,7 +146,7 @@ export function confirmation(
       Token: token,
       Message: `You have chosen to ${type === 'SubscriptionConfirmation' ? 'subscribe to' : 'deactivate subscription'} the topic`,
       SubscribeURL: `https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(topicArn)}&Token=${token}`,
-      Timestamp: '2030-01-01T00:00:01.000Z',
+      Timestamp: new Date().toISOString(),
       ...overrides,
     },
     key,
