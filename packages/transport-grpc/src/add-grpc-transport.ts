@@ -1,6 +1,7 @@
 import {
   CoreError,
   behaviorRuntimeKey,
+  type Authorizer,
   type Engine,
   type EngineBuilder,
   type RegisteredBehavior,
@@ -96,8 +97,11 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
   };
 
   /** Builds a server for the engine's behaviors and binds it; `listening` settles with the port or the error. */
+  /** The host's authorizer, from the mount (absent on a host without one: guarded behaviors are refused). */
+  let hostAuthorizer: Authorizer | undefined;
   const startServer = (engine: Engine) => {
     const next = new GrpcBehaviorServer({
+      authorize: hostAuthorizer,
       runtime: engine.resolve(behaviorRuntimeKey)!,
       behaviors,
       settings,
@@ -159,9 +163,10 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
 
   const adapter: GrpcTransport = {
     name: 'Grpc',
-    mount({ engine }) {
+    mount({ engine, authorize }) {
       if (attachedEngine) return;
       attachedEngine = engine;
+      hostAuthorizer = authorize;
       behaviors = servedBehaviors(engine.resolve(behaviorRuntimeKey))();
       served = behaviors.map((entry) => entry.behavior.id);
       engine.subscribe((event) => {

@@ -6,12 +6,13 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { z } from 'zod';
 import { catalogRoutes } from './catalog-routes';
 import { engineSurfaceRoutes, healthRoutes, type EngineLink } from './engine-routes';
-import { authorizeOperation } from './operation-authorization';
+import { authorizeOperation, hostAuthorizer } from './operation-authorization';
 import { operationRoute, type OperationRouteContext } from './operation-routes';
 import { EventClients } from './event-clients';
 import { fastAnswersOf, serveFastAnswer, type FastAnswer } from './fast-answers';
 import { createDetailsPolicy, engineRoutesGuarded, isAuthorized } from './health-exposure';
 import { listenError } from './listen-error';
+import { utf8JsonBody } from './json-body';
 import { bySpecificity, matchesPath, samePattern, toOpenApiPath, type HostRoute } from './host-route';
 import {
   buildOpenApiDocument,
@@ -111,6 +112,7 @@ export function createWebHost(
   const transports = resolveTransports(engine, readTransportNames(engine.configuration));
   const title = options.title ?? 'Core host';
   const authorize = options.authorize;
+  const authorizer = hostAuthorizer(authorize, logger);
   const guardsEngineRoutes = engineRoutesGuarded(
     settings.EngineRoutes,
     options.environment ?? process.env,
@@ -160,7 +162,7 @@ export function createWebHost(
         route.method === request.method.toLowerCase() &&
         matchesPath(route, request.path),
     );
-  const jsonBody = express.json({ limit: settings.MaxRequestBodyBytes });
+  const jsonBody = utf8JsonBody(settings.MaxRequestBodyBytes, false);
   const validateBody = (schema: z.ZodType) => (request: Request, _response: Response, next: NextFunction) => {
     request.body = schema.parse(request.body ?? {});
     next();
@@ -407,6 +409,7 @@ export function createWebHost(
     ...restEndpointRoutes(
       engine,
       settings.OpenApi.Enabled ? (selection) => host.openApiDocument(selection) : undefined,
+      authorizer,
     ),
   );
   if (transports.builtIn.has('ServerSentEvents')) {
@@ -457,10 +460,18 @@ export function createWebHost(
     serverSentEvents: transports.builtIn.has('ServerSentEvents'),
     webSocket: transports.builtIn.has('WebSocket'),
     logger,
+    authorize: authorizer,
   });
   for (const { name, adapter } of transports.adapters) {
     Promise.resolve()
-      .then(() => adapter.mount({ engine, http: httpMount }))
+      .then(() =>
+        adapter.mount({
+          engine,
+          http: httpMount,
+          authorize: authorizer,
+          descriptionsGuarded: guardsEngineRoutes,
+        }),
+      )
       .catch((error: unknown) =>
         logger.log({
           level: 'error',

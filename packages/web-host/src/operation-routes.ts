@@ -9,6 +9,7 @@ import {
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { ZodType } from 'zod';
 import type { HostRoute, HttpMethod, RouteResponse } from './host-route';
+import { utf8JsonBody } from './json-body';
 import { HttpProblem } from './problem-details';
 
 /** True for a zod schema (module packages may hand duck-typed validators the API description cannot show). */
@@ -70,7 +71,7 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
   const limit = operation.maxBodyBytes ?? context.maxBodyBytes;
   const bodyParser: RequestHandler = operation.rawBody
     ? express.raw({ type: () => true, limit })
-    : express.json({ limit });
+    : utf8JsonBody(limit, true);
   const parameters = Object.keys(
     (operation.params as unknown as { shape?: Record<string, unknown> } | undefined)?.shape ?? {},
   );
