@@ -1,4 +1,4 @@
-import { transportTestHosts } from '@corekit/testing';
+import { createTestEngineBuilder, notesTestModule, transportTestHosts } from '@corekit/testing';
 import { createWebHost } from '@corekit/web-host';
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { addGraphQlTransport, measureOperation } from './index';
@@ -95,5 +95,57 @@ describe('GraphQL limits in linear time', () => {
       }),
     );
     expect(variable.text.length).toBeLessThan(16_384);
+  });
+});
+
+describe('GraphQL requests a browser could forge, and introspection in production', () => {
+  it('refuses mutations sent as text/plain, as a form or in another charset than UTF-8, and never runs them', async () => {
+    const { base } = await startHost(['GraphQL'], (builder) => void addGraphQlTransport(builder));
+    const mutation = JSON.stringify({ query: 'mutation { notesCreate(text: "forged") { id } }' });
+    for (const contentType of [
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'application/json; charset=utf-7',
+      'application/json; charset=utf-16',
+    ]) {
+      expect((await post(base, mutation, contentType)).status).toBe(415);
+    }
+    const get = await fetch(
+      `${base}/graphql?query=${encodeURIComponent('mutation { notesCreate(text: "forged") { id } }')}`,
+    );
+    expect(get.status).toBe(405);
+    const created = JSON.parse(
+      (await post(base, JSON.stringify({ query: 'mutation { notesCreate(text: "real") { id } }' }))).text,
+    );
+    expect(created.data.notesCreate.id).toBe('n2');
+  });
+
+  it('refuses introspection by default under NODE_ENV=production; Engine:GraphQL:Introspection true answers it', async () => {
+    const hosts: Array<{ close(): Promise<void> }> = [];
+    const start = async (graphQl: Record<string, unknown>) => {
+      const { builder } = createTestEngineBuilder({
+        configuration: { Engine: { Transports: ['GraphQL'], GraphQL: graphQl } },
+      });
+      builder.addModule(notesTestModule());
+      addGraphQlTransport(builder);
+      const host = createWebHost(builder, {
+        port: 0,
+        handleSignals: false,
+        environment: { NODE_ENV: 'production' },
+        authorize: () => false,
+      });
+      hosts.push(host);
+      return (await host.listen()).url.replace('localhost', '127.0.0.1');
+    };
+    try {
+      const introspection = JSON.stringify({ query: '{ __schema { queryType { name } } }' });
+      const guarded = JSON.parse((await post(await start({}), introspection)).text);
+      expect(guarded.data).toBeUndefined();
+      expect(guarded.errors[0].message).toMatch(/introspection/i);
+      const opened = JSON.parse((await post(await start({ Introspection: true }), introspection)).text);
+      expect(opened.data.__schema.queryType.name).toBe('Query');
+    } finally {
+      await Promise.all(hosts.map((host) => host.close()));
+    }
   });
 });

@@ -71,8 +71,13 @@ export interface WebHost {
   /**
    * An OpenAPI 3.1 document. Default `{ majorVersion: 1 }`: `/openapi/v1.json`, every host route plus the module
    * endpoints of API major version 1; `{ majorVersion, documentName }` is `/openapi/{documentName}/v{major}.json`.
+   * `{ engineRoutes: false }` leaves out the `/engine` routes: what a caller the authorize hook does not admit
+   * is served when `Engine:Web:EngineRoutes:Exposure` guards them.
    */
-  openApiDocument(selection?: OpenApiSelection): OpenApiDocument;
+  openApiDocument(
+    selection?: OpenApiSelection,
+    options?: { readonly engineRoutes?: boolean },
+  ): OpenApiDocument;
   /**
    * Listens, then starts the engine (so `/health/live` answers during startup). Resolves once the engine start
    * has settled; a failed start is logged and shown by the health routes (see `exitOnStartFailure`).
@@ -119,6 +124,7 @@ export function createWebHost(
     authorize,
     logger,
   );
+  const isEnginePath = (path: string) => path === '/engine' || path.startsWith('/engine/');
   const isGuarded = (route: HostRoute) =>
     route.requireAuthorization ??
     (guardsEngineRoutes && (route.path === '/engine' || route.path.startsWith('/engine/')));
@@ -258,12 +264,17 @@ export function createWebHost(
       upgradeHandlers.set(path, handler);
       return host;
     },
-    openApiDocument(selection = { majorVersion: 1 }) {
-      const undocumented = selection.documentName === undefined ? undocumentedRoutes() : [];
-      const key = `${documented.length}:${undocumented.length}:${selection.majorVersion}:${selection.documentName ?? ''}`;
+    openApiDocument(selection = { majorVersion: 1 }, { engineRoutes = true } = {}) {
+      const described = (path: string) => engineRoutes || !isEnginePath(path);
+      const undocumented = (selection.documentName === undefined ? undocumentedRoutes() : []).filter(
+        (route) => described(route.path),
+      );
+      const key = `${documented.length}:${undocumented.length}:${selection.majorVersion}:${selection.documentName ?? ''}:${engineRoutes}`;
       let document = cachedDocuments.get(key);
       if (!document) {
-        const routes = host.routes().filter((route) => isSelectedRoute(route, selection));
+        const routes = host
+          .routes()
+          .filter((route) => isSelectedRoute(route, selection) && described(route.path));
         const documentTitle =
           selection.documentName === undefined
             ? title
@@ -357,6 +368,11 @@ export function createWebHost(
   )) {
     documented.push(route);
   }
+  /** The document a caller may see: the `/engine` routes only when they are open or the hook admits it. */
+  const documentFor = async (selection: OpenApiSelection, request: IncomingMessage) =>
+    host.openApiDocument(selection, {
+      engineRoutes: !guardsEngineRoutes || (await isAuthorized(request, authorize, logger)),
+    });
   const links = (): EngineLink[] =>
     host
       .routes()
@@ -406,11 +422,7 @@ export function createWebHost(
     if (added) rebuildRouter();
   };
   documented.push(
-    ...restEndpointRoutes(
-      engine,
-      settings.OpenApi.Enabled ? (selection) => host.openApiDocument(selection) : undefined,
-      authorizer,
-    ),
+    ...restEndpointRoutes(engine, settings.OpenApi.Enabled ? documentFor : undefined, authorizer),
   );
   if (transports.builtIn.has('ServerSentEvents')) {
     documented.push(
@@ -432,7 +444,7 @@ export function createWebHost(
       summary: 'OpenAPI 3.1 document of every route served',
       tags: ['Reference'],
       responses: { 200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
-      handler: (_request, response) => response.json(host.openApiDocument()),
+      handler: async (request, response) => response.json(await documentFor({ majorVersion: 1 }, request)),
     });
     documented.push(...scalarRoutes(title));
   }

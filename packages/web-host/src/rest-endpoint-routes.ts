@@ -9,12 +9,19 @@ import {
   type Engine,
   type PublishedRestEndpoint,
 } from '@corekit/abstractions';
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import { z, type ZodType } from 'zod';
 import type { HostRoute, HttpMethod } from './host-route';
 import type { OpenApiDocument, OpenApiSelection } from './openapi-document';
 import { hasNonJsonBody } from './json-body';
 import { HttpProblem, webHostProblemCodes } from './problem-details';
+
+/** The OpenAPI document of `selection` as the caller of `request` may see it. */
+export type DocumentFor = (
+  selection: OpenApiSelection,
+  request: IncomingMessage,
+) => OpenApiDocument | Promise<OpenApiDocument>;
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -151,7 +158,7 @@ function documentRoute(
   rel: string,
   summary: string,
   selection: OpenApiSelection,
-  document: (selection: OpenApiSelection) => OpenApiDocument,
+  document: DocumentFor,
 ): HostRoute {
   return {
     method: 'get',
@@ -160,7 +167,7 @@ function documentRoute(
     summary,
     tags: ['Reference'],
     responses: { 200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
-    handler: (_request, response) => response.json(document(selection)),
+    handler: async (request, response) => response.json(await document(selection, request)),
   };
 }
 
@@ -173,7 +180,7 @@ function documentRoute(
  */
 export function restEndpointRoutes(
   engine: Engine,
-  document?: (selection: OpenApiSelection) => OpenApiDocument,
+  document?: DocumentFor,
   authorize?: Authorizer,
 ): HostRoute[] {
   const publication = engine.resolve(restPublicationKey);
