@@ -87,6 +87,7 @@ export class WebSocketEvents {
       return;
     }
     if (!this.clients.canAccept()) {
+      this.clients.refuse('WebSocket');
       rejectUpgrade(
         socket,
         503,
