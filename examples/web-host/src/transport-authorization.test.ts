@@ -93,7 +93,11 @@ async function start() {
 }
 
 /** What one caller gets on each of the six transports, as comparable strings. */
-async function everyTransport(base: string, grpcClient: ReturnType<typeof createBehaviorClient>, token?: string) {
+async function everyTransport(
+  base: string,
+  grpcClient: ReturnType<typeof createBehaviorClient>,
+  token?: string,
+) {
   const authorization: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const post = async (path: string, body: unknown) =>
     (await fetch(`${base}${path}`, {
@@ -121,9 +125,15 @@ async function everyTransport(base: string, grpcClient: ReturnType<typeof create
   const graphql = await post('/graphql', { query: '{ vaultGet(id: "v1") { secret } }' });
   const jsonRpc = await post('/rpc', { jsonrpc: '2.0', id: 1, method: 'vault.get', params: { id: 'v1' } });
   const grpc = await grpcClient.call('VaultGet', { id: 'v1' }, undefined, authorization);
+  const restBody = (await rest.json()) as { secret?: string; code?: string };
   return {
-    rest: rest.status === 200 ? (await rest.json()).secret : `${rest.status} ${(await rest.json()).code}`,
-    sse: sse.status === 200 ? (sseText.includes('event: item') ? 'streamed' : sseText) : `${sse.status} ${JSON.parse(sseText).code}`,
+    rest: rest.status === 200 ? restBody.secret : `${rest.status} ${restBody.code}`,
+    sse:
+      sse.status === 200
+        ? sseText.includes('event: item')
+          ? 'streamed'
+          : sseText
+        : `${sse.status} ${JSON.parse(sseText).code}`,
     webSocket,
     graphql: graphql.data?.vaultGet?.secret ?? graphql.errors[0].extensions.code,
     jsonRpc: jsonRpc.result?.secret ?? `${jsonRpc.error.code} ${jsonRpc.error.data.code}`,
