@@ -99,9 +99,12 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
   /** Builds a server for the engine's behaviors and binds it; `listening` settles with the port or the error. */
   /** The host's authorizer, from the mount (absent on a host without one: guarded behaviors are refused). */
   let hostAuthorizer: Authorizer | undefined;
+  /** `Reflection`, or (unset) whether the host leaves its descriptions open; decided at mount. */
+  let reflection = settings.Reflection ?? true;
   const startServer = (engine: Engine) => {
     const next = new GrpcBehaviorServer({
       authorize: hostAuthorizer,
+      reflection,
       runtime: engine.resolve(behaviorRuntimeKey)!,
       behaviors,
       settings,
@@ -118,7 +121,7 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
           level: 'info',
           eventId: grpcEventIds.listening,
           category,
-          message: `gRPC transport listening on ${settings.BindAddress}:${bound} (${settings.Tls ? 'TLS' : 'plaintext'}, ${served.length} rpcs, health${settings.Reflection ? ', reflection' : ''})`,
+          message: `gRPC transport listening on ${settings.BindAddress}:${bound} (${settings.Tls ? 'TLS' : 'plaintext'}, ${served.length} rpcs, health${reflection ? ', reflection' : ''})`,
           port: bound,
         });
         return bound;
@@ -163,10 +166,11 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
 
   const adapter: GrpcTransport = {
     name: 'Grpc',
-    mount({ engine, authorize }) {
+    mount({ engine, authorize, descriptionsGuarded }) {
       if (attachedEngine) return;
       attachedEngine = engine;
       hostAuthorizer = authorize;
+      reflection = settings.Reflection ?? !descriptionsGuarded;
       behaviors = servedBehaviors(engine.resolve(behaviorRuntimeKey))();
       served = behaviors.map((entry) => entry.behavior.id);
       engine.subscribe((event) => {
@@ -221,7 +225,7 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
     metadata: {
       port: server?.port ?? null,
       service: `${settings.Package}.${settings.Service}`,
-      reflection: settings.Reflection,
+      reflection,
       health: lastStatus,
       tls: settings.Tls !== undefined,
       clientCertificate: clientCertificateMode(settings.Tls),

@@ -57,6 +57,8 @@ export interface GrpcServerContext {
   readonly logger: Logger;
   readonly calls: PackCounter;
   readonly servingStatus: () => ServingStatus;
+  /** Serve grpc.reflection (the `Reflection` setting, or the host's description exposure when unset). */
+  readonly reflection: boolean;
   /** The host's authorizer: asked with the call's metadata as headers for behaviors that require authorization. */
   readonly authorize?: Authorizer;
 }
@@ -81,7 +83,7 @@ export class GrpcBehaviorServer {
     this.health = new HealthService(new Set([serviceName]), context.servingStatus);
     if (behaviors.length > 0) this.server.addService(loaded.service, this.handlers());
     this.server.addService(this.health.definition(), this.health.handlers);
-    if (settings.Reflection) {
+    if (context.reflection) {
       const all = { ...loaded.packageDefinition, ...healthPackageDefinition };
       new ReflectionService(all).addToServer(this.server);
     }
