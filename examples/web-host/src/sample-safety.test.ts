@@ -202,4 +202,19 @@ describe('the sample host against abusive input (development)', () => {
     });
     expect([decided.status, decided.body.code]).toEqual([403, 'AGENT_TOOL_SELF_DECISION']);
   });
+
+  it('counts a flood of refused stream clients in one log record instead of one error each', async () => {
+    const { base, logger } = await start({}, { Engine: { Web: { Events: { MaxConnections: 1 } } } });
+    const first = await fetch(`${base}/engine/events`);
+    expect(first.status).toBe(200);
+    const refused = await Promise.all(
+      Array.from({ length: 40 }, () => fetch(`${base}/engine/events`).then((response) => response.status)),
+    );
+    expect(new Set(refused)).toEqual(new Set([503]));
+    const records = logger.records.filter((record) => String(record.message).includes('MaxConnections'));
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ level: 'warn', refusedCount: 1 });
+    expect(logger.records.filter((record) => record.level === 'error')).toEqual([]);
+    await first.body!.cancel();
+  });
 });
