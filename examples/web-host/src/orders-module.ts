@@ -30,10 +30,45 @@ const maxOrders = 100;
  * in the execution-graph catalog, and contributes a data product, an authorization policy and a technology
  * surface so every /engine surface has something to show.
  */
-export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstream): void {
+export function addOrdersModule(
+  builder: EngineBuilder,
+  upstream: InventoryUpstream,
+  options: {
+    /** Serve `POST /api/demo/upstreams/:upstream/:state` (anonymous: never in production). Default false. */
+    readonly demoRoutes?: boolean;
+  } = {},
+): void {
   const orders: Order[] = [];
   let sequence = 0;
   const upstreamStates = z.object({ inventory: z.string(), pricing: z.string() });
+  const demoUpstreamOperation = defineOperation({
+    id: 'orders.demo-upstream',
+    method: 'POST',
+    path: '/api/demo/upstreams/:upstream/:state',
+    summary:
+      'Demo: flip an upstream (inventory up|down, pricing up|slow|down) and watch /health/ready after the next refresh',
+    authorization: { mode: 'anonymous' },
+    params: z.object({ upstream: z.string(), state: z.string() }),
+    result: upstreamStates,
+    errors: { 'not-found': 'the upstream or state is not one the demo knows' },
+    handler: ({ params }) => {
+      // A Map, not an object: `__proto__` or `constructor` from the path must not reach Object.prototype.
+      const allowed = new Map<string, readonly string[]>([
+        ['inventory', ['up', 'down']],
+        ['pricing', ['up', 'slow', 'down']],
+      ]);
+      if (!allowed.get(params.upstream)?.includes(params.state)) {
+        throw new OperationError(
+          'not-found',
+          'UNKNOWN_UPSTREAM_STATE',
+          'Use inventory/up|down or pricing/up|slow|down',
+        );
+      }
+      if (params.upstream === 'inventory') upstream.state.inventory = params.state === 'up' ? 'up' : 'down';
+      else upstream.state.pricing = params.state === 'up' ? 'up' : params.state === 'slow' ? 'slow' : 'down';
+      return { ...upstream.state };
+    },
+  });
   const operations = [
     defineOperation({
       id: 'orders.status',
@@ -56,32 +91,7 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
         upstreams: { ...upstream.state },
       }),
     }),
-    defineOperation({
-      id: 'orders.demo-upstream',
-      method: 'POST',
-      path: '/api/demo/upstreams/:upstream/:state',
-      summary:
-        'Demo: flip an upstream (inventory up|down, pricing up|slow|down) and watch /health/ready after the next refresh',
-      authorization: { mode: 'anonymous' },
-      params: z.object({ upstream: z.string(), state: z.string() }),
-      result: upstreamStates,
-      errors: { 'not-found': 'the upstream or state is not one the demo knows' },
-      handler: ({ params }) => {
-        const allowed: Record<string, readonly string[]> = {
-          inventory: ['up', 'down'],
-          pricing: ['up', 'slow', 'down'],
-        };
-        if (!allowed[params.upstream]?.includes(params.state)) {
-          throw new OperationError(
-            'not-found',
-            'UNKNOWN_UPSTREAM_STATE',
-            'Use inventory/up|down or pricing/up|slow|down',
-          );
-        }
-        (upstream.state as unknown as Record<string, string>)[params.upstream] = params.state;
-        return { ...upstream.state } as UpstreamState;
-      },
-    }),
+    ...(options.demoRoutes ? [demoUpstreamOperation] : []),
   ];
   const behaviors = [
     defineBehavior({
@@ -132,9 +142,12 @@ export function addOrdersModule(builder: EngineBuilder, upstream: InventoryUpstr
       output: z.object({ orders: z.number().int(), unitsBySku: z.record(z.string(), z.number().int()) }),
       handler: () => ({
         orders: orders.length,
-        unitsBySku: orders.reduce<Record<string, number>>(
-          (units, order) => ({ ...units, [order.sku]: (units[order.sku] ?? 0) + order.quantity }),
-          {},
+        // Counted in a Map (a sku may be `constructor` or `__proto__`), then written as own properties.
+        unitsBySku: Object.fromEntries(
+          orders.reduce(
+            (units, order) => units.set(order.sku, (units.get(order.sku) ?? 0) + order.quantity),
+            new Map<string, number>(),
+          ),
         ),
       }),
     }),

@@ -5,6 +5,7 @@ import type { Logger } from '@corekit/abstractions';
 import { createEngineBuilder } from '@corekit/engine-core';
 import { createWebHost, webHostEventIds, type WebHost } from '@corekit/web-host';
 import { z } from 'zod';
+import { bearerToken } from './bearer-token';
 import { httpDependency } from './http-dependency';
 import { InventoryUpstream } from './inventory-upstream';
 import { addOrdersModule } from './orders-module';
@@ -94,7 +95,19 @@ export async function createSampleHost(
       url: () => `${upstreamUrl}/pricing/healthz`,
     }),
   );
-  addOrdersModule(builder, upstream);
+  // Demo tokens and the demo-only route (it switches a dependency down) exist only outside production.
+  const demo = environment.NODE_ENV !== 'production';
+  const metrics = builder.configuration.bind(
+    'Engine:Sample:Metrics',
+    z.object({
+      /**
+       * Who may read `/metrics`: `Auto` (default) guards it under NODE_ENV=production (the operator token),
+       * opens it otherwise; `Open` serves anyone who reaches the port; `RequireAuthorization` always guards it.
+       */
+      Exposure: z.enum(['Auto', 'Open', 'RequireAuthorization']).default('Auto'),
+    }),
+  );
+  addOrdersModule(builder, upstream, { demoRoutes: demo });
   // Opt-in: Engine__Stores__Provider=PostgreSql or Redis puts every pack's stores there (README, "Several replicas").
   addSharedStoresWhenConfigured(builder);
   // The packs, each on embedded defaults (see src/packs/*-demo.ts and the README for curl walkthroughs).
@@ -122,7 +135,7 @@ export async function createSampleHost(
         'and send "Authorization: Bearer <token>", or open them with Engine__Web__EngineRoutes__Exposure=Open.',
     });
   }
-  const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
+  const expected = token ? Buffer.from(token) : undefined;
   const host = createWebHost(builder, {
     title: 'Core sample host',
     port: options.port,
@@ -131,15 +144,25 @@ export async function createSampleHost(
     authorize: (request, requirement) => {
       // Pack operations with a named policy first (the demo tokens), then the operator token for the rest.
       const policy = requirement?.policy ?? null;
-      const demo =
-        agentsDemoAuthorize(request.headers, policy) ?? governanceDemoAuthorize(request.headers, policy);
-      if (demo) return demo;
-      if (!expected) return false;
-      const given = Buffer.from(request.headers.authorization ?? '');
-      return given.length === expected.length && timingSafeEqual(given, expected);
+      const demoDecision = demo
+        ? (agentsDemoAuthorize(request.headers, policy) ?? governanceDemoAuthorize(request.headers, policy))
+        : null;
+      if (demoDecision) return demoDecision;
+      const given = bearerToken(request.headers);
+      if (!given) return { outcome: 'unauthenticated', reason: 'pass Authorization: Bearer <token>' };
+      const matches =
+        expected !== undefined &&
+        given.length === expected.length &&
+        timingSafeEqual(Buffer.from(given), expected);
+      return matches ? { outcome: 'allowed', principal: { subject: 'operator' } } : false;
     },
   });
-  if (options.telemetry) mountMetrics(host, options.telemetry);
+  if (options.telemetry) {
+    mountMetrics(host, options.telemetry, {
+      requireAuthorization:
+        metrics.Exposure === 'RequireAuthorization' || (metrics.Exposure === 'Auto' && !demo),
+    });
+  }
   host.workerHost.addShutdownParticipant({
     name: 'inventory-upstream',
     drain: async () => undefined,

@@ -3,7 +3,7 @@ import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
-import { NodeSDK } from '@opentelemetry/sdk-node';
+import { NodeSDK, resources } from '@opentelemetry/sdk-node';
 
 /** The running OpenTelemetry SDK of the sample and the Prometheus reader `/metrics` serves. */
 export interface SampleTelemetry {
@@ -42,6 +42,12 @@ export function startTelemetry(
     ...(otlp ? { traceExporter: new OTLPTraceExporter() } : { spanProcessors: [] }),
     // The engine writes its logs as JSON lines; none go through OpenTelemetry.
     logRecordProcessors: [],
+    // Only OTEL_RESOURCE_ATTRIBUTES by default: the SDK's own default also reports the host name, the process
+    // id, the full command line and the process owner to whoever reads /metrics. OTEL_NODE_RESOURCE_DETECTORS
+    // (host, os, process, ..., all) asks for them.
+    ...(environment.OTEL_NODE_RESOURCE_DETECTORS?.trim()
+      ? {}
+      : { resourceDetectors: [resources.envDetector] }),
   });
   sdk.start();
   return { prometheus, otlp, shutdown: () => sdk.shutdown() };
@@ -49,11 +55,16 @@ export function startTelemetry(
 
 /**
  * Serves the Prometheus text format at `GET /metrics` on the host's own port, through the exporter's request
- * handler. Open to anyone who reaches the port, like Prometheus expects: put the host behind a network policy
- * (or drop this route) where that is too much.
+ * handler. With `requireAuthorization` (the sample's `Engine:Sample:Metrics:Exposure`, guarded under
+ * NODE_ENV=production by default) the host's authorize hook must admit the scraper (403 otherwise).
  */
-export function mountMetrics(host: WebHost, telemetry: SampleTelemetry): void {
+export function mountMetrics(
+  host: WebHost,
+  telemetry: SampleTelemetry,
+  options: { readonly requireAuthorization?: boolean } = {},
+): void {
   host.addRoute({
+    requireAuthorization: options.requireAuthorization,
     method: 'get',
     path: '/metrics',
     summary: 'OpenTelemetry metrics in the Prometheus text format (engine counters, check durations)',

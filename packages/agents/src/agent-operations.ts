@@ -75,7 +75,12 @@ export function agentOperations(service: RunService): OperationDefinition<any, a
       }
       return service.decide(
         params.runId,
-        { decision: body.decision, actorId, reason: body.reason },
+        {
+          decision: body.decision,
+          actorId,
+          principalSubject: context.principal?.subject ?? null,
+          reason: body.reason,
+        },
         context.signal,
       );
     },

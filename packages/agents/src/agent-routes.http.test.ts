@@ -220,4 +220,24 @@ describe('agent routes over HTTP', () => {
       idempotencyPolicy: 'completed-run',
     });
   });
+  it('refuses a decision by the principal who requested the run, whatever actorId either body names', async () => {
+    const waiting = await run(
+      'refund-order',
+      { runId: 'self-1', actorId: 'someone-else', arguments: '{"orderId":"o-9","amount":9999}' },
+      'approver',
+    );
+    expect(waiting.body).toMatchObject({ outcome: 'approval-required' });
+    for (const decision of ['approve', 'deny']) {
+      const refused = await call('/engine/agent-tool-runs/self-1/decision', {
+        method: 'POST',
+        body: { decision, actorId: 'a-third-person' },
+        token: 'approver',
+      });
+      expect(refused).toMatchObject({ status: 403, body: { code: 'AGENT_TOOL_SELF_DECISION' } });
+    }
+    expect((await call('/engine/agent-tool-runs/self-1')).body).toMatchObject({
+      latestOutcome: 'approval-required',
+      approval: { state: 'pending' },
+    });
+  });
 });

@@ -207,6 +207,43 @@ describe('agent tool runs in process', () => {
     await engine.stop();
   });
 
+  it('keeps approval separate from the request: the requesting actor cannot decide unless AllowSelfApproval', async () => {
+    const strict = await started();
+    await strict.invoke('refund-order', {
+      runId: 'mine',
+      actorId: 'clerk-1',
+      arguments: '{"orderId":"a","amount":500}',
+    });
+    for (const decision of ['approve', 'deny']) {
+      await expect(
+        strict.engine.operations.invoke('agents.decide-run', {
+          params: { runId: 'mine' },
+          body: { decision, actorId: 'clerk-1' },
+        }),
+      ).rejects.toMatchObject({ kind: 'forbidden', code: 'AGENT_TOOL_SELF_DECISION' });
+    }
+    expect(strict.refund.calls).toBe(0);
+    const other = await strict.engine.operations.invoke('agents.decide-run', {
+      params: { runId: 'mine' },
+      body: { decision: 'approve', actorId: 'supervisor-1' },
+    });
+    expect(other.body).toMatchObject({ outcome: 'succeeded' });
+    await strict.engine.stop();
+
+    const relaxed = await started({ AllowSelfApproval: true });
+    await relaxed.invoke('refund-order', {
+      runId: 'mine',
+      actorId: 'clerk-1',
+      arguments: '{"orderId":"a","amount":500}',
+    });
+    const own = await relaxed.engine.operations.invoke('agents.decide-run', {
+      params: { runId: 'mine' },
+      body: { decision: 'approve', actorId: 'clerk-1' },
+    });
+    expect(own.body).toMatchObject({ outcome: 'succeeded', approval: { decidedBy: 'clerk-1' } });
+    await relaxed.engine.stop();
+  });
+
   it('exposes the in-process runtime through the typed key', async () => {
     const { engine } = await started();
     const registration = engine.resolve(agentsRegistrationKey)!;

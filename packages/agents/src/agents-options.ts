@@ -27,6 +27,11 @@ export const agenticRuntimeOptionsSchema = z.object({
   MaxOutputLength: z.number().int().min(2).max(1_048_576).default(65_536),
   /** Length of output and error summaries in the run catalog, 32 to 2000 characters. Default 200. */
   SummaryMaxLength: z.number().int().min(32).max(2000).default(200),
+  /**
+   * Whether the principal (or actor) who requested a run may approve or deny it. Default false: separation of
+   * duties, a decision by the requester answers 403 AGENT_TOOL_SELF_DECISION.
+   */
+  AllowSelfApproval: z.boolean().default(false),
   /** Runs kept in the run store, 10 to 100000; the oldest finished runs are dropped first. Default 10000. */
   MaxRuns: z.number().int().min(10).max(100_000).default(10_000),
 });

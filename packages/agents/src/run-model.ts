@@ -103,11 +103,20 @@ export interface StoredRun extends Omit<
   readonly output: unknown;
   /** The request's starting attempt number (default 1). */
   readonly attemptBase: number;
+  /** The requesting principal's subject (absent in runs stored before it existed); decides separation of duties. */
+  readonly requesterSubject?: string | null;
 }
 
 /** Presents a stored run as a catalog entry (flags derived from the latest report). */
 export function presentRun(run: StoredRun): AgentToolRun {
-  const { phase: _phase, pendingArguments: _pending, output: _output, attemptBase: _base, ...facts } = run;
+  const {
+    phase: _phase,
+    pendingArguments: _pending,
+    output: _output,
+    attemptBase: _base,
+    requesterSubject: _requester,
+    ...facts
+  } = run;
   const outcome = run.latestOutcome;
   return {
     ...facts,

@@ -7,6 +7,8 @@ export interface NewRunFacts {
   readonly runId: string;
   readonly sourceModuleId: string;
   readonly actorId: string;
+  /** The authorized principal's subject of the request, when the host supplied one (never shown). */
+  readonly requesterSubject: string | null;
   readonly correlationId: string;
   readonly attemptBase: number;
   readonly metadata: Record<string, string>;

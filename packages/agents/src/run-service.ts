@@ -21,6 +21,7 @@ export const agentErrorCodes = {
   runInProgress: 'AGENT_TOOL_RUN_IN_PROGRESS',
   notAwaitingApproval: 'AGENT_TOOL_RUN_NOT_AWAITING_APPROVAL',
   actorRequired: 'AGENT_TOOL_DECISION_ACTOR_REQUIRED',
+  selfDecision: 'AGENT_TOOL_SELF_DECISION',
 } as const;
 
 /** What the service needs from the pack. */
@@ -38,7 +39,15 @@ export interface RunServiceContext {
 export interface ApprovalDecision {
   readonly decision: 'approve' | 'deny';
   readonly actorId: string;
+  /** The authorized principal's subject, when the host supplied one. */
+  readonly principalSubject?: string | null;
   readonly reason?: string;
+}
+
+/** True when any identity of the decision (principal subject, actor) is one of the run's requester's. */
+function decidedBySelf(run: StoredRun, decision: ApprovalDecision): boolean {
+  const requesters = new Set([run.actorId, run.requesterSubject].filter((id): id is string => Boolean(id)));
+  return [decision.actorId, decision.principalSubject].some((id) => Boolean(id) && requesters.has(id!));
 }
 
 /** Runs tools: request checks, idempotency, approval, then execution with retry (run-execution.ts). */
@@ -93,6 +102,7 @@ export class RunService {
       runId,
       sourceModuleId: tool.sourceModuleId,
       actorId,
+      requesterSubject: principal?.subject ?? null,
       correlationId: request.correlationId ?? `corr-${randomUUID()}`,
       attemptBase: request.attempt ?? 1,
       metadata: safeMetadata(request.metadata, options.SummaryMaxLength),
@@ -189,6 +199,13 @@ export class RunService {
         'conflict',
         agentErrorCodes.notAwaitingApproval,
         `Run "${runId}" is not waiting for approval`,
+      );
+    }
+    if (!options.AllowSelfApproval && decidedBySelf(run, decision)) {
+      throw new OperationError(
+        'forbidden',
+        agentErrorCodes.selfDecision,
+        `Run "${runId}" cannot be decided by the principal who requested it (Engine:Agents:AllowSelfApproval is false)`,
       );
     }
     const reason = decision.reason ? redactSummary(decision.reason, options.SummaryMaxLength) : null;

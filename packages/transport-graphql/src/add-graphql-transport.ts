@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  authorizeBehaviorCall,
   behaviorRuntimeKey,
   type EngineBuilder,
   type RegisteredBehavior,
@@ -13,7 +14,7 @@ import {
 } from '@corekit/transport-kit';
 import { NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http';
-import { toGraphQlError } from './graphql-errors';
+import { boundedError, toGraphQlError } from './graphql-errors';
 import { limitsRule } from './graphql-limits';
 import {
   graphQlEventIdNames,
@@ -57,6 +58,7 @@ function withoutNulls(value: unknown): unknown {
 
 interface RequestContext extends Record<PropertyKey, unknown> {
   readonly signal: AbortSignal;
+  readonly request: IncomingMessage;
 }
 
 /**
@@ -77,14 +79,25 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
 
   const adapter: TransportAdapter = {
     name: 'GraphQL',
-    mount({ engine, http }) {
+    mount({ engine, http, authorize, descriptionsGuarded }) {
       if (!http) return;
       mounted = true;
       const runtime = engine.resolve(behaviorRuntimeKey);
       behaviors = servedBehaviors(runtime);
+      const byId = new Map<string, RegisteredBehavior>();
       const resolve = async (field: GeneratedField, args: Record<string, unknown>, context: unknown) => {
         const input = field.spreadArguments ? withoutNulls(args) : withoutNulls(args.input);
+        const { request } = context as RequestContext;
         try {
+          const entry = byId.get(field.behaviorId);
+          if (entry) {
+            await authorizeBehaviorCall(authorize, entry.behavior, {
+              method: request.method ?? 'POST',
+              path: settings.Path,
+              headers: request.headers,
+              raw: request,
+            });
+          }
           const result = await runtime!.invoke(field.behaviorId, input ?? {}, {
             transport: 'graphql',
             signal: (context as RequestContext).signal,
@@ -108,6 +121,8 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
       const schema = () => {
         const current = behaviors!();
         if (!generated || generated.count !== current.length) {
+          byId.clear();
+          for (const entry of current) byId.set(entry.behavior.id, entry);
           generated = { ...buildGraphQlSchema(current, isQuery, resolve), count: current.length };
         }
         return generated.schema;
@@ -118,12 +133,13 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
           maxCost: settings.MaxCost,
           rootFieldCost: settings.BehaviorCost,
         }),
-        ...(settings.Introspection ? [] : [NoSchemaIntrospectionCustomRule]),
+        ...((settings.Introspection ?? !descriptionsGuarded) ? [] : [NoSchemaIntrospectionCustomRule]),
       ];
       const handle = createHandler<IncomingMessage, RequestContext, RequestContext>({
         schema: () => schema(),
         validationRules: (_request, _args, specified) => [...specified, ...rules],
         context: (request) => request.context,
+        formatError: boundedError,
       });
       const handler = async (request: IncomingMessage, response: ServerResponse) => {
         const body = request.method === 'POST' ? await readBoundedBody(request, settings.MaxBodyBytes) : '';
@@ -157,7 +173,7 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
           headers: request.headers as Record<string, string>,
           body,
           raw: request,
-          context: { signal: aborted.signal },
+          context: { signal: aborted.signal, request },
         });
         response.writeHead(init.status, init.statusText, init.headers as Record<string, string>);
         response.end(answer);

@@ -41,3 +41,22 @@ export function toGraphQlError(error: unknown, unexpected: (error: unknown) => v
     extensions: { code: internalErrorCode },
   });
 }
+
+/** Longest error message sent, in characters: messages that quote the query or a variable are cut here. */
+export const maxErrorMessageLength = 500;
+
+/**
+ * The error as sent: its message cut to `maxErrorMessageLength` (GraphQL and variable coercion messages quote
+ * the offending input, which may be a megabyte). Locations, path and extensions are kept.
+ */
+export function boundedError(error: GraphQLError | Error): GraphQLError | Error {
+  if (error.message.length <= maxErrorMessageLength) return error;
+  const message = `${error.message.slice(0, maxErrorMessageLength)}… (cut: ${error.message.length} characters)`;
+  if (!(error instanceof GraphQLError)) return new Error(message);
+  return new GraphQLError(message, {
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: error.extensions,
+  });
+}

@@ -3,6 +3,7 @@ import {
   Kind,
   type ASTVisitor,
   type FragmentDefinitionNode,
+  type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
 } from 'graphql';
@@ -21,43 +22,94 @@ interface Measure {
   cost: number;
 }
 
+/** What `measureOperation` found. */
+export interface OperationMeasure {
+  /** Deepest nesting seen; when `exceeded` is `depth`, the first level over the limit. */
+  readonly depth: number;
+  /** Cost counted; when `exceeded` is `cost`, the first running total over the limit (the rest is not walked). */
+  readonly cost: number;
+  /** The limit passed first, or null within both. */
+  readonly exceeded: 'depth' | 'cost' | null;
+  /** Selections walked: bounded by twice the selections of the document (each fragment is measured once per nesting class). */
+  readonly selectionVisits: number;
+}
+
+class LimitPassed {
+  constructor(
+    readonly limit: 'depth' | 'cost',
+    readonly value: number,
+  ) {}
+}
+
 /**
- * Measures a selection set, expanding fragments (a fragment cycle, which GraphQL validation refuses anyway,
- * stops the walk). Introspection fields (`__schema`, `__type`) count like any other field.
+ * Measures an operation in time linear in the document: each fragment is measured once per nesting class (at
+ * the root, where a field is a behavior call costing `rootFieldCost`, or nested) and its measure reused at
+ * every later spread, and the walk stops as soon as a limit is passed. A fragment cycle (which validation
+ * refuses anyway) counts nothing where it closes. Introspection fields count 1 even at the root.
  */
-function measure(
-  selectionSet: SelectionSetNode,
+export function measureOperation(
+  operation: OperationDefinitionNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   limits: GraphQlLimits,
-  level: number,
-  visiting: Set<string>,
-): Measure {
-  let depth = 0;
-  let cost = 0;
-  for (const selection of selectionSet.selections) {
-    let inner: Measure = { depth: 0, cost: 0 };
-    if (selection.kind === Kind.FIELD) {
-      const own = level === 1 && !selection.name.value.startsWith('__') ? limits.rootFieldCost : 1;
-      if (selection.selectionSet)
-        inner = measure(selection.selectionSet, fragments, limits, level + 1, visiting);
-      depth = Math.max(depth, 1 + inner.depth);
+): OperationMeasure {
+  const memo = new Map<string, Measure>();
+  const visiting = new Set<string>();
+  let selectionVisits = 0;
+
+  /** `level` is the nesting of the fields of `selectionSet` (1 at the root); depth is relative to level - 1. */
+  function measure(selectionSet: SelectionSetNode, level: number): Measure {
+    let depth = 0;
+    let cost = 0;
+    const add = (inner: Measure, own: number, extraDepth: number) => {
+      depth = Math.max(depth, extraDepth + inner.depth);
+      if (level - 1 + depth > limits.maxDepth) throw new LimitPassed('depth', level - 1 + depth);
       cost += own + inner.cost;
-      continue;
+      if (cost > limits.maxCost) throw new LimitPassed('cost', cost);
+    };
+    for (const selection of selectionSet.selections) {
+      selectionVisits += 1;
+      if (selection.kind === Kind.FIELD) {
+        if (level > limits.maxDepth) throw new LimitPassed('depth', level);
+        const own = level === 1 && !selection.name.value.startsWith('__') ? limits.rootFieldCost : 1;
+        const inner = selection.selectionSet
+          ? measure(selection.selectionSet, level + 1)
+          : { depth: 0, cost: 0 };
+        add(inner, own, 1);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        add(measure(selection.selectionSet, level), 0, 0);
+      } else {
+        const name = selection.name.value;
+        const fragment = fragments.get(name);
+        if (!fragment || visiting.has(name)) continue;
+        const key = `${level === 1 ? 'root' : 'nested'}:${name}`;
+        let inner = memo.get(key);
+        if (!inner) {
+          visiting.add(name);
+          try {
+            inner = measure(fragment.selectionSet, level);
+          } finally {
+            visiting.delete(name);
+          }
+          memo.set(key, inner);
+        }
+        add(inner, 0, 0);
+      }
     }
-    if (selection.kind === Kind.INLINE_FRAGMENT) {
-      inner = measure(selection.selectionSet, fragments, limits, level, visiting);
-    } else {
-      const name = selection.name.value;
-      const fragment = fragments.get(name);
-      if (!fragment || visiting.has(name)) continue;
-      visiting.add(name);
-      inner = measure(fragment.selectionSet, fragments, limits, level, visiting);
-      visiting.delete(name);
-    }
-    depth = Math.max(depth, inner.depth);
-    cost += inner.cost;
+    return { depth, cost };
   }
-  return { depth, cost };
+
+  try {
+    const { depth, cost } = measure(operation.selectionSet, 1);
+    return { depth, cost, exceeded: null, selectionVisits };
+  } catch (error) {
+    if (!(error instanceof LimitPassed)) throw error;
+    return {
+      depth: error.limit === 'depth' ? error.value : 0,
+      cost: error.limit === 'cost' ? error.value : 0,
+      exceeded: error.limit,
+      selectionVisits,
+    };
+  }
 }
 
 /** A validation rule refusing operations deeper than `maxDepth` or costlier than `maxCost`. */
@@ -73,11 +125,11 @@ export function limitsRule(limits: GraphQlLimits) {
     );
     return {
       OperationDefinition(operation) {
-        const { depth, cost } = measure(operation.selectionSet, fragments, limits, 1, new Set());
-        if (depth > limits.maxDepth) {
+        const { depth, cost, exceeded } = measureOperation(operation, fragments, limits);
+        if (exceeded === 'depth') {
           context.reportError(
             new GraphQLError(
-              `The operation is ${depth} levels deep; at most ${limits.maxDepth} are allowed (Engine:GraphQL:MaxDepth)`,
+              `The operation is at least ${depth} levels deep; at most ${limits.maxDepth} are allowed (Engine:GraphQL:MaxDepth)`,
               {
                 nodes: [operation],
                 extensions: { code: 'DEPTH_LIMIT_EXCEEDED', depth, maxDepth: limits.maxDepth },
@@ -85,10 +137,10 @@ export function limitsRule(limits: GraphQlLimits) {
             ),
           );
         }
-        if (cost > limits.maxCost) {
+        if (exceeded === 'cost') {
           context.reportError(
             new GraphQLError(
-              `The operation costs ${cost}; at most ${limits.maxCost} is allowed (Engine:GraphQL:MaxCost)`,
+              `The operation costs at least ${cost}; at most ${limits.maxCost} is allowed (Engine:GraphQL:MaxCost)`,
               {
                 nodes: [operation],
                 extensions: { code: 'COST_LIMIT_EXCEEDED', cost, maxCost: limits.maxCost },

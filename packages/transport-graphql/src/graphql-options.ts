@@ -35,8 +35,12 @@ export const graphQlOptionsSchema = z.object({
   Queries: behaviorIds,
   /** Behavior ids served as mutations whatever their last segment (wins over Queries). */
   Mutations: behaviorIds,
-  /** Whether introspection (`__schema`, `__type`) is answered. Default true. */
-  Introspection: z.boolean().default(true),
+  /**
+   * Whether introspection (`__schema`, `__type`) is answered. Unset (the default): answered unless the host
+   * guards its descriptions (the web host under `NODE_ENV=production`, or `Engine:Web:EngineRoutes:Exposure`
+   * RequireAuthorization), where it is refused; true or false decide whatever the host does.
+   */
+  Introspection: z.boolean().optional(),
   /** Whether the host's authorize hook must accept each request. Default false. */
   RequireAuthorization: z.boolean().default(false),
 });

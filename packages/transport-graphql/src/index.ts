@@ -2,8 +2,8 @@ export { addGraphQlTransport, graphQlRegistrationKey } from './add-graphql-trans
 export { graphQlErrorCodes, internalErrorCode } from './graphql-errors';
 export { buildGraphQlSchema, jsonScalar } from './graphql-schema';
 export type { GeneratedField } from './graphql-schema';
-export { limitsRule } from './graphql-limits';
-export type { GraphQlLimits } from './graphql-limits';
+export { limitsRule, measureOperation } from './graphql-limits';
+export type { GraphQlLimits, OperationMeasure } from './graphql-limits';
 export {
   defaultReadVerbs,
   graphQlEventIds,

@@ -1,6 +1,7 @@
 import {
   CoreError,
   behaviorRuntimeKey,
+  type Authorizer,
   type Engine,
   type EngineBuilder,
   type RegisteredBehavior,
@@ -96,8 +97,14 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
   };
 
   /** Builds a server for the engine's behaviors and binds it; `listening` settles with the port or the error. */
+  /** The host's authorizer, from the mount (absent on a host without one: guarded behaviors are refused). */
+  let hostAuthorizer: Authorizer | undefined;
+  /** `Reflection`, or (unset) whether the host leaves its descriptions open; decided at mount. */
+  let reflection = settings.Reflection ?? true;
   const startServer = (engine: Engine) => {
     const next = new GrpcBehaviorServer({
+      authorize: hostAuthorizer,
+      reflection,
       runtime: engine.resolve(behaviorRuntimeKey)!,
       behaviors,
       settings,
@@ -114,7 +121,7 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
           level: 'info',
           eventId: grpcEventIds.listening,
           category,
-          message: `gRPC transport listening on ${settings.BindAddress}:${bound} (${settings.Tls ? 'TLS' : 'plaintext'}, ${served.length} rpcs, health${settings.Reflection ? ', reflection' : ''})`,
+          message: `gRPC transport listening on ${settings.BindAddress}:${bound} (${settings.Tls ? 'TLS' : 'plaintext'}, ${served.length} rpcs, health${reflection ? ', reflection' : ''})`,
           port: bound,
         });
         return bound;
@@ -159,9 +166,11 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
 
   const adapter: GrpcTransport = {
     name: 'Grpc',
-    mount({ engine }) {
+    mount({ engine, authorize, descriptionsGuarded }) {
       if (attachedEngine) return;
       attachedEngine = engine;
+      hostAuthorizer = authorize;
+      reflection = settings.Reflection ?? !descriptionsGuarded;
       behaviors = servedBehaviors(engine.resolve(behaviorRuntimeKey))();
       served = behaviors.map((entry) => entry.behavior.id);
       engine.subscribe((event) => {
@@ -216,7 +225,7 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
     metadata: {
       port: server?.port ?? null,
       service: `${settings.Package}.${settings.Service}`,
-      reflection: settings.Reflection,
+      reflection,
       health: lastStatus,
       tls: settings.Tls !== undefined,
       clientCertificate: clientCertificateMode(settings.Tls),

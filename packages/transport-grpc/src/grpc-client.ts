@@ -29,7 +29,13 @@ export interface BehaviorCallResult {
 export interface BehaviorClient {
   /** The underlying grpc-js client (for streaming methods). */
   readonly client: Client & Record<string, unknown>;
-  call(method: string, request: unknown, deadlineMs?: number): Promise<BehaviorCallResult>;
+  /** One unary call; `metadata` entries are sent as request metadata (`authorization: Bearer ...`). */
+  call(
+    method: string,
+    request: unknown,
+    deadlineMs?: number,
+    metadata?: Readonly<Record<string, string>>,
+  ): Promise<BehaviorCallResult>;
   close(): void;
 }
 
@@ -96,11 +102,14 @@ export function createBehaviorClient(
   );
   return {
     client,
-    call: (method, request, deadlineMs) =>
+    call: (method, request, deadlineMs, metadata = {}) =>
       new Promise((resolve) =>
         client[method](
           request,
-          new Metadata(),
+          Object.entries(metadata).reduce((sent, [name, value]) => {
+            sent.set(name, value);
+            return sent;
+          }, new Metadata()),
           deadlineMs ? { deadline: Date.now() + deadlineMs } : {},
           (error, response) => resolve(error ? { error } : { response }),
         ),

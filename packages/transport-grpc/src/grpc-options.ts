@@ -59,8 +59,11 @@ export const grpcOptionsSchema = z.object({
     .min(1024)
     .max(64 * 1024 * 1024)
     .default(4 * 1024 * 1024),
-  /** Whether server reflection (grpc.reflection.v1 and v1alpha) is served. Default true. */
-  Reflection: z.boolean().default(true),
+  /**
+   * Whether server reflection (grpc.reflection.v1 and v1alpha) is served. Unset (the default): served unless the
+   * host guards its descriptions (the web host under NODE_ENV=production); true or false decide alone.
+   */
+  Reflection: z.boolean().optional(),
   /** How long shutdown waits for in-flight calls before cancelling them, in ms. Default 5000. */
   ShutdownTimeoutMs: z.number().int().min(0).max(300_000).default(5000),
   /** TLS for the server; absent: plaintext. */

@@ -11,7 +11,14 @@ import protobuf from 'protobufjs';
 
 // protobufjs is CommonJS: its named exports are not visible to ES module imports.
 const { parse } = protobuf;
-import type { BehaviorRuntime, Logger, PackCounter, RegisteredBehavior } from '@corekit/abstractions';
+import {
+  authorizeBehaviorCall,
+  type Authorizer,
+  type BehaviorRuntime,
+  type Logger,
+  type PackCounter,
+  type RegisteredBehavior,
+} from '@corekit/abstractions';
 import { grpcEventIds, type GrpcOptions } from './grpc-options';
 import { toGrpcError } from './grpc-status';
 import { serverCredentials } from './grpc-tls';
@@ -50,6 +57,10 @@ export interface GrpcServerContext {
   readonly logger: Logger;
   readonly calls: PackCounter;
   readonly servingStatus: () => ServingStatus;
+  /** Serve grpc.reflection (the `Reflection` setting, or the host's description exposure when unset). */
+  readonly reflection: boolean;
+  /** The host's authorizer: asked with the call's metadata as headers for behaviors that require authorization. */
+  readonly authorize?: Authorizer;
 }
 
 /**
@@ -72,7 +83,7 @@ export class GrpcBehaviorServer {
     this.health = new HealthService(new Set([serviceName]), context.servingStatus);
     if (behaviors.length > 0) this.server.addService(loaded.service, this.handlers());
     this.server.addService(this.health.definition(), this.health.handlers);
-    if (settings.Reflection) {
+    if (context.reflection) {
       const all = { ...loaded.packageDefinition, ...healthPackageDefinition };
       new ReflectionService(all).addToServer(this.server);
     }
@@ -95,8 +106,17 @@ export class GrpcBehaviorServer {
           call.on('cancelled', () => aborted.abort());
           const request = call.request as Record<string, unknown>;
           const input = fromWire(behavior.input, isWrapped(behavior.input) ? request.value : request);
-          runtime
-            .invoke(behavior.id, input ?? {}, { transport: 'grpc', signal: aborted.signal })
+          const headers = Object.fromEntries(
+            Object.entries(call.metadata.getMap()).map(([name, value]) => [name, String(value)]),
+          );
+          authorizeBehaviorCall(this.context.authorize, behavior, {
+            method: 'POST',
+            path: call.getPath(),
+            headers,
+          })
+            .then(() =>
+              runtime.invoke(behavior.id, input ?? {}, { transport: 'grpc', signal: aborted.signal }),
+            )
             .then((result) => {
               calls.add(1, { behavior: behavior.id, outcome: 'ok' });
               const wire = toWire(behavior.output, result);

@@ -1,7 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { behaviorRuntimeKey, type EngineBuilder, type TransportAdapter } from '@corekit/abstractions';
+import {
+  authorizeBehaviorCall,
+  behaviorRuntimeKey,
+  type EngineBuilder,
+  type TransportAdapter,
+} from '@corekit/abstractions';
 import {
   beginTransportRegistration,
+  jsonBodyRefusal,
   readBoundedBody,
   servedMethods,
   type TransportDescription,
@@ -61,7 +67,7 @@ export function addJsonRpcTransport(builder: EngineBuilder, options?: JsonRpcOpt
 
   const adapter: TransportAdapter = {
     name: 'JsonRpc',
-    mount({ engine, http }) {
+    mount({ engine, http, authorize }) {
       if (!http) return;
       const runtime = engine.resolve(behaviorRuntimeKey);
       methods = servedMethods(runtime);
@@ -85,6 +91,18 @@ export function addJsonRpcTransport(builder: EngineBuilder, options?: JsonRpcOpt
             ),
           });
         }
+        const refusal = jsonBodyRefusal(request.headers['content-type'], body);
+        if (refusal) {
+          return send(response, 415, {
+            jsonrpc: '2.0',
+            id: null,
+            error: standardError(
+              jsonRpcStandardCodes.invalidRequest,
+              `${refusal}: JSON-RPC requests are UTF-8 application/json`,
+              'JSONRPC_UNSUPPORTED_MEDIA_TYPE',
+            ),
+          });
+        }
         const aborted = new AbortController();
         response.on('close', () => {
           if (!response.writableFinished) aborted.abort();
@@ -93,6 +111,17 @@ export function addJsonRpcTransport(builder: EngineBuilder, options?: JsonRpcOpt
           runtime: runtime!,
           methods: methods!(),
           maxBatchSize: settings.MaxBatchSize,
+          authorize: (method) => {
+            const entry = runtime!.behaviors().find((candidate) => candidate.behavior.id === method);
+            return entry
+              ? authorizeBehaviorCall(authorize, entry.behavior, {
+                  method: 'POST',
+                  path: settings.Path,
+                  headers: request.headers,
+                  raw: request,
+                })
+              : Promise.resolve(null);
+          },
           signal: aborted.signal,
           logger,
           count: (method, outcome) => {

@@ -15,6 +15,8 @@ export interface DispatchContext {
   /** The behavior ids served as methods. */
   readonly methods: ReadonlySet<string>;
   readonly maxBatchSize: number;
+  /** Asks the host's authorizer for a method whose behavior requires it; throws the refusal as an OperationError. */
+  readonly authorize: (method: string) => Promise<unknown>;
   readonly signal: AbortSignal;
   readonly logger: Logger;
   /** Counts one call by outcome (`ok`, an error code). */
@@ -67,6 +69,7 @@ async function call(request: unknown, context: DispatchContext): Promise<JsonRpc
     );
   }
   try {
+    await context.authorize(method);
     const result = await context.runtime.invoke(method, params ?? {}, {
       transport: 'json-rpc',
       signal: context.signal,

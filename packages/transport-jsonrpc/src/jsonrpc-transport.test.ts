@@ -28,6 +28,40 @@ describe('JSON-RPC 2.0 over HTTP POST', () => {
     });
   });
 
+  it('refuses bodies that are not UTF-8 JSON with 415 and never runs the call (no cross-site mutation)', async () => {
+    const { base } = await startHost(['JsonRpc'], jsonRpc);
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'notes.create', params: { text: 'csrf' } });
+    const send = async (contentType: string, body: string | Buffer) => {
+      const response = await fetch(`${base}/rpc`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body,
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    for (const [contentType, body] of [
+      ['text/plain', call],
+      ['application/x-www-form-urlencoded', call],
+      ['application/json; charset=utf-7', call],
+      ['application/json; charset=utf-16le', Buffer.from(call, 'utf16le')],
+      ['application/json', Buffer.from(call, 'utf16le')],
+    ] as const) {
+      const answer = await send(contentType, body);
+      expect(answer.status).toBe(415);
+      expect(answer.body.error).toMatchObject({
+        code: -32600,
+        data: { code: 'JSONRPC_UNSUPPORTED_MEDIA_TYPE' },
+      });
+    }
+    const created = await rpc(base, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'notes.create',
+      params: { text: 'ok' },
+    });
+    expect(created.body.result).toEqual({ id: 'n2', text: 'ok' });
+  });
+
   it('answers the standard errors: parse, invalid request, unknown method, invalid params', async () => {
     const { base } = await startHost(['JsonRpc'], jsonRpc);
     expect((await rpc(base, '{"jsonrpc":')).body.error).toMatchObject({ code: -32700 });

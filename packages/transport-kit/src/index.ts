@@ -6,6 +6,7 @@ export type {
 } from './transport-registration';
 export { isStreamingBehavior, servedBehaviors, servedMethods } from './served-behaviors';
 export { readBoundedBody, readBoundedBytes } from './read-bounded-body';
+export { jsonBodyRefusal } from './json-content-type';
 export { endpointPathSchema, maxBodyBytesSchema } from './endpoint-options';
 export { camelCase, defOf, isInteger, pascalCase, unwrapSchema } from './zod-walk';
 export type { ZodDef } from './zod-walk';

@@ -130,4 +130,58 @@ describe('streaming behaviors over server-sent events and WebSocket', () => {
     while (seen.aborted === before) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(seen.aborted).toBe(before + 1);
   });
+
+  it('asks the authorize hook with the behavior policy before an SSE stream or a WebSocket upgrade opens', async () => {
+    const asked: Array<string | null> = [];
+    const test = await startTestHost({
+      configuration: { Engine: { Transports: ['RestApi', 'ServerSentEvents', 'WebSocket'] } },
+      setup: (builder) =>
+        builder.addModule({
+          id: 'vault',
+          version: '1.0.0',
+          behaviors: [
+            defineBehavior({
+              id: 'vault.watch',
+              input: z.object({}),
+              output: streamingOutput(z.object({ n: z.number() })),
+              authorization: { mode: 'required', policy: 'vault.read' },
+              handler: async function* () {
+                yield { n: 1 };
+              },
+            }),
+          ],
+        }),
+      host: {
+        authorize: (request, requirement) => {
+          asked.push(requirement?.policy ?? null);
+          if (request.headers.authorization === 'Bearer reader') return true;
+          return request.headers.authorization ? { outcome: 'forbidden' } : { outcome: 'unauthenticated' };
+        },
+      },
+    });
+    const ws = `${test.base.replace('http', 'ws')}/streams/vault.watch/ws`;
+    const upgrade = (headers: Record<string, string>) =>
+      new Promise<string>((resolve) => {
+        const socket = new WebSocket(ws, { headers });
+        const frames: string[] = [];
+        socket.on('unexpected-response', (_request, response) => {
+          resolve(`refused ${response.statusCode}`);
+          response.resume();
+          socket.terminate();
+        });
+        socket.on('message', (data) => frames.push(JSON.parse(String(data)).type));
+        socket.on('close', (code) => resolve(`closed ${code} ${frames.join(',')}`));
+        socket.on('error', () => undefined);
+      });
+    expect(await upgrade({})).toBe('refused 401');
+    expect(await upgrade({ authorization: 'Bearer other' })).toBe('refused 403');
+    expect(await upgrade({ authorization: 'Bearer reader' })).toBe('closed 1000 item,end');
+    const anonymous = await test.request('/streams/vault.watch');
+    expect([anonymous.status, anonymous.body.code]).toEqual([401, 'BEHAVIOR_UNAUTHENTICATED']);
+    const allowed = await test.request('/streams/vault.watch', {
+      headers: { authorization: 'Bearer reader' },
+    });
+    expect(events(allowed.text).map((event) => event.event)).toEqual(['item', 'end']);
+    expect(asked).toEqual(Array(5).fill('vault.read'));
+  });
 });

@@ -1,16 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  authorizeBehaviorCall,
   behaviorRuntimeKey,
   errorKindStatus,
   isOperationError,
   streamItemSchema,
+  type Authorizer,
+  type BehaviorDefinition,
   type Engine,
   type HttpMount,
   type Logger,
 } from '@corekit/abstractions';
 import { WebSocketServer } from 'ws';
 import type { ZodType } from 'zod';
+import { rejectUpgrade } from './websocket-events';
 
 /** Event ids of behavior streams, in the web host's range (2010-2019). */
 export const behaviorStreamEventIds = { mounted: 2018, failed: 2019 } as const;
@@ -22,6 +26,12 @@ export interface BehaviorStreamOptions {
   /** Path prefix. Default `/streams`: `GET /streams/{behaviorId}` (SSE) and `/streams/{behaviorId}/ws`. */
   readonly basePath?: string;
   readonly logger?: Logger;
+  /**
+   * The host's authorizer, asked with the behavior's policy before a stream of a behavior declaring
+   * `authorization: { mode: 'required' }` opens (SSE: a 401/403 problem; WebSocket: the upgrade is refused
+   * with 401/403). Absent: such streams are refused 401.
+   */
+  readonly authorize?: Authorizer;
 }
 
 type Frame =
@@ -68,6 +78,21 @@ export function mountBehaviorStreams(
       message: `Stream of behavior ${behaviorId} failed: ${error instanceof Error ? error.message : String(error)}`,
       behaviorId,
     });
+
+  /** Null when the caller may open the stream, else the refusal as an error frame. */
+  async function refusal(behavior: BehaviorDefinition, request: IncomingMessage) {
+    try {
+      await authorizeBehaviorCall(options.authorize, behavior, {
+        method: request.method ?? 'GET',
+        path: (request.url ?? '/').split('?')[0]!,
+        headers: request.headers,
+        raw: request,
+      });
+      return null;
+    } catch (error) {
+      return errorFrame(error);
+    }
+  }
 
   /** Opens the stream; null and an error frame when it cannot open. */
   async function open(
@@ -139,6 +164,13 @@ export function mountBehaviorStreams(
         path,
         ['GET'],
         async (request: IncomingMessage, response: ServerResponse) => {
+          const refused = await refusal(behavior, request);
+          if (refused) {
+            const { status, code, message } = refused;
+            response.writeHead(status, { 'Content-Type': 'application/problem+json' });
+            response.end(JSON.stringify({ type: 'about:blank', title: code, status, detail: message, code }));
+            return;
+          }
           const controller = new AbortController();
           active.add(controller);
           response.on('close', () => controller.abort());
@@ -167,7 +199,12 @@ export function mountBehaviorStreams(
     }
     if (webSockets) {
       paths.push(`${path}/ws`);
-      http.onUpgrade(`${path}/ws`, (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      http.onUpgrade(`${path}/ws`, async (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+        const refused = await refusal(behavior, request);
+        if (refused) {
+          rejectUpgrade(socket, refused.status, refused.code, refused.message, `${path}/ws`);
+          return;
+        }
         webSockets.handleUpgrade(request, socket, head, (client) => {
           const controller = new AbortController();
           active.add(controller);

@@ -6,12 +6,13 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { z } from 'zod';
 import { catalogRoutes } from './catalog-routes';
 import { engineSurfaceRoutes, healthRoutes, type EngineLink } from './engine-routes';
-import { authorizeOperation } from './operation-authorization';
+import { authorizeOperation, hostAuthorizer } from './operation-authorization';
 import { operationRoute, type OperationRouteContext } from './operation-routes';
 import { EventClients } from './event-clients';
 import { fastAnswersOf, serveFastAnswer, type FastAnswer } from './fast-answers';
 import { createDetailsPolicy, engineRoutesGuarded, isAuthorized } from './health-exposure';
 import { listenError } from './listen-error';
+import { utf8JsonBody } from './json-body';
 import { bySpecificity, matchesPath, samePattern, toOpenApiPath, type HostRoute } from './host-route';
 import {
   buildOpenApiDocument,
@@ -71,8 +72,13 @@ export interface WebHost {
   /**
    * An OpenAPI 3.1 document. Default `{ majorVersion: 1 }`: `/openapi/v1.json`, every host route plus the module
    * endpoints of API major version 1; `{ majorVersion, documentName }` is `/openapi/{documentName}/v{major}.json`.
+   * `{ engineRoutes: false }` leaves out the `/engine` routes: what a caller the authorize hook does not admit
+   * is served when `Engine:Web:EngineRoutes:Exposure` guards them.
    */
-  openApiDocument(selection?: OpenApiSelection): OpenApiDocument;
+  openApiDocument(
+    selection?: OpenApiSelection,
+    options?: { readonly engineRoutes?: boolean },
+  ): OpenApiDocument;
   /**
    * Checks the configuration (an unknown key fails before the port opens), listens, then starts the engine (so
    * `/health/live` and `/health/startup` answer during startup). Resolves once the engine has started. A failed
@@ -116,12 +122,14 @@ export function createWebHost(
   const transports = resolveTransports(engine, readTransportNames(engine.configuration));
   const title = options.title ?? 'Core host';
   const authorize = options.authorize;
+  const authorizer = hostAuthorizer(authorize, logger);
   const guardsEngineRoutes = engineRoutesGuarded(
     settings.EngineRoutes,
     options.environment ?? process.env,
     authorize,
     logger,
   );
+  const isEnginePath = (path: string) => path === '/engine' || path.startsWith('/engine/');
   const isGuarded = (route: HostRoute) =>
     route.requireAuthorization ??
     (guardsEngineRoutes && (route.path === '/engine' || route.path.startsWith('/engine/')));
@@ -166,7 +174,7 @@ export function createWebHost(
         matchesPath(route, request.path),
     );
   const jsonBody = boundedBodyParser(
-    express.json({ limit: settings.MaxRequestBodyBytes }),
+    utf8JsonBody(settings.MaxRequestBodyBytes, false),
     settings.MaxRequestBodyBytes,
   );
   const validateBody = (schema: z.ZodType) => (request: Request, _response: Response, next: NextFunction) => {
@@ -264,12 +272,17 @@ export function createWebHost(
       upgradeHandlers.set(path, handler);
       return host;
     },
-    openApiDocument(selection = { majorVersion: 1 }) {
-      const undocumented = selection.documentName === undefined ? undocumentedRoutes() : [];
-      const key = `${documented.length}:${undocumented.length}:${selection.majorVersion}:${selection.documentName ?? ''}`;
+    openApiDocument(selection = { majorVersion: 1 }, { engineRoutes = true } = {}) {
+      const described = (path: string) => engineRoutes || !isEnginePath(path);
+      const undocumented = (selection.documentName === undefined ? undocumentedRoutes() : []).filter(
+        (route) => described(route.path),
+      );
+      const key = `${documented.length}:${undocumented.length}:${selection.majorVersion}:${selection.documentName ?? ''}:${engineRoutes}`;
       let document = cachedDocuments.get(key);
       if (!document) {
-        const routes = host.routes().filter((route) => isSelectedRoute(route, selection));
+        const routes = host
+          .routes()
+          .filter((route) => isSelectedRoute(route, selection) && described(route.path));
         const documentTitle =
           selection.documentName === undefined
             ? title
@@ -376,6 +389,11 @@ export function createWebHost(
   )) {
     documented.push(route);
   }
+  /** The document a caller may see: the `/engine` routes only when they are open or the hook admits it. */
+  const documentFor = async (selection: OpenApiSelection, request: IncomingMessage) =>
+    host.openApiDocument(selection, {
+      engineRoutes: !guardsEngineRoutes || (await isAuthorized(request, authorize, logger)),
+    });
   const links = (): EngineLink[] =>
     host
       .routes()
@@ -425,10 +443,7 @@ export function createWebHost(
     if (added) rebuildRouter();
   };
   documented.push(
-    ...restEndpointRoutes(
-      engine,
-      settings.OpenApi.Enabled ? (selection) => host.openApiDocument(selection) : undefined,
-    ),
+    ...restEndpointRoutes(engine, settings.OpenApi.Enabled ? documentFor : undefined, authorizer),
   );
   if (transports.builtIn.has('ServerSentEvents')) {
     documented.push(
@@ -450,7 +465,7 @@ export function createWebHost(
       summary: 'OpenAPI 3.1 document of every route served',
       tags: ['Reference'],
       responses: { 200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
-      handler: (_request, response) => response.json(host.openApiDocument()),
+      handler: async (request, response) => response.json(await documentFor({ majorVersion: 1 }, request)),
     });
     documented.push(...scalarRoutes(title));
   }
@@ -478,10 +493,18 @@ export function createWebHost(
     serverSentEvents: transports.builtIn.has('ServerSentEvents'),
     webSocket: transports.builtIn.has('WebSocket'),
     logger,
+    authorize: authorizer,
   });
   for (const { name, adapter } of transports.adapters) {
     Promise.resolve()
-      .then(() => adapter.mount({ engine, http: httpMount }))
+      .then(() =>
+        adapter.mount({
+          engine,
+          http: httpMount,
+          authorize: authorizer,
+          descriptionsGuarded: guardsEngineRoutes,
+        }),
+      )
       .catch((error: unknown) =>
         logger.log({
           level: 'error',

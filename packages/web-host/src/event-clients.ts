@@ -12,6 +12,9 @@ export interface EventClient {
   close(reason: 'shutdown' | 'backlog'): void;
 }
 
+/** Shortest time between two log records about refused clients. */
+export const refusalLogIntervalMs = 60_000;
+
 /**
  * The live-transport clients of one host: fans engine events out to them, bounds their number and their
  * backlog, and closes them when the host drains (they would otherwise hold the drain open forever).
@@ -21,12 +24,46 @@ export class EventClients {
   private unsubscribe: (() => void) | undefined;
   private sequence = 0;
   private closed = false;
+  private refusedTotal = 0;
+  private refusedUnlogged = 0;
+  private lastRefusalLogAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly engine: Engine,
     private readonly logger: Logger,
     private readonly limits: { readonly maxConnections: number; readonly maxBufferedBytes: number },
+    private readonly now: () => number = Date.now,
   ) {}
+
+  /** Clients refused since the host was created (over MaxConnections or while draining). */
+  get refusedCount(): number {
+    return this.refusedTotal;
+  }
+
+  /**
+   * Counts one refused client (the caller answers 503). The first refusal is logged at once (warn, event
+   * 2016); later ones are counted and logged together, at most once per `refusalLogIntervalMs`, so a flood of
+   * clients writes a record per minute, not one per client.
+   */
+  refuse(transport: EventClient['transport']): void {
+    this.refusedTotal += 1;
+    this.refusedUnlogged += 1;
+    const at = this.now();
+    if (at - this.lastRefusalLogAt < refusalLogIntervalMs) return;
+    this.lastRefusalLogAt = at;
+    const count = this.refusedUnlogged;
+    this.refusedUnlogged = 0;
+    this.logger.log({
+      level: 'warn',
+      eventId: webHostEventIds.eventClientDropped,
+      category: 'web-host',
+      message: this.closed
+        ? `${count} event-stream client(s) refused while the host shuts down (latest: ${transport})`
+        : `${count} event-stream client(s) refused: Engine:Web:Events:MaxConnections (${this.limits.maxConnections}) reached (latest: ${transport}); the next refusals are logged together in ${refusalLogIntervalMs / 1000}s`,
+      refusedCount: count,
+      refusedTotal: this.refusedTotal,
+    });
+  }
 
   /** False when the bound is reached or the host is draining; the caller answers 503. */
   canAccept(): boolean {

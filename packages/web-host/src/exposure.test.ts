@@ -3,6 +3,7 @@ import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { closeTestHosts, controlledDependency, startTestHost } from './test-support/test-host';
 import { createWebHost } from './index';
 import { listenErrorCodes } from './listen-error';
+import { restOrdersModule } from './test-support/rest-orders-module';
 
 afterEach(closeTestHosts);
 
@@ -116,5 +117,32 @@ describe('listen errors', () => {
       whatToDo: expect.stringContaining('PORT or Engine:Web:Port'),
     });
     expect(host.engine.state).toBe('Created');
+  });
+
+  it('under guarded exposure the OpenAPI documents and /scalar describe /engine only to callers the hook admits', async () => {
+    const test = await startTestHost({
+      setup: (builder) => builder.addModule(restOrdersModule()),
+      host: { environment: production, authorize: operatorOnly },
+    });
+    const enginePaths = (document: { paths: Record<string, unknown> }) =>
+      Object.keys(document.paths).filter((path) => path === '/engine' || path.startsWith('/engine/'));
+    for (const path of ['/openapi/v1.json', '/openapi/v2.json']) {
+      const anonymous = await test.request(path);
+      expect(anonymous.status).toBe(200);
+      expect([path, enginePaths(anonymous.body)]).toEqual([path, []]);
+      expect(anonymous.text).not.toContain('/engine');
+    }
+    const anonymous = (await test.request('/openapi/v1.json')).body;
+    expect(Object.keys(anonymous.paths)).toEqual(expect.arrayContaining(['/api/orders', '/health/ready']));
+    const operator = (await test.request('/openapi/v1.json', { headers: { 'x-operator': 'yes' } })).body;
+    expect(enginePaths(operator).length).toBeGreaterThan(10);
+    const page = await test.request('/scalar');
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('/engine/');
+    const open = await startTestHost({
+      setup: (builder) => builder.addModule(restOrdersModule()),
+      host: { environment: {} },
+    });
+    expect(enginePaths((await open.request('/openapi/v1.json')).body).length).toBeGreaterThan(10);
   });
 });

@@ -1,5 +1,9 @@
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import type {
   AuthorizationDecision,
+  AuthorizationRequest,
+  Authorizer,
   Logger,
   OperationDefinition,
   OperationPrincipal,
@@ -59,4 +63,44 @@ export async function authorizeOperation(
     (decision && typeof decision === 'object' && 'reason' in decision && decision.reason) ||
       `The host refused this request${policy ? ` (policy ${policy})` : ''}`,
   );
+}
+
+/** A request for the hook when the call did not arrive over this host's HTTP server (gRPC): method, path, headers. */
+function requestFor(request: AuthorizationRequest): IncomingMessage {
+  const message = new IncomingMessage(new Socket());
+  message.method = request.method;
+  message.url = request.path;
+  message.headers = { ...request.headers };
+  return message;
+}
+
+/**
+ * The host's `authorize` hook as the pack contract's `Authorizer`, handed to every transport adapter and used
+ * for behavior calls on REST and the behavior streams: the hook receives the HTTP request itself (or, for a
+ * transport with its own server, a request carrying its method, path and headers) and the behavior's policy
+ * and id. No hook answers `unauthenticated`; a throw is logged and counts as `false`.
+ */
+export function hostAuthorizer(authorize: AuthorizeRequest | undefined, logger: Logger): Authorizer {
+  return async (request) => {
+    if (!authorize) {
+      return {
+        outcome: 'unauthenticated',
+        reason: 'This host has no authorize hook; pass createWebHost({ authorize })',
+      };
+    }
+    try {
+      return await authorize(request.raw ?? requestFor(request), {
+        policy: request.policy,
+        operationId: request.operationId,
+      });
+    } catch (error) {
+      logger.log({
+        level: 'error',
+        eventId: webHostEventIds.authorizationFailed,
+        category: 'web-host',
+        message: `The authorize hook threw for ${request.operationId ?? request.path}: ${(error as Error)?.message ?? error}; treated as denied`,
+      });
+      return false;
+    }
+  };
 }

@@ -9,6 +9,7 @@ import {
 import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { ZodType } from 'zod';
 import type { HostRoute, HttpMethod, RouteResponse } from './host-route';
+import { utf8JsonBody } from './json-body';
 import { HttpProblem } from './problem-details';
 import { boundedBodyParser } from './bounded-body-parser';
 
@@ -71,7 +72,7 @@ function documentedResponses(operation: OperationDefinition): Record<number, Rou
 export function operationRoute(operation: OperationDefinition, context: OperationRouteContext): HostRoute {
   const limit = operation.maxBodyBytes ?? context.maxBodyBytes;
   const bodyParser: RequestHandler = boundedBodyParser(
-    operation.rawBody ? express.raw({ type: () => true, limit }) : express.json({ limit }),
+    operation.rawBody ? express.raw({ type: () => true, limit }) : utf8JsonBody(limit, true),
     limit,
   );
   const parameters = Object.keys(

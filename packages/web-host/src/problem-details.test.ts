@@ -44,6 +44,32 @@ describe('problem details (RFC 9457) for everything the routes do not answer', (
     expectProblem(response, 400, 'MALFORMED_JSON');
   });
 
+  it('a JSON body in another charset than UTF-8 answers 415 UNSUPPORTED_MEDIA_TYPE', async () => {
+    const test = await startTestHost();
+    const body = JSON.stringify({ note: 'hello' });
+    for (const [contentType, sent] of [
+      ['application/json; charset=utf-7', body],
+      ['application/json; charset=utf-16le', Buffer.from(body, 'utf16le')],
+      ['application/json', Buffer.from(body, 'utf16le')],
+      ['application/json', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(body, 'utf16le')])],
+    ] as const) {
+      const response = await test.request('/engine/status', {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: sent,
+      });
+      expectProblem(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    }
+    const utf8 = await test.request('/engine/status', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json; charset=UTF-8' },
+      body,
+    });
+    expect(utf8.status).toBe(405);
+    const empty = await test.request('/engine/status', { method: 'POST' });
+    expect(empty.status).toBe(405);
+  });
+
   it('a body over Engine:Web:MaxRequestBodyBytes answers 413 REQUEST_BODY_TOO_LARGE', async () => {
     const test = await startTestHost({ configuration: { Engine: { Web: { MaxRequestBodyBytes: 64 } } } });
     const response = await test.request('/engine/status', {

@@ -158,7 +158,8 @@ export function problemErrorHandler(logger: Logger) {
       return;
     }
     const problem = problemFromError(error);
-    if (problem.status >= 500) {
+    // Refused stream clients are counted and logged by EventClients, once per interval (a flood is one record).
+    if (problem.status >= 500 && problem.code !== webHostProblemCodes.tooManyConnections) {
       logger.log({
         level: 'error',
         eventId: webHostEventIds.requestFailed,

@@ -261,3 +261,28 @@ describe('build failures reach the host', () => {
     );
   });
 });
+
+describe('published endpoints take JSON bodies only', () => {
+  it('refuses a body method with a non-JSON content type (a cross-site form or text/plain) with 415 before the behavior runs', async () => {
+    const test = await startOrdersHost();
+    for (const [contentType, body] of [
+      ['text/plain', '{"item":"csrf","quantity":1}'],
+      ['application/x-www-form-urlencoded', 'item=csrf&quantity=1'],
+      ['multipart/form-data; boundary=x', '--x--'],
+    ]) {
+      const refused = await test.request('/api/ping?echo=csrf', {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body,
+      });
+      expect([refused.status, refused.body.code]).toEqual([415, 'UNSUPPORTED_MEDIA_TYPE']);
+    }
+    expect((await test.request('/api/orders')).body).toEqual(
+      (await test.request('/api/orders')).body.filter((order: { item: string }) => order.item !== 'csrf'),
+    );
+    expect(await test.request('/api/ping?echo=fine', { method: 'POST' })).toMatchObject({
+      status: 200,
+      body: { answer: 'fine' },
+    });
+  });
+});

@@ -1,16 +1,27 @@
 import {
+  authorizeBehaviorCall,
+  behaviorAuthorizationCodes,
   behaviorErrorCodes,
   behaviorRuntimeKey,
   restPublicationKey,
+  type Authorizer,
   type BehaviorRuntime,
   type Engine,
   type PublishedRestEndpoint,
 } from '@corekit/abstractions';
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import { z, type ZodType } from 'zod';
 import type { HostRoute, HttpMethod } from './host-route';
 import type { OpenApiDocument, OpenApiSelection } from './openapi-document';
-import { HttpProblem } from './problem-details';
+import { hasNonJsonBody } from './json-body';
+import { HttpProblem, webHostProblemCodes } from './problem-details';
+
+/** The OpenAPI document of `selection` as the caller of `request` may see it. */
+export type DocumentFor = (
+  selection: OpenApiSelection,
+  request: IncomingMessage,
+) => OpenApiDocument | Promise<OpenApiDocument>;
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -59,7 +70,21 @@ function pathParameters(path: string): string[] {
     .map((segment) => segment.slice(1));
 }
 
-function endpointRoute({ descriptor, behavior }: PublishedRestEndpoint, runtime: BehaviorRuntime): HostRoute {
+const guardedResponses: Readonly<Record<number, { description: string }>> = {
+  401: {
+    description: `No credential the host accepts (problem code ${behaviorAuthorizationCodes.unauthenticated})`,
+  },
+  403: {
+    description: `The authorize hook refused the caller (problem code ${behaviorAuthorizationCodes.forbidden})`,
+  },
+};
+
+function endpointRoute(
+  { descriptor, behavior }: PublishedRestEndpoint,
+  runtime: BehaviorRuntime,
+  authorize: Authorizer | undefined,
+): HostRoute {
+  const guarded = behavior.authorization?.mode === 'required';
   const parameters = pathParameters(descriptor.path);
   const rest = withoutPathParameters(behavior.input, parameters);
   const documentedInput = bodyMethods.has(descriptor.method)
@@ -90,8 +115,22 @@ function endpointRoute({ descriptor, behavior }: PublishedRestEndpoint, runtime:
         description: `The input does not match the behavior input schema (problem code ${behaviorErrorCodes.inputInvalid}; errors lists each issue)`,
       },
       503: { description: `The engine has not started yet (problem code ${behaviorErrorCodes.unavailable})` },
+      ...(guarded ? guardedResponses : {}),
     },
     handler: async (request: Request, response: Response) => {
+      if (bodyMethods.has(descriptor.method) && hasNonJsonBody(request)) {
+        throw new HttpProblem(
+          415,
+          webHostProblemCodes.unsupportedMediaType,
+          'This endpoint takes a UTF-8 JSON body (Content-Type application/json) or none',
+        );
+      }
+      await authorizeBehaviorCall(authorize, behavior, {
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        raw: request,
+      });
       const input = requestInput(request);
       const controller = new AbortController();
       const abort = () => {
@@ -119,7 +158,7 @@ function documentRoute(
   rel: string,
   summary: string,
   selection: OpenApiSelection,
-  document: (selection: OpenApiSelection) => OpenApiDocument,
+  document: DocumentFor,
 ): HostRoute {
   return {
     method: 'get',
@@ -128,7 +167,7 @@ function documentRoute(
     summary,
     tags: ['Reference'],
     responses: { 200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
-    handler: (_request, response) => response.json(document(selection)),
+    handler: async (request, response) => response.json(await document(selection, request)),
   };
 }
 
@@ -136,17 +175,19 @@ function documentRoute(
  * The published REST endpoints (`/engine/rest-endpoints`, exactly) as host routes, plus one OpenAPI document
  * per other API major version (`/openapi/v{major}.json`) and per document name and version
  * (`/openapi/{documentName}/v{major}.json`) when `document` is given (OpenAPI enabled). `/openapi/v1.json`
- * is the host's own route.
+ * is the host's own route. A behavior declaring `authorization: { mode: 'required' }` asks `authorize` (the
+ * host's hook) with its policy before its input is read.
  */
 export function restEndpointRoutes(
   engine: Engine,
-  document?: (selection: OpenApiSelection) => OpenApiDocument,
+  document?: DocumentFor,
+  authorize?: Authorizer,
 ): HostRoute[] {
   const publication = engine.resolve(restPublicationKey);
   const runtime = engine.resolve(behaviorRuntimeKey);
   const endpoints = publication?.endpoints() ?? [];
   if (!runtime || endpoints.length === 0) return [];
-  const routes = endpoints.map((endpoint) => endpointRoute(endpoint, runtime));
+  const routes = endpoints.map((endpoint) => endpointRoute(endpoint, runtime, authorize));
   if (!document) return routes;
   const versions = [...new Set(endpoints.map(({ descriptor }) => descriptor.apiMajorVersion))].sort(
     (left, right) => left - right,

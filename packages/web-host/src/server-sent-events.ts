@@ -38,6 +38,7 @@ export function serverSentEventsRoutes(
       },
       handler: (request, response) => {
         if (!clients.canAccept()) {
+          clients.refuse('ServerSentEvents');
           throw new HttpProblem(
             503,
             webHostProblemCodes.tooManyConnections,

@@ -111,6 +111,40 @@ describe('Engine:Transports ServerSentEvents', () => {
     await first.body!.cancel();
   });
 
+  it('counts refused stream clients and logs them once per interval, not once per client', async () => {
+    const { test } = await hostWithTransports(['RestApi', 'ServerSentEvents', 'WebSocket'], {
+      Events: { MaxConnections: 1 },
+    });
+    const first = await fetch(`${test.base}/engine/events`);
+    expect(first.status).toBe(200);
+    const refusedSse = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        fetch(`${test.base}/engine/events`).then((response) => response.status),
+      ),
+    );
+    const refusedWebSockets = await Promise.all(
+      Array.from(
+        { length: 30 },
+        () =>
+          new Promise<number>((resolve) => {
+            const socket = new WebSocket(`${test.base.replace('http', 'ws')}/engine/events/ws`);
+            socket.on('unexpected-response', (_request, response) => {
+              resolve(response.statusCode ?? 0);
+              response.resume();
+              socket.terminate();
+            });
+            socket.on('error', () => undefined);
+          }),
+      ),
+    );
+    expect(new Set([...refusedSse, ...refusedWebSockets])).toEqual(new Set([503]));
+    const records = test.logger.records.filter((record) => String(record.message).includes('MaxConnections'));
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ level: 'warn', eventId: 2016 });
+    expect(test.logger.records.filter((record) => record.level === 'error')).toEqual([]);
+    await first.body!.cancel();
+  });
+
   it('sends a keep-alive comment every Engine:Web:Events:HeartbeatInterval', async () => {
     const { test } = await hostWithTransports(['ServerSentEvents'], {
       Events: { HeartbeatInterval: '50ms' },

@@ -95,7 +95,9 @@ export interface WebHostConfiguration {
 
 /**
  * Decides whether a request may see health details and, when `Engine:Web:EngineRoutes:Exposure` guards them
- * (by default in production), reach `/engine`. Called per request, also for WebSocket upgrades (which is why it receives the plain
+ * (by default in production), reach `/engine` and read its routes in the OpenAPI documents; and whether it may
+ * call an operation or a behavior that requires authorization (`requirement.policy`, on every transport: for
+ * gRPC the request carries the rpc path and the call metadata as headers). Called per request, also for WebSocket upgrades (which is why it receives the plain
  * IncomingMessage: read `request.headers`); keep it cheap. Only `true` allows; a throw counts as denied and is
  * logged.
  */

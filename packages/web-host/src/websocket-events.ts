@@ -19,6 +19,8 @@ export function rejectUpgrade(
   path: string,
 ): void {
   const reasons: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
     403: 'Forbidden',
     404: 'Not Found',
     500: 'Internal Server Error',
@@ -85,6 +87,7 @@ export class WebSocketEvents {
       return;
     }
     if (!this.clients.canAccept()) {
+      this.clients.refuse('WebSocket');
       rejectUpgrade(
         socket,
         503,

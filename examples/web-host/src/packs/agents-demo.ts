@@ -6,6 +6,7 @@ import {
   type AgentsRegistration,
 } from '@corekit/agents';
 import { z } from 'zod';
+import { bearerToken } from '../bearer-token';
 
 /** Tokens the demo authorize hook accepts (demo only: a real host checks real credentials). */
 export const agentsDemoTokens = { agent: 'demo-agent', approver: 'demo-approver' } as const;
@@ -78,7 +79,7 @@ export function agentsDemoAuthorize(
   policy: string | null,
 ): AuthorizationDecision | null {
   if (policy !== 'agents.run' && policy !== 'agents.approve') return null;
-  const token = String(headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+  const token = bearerToken(headers);
   if (!token) return { outcome: 'unauthenticated', reason: 'pass Authorization: Bearer demo-agent' };
   if (token === agentsDemoTokens.approver)
     return { outcome: 'allowed', principal: { subject: 'demo-approver' } };

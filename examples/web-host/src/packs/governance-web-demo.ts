@@ -1,5 +1,6 @@
 import type { AuthorizationDecision, EngineBuilder } from '@corekit/abstractions';
 import { mapTenantGovernanceEndpoints, type TenantGovernanceEndpoints } from '@corekit/tenant-governance-web';
+import { bearerToken } from '../bearer-token';
 
 /**
  * Demo credentials of the governance endpoints (demo only: a real host verifies real tokens, see the
@@ -52,7 +53,7 @@ export function governanceDemoAuthorize(
   policy: string | null,
 ): AuthorizationDecision | null {
   if (policy === null || !ownedPolicies.has(policy)) return null;
-  const token = String(headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+  const token = bearerToken(headers);
   if (!token) {
     return {
       outcome: 'unauthenticated',

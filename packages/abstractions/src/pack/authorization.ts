@@ -1,4 +1,6 @@
-import type { OperationPrincipal } from './operations';
+import type { IncomingMessage } from 'node:http';
+import { OperationError } from './error-kinds';
+import type { OperationAuthorization, OperationPrincipal } from './operations';
 
 /** What the host's authorizer is asked: one request, and the named policy it must satisfy (if any). */
 export interface AuthorizationRequest {
@@ -9,8 +11,13 @@ export interface AuthorizationRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** The named policy of the operation, or null for the host's default. */
   readonly policy: string | null;
-  /** The operation id, or null for a host route. */
+  /** The operation id (or behavior id), or null for a host route. */
   readonly operationId: string | null;
+  /**
+   * The HTTP request itself, when the call arrived over HTTP on the host (REST, server-sent events, WebSocket,
+   * GraphQL, JSON-RPC); absent for a transport with a server of its own (gRPC: `headers` are its metadata).
+   */
+  readonly raw?: IncomingMessage;
 }
 
 /**
@@ -29,3 +36,60 @@ export type AuthorizationDecision =
 export type Authorizer = (
   request: AuthorizationRequest,
 ) => AuthorizationDecision | Promise<AuthorizationDecision>;
+
+/** Stable codes of a behavior call the authorizer refused, whatever the transport. */
+export const behaviorAuthorizationCodes = {
+  /** No credential the host accepts (or the host has no authorizer): 401 and its equivalents. */
+  unauthenticated: 'BEHAVIOR_UNAUTHENTICATED',
+  /** The authorizer refused the caller: 403 and its equivalents. */
+  forbidden: 'BEHAVIOR_FORBIDDEN',
+} as const;
+
+/**
+ * The one authorization step of a behavior call, for every transport: a behavior declaring
+ * `authorization: { mode: 'required', policy }` asks `authorizer` with the behavior id and policy; anything
+ * but `true` or `{ outcome: 'allowed' }` throws an OperationError (`unauthenticated` when no authorizer is
+ * there or it says so, `forbidden` otherwise, a throw included), which each transport maps like any other
+ * error kind. Answers the principal (null for a behavior without a requirement, which never asks).
+ */
+export async function authorizeBehaviorCall(
+  authorizer: Authorizer | undefined,
+  behavior: { readonly id: string; readonly authorization?: OperationAuthorization },
+  request: Omit<AuthorizationRequest, 'policy' | 'operationId'>,
+): Promise<OperationPrincipal | null> {
+  if (behavior.authorization?.mode !== 'required') return null;
+  const policy = behavior.authorization.policy ?? null;
+  const refused = (kind: 'unauthenticated' | 'forbidden', reason?: string) =>
+    new OperationError(
+      kind,
+      behaviorAuthorizationCodes[kind],
+      reason ??
+        (kind === 'unauthenticated'
+          ? `Behavior ${behavior.id} requires credentials the host accepts`
+          : `The host refused this call of behavior ${behavior.id}${policy ? ` (policy ${policy})` : ''}`),
+    );
+  if (!authorizer) {
+    throw refused(
+      'unauthenticated',
+      `Behavior ${behavior.id} requires authorization and this host has no authorizer`,
+    );
+  }
+  let decision: AuthorizationDecision;
+  try {
+    decision = await authorizer({ ...request, policy, operationId: behavior.id });
+  } catch {
+    decision = false;
+  }
+  if (decision === true) return { subject: null, policy, claims: {} };
+  if (decision && typeof decision === 'object') {
+    if (decision.outcome === 'allowed') {
+      return {
+        subject: decision.principal?.subject ?? null,
+        policy: decision.principal?.policy ?? policy,
+        claims: decision.principal?.claims ?? {},
+      };
+    }
+    throw refused(decision.outcome, decision.reason);
+  }
+  throw refused('forbidden');
+}

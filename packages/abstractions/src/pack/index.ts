@@ -17,6 +17,7 @@ export type {
   OperationOutcome,
   OperationRegistry,
 } from './operations';
+export { authorizeBehaviorCall, behaviorAuthorizationCodes } from './authorization';
 export type { AuthorizationRequest, AuthorizationDecision, Authorizer } from './authorization';
 export {
   storeErrorCodes,

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Engine } from '../engine';
+import type { Authorizer } from './authorization';
 import { defineExtensionKey, type ExtensionKey } from './extension-key';
 
 /** A raw HTTP handler an adapter mounts on the web host (GraphQL, JSON-RPC): it owns the response. */
@@ -24,6 +25,18 @@ export interface TransportMountContext {
   readonly engine: Engine;
   /** Present on the web host; absent on a worker host (adapters with their own server, like gRPC, ignore it). */
   readonly http: HttpMount | null;
+  /**
+   * The host's authorizer (the web host: its `authorize` hook), asked through `authorizeBehaviorCall` for every
+   * call of a behavior that declares `authorization: { mode: 'required' }`. Absent when the host has none:
+   * such calls are then refused (fail closed).
+   */
+  readonly authorize?: Authorizer;
+  /**
+   * True when the host keeps its descriptions from anonymous callers (the web host: `/engine` guarded by
+   * `Engine:Web:EngineRoutes:Exposure`, by default under `NODE_ENV=production`). Adapters follow it for the
+   * descriptions they serve themselves (GraphQL introspection) unless configured explicitly. Default false.
+   */
+  readonly descriptionsGuarded?: boolean;
 }
 
 /** A transport served by an adapter package (spec 4.5): registered with `builder.provide(transportAdapterKey(name), adapter)`. */
