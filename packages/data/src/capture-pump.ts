@@ -89,6 +89,7 @@ export class CapturePump {
     let captured = 0;
     let produced = 0;
     let idleReported = false;
+    let completeness: StagedBatch['completeness'];
     for (let batchIndex = 0; batchIndex < this.settings.maxBatchesPerPass && !signal.aborted; batchIndex++) {
       const checkpoint =
         this.book.record(capture.id).acknowledgement.durableCheckpoint ??
@@ -114,6 +115,7 @@ export class CapturePump {
           failureKind,
         };
       }
+      completeness = batch.completeness ?? completeness;
       if (batch.capturedChangeCount === 0) {
         // A provider that positions an empty read (a change stream's post-batch resume token) moves the
         // checkpoint so that changes made while no stream is open are not skipped.
@@ -121,6 +123,7 @@ export class CapturePump {
           await provider.acknowledge({ capture, batch });
           await this.report(capture, {
             outcome: 'idle',
+            completeness: batch.completeness,
             checkpoint: batch.nextCheckpoint,
             acknowledgement: {
               state: 'acknowledged',
@@ -173,11 +176,12 @@ export class CapturePump {
         changeId: batch.lastChangeId,
         lagSeconds: batch.lagSeconds,
         outboxDispatchState: 'staged',
+        completeness: batch.completeness,
         acknowledgement: { state: 'acknowledged', acknowledgerServiceType: provider.acknowledgerServiceType },
       });
       if (batch.capturedChangeCount < this.settings.batchSize) break;
     }
-    if (captured === 0 && !idleReported) await this.report(capture, { outcome: 'idle' });
+    if (captured === 0 && !idleReported) await this.report(capture, { outcome: 'idle', completeness });
     return {
       cdcCaptureId: capture.id,
       outcome: captured === 0 ? ('idle' as const) : ('captured' as const),
