@@ -90,6 +90,7 @@ export class CapturePump {
     let produced = 0;
     let idleReported = false;
     let completeness: StagedBatch['completeness'];
+    let metadata: StagedBatch['metadata'];
     for (let batchIndex = 0; batchIndex < this.settings.maxBatchesPerPass && !signal.aborted; batchIndex++) {
       const checkpoint =
         this.book.record(capture.id).acknowledgement.durableCheckpoint ??
@@ -116,6 +117,7 @@ export class CapturePump {
         };
       }
       completeness = batch.completeness ?? completeness;
+      metadata = batch.metadata ?? metadata;
       if (batch.capturedChangeCount === 0) {
         // A provider that positions an empty read (a change stream's post-batch resume token) moves the
         // checkpoint so that changes made while no stream is open are not skipped.
@@ -124,6 +126,7 @@ export class CapturePump {
           await this.report(capture, {
             outcome: 'idle',
             completeness: batch.completeness,
+            metadata: batch.metadata,
             checkpoint: batch.nextCheckpoint,
             acknowledgement: {
               state: 'acknowledged',
@@ -177,11 +180,13 @@ export class CapturePump {
         lagSeconds: batch.lagSeconds,
         outboxDispatchState: 'staged',
         completeness: batch.completeness,
+        metadata: batch.metadata,
         acknowledgement: { state: 'acknowledged', acknowledgerServiceType: provider.acknowledgerServiceType },
       });
       if (batch.capturedChangeCount < this.settings.batchSize) break;
     }
-    if (captured === 0 && !idleReported) await this.report(capture, { outcome: 'idle', completeness });
+    if (captured === 0 && !idleReported)
+      await this.report(capture, { outcome: 'idle', completeness, metadata });
     return {
       cdcCaptureId: capture.id,
       outcome: captured === 0 ? ('idle' as const) : ('captured' as const),

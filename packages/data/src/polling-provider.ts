@@ -21,6 +21,11 @@ export interface StagedBatch {
    * capture's runtime state as `completeness`; absent when the provider does not say.
    */
   readonly completeness?: { readonly state: CompletenessState; readonly reason: string | null };
+  /**
+   * Provider facts published on the capture's runtime state `metadata` (at most 20 keys; strings, numbers,
+   * booleans; never secrets), e.g. a replication slot's lag.
+   */
+  readonly metadata?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /**
