@@ -17,8 +17,10 @@ const client = new pg.Client({ connectionString: url });
 async function prepare(rows: number) {
   await client.query(`DROP TABLE IF EXISTS ${source}, ${outbox}, ${outbox}_acknowledgements`);
   await client.query(
-    `CREATE TABLE ${source} (change_id bigserial PRIMARY KEY, sku text NOT NULL, quantity int NOT NULL)`,
+    `CREATE TABLE ${source} (change_id bigserial PRIMARY KEY, sku text NOT NULL, quantity int NOT NULL,
+      change_xid xid8 NOT NULL DEFAULT pg_current_xact_id())`,
   );
+  await client.query(`CREATE INDEX ON ${source} (change_xid, change_id)`);
   await client.query(
     `INSERT INTO ${source} (sku, quantity) SELECT 'sku-' || g, g % 97 FROM generate_series(1, $1) g`,
     [rows],
@@ -55,22 +57,29 @@ async function bare(rows: number): Promise<number> {
   return performance.now() - started;
 }
 
-/** The tighter baseline: the provider's own single statement (read + insert server-side), run bare. */
+/**
+ * The tighter baseline: the provider's own single statement (read up to the oldest running transaction and
+ * insert server-side, in (transaction id, change id) order), run bare.
+ */
 async function bareStatement(rows: number): Promise<number> {
   const started = performance.now();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  let checkpoint = '0';
-  while (Number(checkpoint) < rows) {
+  let position = { transaction: '0', change: '0' };
+  while (Number(position.change) < rows) {
     const result = await client.query(
-      `WITH batch AS (SELECT s.change_id AS change_value, to_jsonb(s) AS payload FROM ${source} s
-         WHERE s.change_id > $3 ORDER BY s.change_id LIMIT $2),
+      `WITH batch AS (SELECT s.change_xid AS change_transaction, s.change_id AS change_value, to_jsonb(s) AS payload
+         FROM ${source} s
+         WHERE s.change_xid < pg_snapshot_xmin(pg_current_snapshot()) AND (s.change_xid, s.change_id) > ($3::xid8, $4)
+         ORDER BY s.change_xid, s.change_id LIMIT $2),
        inserted AS (INSERT INTO ${outbox} (cdc_capture_id, change_id, source_table, event_format, payload)
-         SELECT 'bare-statement', b.change_value::text, $1, 'json', b.payload FROM batch b ON CONFLICT DO NOTHING RETURNING 1)
-       SELECT (SELECT count(*) FROM inserted)::int AS produced, (SELECT max(change_value)::text FROM batch) AS last_change`,
-      [source, batchSize, checkpoint],
+         SELECT 'bare-statement', b.change_value::text, $1, 'json', b.payload FROM batch b ON CONFLICT DO NOTHING RETURNING 1),
+       last AS (SELECT change_transaction, change_value FROM batch ORDER BY change_transaction DESC, change_value DESC LIMIT 1)
+       SELECT (SELECT count(*) FROM inserted)::int AS produced, (SELECT change_value::text FROM last) AS last_change,
+         (SELECT change_transaction::text FROM last) AS last_transaction`,
+      [source, batchSize, position.transaction, position.change],
     );
-    checkpoint = result.rows[0].last_change;
+    position = { transaction: result.rows[0].last_transaction, change: result.rows[0].last_change };
   }
   await client.end();
   return performance.now() - started;
@@ -88,7 +97,7 @@ async function pump(rows: number): Promise<{ milliseconds: number; heapGrowthMb:
       sourceId: 'bench',
       mode: 'polling',
       eventFormat: 'json',
-      metadata: { sourceTable: source, changeColumn: 'change_id' },
+      metadata: { sourceTable: source, changeColumn: 'change_id', transactionColumn: 'change_xid' },
     },
   ]);
   addData(builder, {
@@ -109,7 +118,8 @@ async function pump(rows: number): Promise<{ milliseconds: number; heapGrowthMb:
   const started = performance.now();
   await engine.start();
   const registration = engine.resolve(dataRegistrationKey)!;
-  while (registration.runtime.book.record('pump').acknowledgement.durableCheckpoint !== String(rows)) {
+  // The checkpoint is <transaction id>:<change id>.
+  while (!registration.runtime.book.record('pump').acknowledgement.durableCheckpoint?.endsWith(`:${rows}`)) {
     const outcome = await registration.pumpJob!.trigger();
     if (outcome.status === 'failed') throw new Error(outcome.error);
     if (outcome.status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 2));

@@ -22,7 +22,8 @@ export interface DispatchRun {
   readonly cpuMicrosPerMessage: number;
 }
 
-function timer(count: number) {
+/** Starts timing `count` messages; the returned function stops it. */
+export function timer(count: number) {
   const started = performance.now();
   const cpu = process.cpuUsage();
   return (): DispatchRun => {
@@ -41,8 +42,9 @@ export async function packDispatch(
   batch: number,
   outbox: OutboxKind,
   postgresUrl: string,
+  postgres: { table?: string; retentionMinutes?: number } = {},
 ): Promise<DispatchRun> {
-  const table = `bench_dispatch_${process.pid}`;
+  const table = postgres.table ?? `bench_dispatch_${process.pid}`;
   const builder = createEngineBuilder({ environment: {}, logger: { log: () => undefined } });
   builder.addModule({ id: 'orders', version: '1.0.0' });
   declareEventing(builder, { moduleId: 'orders', channels: [{ id: 'orders' }] });
@@ -80,7 +82,7 @@ export async function packDispatch(
     addPostgresOutbox(builder, {
       ConnectionString: postgresUrl,
       TableName: table,
-      DispatchedRetentionMinutes: 0,
+      DispatchedRetentionMinutes: postgres.retentionMinutes ?? 0,
     });
   }
   const engine = builder.build();

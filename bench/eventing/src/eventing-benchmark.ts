@@ -3,8 +3,11 @@
 // bare confirm-channel loop with the same batch size (target ratio >= 0.8). Exits 1 when a target is missed.
 // Environment: POSTGRES_URL, RABBITMQ_URL, BENCH_ROUNDS (5), BENCH_STAGING_PER_ROUND (200),
 // BENCH_MESSAGES (2000), BENCH_BATCH (50), BENCH_OUTBOX (memory | postgresql: where (b) stages),
-// BENCH_WARMUP_ROUNDS (2: uncounted rounds of (b) on both sides first).
+// BENCH_WARMUP_ROUNDS (2: uncounted rounds of (b) on both sides first). With BENCH_OUTBOX=postgresql, (c) the
+// PostgreSQL lane: the dispatcher on the PostgreSQL outbox against a bare claim-publish-confirm-update loop, on
+// an empty table and on one holding BENCH_FOREIGN_ROWS (40000) dispatched rows of another outbox (target >= 0.8).
 import { bareDispatch, packDispatch, type DispatchRun, type OutboxKind } from './dispatch-benchmark';
+import { postgresLane } from './postgres-lane-benchmark';
 import { stagingBenchmark } from './staging-benchmark';
 
 const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -15,6 +18,7 @@ const messages = Number(process.env.BENCH_MESSAGES ?? 2000);
 const batch = Number(process.env.BENCH_BATCH ?? 50);
 const outbox = (process.env.BENCH_OUTBOX ?? 'memory') as OutboxKind;
 const warmupRounds = Number(process.env.BENCH_WARMUP_ROUNDS ?? 2);
+const foreignRows = Number(process.env.BENCH_FOREIGN_ROWS ?? 40_000);
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -52,7 +56,28 @@ async function main() {
   console.log(
     `(b) dispatch (${outbox} outbox): pack ${rate(pack).toFixed(0)} msg/s, bare ${rate(bare).toFixed(0)} msg/s, ratio ${throughput.toFixed(2)} (target >= 0.80); median round ratio ${median(pack.map((p, i) => p.rate / bare[i]!.rate)).toFixed(2)}; CPU per message in this process: pack ${cpu(pack).toFixed(0)} µs, bare ${cpu(bare).toFixed(0)} µs`,
   );
-  if (staging.ratio > 1.2 || throughput < 0.8) process.exitCode = 1;
+  let laneMissed = false;
+  if (outbox === 'postgresql') {
+    for (const [label, rows] of [
+      ['empty table', 0],
+      [`in-service table (${foreignRows} dispatched rows of another outbox)`, foreignRows],
+    ] as const) {
+      const lane = await postgresLane({
+        url: rabbitUrl,
+        postgresUrl,
+        rounds,
+        count: messages,
+        batch,
+        foreignRows: rows,
+        label,
+      });
+      laneMissed ||= lane.ratio < 0.8;
+      console.log(
+        `(c) PostgreSQL lane, ${label}: pack ${lane.pack.toFixed(0)} msg/s, bare claim loop ${lane.bare.toFixed(0)} msg/s, ratio ${lane.ratio.toFixed(2)} (target >= 0.80); median round ratio ${median(lane.roundRatios).toFixed(2)}`,
+      );
+    }
+  }
+  if (staging.ratio > 1.2 || throughput < 0.8 || laneMissed) process.exitCode = 1;
 }
 
 main().catch((error: unknown) => {

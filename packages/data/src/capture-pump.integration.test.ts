@@ -66,11 +66,16 @@ describe('the shared polling pump with the PostgreSQL provider (real server)', (
     const state = (await served.request('/engine/cdc-captures/runtime/orders')).body;
     expect(state).toMatchObject({
       lastOutcome: expect.stringMatching(/captured|idle/),
-      checkpoint: '25',
+      checkpoint: expect.stringMatching(/^\d+:25$/),
       changeId: '25',
       totalCapturedChangeCount: 25,
       totalProducedMessageCount: 25,
-      acknowledgement: { state: 'acknowledged', durableCheckpoint: '25', pendingCheckpoint: null },
+      acknowledgement: {
+        state: 'acknowledged',
+        durableCheckpoint: expect.stringMatching(/^\d+:25$/),
+        pendingCheckpoint: null,
+      },
+      completeness: { state: 'guaranteed', reason: null },
       acknowledgerServiceType: 'postgresql-outbox-acknowledgement',
       failureKind: null,
       executionBinding: {
@@ -148,14 +153,14 @@ describe('the shared polling pump with the PostgreSQL provider (real server)', (
       acknowledgement: {
         state: 'failed',
         durableCheckpoint: null,
-        pendingCheckpoint: '10',
+        pendingCheckpoint: expect.stringMatching(/^\d+:10$/),
         pendingChangeId: '10',
       },
     });
     await pass(served);
     expect(
       (await served.request('/engine/cdc-captures/runtime/orders')).body.acknowledgement.pendingCheckpoint,
-    ).toBe('10');
+    ).toMatch(/^\d+:10$/);
 
     failAcknowledgement = false;
     const retried = await pass(served);
@@ -164,10 +169,74 @@ describe('the shared polling pump with the PostgreSQL provider (real server)', (
     const recovered = (await served.request('/engine/cdc-captures/runtime/orders')).body;
     expect(recovered).toMatchObject({
       failureKind: null,
-      checkpoint: '10',
+      checkpoint: expect.stringMatching(/^\d+:10$/),
       totalProducedMessageCount: 10,
-      acknowledgement: { state: 'acknowledged', durableCheckpoint: '10', pendingCheckpoint: null },
+      acknowledgement: {
+        state: 'acknowledged',
+        durableCheckpoint: expect.stringMatching(/^\d+:10$/),
+        pendingCheckpoint: null,
+      },
     });
+  });
+
+  it('a source without a transaction column is captured but its state says a change may be skipped, and why', async () => {
+    const source = await postgresSource('cdcnoxid', { transactionColumn: null });
+    sources.push(source);
+    await source.insert(7);
+    const served = await serveData(pumpOptions(source.outbox), (builder) =>
+      declareCaptures(builder, [pgCapture('orders', source.source)]),
+    );
+    await pass(served);
+    expect(await source.outboxRows('orders')).toEqual({ total: 7, distinct: 7, maxChange: 7 });
+    const state = (await served.request('/engine/cdc-captures/runtime/orders')).body;
+    expect(state).toMatchObject({
+      checkpoint: '7',
+      acknowledgement: { state: 'acknowledged', durableCheckpoint: '7' },
+      completeness: {
+        state: 'not-guaranteed',
+        reason: expect.stringContaining(`ADD COLUMN "change_xid" xid8 NOT NULL DEFAULT pg_current_xact_id()`),
+      },
+    });
+    expect(state.completeness.reason).toContain(source.source);
+    await pass(served);
+    expect((await served.request('/engine/cdc-captures/runtime/orders')).body.completeness.state).toBe(
+      'not-guaranteed',
+    );
+  });
+
+  it('a checkpoint written before the source had its transaction column resumes after its change value', async () => {
+    const source = await newSource();
+    await source.insert(12);
+    const provider = new PostgresPollingProvider({
+      connectionString: postgresUrl,
+      outboxTable: source.outbox,
+      timeoutMilliseconds: 10_000,
+    });
+    const orders = {
+      ...pgCapture('orders', source.source),
+      description: '',
+      tags: [],
+      metadata: { sourceTable: source.source, changeColumn: 'change_id' },
+    };
+    try {
+      const batch = await provider.stageBatch({
+        capture: orders,
+        checkpoint: '5',
+        batchSize: 100,
+      });
+      expect(batch).toMatchObject({ capturedChangeCount: 7, producedMessageCount: 7, lastChangeId: '12' });
+      expect(batch.nextCheckpoint).toMatch(/^\d+:12$/);
+      expect(batch.completeness).toEqual({ state: 'guaranteed', reason: null });
+      const next = await provider.stageBatch({
+        capture: orders,
+        checkpoint: batch.nextCheckpoint,
+        batchSize: 100,
+      });
+      expect(next).toMatchObject({ capturedChangeCount: 0, nextCheckpoint: null });
+      expect(await source.outboxRows('orders')).toEqual({ total: 7, distinct: 7, maxChange: 12 });
+    } finally {
+      await provider.close();
+    }
   });
 
   it('reports a missing source table on that capture and keeps serving the others', async () => {

@@ -89,6 +89,8 @@ export class CapturePump {
     let captured = 0;
     let produced = 0;
     let idleReported = false;
+    let completeness: StagedBatch['completeness'];
+    let metadata: StagedBatch['metadata'];
     for (let batchIndex = 0; batchIndex < this.settings.maxBatchesPerPass && !signal.aborted; batchIndex++) {
       const checkpoint =
         this.book.record(capture.id).acknowledgement.durableCheckpoint ??
@@ -114,6 +116,8 @@ export class CapturePump {
           failureKind,
         };
       }
+      completeness = batch.completeness ?? completeness;
+      metadata = batch.metadata ?? metadata;
       if (batch.capturedChangeCount === 0) {
         // A provider that positions an empty read (a change stream's post-batch resume token) moves the
         // checkpoint so that changes made while no stream is open are not skipped.
@@ -121,6 +125,8 @@ export class CapturePump {
           await provider.acknowledge({ capture, batch });
           await this.report(capture, {
             outcome: 'idle',
+            completeness: batch.completeness,
+            metadata: batch.metadata,
             checkpoint: batch.nextCheckpoint,
             acknowledgement: {
               state: 'acknowledged',
@@ -173,11 +179,14 @@ export class CapturePump {
         changeId: batch.lastChangeId,
         lagSeconds: batch.lagSeconds,
         outboxDispatchState: 'staged',
+        completeness: batch.completeness,
+        metadata: batch.metadata,
         acknowledgement: { state: 'acknowledged', acknowledgerServiceType: provider.acknowledgerServiceType },
       });
       if (batch.capturedChangeCount < this.settings.batchSize) break;
     }
-    if (captured === 0 && !idleReported) await this.report(capture, { outcome: 'idle' });
+    if (captured === 0 && !idleReported)
+      await this.report(capture, { outcome: 'idle', completeness, metadata });
     return {
       cdcCaptureId: capture.id,
       outcome: captured === 0 ? ('idle' as const) : ('captured' as const),

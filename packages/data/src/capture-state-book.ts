@@ -1,6 +1,7 @@
 import type { CdcCaptureDescriptor, KeyedStore } from '@corekit/abstractions';
 import type {
   CaptureOutcome,
+  CompletenessState,
   CdcCaptureRuntimeObservation,
   CdcCaptureRuntimeState,
   failureKinds,
@@ -39,6 +40,8 @@ export interface CaptureRecord {
   readonly acknowledgerServiceType: string | null;
   readonly failureKind: FailureKind | null;
   readonly outboxDispatchState: string | null;
+  /** Absent in records written before the field existed (read as unknown). */
+  readonly completeness?: { readonly state: CompletenessState; readonly reason: string | null } | null;
   readonly reporterId: string | null;
   readonly edgeProvenance: { readonly edgeNodeId: string; readonly observedAtUtc: string } | null;
   readonly metadata: Readonly<Record<string, string | number | boolean>>;
@@ -66,6 +69,7 @@ export const emptyRecord: CaptureRecord = {
   acknowledgerServiceType: null,
   failureKind: null,
   outboxDispatchState: null,
+  completeness: null,
   reporterId: null,
   edgeProvenance: null,
   metadata: {},
@@ -102,6 +106,9 @@ export function applyObservation(
         ? (observation.failureKind ?? 'reported')
         : (observation.failureKind ?? null),
     outboxDispatchState: observation.outboxDispatchState ?? record.outboxDispatchState,
+    completeness: observation.completeness
+      ? { state: observation.completeness.state, reason: observation.completeness.reason ?? null }
+      : (record.completeness ?? null),
     reporterId: observation.reporterId,
     edgeProvenance: observation.edgeNodeId
       ? { edgeNodeId: observation.edgeNodeId, observedAtUtc }
@@ -322,6 +329,7 @@ export function projectState(
     acknowledgerServiceType: record.acknowledgerServiceType,
     failureKind: record.failureKind,
     outboxDispatchState: record.outboxDispatchState,
+    completeness: record.completeness ?? { state: 'unknown', reason: null },
     reporterId: record.reporterId,
     reporterLease: lease
       ? {

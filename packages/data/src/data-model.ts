@@ -49,6 +49,14 @@ export type ReporterCoordination = z.infer<typeof reporterCoordinationSchema>;
 
 export const failureKinds = ['source', 'staging', 'acknowledgement', 'provider', 'reported'] as const;
 
+/**
+ * Whether the runner can promise that its checkpoint never passes a change that may still commit:
+ * `guaranteed` (every committed change is captured), `not-guaranteed` (a change committed out of order may be
+ * skipped; `reason` says why and what fixes it).
+ */
+export const completenessStates = ['guaranteed', 'not-guaranteed'] as const;
+export type CompletenessState = (typeof completenessStates)[number];
+
 const safeMetadata = z.record(z.string().max(100), z.union([z.string().max(500), z.number(), z.boolean()]));
 
 /**
@@ -84,6 +92,13 @@ export const cdcCaptureRuntimeObservationSchema = z.strictObject({
     .optional(),
   /** The outbox dispatch posture the runner saw (`staged`, `dispatching`, `dispatched`...). */
   outboxDispatchState: z.string().min(1).max(100).optional(),
+  /** Whether no committed change can be skipped; kept until a later observation says otherwise. */
+  completeness: z
+    .strictObject({
+      state: z.enum(completenessStates),
+      reason: z.string().max(500).nullable().optional(),
+    })
+    .optional(),
   /** Edge node the runner ran on; must be declared by an edge runtime that lists nodes. */
   edgeNodeId: z.string().min(1).max(200).optional(),
   metadata: safeMetadata
@@ -138,6 +153,11 @@ export const cdcCaptureRuntimeStateSchema = z.object({
   acknowledgerServiceType: z.string().nullable(),
   failureKind: z.enum(failureKinds).nullable(),
   outboxDispatchState: z.string().nullable(),
+  /** `unknown` until the runner says whether a change committed out of order can be skipped. */
+  completeness: z.object({
+    state: z.enum(['unknown', ...completenessStates]),
+    reason: z.string().nullable(),
+  }),
   reporterId: z.string().nullable(),
   reporterLease: z
     .object({ reporterId: z.string(), expiresAtUtc: z.string(), expired: z.boolean() })

@@ -1,4 +1,5 @@
 import { CoreError, defineExtensionKey, type CdcCaptureDescriptor } from '@corekit/abstractions';
+import type { CompletenessState } from './data-model';
 
 /**
  * What a provider reports after staging one batch: the changes it read after the checkpoint and the outbox
@@ -14,6 +15,17 @@ export interface StagedBatch {
   readonly nextCheckpoint: string | null;
   /** Seconds between the newest change and now, when the provider can tell. */
   readonly lagSeconds: number | null;
+  /**
+   * Whether the provider can promise that the checkpoint never passes a change that may still commit
+   * (`guaranteed`), or not and why (`not-guaranteed` with a reason an operator can act on). Reported on the
+   * capture's runtime state as `completeness`; absent when the provider does not say.
+   */
+  readonly completeness?: { readonly state: CompletenessState; readonly reason: string | null };
+  /**
+   * Provider facts published on the capture's runtime state `metadata` (at most 20 keys; strings, numbers,
+   * booleans; never secrets), e.g. a replication slot's lag.
+   */
+  readonly metadata?: Readonly<Record<string, string | number | boolean>>;
 }
 
 /**

@@ -17,12 +17,38 @@ export function quoteQualified(name: string): string {
   return parts.map((part) => `"${part}"`).join('.');
 }
 
-/** Where a capture reads: `metadata.sourceTable` (else its first resource id) and `metadata.changeColumn`. */
-export function sourceOf(capture: CdcCaptureDescriptor): { table: string; changeColumn: string } {
+/**
+ * Where a capture reads: `metadata.sourceTable` (else its first resource id), `metadata.changeColumn`
+ * (default `change_id`) and `metadata.transactionColumn` (default `change_xid`: the writing transaction's id,
+ * `xid8 DEFAULT pg_current_xact_id()`).
+ */
+export function sourceOf(capture: CdcCaptureDescriptor): {
+  table: string;
+  changeColumn: string;
+  transactionColumn: string;
+} {
   const table = capture.metadata.sourceTable ?? capture.resourceIds[0] ?? capture.sourceId;
   const changeColumn = capture.metadata.changeColumn ?? 'change_id';
-  return { table: String(table), changeColumn: String(changeColumn) };
+  const transactionColumn = capture.metadata.transactionColumn ?? 'change_xid';
+  return {
+    table: String(table),
+    changeColumn: String(changeColumn),
+    transactionColumn: String(transactionColumn),
+  };
 }
+
+/**
+ * A guarded checkpoint is `<transaction id>:<change value>`: the position of the last staged change in
+ * (transaction id, change value) order. A checkpoint without the prefix is a change value alone (written by an
+ * unguarded read, or by the pump before it read transaction ids).
+ */
+export function parseCheckpoint(checkpoint: string): { transaction: string | null; change: string } {
+  const match = /^(\d+):(.*)$/s.exec(checkpoint);
+  return match ? { transaction: match[1], change: match[2] } : { transaction: null, change: checkpoint };
+}
+
+/** How long a source found without a usable transaction column is trusted before it is looked at again. */
+const unguardedRecheckMilliseconds = 60_000;
 
 export interface PostgresPollingProviderOptions {
   readonly connectionString: string;
@@ -46,6 +72,7 @@ export class PostgresPollingProvider implements CdcPollingProvider {
   private readonly outbox: string;
   private readonly acknowledgements: string;
   private schemaReady: Promise<void> | null = null;
+  private readonly guards = new Map<string, { guarded: boolean; checkedAt: number }>();
 
   constructor(private readonly options: PostgresPollingProviderOptions) {
     this.outbox = quoteQualified(options.outboxTable);
@@ -86,42 +113,108 @@ export class PostgresPollingProvider implements CdcPollingProvider {
     return this.schemaReady;
   }
 
+  /**
+   * Whether `table` has `column` of type xid8: cached per source, a missing column looked at again after a
+   * minute (so adding it takes effect without a restart), a present one until a statement fails.
+   */
+  private async transactionColumnOf(table: string, column: string): Promise<boolean> {
+    const key = `${table}\u0000${column}`;
+    const known = this.guards.get(key);
+    if (known && (known.guarded || Date.now() - known.checkedAt < unguardedRecheckMilliseconds)) {
+      return known.guarded;
+    }
+    const result = await this.pool.query<{ type: string | null }>(
+      `SELECT (SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
+               WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND a.attnum > 0 AND NOT a.attisdropped) AS type`,
+      [quoteQualified(table), column],
+    );
+    const guarded = result.rows[0]?.type === 'xid8';
+    this.guards.set(key, { guarded, checkedAt: Date.now() });
+    return guarded;
+  }
+
   async stageBatch(request: {
     capture: CdcCaptureDescriptor;
     checkpoint: string | null;
     batchSize: number;
   }): Promise<StagedBatch> {
     await this.ensureSchema();
-    const { table, changeColumn } = sourceOf(request.capture);
+    const { table, changeColumn, transactionColumn } = sourceOf(request.capture);
     const source = quoteQualified(table);
     const column = quoteQualified(changeColumn);
-    const after = request.checkpoint === null ? '' : `WHERE s.${column} > $5`;
-    const sql = `WITH batch AS (
-        SELECT s.${column} AS change_value, to_jsonb(s) AS payload FROM ${source} s ${after}
-        ORDER BY s.${column} LIMIT $3),
-      inserted AS (
-        INSERT INTO ${this.outbox} (cdc_capture_id, change_id, source_table, event_format, payload)
-        SELECT $1, b.change_value::text, $2, $4, b.payload FROM batch b
-        ON CONFLICT (cdc_capture_id, change_id) DO NOTHING RETURNING 1)
-      SELECT (SELECT count(*) FROM batch)::int AS captured, (SELECT count(*) FROM inserted)::int AS produced,
-        (SELECT max(change_value)::text FROM batch) AS last_change`;
-    const values: unknown[] = [request.capture.id, table, request.batchSize, request.capture.eventFormat];
-    if (request.checkpoint !== null) values.push(request.checkpoint);
+    const transaction = quoteQualified(transactionColumn);
+    const guardKey = `${table}\u0000${transactionColumn}`;
     try {
+      const guarded = await this.transactionColumnOf(table, transactionColumn);
+      const values: unknown[] = [request.capture.id, table, request.batchSize, request.capture.eventFormat];
+      const position = request.checkpoint === null ? null : parseCheckpoint(request.checkpoint);
+      let sql: string;
+      if (guarded) {
+        // Only changes of transactions older than the oldest one still running: none of those can still
+        // commit, and every transaction that has not taken its id yet will take a larger one. Reading in
+        // (transaction id, change value) order up to that horizon never passes a change that may commit later.
+        const conditions = [`s.${transaction} < pg_snapshot_xmin(pg_current_snapshot())`];
+        if (position?.transaction) {
+          values.push(position.transaction, position.change);
+          conditions.push(`(s.${transaction}, s.${column}) > ($5::xid8, $6)`);
+        } else if (position) {
+          // A checkpoint written before the source had its transaction column: resume after its change value.
+          values.push(position.change);
+          conditions.push(`s.${column} > $5`);
+        }
+        sql = `WITH batch AS (
+            SELECT s.${transaction} AS change_transaction, s.${column} AS change_value, to_jsonb(s) AS payload
+            FROM ${source} s WHERE ${conditions.join(' AND ')}
+            ORDER BY s.${transaction}, s.${column} LIMIT $3),
+          inserted AS (
+            INSERT INTO ${this.outbox} (cdc_capture_id, change_id, source_table, event_format, payload)
+            SELECT $1, b.change_value::text, $2, $4, b.payload FROM batch b
+            ON CONFLICT (cdc_capture_id, change_id) DO NOTHING RETURNING 1),
+          last AS (SELECT change_transaction, change_value FROM batch
+            ORDER BY change_transaction DESC, change_value DESC LIMIT 1)
+          SELECT (SELECT count(*) FROM batch)::int AS captured, (SELECT count(*) FROM inserted)::int AS produced,
+            (SELECT change_value::text FROM last) AS last_change,
+            (SELECT change_transaction::text FROM last) AS last_transaction`;
+      } else {
+        if (position) values.push(position.change);
+        sql = `WITH batch AS (
+            SELECT s.${column} AS change_value, to_jsonb(s) AS payload FROM ${source} s
+            ${position ? `WHERE s.${column} > $5` : ''}
+            ORDER BY s.${column} LIMIT $3),
+          inserted AS (
+            INSERT INTO ${this.outbox} (cdc_capture_id, change_id, source_table, event_format, payload)
+            SELECT $1, b.change_value::text, $2, $4, b.payload FROM batch b
+            ON CONFLICT (cdc_capture_id, change_id) DO NOTHING RETURNING 1)
+          SELECT (SELECT count(*) FROM batch)::int AS captured, (SELECT count(*) FROM inserted)::int AS produced,
+            (SELECT max(change_value)::text FROM batch) AS last_change, NULL::text AS last_transaction`;
+      }
       const result = await this.pool.query<{
         captured: number;
         produced: number;
         last_change: string | null;
+        last_transaction: string | null;
       }>(sql, values);
       const row = result.rows[0];
       return {
         capturedChangeCount: row.captured,
         producedMessageCount: row.produced,
         lastChangeId: row.last_change,
-        nextCheckpoint: row.last_change,
+        nextCheckpoint:
+          row.last_change === null
+            ? null
+            : row.last_transaction === null
+              ? row.last_change
+              : `${row.last_transaction}:${row.last_change}`,
         lagSeconds: null,
+        completeness: guarded
+          ? { state: 'guaranteed', reason: null }
+          : {
+              state: 'not-guaranteed',
+              reason: `${table} has no xid8 column "${transactionColumn}": a change whose transaction commits after a later change was read is skipped; add it with ALTER TABLE ${source} ADD COLUMN ${transaction} xid8 NOT NULL DEFAULT pg_current_xact_id(), or name yours in metadata.transactionColumn`,
+            },
       };
     } catch (error) {
+      this.guards.delete(guardKey);
       throw classify(error, 'staging', table);
     }
   }

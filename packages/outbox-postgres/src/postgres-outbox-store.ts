@@ -96,26 +96,17 @@ export class PostgresOutboxStore implements OutboxStore {
 
   /**
    * Claims the rows that became available first (staging order, a retried row behind the rows staged before
-   * its retry), walking the due index from its front: the cost follows the batch, not the backlog.
+   * its retry). See `claimStatement`: the plan walks the front of the due index and updates by row address,
+   * so the cost follows the batch, not the backlog, whatever the statistics say about any outbox id.
    */
   async claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedOutboxMessage[]> {
     await this.ready();
-    const result = await this.dispatch.query(
-      `WITH due AS (
-         SELECT id FROM ${this.table}
-          WHERE outbox_id = $1 AND status = 'pending' AND available_at <= clock_timestamp()
-            AND (claim_owner IS NULL OR claim_expires_at <= clock_timestamp())
-          ORDER BY available_at
-          LIMIT $2
-          FOR UPDATE SKIP LOCKED)
-       UPDATE ${this.table} AS outbox
-          SET claim_owner = $3, claim_expires_at = clock_timestamp() + $4 * interval '1 millisecond',
-              attempts = outbox.attempts + 1
-         FROM due
-        WHERE outbox.outbox_id = $1 AND outbox.id = due.id
-       RETURNING outbox.id, outbox.message, outbox.attempts, outbox.available_at`,
-      [this.outboxId, limit, owner, leaseMs],
-    );
+    const result = await this.dispatch.query(claimStatement(this.table), [
+      this.outboxId,
+      limit,
+      owner,
+      leaseMs,
+    ]);
     return (result.rows as Array<{ id: string; message: EventMessage; attempts: number; available_at: Date }>)
       .sort((a, b) => a.available_at.getTime() - b.available_at.getTime())
       .map((row) => ({ id: row.id, message: row.message, attempt: row.attempts }));
@@ -188,4 +179,29 @@ export class PostgresOutboxStore implements OutboxStore {
     );
     return result.rowCount === 1;
   }
+}
+
+/**
+ * The claim (parameters: outbox id, limit, owner, lease in milliseconds). The CTE locks the first `limit` due
+ * rows of the outbox through the partial due index `(outbox_id, available_at) WHERE status = 'pending'`
+ * (`FOR UPDATE SKIP LOCKED`, an index scan under the LIMIT); the UPDATE then finds exactly those rows by
+ * their address (`ctid = ANY(...)`, a TID scan). Joining back on `(outbox_id, id)` instead let the planner,
+ * when its statistics said an outbox id had few rows (a new one, or after a quiet period), scan every row of
+ * that outbox id, dispatched ones included, once per claim. A locked row cannot move before the statement
+ * ends; a row updated by another transaction between the snapshot and the lock is simply not claimed this
+ * time.
+ */
+export function claimStatement(table: string): string {
+  return `WITH due AS (
+       SELECT ctid FROM ${table}
+        WHERE outbox_id = $1 AND status = 'pending' AND available_at <= clock_timestamp()
+          AND (claim_owner IS NULL OR claim_expires_at <= clock_timestamp())
+        ORDER BY available_at
+        LIMIT $2
+        FOR UPDATE SKIP LOCKED)
+     UPDATE ${table} AS outbox
+        SET claim_owner = $3, claim_expires_at = clock_timestamp() + $4 * interval '1 millisecond',
+            attempts = outbox.attempts + 1
+      WHERE outbox.ctid = ANY(ARRAY(SELECT ctid FROM due))
+     RETURNING outbox.id, outbox.message, outbox.attempts, outbox.available_at`;
 }

@@ -5,7 +5,7 @@ import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, type EventMessage } from '@corekit/eventing';
 import { requireService, startFixture, type FixtureProcess } from '@corekit/testing';
 import { addPostgresOutbox } from './add-postgres-outbox';
-import { PostgresOutboxStore } from './postgres-outbox-store';
+import { claimStatement, PostgresOutboxStore } from './postgres-outbox-store';
 
 const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const packageDirectory = path.resolve(__dirname, '..');
@@ -227,5 +227,68 @@ describe('PostgreSQL outbox', () => {
         expect(pids).toContain(dyingPid);
       }
     }
+  });
+});
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function planNodes(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(planNodes)];
+}
+
+describe('the claim plan under stale statistics and a large foreign backlog', () => {
+  const planTable = `outbox_plan_${process.pid}`;
+  afterAll(async () => {
+    if (available) await pool.query(`DROP TABLE IF EXISTS ${planTable}`);
+  });
+
+  it('locks the batch through the due index and updates it by address: no scan over the outbox id rows', async () => {
+    if (!available) return;
+    const store = new PostgresOutboxStore(pool, 'mine', { tableName: planTable });
+    await store.ensureSchema();
+    await pool.query(`ALTER TABLE ${planTable} SET (autovacuum_enabled = false)`);
+    const insert = (outboxId: string, prefix: string, count: number, status: string) =>
+      pool.query(
+        `INSERT INTO ${planTable} (outbox_id, id, channel_id, event_type, message, status)
+         SELECT $1, $2 || g, 'orders', 'order-placed', '{}'::jsonb, $4 FROM generate_series(1, $3) g`,
+        [outboxId, prefix, count, status],
+      );
+    // Statistics taken while the table held only another outbox's dispatched backlog: they say outbox
+    // "mine" has (almost) no rows. Then "mine" gets its own dispatched history and a due backlog.
+    await insert('foreign', 'f', 40_000, 'dispatched');
+    await pool.query(`ANALYZE ${planTable}`);
+    await insert('mine', 'done-', 40_000, 'dispatched');
+    await insert('mine', 'due-', 500, 'pending');
+
+    const explained = await pool.query(`EXPLAIN (FORMAT JSON) ${claimStatement(`"public"."${planTable}"`)}`, [
+      'mine',
+      50,
+      'owner',
+      60_000,
+    ]);
+    const root = (explained.rows[0]['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0].Plan;
+    const nodes = planNodes(root);
+    const scans = nodes
+      .filter((node) => node['Relation Name'] === planTable && node['Node Type'] !== 'ModifyTable')
+      .map((node) => [node['Node Type'], node['Index Name'] ?? null]);
+    // Exactly two touches of the table: the due index under the LIMIT (at most a batch of rows), and the
+    // update by row address (the batch itself). No Seq Scan, no primary-key walk over the outbox id.
+    expect(scans.sort()).toEqual([
+      ['Index Scan', `${planTable}_due`],
+      ['Tid Scan', null],
+    ]);
+    const limit = nodes.find((node) => node['Node Type'] === 'Limit')!;
+    expect(planNodes(limit).map((node) => node['Index Name'] ?? null)).toContain(`${planTable}_due`);
+
+    // The statement claims the batch in staging order.
+    const claimed = await store.claim('owner', 50, 60_000);
+    expect(claimed).toHaveLength(50);
+    expect(claimed.every((entry) => entry.id.startsWith('due-') && entry.attempt === 1)).toBe(true);
+    expect(await store.claim('other', 1000, 60_000)).toHaveLength(450);
   });
 });

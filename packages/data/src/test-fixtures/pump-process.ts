@@ -1,9 +1,10 @@
 // A host process running the shared CDC capture pump over one PostgreSQL source table, with its state in a
-// file store. Prints PASS <n> after every pass and DONE when the durable checkpoint reaches TARGET.
+// file store. Prints PASS <n> <durable checkpoint> every 10 ms and DONE when the durable checkpoint reaches
+// TARGET (without TARGET it runs until killed). TRANSACTION_COLUMN names the capture's transaction column.
 import { createEngineBuilder } from '@corekit/engine-core';
 import { addData, dataRegistrationKey } from '../index';
 
-const target = process.env.TARGET!;
+const target = process.env.TARGET;
 
 async function main() {
   const builder = createEngineBuilder({
@@ -21,7 +22,11 @@ async function main() {
       sourceId: 'test-db',
       mode: 'polling',
       eventFormat: 'json',
-      metadata: { sourceTable: process.env.SOURCE_TABLE!, changeColumn: 'change_id' },
+      metadata: {
+        sourceTable: process.env.SOURCE_TABLE!,
+        changeColumn: 'change_id',
+        ...(process.env.TRANSACTION_COLUMN ? { transactionColumn: process.env.TRANSACTION_COLUMN } : {}),
+      },
     },
   ]);
   addData(
@@ -30,7 +35,7 @@ async function main() {
       CapturePump: {
         PostgreSqlConnectionString: process.env.POSTGRES_URL!,
         PostgreSqlOutboxTable: process.env.OUTBOX_TABLE!,
-        BatchSize: 20,
+        BatchSize: Number(process.env.BATCH_SIZE ?? 20),
         MaxBatchesPerPass: 1,
         PollIntervalMilliseconds: 10,
       },
@@ -44,7 +49,9 @@ async function main() {
   for (;;) {
     const record = registration.runtime.book.record('orders');
     console.log(`PASS ${passes++} ${record.acknowledgement.durableCheckpoint ?? 'none'}`);
-    if (record.acknowledgement.durableCheckpoint === target) {
+    const checkpoint = record.acknowledgement.durableCheckpoint;
+    // A guarded checkpoint is <transaction id>:<change id>.
+    if (target !== undefined && checkpoint !== null && checkpoint.replace(/^\d+:/, '') === target) {
       console.log(
         `DONE ${JSON.stringify({ totalCaptured: record.totalCapturedChangeCount, totalProduced: record.totalProducedMessageCount })}`,
       );

@@ -4,14 +4,28 @@ import pg from 'pg';
 /** The PostgreSQL the tests use: POSTGRES_URL, else the loopback server (trust auth, database `test`). */
 export const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** A source table with a monotonic `change_id` and a unique outbox table name, dropped by `drop()`. */
-export async function postgresSource(prefix = 'cdc') {
+/**
+ * A source table with a monotonic `change_id` and, unless `transactionColumn` is null, the writing
+ * transaction's id in `change_xid` (xid8, default `pg_current_xact_id()`); a unique outbox table name. Dropped
+ * by `drop()`.
+ */
+export async function postgresSource(
+  prefix = 'cdc',
+  { transactionColumn = 'change_xid' }: { transactionColumn?: string | null } = {},
+) {
   const suffix = randomBytes(4).toString('hex');
   const source = `${prefix}_src_${suffix}`;
   const outbox = `${prefix}_outbox_${suffix}`;
   const client = new pg.Client({ connectionString: postgresUrl });
   await client.connect();
-  await client.query(`CREATE TABLE ${source} (change_id bigserial PRIMARY KEY, body text NOT NULL)`);
+  const transaction =
+    transactionColumn === null ? '' : `, ${transactionColumn} xid8 NOT NULL DEFAULT pg_current_xact_id()`;
+  await client.query(
+    `CREATE TABLE ${source} (change_id bigserial PRIMARY KEY, body text NOT NULL${transaction})`,
+  );
+  if (transactionColumn !== null) {
+    await client.query(`CREATE INDEX ON ${source} (${transactionColumn}, change_id)`);
+  }
   return {
     source,
     outbox,

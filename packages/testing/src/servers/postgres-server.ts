@@ -14,6 +14,8 @@ export interface PostgresServerOptions {
   readonly certificate?: SelfSignedCertificate;
   /** With a certificate: refuse TCP connections that are not TLS (`hostnossl ... reject`). */
   readonly requireTls?: boolean;
+  /** Extra `postgresql.conf` lines, e.g. `wal_level = logical` for logical decoding. */
+  readonly settings?: readonly string[];
 }
 
 /** A private PostgreSQL cluster on a spare loopback port, with database `postgres` and user `postgres`. */
@@ -85,6 +87,10 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
     const hba = ['local all all trust'];
     for (const address of ['127.0.0.1/32', '::1/128']) {
       if (options.certificate) hba.push(`hostssl all all ${address} scram-sha-256`);
+      // Replication connections (logical decoding clients) match only the `replication` keyword.
+      hba.push(
+        `${options.certificate && options.requireTls ? 'hostssl' : 'host'} replication all ${address} scram-sha-256`,
+      );
       hba.push(
         options.certificate && options.requireTls
           ? `hostnossl all all ${address} reject`
@@ -100,6 +106,7 @@ export async function startPostgresServer(options: PostgresServerOptions): Promi
       'shared_buffers = 16MB',
       'max_connections = 40',
       'log_connections = on',
+      ...(options.settings ?? []),
     ];
     if (options.certificate) {
       for (const [file, content] of [

@@ -1,0 +1,42 @@
+import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { cdcPollingProvidersKey } from '@corekit/data';
+import {
+  postgresLogicalDecodingOptionsSchema,
+  type PostgresLogicalDecodingOptionsInput,
+} from './logical-decoding-options';
+import { PostgresLogicalDecodingProvider } from './logical-decoding-provider';
+
+/** The capture `provider` value this package serves. */
+export const postgresLogicalDecodingProvider = 'postgresql-logical';
+
+/**
+ * Adds the PostgreSQL logical-decoding provider (section `Engine:LogicalDecoding:PostgreSql`) to the shared
+ * capture pump of `@corekit/data`: captures with `provider: 'postgresql-logical'` that the pump owns (list them
+ * in `Engine:Data:CapturePump:CdcCaptureIds`) are streamed from a replication slot instead of polled. Call it
+ * before `build()`; the provider's connections close when the engine stops and reopen when it starts again.
+ */
+export function addPostgresLogicalDecoding(
+  builder: EngineBuilder,
+  options?: PostgresLogicalDecodingOptionsInput,
+): PostgresLogicalDecodingProvider {
+  if (builder.hasRegistration('@corekit/cdc-postgres-logical')) {
+    throw new CoreError(
+      'LOGICAL_DECODING_ALREADY_REGISTERED',
+      'addPostgresLogicalDecoding was called twice; call it once.',
+    );
+  }
+  builder.markRegistration('@corekit/cdc-postgres-logical');
+  const settings = builder.configuration.bind(
+    'Engine:LogicalDecoding:PostgreSql',
+    postgresLogicalDecodingOptionsSchema,
+    options,
+  );
+  const provider = new PostgresLogicalDecodingProvider({
+    connectionString: settings.ConnectionString,
+    outboxTable: settings.OutboxTable,
+    maxBufferedChanges: settings.MaxBufferedChanges,
+    timeoutMilliseconds: settings.TimeoutMilliseconds,
+  });
+  builder.provide(cdcPollingProvidersKey, [provider]);
+  return provider;
+}

@@ -1,0 +1,26 @@
+import { secretString } from '@corekit/abstractions';
+import { z } from 'zod';
+
+/**
+ * Section `Engine:LogicalDecoding:PostgreSql`: the logical-decoding capture provider (capture provider
+ * `postgresql-logical`, run by the shared capture pump of `@corekit/data`).
+ */
+export const postgresLogicalDecodingOptionsSchema = z.strictObject({
+  /**
+   * PostgreSQL the captures decode from (`wal_level = logical`; a role with REPLICATION, and CREATE on the
+   * database when the provider creates the publications). The outbox table lives in the same database.
+   */
+  ConnectionString: secretString('PostgreSQL connection string of the logical-decoding provider'),
+  /** Outbox table the changes are staged into (created when absent), the polling pump's layout. */
+  OutboxTable: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/)
+    .default('corekit_cdc_outbox'),
+  /** Changes held in memory per capture before the stream is paused (server-side backpressure). Default 10,000. */
+  MaxBufferedChanges: z.number().int().min(1).max(1_000_000).default(10_000),
+  /** Connection and statement timeout in milliseconds. Default 10,000. */
+  TimeoutMilliseconds: z.number().int().min(100).max(600_000).default(10_000),
+});
+
+export type PostgresLogicalDecodingOptions = z.output<typeof postgresLogicalDecodingOptionsSchema>;
+export type PostgresLogicalDecodingOptionsInput = z.input<typeof postgresLogicalDecodingOptionsSchema>;

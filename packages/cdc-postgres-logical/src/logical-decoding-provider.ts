@@ -1,0 +1,432 @@
+import type { CdcCaptureDescriptor } from '@corekit/abstractions';
+import { CdcProviderError, type CdcPollingProvider, type StagedBatch } from '@corekit/data';
+import pg from 'pg';
+import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
+
+const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** `schema.table` → `"schema"."table"`; refuses anything that is not a plain identifier. */
+function quoteQualified(name: string): string {
+  const parts = name.split('.');
+  if (parts.length > 2 || !parts.every((part) => identifierPattern.test(part))) {
+    throw new CdcProviderError('source', 'CDC_SOURCE_NAME_INVALID', `"${name}" is not a plain table name`);
+  }
+  return parts.map((part) => `"${part}"`).join('.');
+}
+
+/** A slot or publication name derived from a capture id: lower case, non-identifier characters as `_`. */
+function derivedName(captureId: string): string {
+  return `corekit_${captureId.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
+}
+
+/**
+ * What a capture decodes: `metadata.sourceTable` (else its first resource id), `metadata.publication` and
+ * `metadata.slot` (default `corekit_<capture id>`, created when absent).
+ */
+export function logicalSourceOf(capture: CdcCaptureDescriptor): {
+  table: string;
+  publication: string;
+  slot: string;
+} {
+  const table = String(capture.metadata.sourceTable ?? capture.resourceIds[0] ?? capture.sourceId);
+  const publication = String(capture.metadata.publication ?? derivedName(capture.id));
+  const slot = String(capture.metadata.slot ?? derivedName(capture.id));
+  for (const name of [publication, slot]) {
+    if (!identifierPattern.test(name) || name.length > 63) {
+      throw new CdcProviderError('source', 'CDC_SOURCE_NAME_INVALID', `"${name}" is not a plain name`);
+    }
+  }
+  return { table, publication, slot };
+}
+
+/** An LSN as PostgreSQL prints it (`0/1549CF0`), from the client's zero-padded form. */
+function formatLsn(lsn: string): string {
+  const [high, low] = lsn.split('/');
+  return `${parseInt(high!, 16).toString(16).toUpperCase()}/${parseInt(low!, 16).toString(16).toUpperCase()}`;
+}
+
+/**
+ * The LSN one byte before `lsn`: the client reports "last byte received + 1" in its standby status update, so
+ * confirming `lsn` itself means reporting the byte before it.
+ */
+function previousLsn(lsn: string): string {
+  const [high, low] = lsn.split('/').map((part) => parseInt(part, 16)) as [number, number];
+  const value = high * 2 ** 32 + low - 1;
+  return `${Math.floor(value / 2 ** 32)
+    .toString(16)
+    .toUpperCase()}/${(value % 2 ** 32).toString(16).toUpperCase()}`;
+}
+
+/** One decoded row change, as staged (the outbox payload). */
+interface DecodedChange {
+  readonly changeId: string;
+  readonly payload: Record<string, unknown>;
+}
+
+/** One committed transaction, whole: its changes in order and the LSN that confirms it. */
+interface DecodedTransaction {
+  readonly changes: DecodedChange[];
+  readonly commitEndLsn: string;
+  readonly commitTimeMs: number;
+}
+
+/** A live replication stream for one capture: decoded transactions wait here until a batch stages them. */
+interface Stream {
+  readonly service: LogicalReplicationService;
+  readonly transactions: DecodedTransaction[];
+  buffered: number;
+  /** Last LSN confirmed to the server (answers its keepalives). */
+  confirmed: string;
+  failure: Error | null;
+  /** Resolves the data handler once the buffer has room again (backpressure). */
+  room: (() => void) | null;
+}
+
+export interface PostgresLogicalDecodingProviderOptions {
+  readonly connectionString: string;
+  readonly outboxTable: string;
+  readonly maxBufferedChanges: number;
+  readonly timeoutMilliseconds: number;
+}
+
+const sourceErrorCodes = new Set(['42P01', '42501', '42703', '3F000', '42704', '55000', '42710']);
+
+/**
+ * The logical-decoding provider (capture provider `postgresql-logical`): per capture a replication slot
+ * (`pgoutput`) and a publication on the source table, streamed with the replication protocol
+ * (`pg-logical-replication`). Inserts, updates and deletes arrive whole transaction by whole transaction in
+ * commit order; a batch stages whole transactions (at least one, so a batch can exceed `BatchSize`) into the
+ * outbox table in one statement, each change with the id `<commit LSN>:<position>` (so staging a transaction
+ * twice leaves one message). The checkpoint is the commit end LSN of the batch's last transaction; it is
+ * confirmed to the slot (`acknowledge`) only after staging, so the server keeps every unstaged change and
+ * sends it again after a crash. The slot's lag (bytes of WAL it holds back) is published on the state.
+ */
+export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
+  readonly provider = 'postgresql-logical';
+  readonly acknowledgerServiceType = 'postgresql-replication-slot';
+  private pool: pg.Pool | null = null;
+  private readonly outbox: string;
+  private readonly streams = new Map<string, Stream>();
+  private readonly prepared = new Set<string>();
+  private schemaReady: Promise<void> | null = null;
+
+  constructor(private readonly options: PostgresLogicalDecodingProviderOptions) {
+    this.outbox = quoteQualified(options.outboxTable);
+  }
+
+  private queries(): pg.Pool {
+    if (!this.pool) {
+      this.pool = new pg.Pool({
+        connectionString: this.options.connectionString,
+        max: 2,
+        connectionTimeoutMillis: this.options.timeoutMilliseconds,
+        statement_timeout: this.options.timeoutMilliseconds,
+        idleTimeoutMillis: 10_000,
+        allowExitOnIdle: true,
+      });
+      this.pool.on('error', () => undefined);
+    }
+    return this.pool;
+  }
+
+  private ensureSchema(): Promise<void> {
+    this.schemaReady ??= this.queries()
+      .query(
+        `CREATE TABLE IF NOT EXISTS ${this.outbox} (
+          id bigserial PRIMARY KEY,
+          cdc_capture_id text NOT NULL,
+          change_id text NOT NULL,
+          source_table text NOT NULL,
+          event_format text NOT NULL,
+          payload jsonb NOT NULL,
+          staged_at timestamptz NOT NULL DEFAULT now(),
+          UNIQUE (cdc_capture_id, change_id))`,
+      )
+      .then(() => undefined)
+      .catch((error: unknown) => {
+        this.schemaReady = null;
+        throw error;
+      });
+    return this.schemaReady;
+  }
+
+  /** Creates the publication and the slot when absent (once per capture and process). */
+  private async prepare(capture: CdcCaptureDescriptor): Promise<void> {
+    if (this.prepared.has(capture.id)) return;
+    const { table, publication, slot } = logicalSourceOf(capture);
+    const pool = this.queries();
+    const exists = await pool.query('SELECT 1 FROM pg_publication WHERE pubname = $1', [publication]);
+    if (exists.rowCount === 0) {
+      await pool.query(`CREATE PUBLICATION "${publication}" FOR TABLE ${quoteQualified(table)}`);
+    }
+    const slotRow = await pool.query<{ plugin: string }>(
+      'SELECT plugin FROM pg_replication_slots WHERE slot_name = $1',
+      [slot],
+    );
+    if (slotRow.rowCount === 0) {
+      await pool.query(`SELECT pg_create_logical_replication_slot($1, 'pgoutput')`, [slot]);
+    } else if (slotRow.rows[0]!.plugin !== 'pgoutput') {
+      throw new CdcProviderError(
+        'source',
+        'CDC_SLOT_PLUGIN_MISMATCH',
+        `replication slot ${slot} decodes with ${slotRow.rows[0]!.plugin}, not pgoutput`,
+      );
+    }
+    this.prepared.add(capture.id);
+  }
+
+  /** Opens the capture's stream from `checkpoint` (the server starts at the slot's confirmed LSN when later). */
+  private async open(capture: CdcCaptureDescriptor, checkpoint: string | null): Promise<Stream> {
+    const existing = this.streams.get(capture.id);
+    if (existing && !existing.failure) return existing;
+    if (existing) {
+      this.streams.delete(capture.id);
+      await existing.service.destroy().catch(() => undefined);
+      throw existing.failure;
+    }
+    await this.prepare(capture);
+    const { table, publication, slot } = logicalSourceOf(capture);
+    // Keepalives are answered with what is confirmed: the checkpoint, else the slot's own position.
+    const slotPosition = await this.queries().query<{ lsn: string | null }>(
+      'SELECT confirmed_flush_lsn::text AS lsn FROM pg_replication_slots WHERE slot_name = $1',
+      [slot],
+    );
+    const service = new LogicalReplicationService(
+      {
+        connectionString: this.options.connectionString,
+        connectionTimeoutMillis: this.options.timeoutMilliseconds,
+      },
+      // Never confirm on receipt: only what was staged is confirmed (acknowledge below).
+      { acknowledge: { auto: false, timeoutSeconds: 0 }, flowControl: { enabled: true } },
+    );
+    const stream: Stream = {
+      service,
+      transactions: [],
+      buffered: 0,
+      confirmed: checkpoint ?? slotPosition.rows[0]?.lsn ?? '0/0',
+      failure: null,
+      room: null,
+    };
+    let current: { changes: DecodedChange[]; commitLsn: string | null } | null = null;
+    service.on('data', async (_lsn: string, message: Pgoutput.Message) => {
+      if (message.tag === 'begin') {
+        current = { changes: [], commitLsn: message.commitLsn && formatLsn(message.commitLsn) };
+        return;
+      }
+      if (!current) return;
+      if (message.tag === 'insert' || message.tag === 'update' || message.tag === 'delete') {
+        const position = current.changes.length;
+        current.changes.push({
+          changeId: `${current.commitLsn}:${position}`,
+          payload: {
+            operation: message.tag,
+            schema: message.relation.schema,
+            table: message.relation.name,
+            ...(message.tag === 'delete' ? {} : { new: message.new }),
+            ...(message.tag === 'insert' ? {} : { key: message.key, old: message.old }),
+            commitLsn: current.commitLsn,
+          },
+        });
+        return;
+      }
+      if (message.tag === 'commit') {
+        const transaction: DecodedTransaction = {
+          changes: current.changes,
+          commitEndLsn: message.commitEndLsn
+            ? formatLsn(message.commitEndLsn)
+            : (current.commitLsn ?? stream.confirmed),
+          commitTimeMs: Number((message.commitTime as bigint) / 1000n),
+        };
+        current = null;
+        if (transaction.changes.length === 0) return;
+        for (const change of transaction.changes)
+          (change.payload as { commitTime?: string }).commitTime = new Date(
+            transaction.commitTimeMs,
+          ).toISOString();
+        stream.transactions.push(transaction);
+        stream.buffered += transaction.changes.length;
+        // Backpressure: the stream stays paused while the buffer is full.
+        while (stream.buffered >= this.options.maxBufferedChanges && !stream.failure && !service.isStop()) {
+          await new Promise<void>((resolve) => (stream.room = resolve));
+        }
+      }
+    });
+    service.on('heartbeat', (_lsn: string, _timestamp: number, shouldRespond: boolean) => {
+      if (shouldRespond && stream.confirmed !== '0/0') {
+        void service.acknowledge(previousLsn(stream.confirmed)).catch(() => undefined);
+      }
+    });
+    service.on('error', (error: Error) => {
+      stream.failure ??= error;
+      stream.room?.();
+    });
+    const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [publication] });
+    const started = new Promise<void>((resolve, reject) => {
+      service.once('start', () => resolve());
+      void (
+        checkpoint === null ? service.subscribe(plugin, slot) : service.subscribe(plugin, slot, checkpoint)
+      ).then(
+        () => {
+          stream.failure ??= new Error(`replication stream of slot ${slot} ended`);
+          reject(stream.failure);
+        },
+        (error: unknown) => {
+          stream.failure ??= error instanceof Error ? error : new Error(String(error));
+          reject(stream.failure);
+        },
+      );
+    });
+    try {
+      await started;
+    } catch (error) {
+      await service.destroy().catch(() => undefined);
+      throw classify(error, table);
+    }
+    this.streams.set(capture.id, stream);
+    return stream;
+  }
+
+  async stageBatch(request: {
+    capture: CdcCaptureDescriptor;
+    checkpoint: string | null;
+    batchSize: number;
+  }): Promise<StagedBatch> {
+    const { table, slot } = logicalSourceOf(request.capture);
+    let stream: Stream;
+    try {
+      await this.ensureSchema();
+      stream = await this.open(request.capture, request.checkpoint);
+    } catch (error) {
+      throw classify(error, table);
+    }
+    const taken: DecodedTransaction[] = [];
+    let count = 0;
+    while (stream.transactions.length > 0) {
+      const next = stream.transactions[0]!;
+      if (taken.length > 0 && count + next.changes.length > request.batchSize) break;
+      taken.push(next);
+      count += next.changes.length;
+      stream.transactions.shift();
+    }
+    const metadata = await this.slotMetadata(slot);
+    if (taken.length === 0) {
+      return {
+        capturedChangeCount: 0,
+        producedMessageCount: 0,
+        lastChangeId: null,
+        nextCheckpoint: null,
+        lagSeconds: null,
+        completeness: { state: 'guaranteed', reason: null },
+        metadata,
+      };
+    }
+    const changes = taken.flatMap((transaction) => transaction.changes);
+    try {
+      const result = await this.queries().query<{ produced: number }>(
+        `WITH inserted AS (
+           INSERT INTO ${this.outbox} (cdc_capture_id, change_id, source_table, event_format, payload)
+           SELECT $1, c.change_id, $2, $3, c.payload
+             FROM unnest($4::text[], $5::jsonb[]) AS c(change_id, payload)
+           ON CONFLICT (cdc_capture_id, change_id) DO NOTHING RETURNING 1)
+         SELECT count(*)::int AS produced FROM inserted`,
+        [
+          request.capture.id,
+          table,
+          request.capture.eventFormat,
+          changes.map((change) => change.changeId),
+          changes.map((change) => JSON.stringify(change.payload)),
+        ],
+      );
+      // Staged: the buffer has room again.
+      stream.buffered -= count;
+      const resume = stream.room;
+      stream.room = null;
+      resume?.();
+      const last = taken.at(-1)!;
+      return {
+        capturedChangeCount: changes.length,
+        producedMessageCount: result.rows[0]!.produced,
+        lastChangeId: changes.at(-1)!.changeId,
+        nextCheckpoint: last.commitEndLsn,
+        lagSeconds: Math.max(0, (Date.now() - last.commitTimeMs) / 1000),
+        completeness: { state: 'guaranteed', reason: null },
+        metadata,
+      };
+    } catch (error) {
+      // Not staged: put the transactions back in front, in order.
+      stream.transactions.unshift(...taken);
+      throw classify(error, table, 'staging');
+    }
+  }
+
+  /** Confirms the staged batch's commit end LSN to the slot: the server may now drop what comes before. */
+  async acknowledge(request: { capture: CdcCaptureDescriptor; batch: StagedBatch }): Promise<void> {
+    const checkpoint = request.batch.nextCheckpoint;
+    if (checkpoint === null) return;
+    const stream = this.streams.get(request.capture.id);
+    if (!stream || stream.failure || !(await stream.service.acknowledge(previousLsn(checkpoint)))) {
+      throw new CdcProviderError(
+        'provider',
+        'CDC_SLOT_NOT_CONFIRMED',
+        `the replication stream of ${request.capture.id} is closed; ${checkpoint} stays unconfirmed and is sent again`,
+      );
+    }
+    stream.confirmed = checkpoint;
+  }
+
+  /** The slot's confirmed LSN and the WAL it holds back (bytes), for the capture's runtime state. */
+  private async slotMetadata(slot: string): Promise<Record<string, string | number>> {
+    const result = await this.queries().query<{ confirmed: string | null; lag: string | null }>(
+      `SELECT confirmed_flush_lsn::text AS confirmed,
+              pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn)::bigint::text AS lag
+         FROM pg_replication_slots WHERE slot_name = $1`,
+      [slot],
+    );
+    const row = result.rows[0];
+    return {
+      replicationSlot: slot,
+      slotConfirmedLsn: row?.confirmed ?? 'none',
+      slotLagBytes: row?.lag === null || row?.lag === undefined ? -1 : Number(row.lag),
+    };
+  }
+
+  async close(): Promise<void> {
+    const streams = [...this.streams.values()];
+    this.streams.clear();
+    this.prepared.clear();
+    for (const stream of streams) {
+      stream.room?.();
+      await stream.service.destroy().catch(() => undefined);
+    }
+    const pool = this.pool;
+    this.pool = null;
+    this.schemaReady = null;
+    await pool?.end().catch(() => undefined);
+  }
+}
+
+/** Maps a driver error to a failure class with a message free of connection details. */
+function classify(
+  error: unknown,
+  table: string,
+  fallback: 'staging' | 'provider' = 'provider',
+): CdcProviderError {
+  if (error instanceof CdcProviderError) return error;
+  const code = (error as { code?: unknown })?.code;
+  const message = (error instanceof Error ? error.message : String(error)).replace(
+    /postgres(ql)?:\/\/\S+/gi,
+    '<connection>',
+  );
+  if (typeof code === 'string' && sourceErrorCodes.has(code)) {
+    return new CdcProviderError(
+      'source',
+      'CDC_SOURCE_UNAVAILABLE',
+      `source ${table} unavailable (${code}): ${message}`.slice(0, 500),
+    );
+  }
+  return new CdcProviderError(
+    fallback,
+    fallback === 'staging' ? 'CDC_STAGING_FAILED' : 'CDC_PROVIDER_UNAVAILABLE',
+    `PostgreSQL logical decoding: ${typeof code === 'string' ? `${code} ` : ''}${message}`.slice(0, 500),
+  );
+}

@@ -1,0 +1,57 @@
+// A host process running the shared CDC capture pump with the logical-decoding provider over one source
+// table, its state in a file store. Prints PASS <n> <durable checkpoint> every 10 ms until killed.
+import { createEngineBuilder } from '@corekit/engine-core';
+import { addData, dataRegistrationKey } from '@corekit/data';
+import { addPostgresLogicalDecoding } from '../index';
+
+async function main() {
+  const builder = createEngineBuilder({
+    environment: {},
+    logger: { log: () => undefined },
+    configuration: { Engine: { Stores: { Provider: 'File', Directory: process.env.STORE_DIRECTORY! } } },
+  });
+  builder.addModule({ id: 'orders', version: '1.0.0' });
+  builder.addCatalogEntries('cdc-captures', 'orders', [
+    {
+      id: 'orders',
+      displayName: 'Orders',
+      sourceModuleId: 'orders',
+      provider: 'postgresql-logical',
+      sourceId: 'test-db',
+      mode: 'logical',
+      eventFormat: 'json',
+      metadata: { sourceTable: process.env.SOURCE_TABLE! },
+    },
+  ]);
+  addData(
+    builder,
+    {
+      CapturePump: {
+        CdcCaptureIds: ['orders'],
+        BatchSize: 20,
+        MaxBatchesPerPass: 1,
+        PollIntervalMilliseconds: 10,
+      },
+      ChangeStreamPump: { Enabled: false },
+    },
+    { pumpReporterId: 'logical-pump-test' },
+  );
+  addPostgresLogicalDecoding(builder, {
+    ConnectionString: process.env.POSTGRES_URL!,
+    OutboxTable: process.env.OUTBOX_TABLE!,
+  });
+  const engine = builder.build();
+  await engine.start();
+  const registration = engine.resolve(dataRegistrationKey)!;
+  let passes = 0;
+  for (;;) {
+    const record = registration.runtime.book.record('orders');
+    console.log(`PASS ${passes++} ${record.acknowledgement.durableCheckpoint ?? 'none'}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
