@@ -108,7 +108,14 @@ describe('eventing across the engine lifecycle', () => {
   it('an executor interrupted by a stop consumes no attempt: the message is delivered after the next start on File', async () => {
     const directory = await mkdtemp(path.join(tmpdir(), 'eventing-interrupt-'));
     folders.push(directory);
-    const stores = { Engine: { Stores: { Provider: 'File', Directory: directory } } };
+    // The stopping hook waits for the executor, which ends only when the engine aborts its signal: that
+    // happens once the engine's budget for stopping hooks has passed, kept short here.
+    const stores = {
+      Engine: {
+        Stores: { Provider: 'File', Directory: directory },
+        Shutdown: { StoppingHooksTimeout: '200ms' },
+      },
+    };
     const options = {
       Outbox: { Enabled: true, DispatchIntervalMilliseconds: 10, RetryDelayMilliseconds: 0, MaxAttempts: 1 },
     };

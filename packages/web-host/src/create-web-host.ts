@@ -373,7 +373,7 @@ export function createWebHost(
         } catch (error) {
           logger.log({
             level: 'warn',
-            eventId: webHostEventIds.requestFailed,
+            eventId: webHostEventIds.transportUnmountFailed,
             category: 'web-host',
             message: `The ${name} transport adapter failed to unmount: ${(error as Error)?.message ?? error}`,
           });
