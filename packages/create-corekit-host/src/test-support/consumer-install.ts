@@ -15,9 +15,10 @@ export const workspaceRoot = path.resolve(__dirname, '../../../..');
  * missing. Answers package name → tarball path.
  */
 export async function packWorkspacePackages(
-  folders: readonly string[],
+  requested: readonly string[],
   destination: string,
 ): Promise<Record<string, string>> {
+  const folders = withWorkspaceDependencies(requested);
   const missing = folders.filter(
     (folder) => !existsSync(path.join(workspaceRoot, 'packages', folder, 'dist')),
   );
@@ -42,6 +43,32 @@ export async function packWorkspacePackages(
     tarballs[pkg.name] = path.join(destination, file);
   }
   return tarballs;
+}
+
+/**
+ * The requested folders and every workspace package they depend on at run time (`dependencies` and
+ * `peerDependencies` with a `workspace:` range), transitively: a consumer's install needs each of them, and the
+ * registry has none of this checkout's, so a new internal dependency must not need a change here.
+ */
+export function withWorkspaceDependencies(requested: readonly string[]): string[] {
+  const folderByName = new Map<string, string>();
+  for (const folder of readdirSync(path.join(workspaceRoot, 'packages'))) {
+    const file = path.join(workspaceRoot, 'packages', folder, 'package.json');
+    if (existsSync(file)) folderByName.set(JSON.parse(readFileSync(file, 'utf8')).name, folder);
+  }
+  const found = new Set<string>();
+  const visit = (folder: string) => {
+    if (found.has(folder)) return;
+    found.add(folder);
+    const pkg = JSON.parse(
+      readFileSync(path.join(workspaceRoot, 'packages', folder, 'package.json'), 'utf8'),
+    );
+    for (const field of ['dependencies', 'peerDependencies'])
+      for (const [name, range] of Object.entries<string>(pkg[field] ?? {}))
+        if (range.startsWith('workspace:') && folderByName.has(name)) visit(folderByName.get(name)!);
+  };
+  requested.forEach(visit);
+  return [...found];
 }
 
 function nameOf(folder: string): string {
