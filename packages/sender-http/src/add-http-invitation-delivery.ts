@@ -30,6 +30,8 @@ export function addHttpInvitationDelivery(
       section: 'HttpInvitationDelivery',
       schema: httpSenderOptionsSchema,
       eventIds: senderEventIds('Tenant governance, generic HTTP delivery', 'http', httpSenderEventIds),
+      recordableMetadataKeys: (settings) =>
+        settings.EnableIdempotencyHeader ? [settings.IdempotencyMetadataKey] : [],
       describe: (settings) =>
         `endpoint host ${endpointHost(settings.Endpoint)}, ${settings.Method}, max attempts ${settings.MaxAttempts}, signed ${Boolean(settings.SigningSecret)}`,
       create: (settings) =>

@@ -227,6 +227,31 @@ it('sends a supplied idempotency key as is, hashes an overlong or unsafe one, an
   expect(receiver.requests[4]!.headers['x-idem']).toBe(receiver.requests[3]!.headers['x-idem']);
 });
 
+it('keeps the caller-supplied idempotency key in the recorded outcome and the run state, not only on the wire', async () => {
+  const { host, receiver } = await start([202], {
+    IdempotencyHeaderName: 'X-Idem',
+    IdempotencyMetadataKey: 'idem',
+  });
+  const invitationId = await host.invite();
+  const result = await host.dispatch(invitationId, { metadata: { idem: 'order-42:invite' } });
+  expect(receiver.requests[0]!.headers['x-idem']).toBe('order-42:invite');
+  expect(result.outcomes[0]!.metadata).toMatchObject({
+    httpIdempotencyKey: 'order-42:invite',
+    httpIdempotencyKeySource: 'supplied',
+  });
+  expect(result.outcomes[0]!.metadata).not.toHaveProperty('droppedMetadataKeys');
+  const runs = await host.delivery.dispatcher.runState('acme', invitationId);
+  expect(JSON.stringify(runs)).toContain('"httpIdempotencyKey":"order-42:invite"');
+  // Other dispatch metadata values stay out of the record (the recipient's key here).
+  const other = await host.invite();
+  const withRecipient = await host.dispatch(other, {
+    metadata: { idem: 'order-43:invite', note: 'order-43:invite-note', recipientEmail: 'x@acme.example' },
+  });
+  expect(withRecipient.outcomes[0]!.metadata.httpIdempotencyKey).toBe('order-43:invite');
+  expect(JSON.stringify(withRecipient)).not.toContain('x@acme.example');
+  expect(host.leaks()).toEqual([]);
+});
+
 it('signs {unixTimestamp}.{jsonBody} with HMAC-SHA256 as v1=<hex>, sends the timestamp and key id, and records only httpSigned and the key id', async () => {
   const { host, receiver } = await start([202], (seeds) => ({
     SigningSecret: seeds.signingSecret,

@@ -26,6 +26,11 @@ export interface InvitationSenderPackage<T extends SenderSettings> {
   readonly headers?: { readonly prefix?: string; readonly maxEntries?: number };
   /** The recipient metadata key when the section names it otherwise (SMTP: `RecipientAddressMetadataKey`). */
   readonly recipientMetadataKey?: (settings: T) => string;
+  /**
+   * Dispatch-metadata keys whose values the sender records on purpose (HTTP: the caller-supplied
+   * idempotency key); the dispatcher drops any other recorded value that repeats dispatch metadata.
+   */
+  readonly recordableMetadataKeys?: (settings: T) => readonly string[];
   /** Safe one-line summary of the settings for the registration log (hosts, postures; never a secret). */
   readonly describe: (settings: T) => string;
   /** Builds the provider's send function once (clients are created here, from the extension seam or settings). */
@@ -102,9 +107,11 @@ export function addInvitationSender<T extends SenderSettings>(
     { ...settings, RecipientEmailMetadataKey: recipientKey },
     definition.create(settings),
   );
+  const recordable = definition.recordableMetadataKeys?.(settings) ?? [];
   const sender: InvitationSender = {
     id: base.id,
     supportedChannels: base.supportedChannels,
+    ...(recordable.length > 0 ? { recordableMetadataKeys: [...recordable] } : {}),
     async send(request) {
       const result = await base.send(request);
       builder.logger.log({

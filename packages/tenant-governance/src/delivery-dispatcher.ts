@@ -8,6 +8,7 @@ import type {
   InvitationDeliveryDispatcher,
   InvitationDispatchRequest,
   InvitationDispatchResult,
+  InvitationSender,
   InvitationSenderOutcome,
   InvitationSendResult,
 } from './delivery-seams';
@@ -132,7 +133,13 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
       });
       const metadata = { ...(request.metadata ?? {}) };
       const recipient = resolveInvitationRecipient(invitation, metadata);
-      const forbidden = [recipient, invitation.inviteeId, ...Object.values(metadata)];
+      const forbiddenFor = (sender: InvitationSender) => {
+        const recordable = new Set(sender.recordableMetadataKeys ?? []);
+        const values = Object.entries(metadata)
+          .filter(([key]) => !recordable.has(key))
+          .map(([, value]) => value);
+        return [recipient, invitation.inviteeId, ...values];
+      };
       const outcomes: InvitationSenderOutcome[] = [];
       for (const sender of senders) {
         const key = retryKey(request.tenantId, request.invitationId, channel, sender.id);
@@ -194,7 +201,7 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
           attempt,
           providerMessageId: result.providerMessageId ?? null,
           retryQueued,
-          metadata: sanitizeSendMetadata(result.metadata, forbidden),
+          metadata: sanitizeSendMetadata(result.metadata, forbiddenFor(sender)),
         };
         outcomes.push(outcome);
         const record: DeliveryRunRecord = {

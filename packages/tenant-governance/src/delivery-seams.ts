@@ -61,6 +61,13 @@ export interface InvitationSender {
   readonly id: string;
   /** Channels it serves (`email`...); another channel answers `suppressed` without calling `send`. */
   readonly supportedChannels: readonly string[];
+  /**
+   * Dispatch-metadata keys whose values this sender deliberately records in its outcome metadata (the HTTP
+   * sender's caller-supplied idempotency key). The dispatcher otherwise drops every recorded value that
+   * repeats a dispatch-metadata value, so a caller's data never reaches run state by accident; address-like
+   * values and the recipient stay dropped even under these keys. Default: none.
+   */
+  readonly recordableMetadataKeys?: readonly string[];
   send(request: InvitationSendRequest): Promise<InvitationSendResult>;
 }
 
