@@ -6,7 +6,7 @@ import {
   type StorePosture,
 } from '@corekit/abstractions';
 import { multiTenancyKey } from '@corekit/tenancy';
-import { governanceDeliveryPostureKey } from './delivery-seams';
+import { governanceDeliveryPostureKey, governanceHttpEndpointsPostureKey } from './delivery-seams';
 import type { GovernanceContext } from './governance-context';
 import { governanceEventIdNames, governanceEventIds } from './governance-event-ids';
 import {
@@ -181,7 +181,12 @@ export function addTenantGovernance(
     });
   }
   builder.addTechnologySurfaces(() =>
-    governanceSurfaces(context, store(), builder.resolve(governanceDeliveryPostureKey)),
+    governanceSurfaces(
+      context,
+      store(),
+      builder.resolve(governanceDeliveryPostureKey),
+      builder.resolve(governanceHttpEndpointsPostureKey),
+    ),
   );
   builder.logger.log({
     level: 'info',

@@ -150,3 +150,21 @@ export const governanceDeliveryPostureKey = defineExtensionKey<GovernanceDeliver
   '@corekit/tenant-governance/delivery-posture',
   'Delivery and domain-verification fields of the governance surfaces',
 );
+
+/**
+ * Who maps the governance HTTP endpoints, read by the `tenant-governance-boundaries` and
+ * `tenant-administration` surfaces: while no family is mapped the `governance-http-endpoints` boundary stays a
+ * taxonomy-only entry; once one is, it is companion-owned by `ownerPackage` and lists the mapped families.
+ * Provided by the web adapter's first map call.
+ */
+export interface GovernanceHttpEndpointsPosture {
+  /** The adapter package (`@corekit/tenant-governance-web`). */
+  readonly ownerPackage: string;
+  /** The endpoint families in state `mapped`, read on each surface read (empty: none served). */
+  mappedFamilies(): readonly string[];
+}
+
+export const governanceHttpEndpointsPostureKey = defineExtensionKey<GovernanceHttpEndpointsPosture>(
+  '@corekit/tenant-governance/http-endpoints-posture',
+  'Ownership of the governance HTTP endpoints once an adapter maps them',
+);

@@ -1,6 +1,6 @@
 import type { StorePosture, TechnologySurface } from '@corekit/abstractions';
 import { administrationCommands } from './administration-request';
-import type { GovernanceDeliveryPosture } from './delivery-seams';
+import type { GovernanceDeliveryPosture, GovernanceHttpEndpointsPosture } from './delivery-seams';
 import type { GovernanceContext } from './governance-context';
 import { withExpiry } from './invitation-state-machine';
 
@@ -140,6 +140,7 @@ export function governanceSurfaces(
   context: GovernanceContext,
   store: StorePosture,
   delivery: GovernanceDeliveryPosture | undefined,
+  endpoints?: GovernanceHttpEndpointsPosture,
 ): TechnologySurface[] {
   const memberships = context.memberships.values();
   const now = context.now();
@@ -162,9 +163,11 @@ export function governanceSurfaces(
   const domainOrigins = origins(domains);
   const actionOrigins = origins(actions);
   const deliveryRegistered = delivery !== undefined;
+  const mappedFamilies = endpoints ? [...endpoints.mappedFamilies()] : [];
+  const endpointOwner = mappedFamilies.length > 0 ? endpoints!.ownerPackage : null;
   return [
     surface('tenant-governance-boundaries', 'Tenant governance boundaries', {
-      boundaries: boundaries(deliveryRegistered),
+      boundaries: boundaries(deliveryRegistered, endpointOwner, mappedFamilies),
     }),
     surface('tenant-memberships', 'Tenant memberships', {
       membershipCount: memberships.length,
@@ -209,7 +212,7 @@ export function governanceSurfaces(
       appliedCommandCounts: Object.fromEntries(context.applied),
       refusedCommandCounts: Object.fromEntries(context.refused),
       publicOnboardingOwnership: 'application-managed',
-      hostAdapterEndpointOwnership: 'tenant-governance-web',
+      hostAdapterEndpointOwnership: endpointOwner ?? 'not-mapped',
       deliveryDispatchOwnership: deliveryRegistered ? 'companion-owned' : notRegistered,
       statusReconciliationOwnership: deliveryRegistered ? 'companion-owned' : notRegistered,
       providerSpecificSenderOwnership: 'sender-packages',
@@ -249,7 +252,11 @@ export function governanceSurfaces(
   ];
 }
 
-function boundaries(deliveryRegistered: boolean) {
+function boundaries(
+  deliveryRegistered: boolean,
+  endpointOwner: string | null,
+  mappedEndpointFamilies: readonly string[],
+) {
   const owned = (boundary: string) => ({
     boundary,
     ownership: 'companion-owned',
@@ -273,7 +280,13 @@ function boundaries(deliveryRegistered: boolean) {
     ...(deliveryRegistered ? [owned('invitation-delivery')] : [planned('invitation-delivery')]),
     planned('public-onboarding'),
     planned('identity-provider-synchronization'),
-    planned('governance-http-endpoints'),
+    endpointOwner
+      ? {
+          ...owned('governance-http-endpoints'),
+          ownerPackage: endpointOwner,
+          mappedEndpointFamilies: [...mappedEndpointFamilies],
+        }
+      : planned('governance-http-endpoints'),
     planned('tenant-admin-ui'),
   ];
 }

@@ -56,6 +56,7 @@ export {
   invitationDeliveryDispatcherKey,
   invitationSenderRegistryKey,
   governanceDeliveryPostureKey,
+  governanceHttpEndpointsPostureKey,
 } from './delivery-seams';
 export type {
   InvitationSender,
@@ -69,6 +70,7 @@ export type {
   InvitationSendMetadata,
   InvitationSenderRegistry,
   GovernanceDeliveryPosture,
+  GovernanceHttpEndpointsPosture,
 } from './delivery-seams';
 export { deliveryNotRegisteredFields, domainVerificationNotRegisteredFields } from './governance-surfaces';
 export { governanceEventIds, governanceEventIdNames } from './governance-event-ids';
