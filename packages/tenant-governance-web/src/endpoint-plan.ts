@@ -1,9 +1,9 @@
 import type { OperationAuthorization } from '@corekit/abstractions';
 
 /**
- * Whether an endpoint is served: `mapped` (enabled and its service registered), `configured` (enabled but
- * the governance registration it needs is missing, so nothing is served and a warning says why) or
- * `disabled` (its `Enable…` key is false).
+ * Whether an endpoint is served: `mapped` (its call made, enabled and its service registered), `configured`
+ * (its call made and enabled, but the governance registration it needs is missing, so nothing is served and
+ * a warning says why) or `disabled` (its `Enable…` key is false, or its map call was not made).
  */
 export type EndpointState = 'mapped' | 'configured' | 'disabled';
 
@@ -19,6 +19,10 @@ export interface EndpointPlan {
   readonly excludedFromDescription: boolean;
   /** Null for a GET. */
   readonly maxRequestBodyBytes: number | null;
+  /** The call that maps this family (`mapTenantDomainHttpProofEndpoint`...). */
+  readonly mapCall: string;
+  /** False while the family's call has not been made: it is then `disabled`, whatever its `Enable…` key. */
+  readonly mapCallMade: boolean;
 }
 
 /** The operation's authorization declaration for a plan. */
@@ -40,5 +44,7 @@ export function planFields(prefix: string, plan: EndpointPlan): Record<string, u
     [key('authorizationPolicy')]: plan.authorizationPolicy,
     [key('excludedFromDescription')]: plan.excludedFromDescription,
     [key('maxRequestBodyBytes')]: plan.maxRequestBodyBytes,
+    [key('mapCall')]: plan.mapCall,
+    [key('mapCallMade')]: plan.mapCallMade,
   };
 }

@@ -1,9 +1,24 @@
 export {
   mapTenantGovernanceEndpoints,
+  mapTenantAdministrationCommandEndpoint,
+  mapTenantInvitationDeliveryDispatchEndpoint,
+  mapTenantInvitationDeliveryStatusCallbackEndpoint,
+  mapTenantInvitationDeliveryStatusObservationEndpoint,
+  mapTenantDomainHttpProofEndpoint,
   governanceWebOperationIds,
   tenantGovernanceWebRegistrationKey,
 } from './map-tenant-governance-endpoints';
-export type { GovernanceWebExtensions, TenantGovernanceEndpoints } from './map-tenant-governance-endpoints';
+export type {
+  AdministrationCommandEndpointOptions,
+  DeliveryDispatchEndpointOptions,
+  DeliveryStatusCallbackEndpointOptions,
+  DeliveryStatusObservationEndpointOptions,
+  DomainHttpProofEndpointOptions,
+  GovernanceWebExtensions,
+  TenantGovernanceEndpoints,
+} from './map-tenant-governance-endpoints';
+export { endpointFamilies } from './endpoint-families';
+export type { EndpointFamily } from './endpoint-families';
 export { governanceWebOptionsSchema, governanceWebSectionPath } from './endpoint-options';
 export type { GovernanceWebOptions, GovernanceWebOptionsInput } from './endpoint-options';
 export type { EndpointPlan, EndpointState } from './endpoint-plan';

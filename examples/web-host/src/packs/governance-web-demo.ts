@@ -1,5 +1,9 @@
 import type { AuthorizationDecision, EngineBuilder } from '@corekit/abstractions';
-import { mapTenantGovernanceEndpoints, type TenantGovernanceEndpoints } from '@corekit/tenant-governance-web';
+import {
+  mapTenantDomainHttpProofEndpoint,
+  mapTenantGovernanceEndpoints,
+  type TenantGovernanceEndpoints,
+} from '@corekit/tenant-governance-web';
 import { bearerToken } from '../bearer-token';
 
 /**
@@ -21,14 +25,15 @@ const ownedPolicies = new Set([
 
 /**
  * Maps the governance endpoints on the sample host (after `addTenancyDemo` and `addGovernanceDeliveryDemo`):
- * commands, dispatches, the signed delivery-status callback (demo secret and key id), observation reads and
- * the HTTP proof files. Logs the demo bearer token once the engine has started.
+ * commands, dispatches, the signed delivery-status callback (demo secret and key id), observation reads, and
+ * (by its own call, being anonymous) the HTTP proof files. Logs the demo bearer token once the engine has started.
  */
 export function addGovernanceWebDemo(builder: EngineBuilder): TenantGovernanceEndpoints {
   const endpoints = mapTenantGovernanceEndpoints(builder, {
     TenantInvitationDeliveryStatusCallbackSigningSecret: governanceDemoCredentials.callbackSigningSecret,
     TenantInvitationDeliveryStatusCallbackSigningKeyId: governanceDemoCredentials.callbackSigningKeyId,
   });
+  mapTenantDomainHttpProofEndpoint(builder);
   builder.addLifecycleHooks({
     id: 'governance-web-demo',
     started: () => {

@@ -9,7 +9,11 @@ import { createTestEngineBuilder } from '@corekit/testing';
 import { createWebHost, type AuthorizeRequest, type WebHost } from '@corekit/web-host';
 import type { IncomingMessage } from 'node:http';
 import type { GovernanceWebOptionsInput } from '../endpoint-options';
-import { mapTenantGovernanceEndpoints } from '../map-tenant-governance-endpoints';
+import { splitFamilyOptions } from '../endpoint-families';
+import {
+  mapTenantDomainHttpProofEndpoint,
+  mapTenantGovernanceEndpoints,
+} from '../map-tenant-governance-endpoints';
 
 /** A signing secret for tests (never a real one). */
 export const testSigningSecret = 'test-callback-signing-secret-0123456789';
@@ -54,6 +58,8 @@ export async function startGovernanceWeb(
     authorize?: AuthorizeRequest | null;
     delivery?: boolean;
     configuration?: Record<string, unknown>;
+    /** False: the proof-file call is not made (default: made, with the `web` proof-file keys). */
+    proofFiles?: boolean;
     /** A store provider installed in code after every add* and map* call (as a host may do). */
     storeProvider?: StoreProvider;
   } = {},
@@ -70,7 +76,13 @@ export async function startGovernanceWeb(
   const delivery =
     options.delivery === false ? undefined : addTenantGovernanceDelivery(builder, {}, { now: clock });
   delivery?.senders.add(dispatchingSender());
-  const endpoints = mapTenantGovernanceEndpoints(builder, options.web, { now: clock });
+  const { proofFiles, ...guarded } = splitFamilyOptions(options.web);
+  const endpoints = mapTenantGovernanceEndpoints(
+    builder,
+    { ...guarded.command, ...guarded.dispatch, ...guarded.callback, ...guarded.observations },
+    { now: clock },
+  );
+  if (options.proofFiles !== false) mapTenantDomainHttpProofEndpoint(builder, proofFiles);
   if (options.storeProvider) builder.useStoreProvider(options.storeProvider);
   const authorize = options.authorize === null ? undefined : (options.authorize ?? tokenAuthorizer());
   const host = createWebHost(builder, {
