@@ -198,6 +198,7 @@ it('posts /me/sendMail with a static token, at most 5 x- headers, and takes 202 
     graphSenderUser: 'me',
     graphSaveToSentItems: false,
     graphRcptSource: 'dispatch-metadata',
+    graphRcptMetadataKey: 'recipientEmail',
     graphCategoryCount: 1,
     graphHeaderCount: 4,
     graphMessageId: expect.stringMatching(/^[0-9a-f]{32}$/),

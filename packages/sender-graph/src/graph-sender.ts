@@ -1,4 +1,5 @@
 import {
+  recipientMetadata,
   coreHeaders,
   deliveryContext,
   endpointHost,
@@ -55,7 +56,7 @@ export function createGraphSend(
       senderId: settings.SenderId,
       graphSenderUser: settings.SenderUserId ? 'users' : 'me',
       graphSaveToSentItems: settings.SaveToSentItems,
-      graphRcptSource: call.recipientSource,
+      ...recipientMetadata('graph', call),
       graphCategoryCount: settings.Categories.length,
       graphHeaderCount: Object.keys(headers).length,
       graphMessageId: context.messageId,

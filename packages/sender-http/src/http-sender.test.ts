@@ -132,6 +132,8 @@ it('posts the rendered invitation as JSON with the configured headers, reads the
     httpRetryReason: null,
     httpIdempotencyKey: expect.stringMatching(/^[0-9a-f]{64}$/),
     httpIdempotencyKeySource: 'derived',
+    httpRcptSource: 'dispatch-metadata',
+    httpRcptMetadataKey: 'recipientEmail',
   });
   const [request] = receiver.requests;
   expect(request!.method).toBe('POST');
@@ -160,15 +162,22 @@ it('posts the rendered invitation as JSON with the configured headers, reads the
 it('resolves the recipient in order: dispatch metadata, invitation metadata, then the email invitee', async () => {
   const { host, receiver } = await start([202], { RecipientEmailMetadataKey: 'to' });
   const fromInvitation = await host.invite({ to: 'from-invitation@example.test' });
-  await host.dispatch(fromInvitation, { metadata: { to: 'from-dispatch@example.test' } });
-  await host.dispatch(fromInvitation);
+  const results = [await host.dispatch(fromInvitation, { metadata: { to: 'from-dispatch@example.test' } })];
+  results.push(await host.dispatch(fromInvitation));
   const plain = await host.invite();
-  await host.dispatch(plain, { metadata: { recipientEmail: 'ignored@example.test' } });
+  results.push(await host.dispatch(plain, { metadata: { recipientEmail: 'ignored@example.test' } }));
   expect(receiver.requests.map((request) => JSON.parse(request.body).recipientEmail)).toEqual([
     'from-dispatch@example.test',
     'from-invitation@example.test',
     host.inviteeOf(2).toLowerCase(),
   ]);
+  // Recorded: where the address came from and the key looked up, never the address.
+  expect(results.map((result) => result.outcomes[0]!.metadata)).toEqual(
+    ['dispatch-metadata', 'invitation-metadata', 'invitee-id'].map((source) =>
+      expect.objectContaining({ httpRcptSource: source, httpRcptMetadataKey: 'to' }),
+    ),
+  );
+  expect(JSON.stringify(results)).not.toMatch(/example\.test/);
 });
 
 it('suppresses an unsupported channel as provider-managed, uses SenderId, and registers nothing when disabled', async () => {

@@ -1,4 +1,5 @@
 import {
+  recipientMetadata,
   coreHeaders,
   deliveryContext,
   deliveryContextBody,
@@ -41,6 +42,7 @@ export function createHttpSend(
       httpMaxAttempts: settings.MaxAttempts,
       httpRetried: false,
       httpRetryReason: null,
+      ...recipientMetadata('http', call),
     };
     const headers: Record<string, string> = {
       ...settings.Headers,

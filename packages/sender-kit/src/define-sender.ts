@@ -14,6 +14,24 @@ export interface SenderCall extends InvitationSendRequest {
   readonly recipientAddress: string;
   /** Where the address came from, in the spec's order (safe to record; the address itself is not). */
   readonly recipientSource: RecipientSource;
+  /** The metadata key looked up in dispatch and invitation metadata (`RecipientEmailMetadataKey`...). */
+  readonly recipientMetadataKey: string;
+}
+
+/**
+ * The recipient fields every sender records, under its prefix: `<prefix>RcptSource` (which of the three
+ * places gave the address) and `<prefix>RcptMetadataKey` (the key looked up). Never the address: the
+ * outcome is answered to the dispatch caller, kept in run state and logged, and the address can be found
+ * again from the invitation with these two fields.
+ */
+export function recipientMetadata(
+  prefix: string,
+  call: Pick<SenderCall, 'recipientSource' | 'recipientMetadataKey'>,
+): Record<string, string> {
+  return {
+    [`${prefix}RcptSource`]: call.recipientSource,
+    [`${prefix}RcptMetadataKey`]: call.recipientMetadataKey,
+  };
 }
 
 /** The three places a recipient address is looked up, in order. */
@@ -65,6 +83,7 @@ export function defineInvitationSender(
           ...request,
           recipientAddress: recipient.address,
           recipientSource: recipient.source,
+          recipientMetadataKey: options.RecipientEmailMetadataKey,
         });
       } catch {
         return senderOutcome.failed(request.signal.aborted ? 'timeout' : 'transport-error', {

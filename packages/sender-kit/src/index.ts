@@ -17,7 +17,12 @@ export type { SenderBaseOptions } from './sender-options';
 export { renderTemplate, renderInvitationMessage } from './templates';
 export type { TemplateValues } from './templates';
 export { senderOutcome, deterministicDeliveryKey, isAcceptedStatus } from './outcomes';
-export { defineInvitationSender, registerInvitationSender, recipientSourceOf } from './define-sender';
+export {
+  defineInvitationSender,
+  recipientMetadata,
+  registerInvitationSender,
+  recipientSourceOf,
+} from './define-sender';
 export type { SenderCall, RecipientSource } from './define-sender';
 export {
   deliveryContext,

@@ -8,6 +8,7 @@ import {
   deterministicDeliveryKey,
   engineOutputs,
   findLeaks,
+  recipientMetadata,
   registerInvitationSender,
   renderInvitationMessage,
   renderTemplate,
@@ -136,4 +137,37 @@ it('refuses to register a sender without the delivery registration', () => {
       send: async () => senderOutcome.dispatched(null),
     }),
   ).toThrow(/GOVERNANCE_DELIVERY_NOT_REGISTERED|addTenantGovernanceDelivery/);
+});
+
+it('hands the send function the recipient key it looked up, and recipientMetadata records the source and key, never the address', async () => {
+  const options = z.object(senderBaseShape('kit')).parse({ RecipientEmailMetadataKey: 'to' });
+  const recorded: Array<Record<string, string>> = [];
+  const sender = defineInvitationSender(options, async (call) => {
+    recorded.push(recipientMetadata('kit', call));
+    return senderOutcome.dispatched('pm-1', recipientMetadata('kit', call));
+  });
+  const invitation = {
+    tenantId: 'acme',
+    invitationId: 'inv-1',
+    inviteeKind: 'email' as const,
+    inviteeId: 'invitee@example.test',
+    roles: ['member'],
+    metadata: {},
+  };
+  const request = (metadata: Record<string, string>) =>
+    ({
+      invitation,
+      channel: 'email',
+      metadata,
+      recipient: null,
+      dispatchId: 'd-1',
+      attempt: 1,
+      signal: new AbortController().signal,
+    }) as unknown as Parameters<typeof sender.send>[0];
+  await sender.send(request({ to: 'dispatch@example.test' }));
+  await sender.send(request({}));
+  expect(recorded).toEqual([
+    { kitRcptSource: 'dispatch-metadata', kitRcptMetadataKey: 'to' },
+    { kitRcptSource: 'invitee-id', kitRcptMetadataKey: 'to' },
+  ]);
 });

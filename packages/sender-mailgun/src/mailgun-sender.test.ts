@@ -126,6 +126,7 @@ it('posts multipart with basic auth, v:* variables, h:* headers and tags, and re
     mailgunMessageId: expect.stringMatching(/^[0-9a-f]{32}$/),
     senderId: 'mailgun',
     mailgunRcptSource: 'dispatch-metadata',
+    mailgunRcptMetadataKey: 'recipientEmail',
     mailgunTagCount: 2,
     mailgunVariableCount: 6,
     mailgunHeaderCount: 6,

@@ -1,4 +1,5 @@
 import {
+  recipientMetadata,
   contextFields,
   coreHeaders,
   deliveryContext,
@@ -39,7 +40,7 @@ export function createMailgunSend(
       mailgunTestMode: settings.EnableTestMode,
       mailgunMessageId: context.messageId,
       senderId: settings.SenderId,
-      mailgunRcptSource: call.recipientSource,
+      ...recipientMetadata('mailgun', call),
       mailgunTagCount: settings.Tags.length,
       mailgunVariableCount: Object.keys(variables).length,
       mailgunHeaderCount: Object.keys(headers).length,

@@ -120,6 +120,7 @@ it('posts to /v3/mail/send with bearer auth, custom args and X-Core-* headers, a
     sendgridMessageId: expect.stringMatching(/^[0-9a-f]{32}$/),
     senderId: 'sendgrid',
     sendgridRcptSource: 'dispatch-metadata',
+    sendgridRcptMetadataKey: 'recipientEmail',
     sendgridCategoryCount: 2,
     sendgridCustomArgCount: 6,
   });
@@ -174,7 +175,10 @@ it('resolves the recipient by its key, suppresses another channel, and a closed 
   expect(JSON.parse(fake.requests[0]!.body).personalizations[0].to).toEqual([
     { email: 'from-invitation@example.test' },
   ]);
-  expect(result.outcomes[0]!.metadata).toMatchObject({ sendgridRcptSource: 'invitation-metadata' });
+  expect(result.outcomes[0]!.metadata).toMatchObject({
+    sendgridRcptSource: 'invitation-metadata',
+    sendgridRcptMetadataKey: 'to',
+  });
   const push = await host.dispatch(invitationId, { channel: 'push' });
   expect(push.outcomes[0]).toMatchObject({ outcome: 'suppressed', decision: 'provider-managed' });
   await expectTransportErrorAfterClose(host, fake);

@@ -1,4 +1,5 @@
 import {
+  recipientMetadata,
   contextFields,
   coreHeaders,
   deliveryContext,
@@ -52,7 +53,7 @@ export function createSendGridSend(
       sendgridSandboxMode: settings.EnableSandboxMode,
       sendgridMessageId: context.messageId,
       senderId: settings.SenderId,
-      sendgridRcptSource: call.recipientSource,
+      ...recipientMetadata('sendgrid', call),
       sendgridCategoryCount: settings.Categories.length,
       sendgridCustomArgCount: Object.keys(customArgs).length,
     };

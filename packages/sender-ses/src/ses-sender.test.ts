@@ -147,6 +147,7 @@ it('signs with SigV4, sends the simple content with sanitized tags and the confi
     sesMessageId: expect.stringMatching(/^[0-9a-f]{32}$/),
     senderId: 'amazon-ses',
     sesRcptSource: 'dispatch-metadata',
+    sesRcptMetadataKey: 'recipientEmail',
     sesReplyToCount: 0,
     sesTagCount: 7,
   });
@@ -181,6 +182,7 @@ it('suppresses another channel, sends without a configuration set when unset, an
   expect(result.outcomes[0]!.metadata).toMatchObject({
     sesConfigurationSet: null,
     sesRcptSource: 'invitation-metadata',
+    sesRcptMetadataKey: 'to',
   });
   await expectTransportErrorAfterClose(host, fake);
 });

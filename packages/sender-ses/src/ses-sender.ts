@@ -1,4 +1,5 @@
 import {
+  recipientMetadata,
   contextFields,
   deliveryContext,
   failureOf,
@@ -51,7 +52,7 @@ export function createSesSend(
       sesConfigurationSet: settings.ConfigurationSetName ?? null,
       sesMessageId: context.messageId,
       senderId: settings.SenderId,
-      sesRcptSource: call.recipientSource,
+      ...recipientMetadata('ses', call),
       sesReplyToCount: 0,
       sesTagCount: tags.size,
     };

@@ -1,4 +1,5 @@
 import {
+  recipientMetadata,
   coreHeaders,
   deliveryContext,
   renderInvitationMessage,
@@ -51,8 +52,7 @@ export function createSmtpSend(
       smtpMessageId: context.messageId,
       smtpMessageIdDomain: domain,
       senderId: settings.SenderId,
-      smtpRcptSource: call.recipientSource,
-      smtpRcptMetadataKey: settings.RecipientAddressMetadataKey,
+      ...recipientMetadata('smtp', call),
     };
     try {
       await client.sendMail({
