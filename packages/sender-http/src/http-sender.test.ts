@@ -261,6 +261,26 @@ it('keeps the caller-supplied idempotency key in the recorded outcome and the ru
   expect(host.leaks()).toEqual([]);
 });
 
+it('sends and records the same caller-supplied idempotency key when the retry queue replays a failed delivery', async () => {
+  const { host, receiver } = await start([503, 202], {
+    MaxAttempts: 1,
+    IdempotencyHeaderName: 'X-Idem',
+    IdempotencyMetadataKey: 'idem',
+  });
+  const invitationId = await host.invite();
+  const failed = await host.dispatch(invitationId, { metadata: { idem: 'order-44:invite' } });
+  expect(failed.outcomes[0]).toMatchObject({ outcome: 'sender-failed', retryQueued: true });
+  expect(failed.outcomes[0]!.metadata.httpIdempotencyKey).toBe('order-44:invite');
+  await host.retry();
+  expect(receiver.requests.map((request) => request.headers['x-idem'])).toEqual([
+    'order-44:invite',
+    'order-44:invite',
+  ]);
+  const runs = await host.delivery.dispatcher.runState('acme', invitationId);
+  expect(JSON.stringify(runs)).toContain('"outcome":"dispatched"');
+  expect(JSON.stringify(runs)).toContain('"httpIdempotencyKey":"order-44:invite"');
+});
+
 it('signs {unixTimestamp}.{jsonBody} with HMAC-SHA256 as v1=<hex>, sends the timestamp and key id, and records only httpSigned and the key id', async () => {
   const { host, receiver } = await start([202], (seeds) => ({
     SigningSecret: seeds.signingSecret,
