@@ -33,11 +33,11 @@ export interface WorkJournalEntry {
  * share it: it is the record of what the pack actually did, independent of the pack's own surfaces.
  */
 export interface PackLifecycleEnvironment {
-  /** The folder of the File store (the suite configures `Engine:Stores` in the durable steps). */
+  /** The folder of the File store (the suite configures `Engine:Stores` in the durable steps), unique per test. */
   readonly directory: string;
   /** This engine's number within the test (a restart keeps it; a new build, like a new process, does not). */
   readonly engine: number;
-  /** True when this engine runs on the File store. */
+  /** True when this engine runs on the durable store (File, or the adapter's `durableStores`). */
   readonly durable: boolean;
   record(id: string, event: WorkJournalEntry['event']): void;
   /**
@@ -66,6 +66,12 @@ export interface PackLifecycleAdapter {
   register(builder: EngineBuilder, environment: PackLifecycleEnvironment): void;
   /** Code configuration for every engine (short leases and intervals); `Engine:Stores` is the suite's. */
   readonly configuration?: Record<string, unknown>;
+  /**
+   * The `Engine:Stores` section of the durable steps, for a store provider under test that `register` installs
+   * (`addPostgresStores`): durable state then lives where it says, keyed by `directory` (unique per test) for
+   * a table or key prefix of its own. Default: the File store in `directory`.
+   */
+  durableStores?(directory: string): Record<string, unknown>;
   /** Hands the pack one unit of work `id` (publish, reindex, start a run); resolves once it was accepted. */
   work(engine: Engine, id: string, environment: PackLifecycleEnvironment): Promise<void>;
   /** True once work `id` happened, judged outside the pack's surfaces. Default: a `done` journal entry. */
@@ -201,7 +207,8 @@ function engineFactory(
 ) {
   let next = firstEngine;
   return (durable: boolean, extra?: (builder: EngineBuilder) => void): BuiltEngine => {
-    const stores = durable ? { Engine: { Stores: { Provider: 'File', Directory: directory } } } : {};
+    const section = adapter.durableStores?.(directory) ?? { Provider: 'File', Directory: directory };
+    const stores = durable ? { Engine: { Stores: section } } : {};
     const { builder } = createTestEngineBuilder({
       configuration: merge(adapter.configuration ?? {}, stores),
     });
