@@ -1,5 +1,5 @@
 // The pack lifecycle conformance adapter of the callback packages (not exported from the package index).
-import type { EngineBuilder } from '@corekit/abstractions';
+import type { Engine, EngineBuilder } from '@corekit/abstractions';
 import { addMultiTenancy } from '@corekit/tenancy';
 import { addTenantGovernance, addTenantGovernanceDelivery } from '@corekit/tenant-governance';
 import type { PackLifecycleAdapter } from '@corekit/testing';
@@ -24,6 +24,21 @@ export interface CallbackUnderTest {
    * new delivery of the same event (another request body, token or message id), never a replay of one.
    */
   request(eventId: string, context: CallbackContext, attempt: number): FuzzRequest | Promise<FuzzRequest>;
+  /** The error code of a refused replay. Default `CALLBACK_REPLAY` (callback-kit's). */
+  readonly replayCode?: string;
+  /**
+   * What the surfaces claim: the durability of the replay cache and of the observations behind event-id
+   * idempotency, and the events reconciled by this process (when the surface counts them). Default: the
+   * callback-kit surface `surfaceId`.
+   */
+  posture?(engine: Engine): CallbackPosture;
+}
+
+/** What a callback's surfaces say about its replay and idempotency state. */
+export interface CallbackPosture {
+  readonly replayDurability: unknown;
+  readonly idempotencyDurability: unknown;
+  readonly reconciled?: number;
 }
 
 interface Accepted {
@@ -44,9 +59,18 @@ export function callbackLifecycleAdapter(callback: CallbackUnderTest): PackLifec
   const governance = new Map<number, ReturnType<typeof addTenantGovernance>>();
   const accepted = new Map<string, Accepted>();
   let attempts = 0;
-  const surfaceOf = (engine: import('@corekit/abstractions').Engine) =>
-    engine.technologySurfaces().find((entry) => entry.id === callback.surfaceId)?.metadata as
-      Record<string, Record<string, unknown>> | undefined;
+  const replayCode = callback.replayCode ?? 'CALLBACK_REPLAY';
+  const posture =
+    callback.posture ??
+    ((engine: Engine): CallbackPosture => {
+      const metadata = engine.technologySurfaces().find((entry) => entry.id === callback.surfaceId)
+        ?.metadata as Record<string, Record<string, unknown>> | undefined;
+      return {
+        replayDurability: metadata?.replayProtection?.durability,
+        idempotencyDurability: metadata?.eventIdIdempotency?.durability,
+        reconciled: (metadata?.counters as { eventsReconciled?: number } | undefined)?.eventsReconciled ?? 0,
+      };
+    });
   return {
     pack: `${callback.name} (replay and event-id idempotency)`,
     register(builder, environment) {
@@ -79,7 +103,7 @@ export function callbackLifecycleAdapter(callback: CallbackUnderTest): PackLifec
       }
     },
     async claims(engine, environment) {
-      const metadata = surfaceOf(engine);
+      const claimed = posture(engine);
       const done = (durability: unknown) =>
         environment
           .entries()
@@ -89,9 +113,12 @@ export function callbackLifecycleAdapter(callback: CallbackUnderTest): PackLifec
               (durability !== 'process-memory' || entry.engine === environment.engine),
           ).length;
       return {
-        rememberedRequests: done(metadata?.replayProtection?.durability),
-        rememberedEvents: done(metadata?.eventIdIdempotency?.durability),
-        reconciled: (metadata?.counters as { eventsReconciled?: number } | undefined)?.eventsReconciled ?? 0,
+        // On the File store both must be durable: a callback accepted before a restart stays refused after.
+        durable:
+          claimed.replayDurability !== 'process-memory' && claimed.idempotencyDurability !== 'process-memory',
+        rememberedRequests: done(claimed.replayDurability),
+        rememberedEvents: done(claimed.idempotencyDurability),
+        ...(claimed.reconciled === undefined ? {} : { reconciled: claimed.reconciled }),
       };
     },
     async facts(engine, environment) {
@@ -105,7 +132,7 @@ export function callbackLifecycleAdapter(callback: CallbackUnderTest): PackLifec
         for (const id of ids) {
           const { request, context } = accepted.get(id)!;
           const replayed = await invokeCallback(engine, callback.operationId, request);
-          if (replayed.status === 409 && replayed.code === 'CALLBACK_REPLAY') rememberedRequests++;
+          if (replayed.status === 409 && replayed.code === replayCode) rememberedRequests++;
           const resigned = await invokeCallback(
             engine,
             callback.operationId,
@@ -113,16 +140,18 @@ export function callbackLifecycleAdapter(callback: CallbackUnderTest): PackLifec
           );
           const body = resigned.body as { duplicateEvents?: number } | undefined;
           // Not accepted again: a duplicate event, or (where the replay key is the event id) a replay.
-          const replay = resigned.status === 409 && resigned.code === 'CALLBACK_REPLAY';
+          const replay = resigned.status === 409 && resigned.code === replayCode;
           if (replay || (resigned.status === 200 && body?.duplicateEvents === 1)) rememberedEvents++;
         }
       }
+      const reconciled = environment
+        .entries()
+        .filter((entry) => entry.event === 'done' && entry.engine === environment.engine).length;
       return {
+        durable: environment.durable,
         rememberedRequests,
         rememberedEvents,
-        reconciled: environment
-          .entries()
-          .filter((entry) => entry.event === 'done' && entry.engine === environment.engine).length,
+        ...(posture(engine).reconciled === undefined ? {} : { reconciled }),
       };
     },
   };
