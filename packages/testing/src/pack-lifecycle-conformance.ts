@@ -55,6 +55,19 @@ export interface PackLifecycleEnvironment {
   count(id: string, event?: WorkJournalEntry['event'], engine?: number): number;
 }
 
+/**
+ * A host that serves the pack (a web host mounting transports) in place of a bare engine: the suite starts
+ * and closes it instead of calling `engine.start()` and `engine.stop()` (steps still stop and restart the
+ * engine itself).
+ */
+export interface PackLifecycleHost {
+  readonly engine: Engine;
+  /** Starts the engine the host's way (listening first); rejects with the start's error when it failed. */
+  start(): Promise<void>;
+  /** Stops the engine and closes everything the host opened (idempotent). */
+  close(): Promise<void>;
+}
+
 /** How the suite drives one pack. */
 export interface PackLifecycleAdapter {
   /** The pack (and provider) under test, in test titles: `eventing (memory outbox)`. */
@@ -64,6 +77,11 @@ export interface PackLifecycleAdapter {
    * a fresh builder. Called for every engine the suite builds, in this process or in the child process.
    */
   register(builder: EngineBuilder, environment: PackLifecycleEnvironment): void;
+  /**
+   * Wraps each built engine's builder in a host (`createWebHost`) when the pack serves only through one (a
+   * transport): called after `register`, instead of `builder.build()`.
+   */
+  host?(builder: EngineBuilder, environment: PackLifecycleEnvironment): PackLifecycleHost;
   /** Code configuration for every engine (short leases and intervals); `Engine:Stores` is the suite's. */
   readonly configuration?: Record<string, unknown>;
   /**
@@ -195,7 +213,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 interface BuiltEngine {
   readonly engine: Engine;
   readonly environment: PackLifecycleEnvironment;
+  readonly host?: PackLifecycleHost;
 }
+
+const startBuilt = (built: BuiltEngine) => (built.host ? built.host.start() : built.engine.start());
+const closeBuilt = (built: BuiltEngine) => (built.host ? built.host.close() : built.engine.stop());
 
 /** Builds engines for one adapter on one store folder and journal. */
 function engineFactory(
@@ -215,7 +237,8 @@ function engineFactory(
     const environment = environmentOf(directory, journal, next++, durable, gates);
     adapter.register(builder, environment);
     extra?.(builder);
-    return { engine: builder.build(), environment };
+    const host = adapter.host?.(builder, environment);
+    return { engine: host?.engine ?? builder.build(), environment, host };
   };
 }
 
@@ -229,8 +252,9 @@ export async function runPackLifecycleFixture(adapter: PackLifecycleAdapter): Pr
   const journal = process.env[fixtureVariables.journal]!;
   const work = process.env[fixtureVariables.work]!;
   const build = engineFactory(adapter, directory, journal, new Gates(new Set([work])), 1000);
-  const { engine, environment } = build(true);
-  await engine.start();
+  const built = build(true);
+  const { engine, environment } = built;
+  await startBuilt(built);
   console.log('pack-lifecycle started');
   await adapter.work(engine, work, environment);
   await pollUntil(
@@ -270,7 +294,7 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
     let folder: string;
     let gates: Gates;
     let build: ReturnType<typeof engineFactory>;
-    const running: Engine[] = [];
+    const running: BuiltEngine[] = [];
 
     beforeEach(() => {
       folder = mkdtempSync(path.join(os.tmpdir(), 'pack-lifecycle-'));
@@ -278,14 +302,14 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
       build = engineFactory(adapter, path.join(folder, 'stores'), path.join(folder, 'journal.jsonl'), gates);
     });
     afterEach(async () => {
-      await Promise.all(running.splice(0).map((engine) => engine.stop().catch(() => undefined)));
+      await Promise.all(running.splice(0).map((built) => closeBuilt(built).catch(() => undefined)));
       rmSync(folder, { recursive: true, force: true });
     });
 
     const start = async (durable: boolean): Promise<BuiltEngine> => {
       const built = build(durable);
-      running.push(built.engine);
-      await built.engine.start();
+      running.push(built);
+      await startBuilt(built);
       return built;
     };
     const happened = (built: BuiltEngine, id: string) =>
@@ -468,12 +492,12 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
 
     function buildWith(failure: (builder: EngineBuilder) => void): BuiltEngine {
       const built = build(false, failure);
-      running.push(built.engine);
+      running.push(built);
       return built;
     }
 
     async function expectFailedStart(built: BuiltEngine, baseline: Record<string, number>) {
-      await expect(built.engine.start()).rejects.toThrow(/refused on purpose/);
+      await expect(startBuilt(built)).rejects.toThrow(/refused on purpose/);
       expect(built.engine.state).toBe('Failed');
       await expectAgreement(built, 'after the failed start');
       expect(await waitForResourcesAtMost(baseline, 5000)).toEqual({});
