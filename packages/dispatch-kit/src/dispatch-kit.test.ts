@@ -145,7 +145,35 @@ describe('LazyConnection', () => {
     expect((await connection.get()).n).toBe(2);
     await connection.close();
     expect(disposed).toEqual([1, 2]);
-    await expect(connection.get()).rejects.toThrow('the TestBroker dispatcher is closed');
+  });
+
+  it('after close (the engine stopped) the next call connects again (engine.restart())', async () => {
+    let attempts = 0;
+    const { connection, disposed } = make(async () => ({ n: (attempts += 1) }));
+    expect((await connection.get()).n).toBe(1);
+    await connection.close();
+    expect(disposed).toEqual([1]);
+    expect((await connection.get()).n).toBe(2);
+    await connection.close();
+    expect(disposed).toEqual([1, 2]);
+  });
+
+  it('a connect still running when close is called is closed, never kept', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let attempts = 0;
+    const { connection, disposed } = make(async () => {
+      attempts += 1;
+      if (attempts === 1) await gate;
+      return { n: attempts };
+    });
+    const first = connection.get();
+    const closing = connection.close();
+    release();
+    await closing;
+    await expect(first).rejects.toThrow('closed while connecting');
+    expect(disposed).toEqual([1]);
+    expect((await connection.get()).n).toBe(2);
   });
 });
 

@@ -22,13 +22,13 @@ export interface LazyConnectionOptions<T> {
 export class LazyConnection<T> {
   private connecting: Promise<T> | null = null;
   private current: T | null = null;
-  private closed = false;
+  /** Moves on every `close`: a connection opened by an earlier generation is not kept. */
+  private generation = 0;
 
   constructor(private readonly options: LazyConnectionOptions<T>) {}
 
   /** The open connection, connecting first when there is none. */
   get(): Promise<T> {
-    if (this.closed) return Promise.reject(new Error(`the ${this.options.broker} dispatcher is closed`));
     this.connecting ??= this.open();
     return this.connecting;
   }
@@ -53,9 +53,12 @@ export class LazyConnection<T> {
     });
   }
 
-  /** Closes the connection for good: later dispatches fail. */
+  /**
+   * Closes the connection (the engine stops). A later dispatch (the engine started again, `engine.restart()`)
+   * opens a new one; a connect still running when `close` was called is closed, never kept.
+   */
   async close(): Promise<void> {
-    this.closed = true;
+    this.generation += 1;
     const pending = this.connecting;
     this.connecting = null;
     this.current = null;
@@ -64,18 +67,12 @@ export class LazyConnection<T> {
   }
 
   private async open(): Promise<T> {
+    const generation = this.generation;
+    let connection: T;
     try {
-      const connection = await this.options.connect();
-      this.current = connection;
-      this.options.logger.log({
-        level: 'info',
-        eventId: dispatcherEventIds.connected,
-        category: this.options.category,
-        message: `Connected to ${this.options.broker}`,
-      });
-      return connection;
+      connection = await this.options.connect();
     } catch (error) {
-      this.connecting = null;
+      if (generation === this.generation) this.connecting = null;
       const reason = error instanceof Error ? error.message : String(error);
       this.options.logger.log({
         level: 'warn',
@@ -86,6 +83,19 @@ export class LazyConnection<T> {
       });
       throw new Error(`${this.options.broker} unreachable: ${reason}`);
     }
+    if (generation !== this.generation) {
+      // Closed while connecting: the connection is closed here, never kept.
+      await this.dispose(connection);
+      throw new Error(`the ${this.options.broker} dispatcher closed while connecting`);
+    }
+    this.current = connection;
+    this.options.logger.log({
+      level: 'info',
+      eventId: dispatcherEventIds.connected,
+      category: this.options.category,
+      message: `Connected to ${this.options.broker}`,
+    });
+    return connection;
   }
 
   private async dispose(connection: T): Promise<void> {

@@ -84,6 +84,12 @@ export type {
   TestNote,
   TransportTestHosts,
 } from './transport-test-host';
+export { transportLifecycleAdapter } from './transport-lifecycle-adapter';
+export type {
+  LifecycleTestHost,
+  LifecycleTestHostFactory,
+  TransportUnderTest,
+} from './transport-lifecycle-adapter';
 export { describeStoreContract, storeTestClock } from './store-contract-suite';
 export type { StoreProviderFactory, StoreTestClock } from './store-contract-suite';
 export { describeSharedStoreProvider } from './shared-store-provider-suite';
@@ -92,6 +98,7 @@ export { runStoreIncrementReplica } from './store-increment-replica';
 export { describePackLifecycleConformance, runPackLifecycleFixture } from './pack-lifecycle-conformance';
 export type {
   PackLifecycleAdapter,
+  PackLifecycleHost,
   PackLifecycleCheck,
   PackLifecycleEnvironment,
   WorkJournalEntry,

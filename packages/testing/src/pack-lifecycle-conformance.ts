@@ -33,11 +33,11 @@ export interface WorkJournalEntry {
  * share it: it is the record of what the pack actually did, independent of the pack's own surfaces.
  */
 export interface PackLifecycleEnvironment {
-  /** The folder of the File store (the suite configures `Engine:Stores` in the durable steps). */
+  /** The folder of the File store (the suite configures `Engine:Stores` in the durable steps), unique per test. */
   readonly directory: string;
   /** This engine's number within the test (a restart keeps it; a new build, like a new process, does not). */
   readonly engine: number;
-  /** True when this engine runs on the File store. */
+  /** True when this engine runs on the durable store (File, or the adapter's `durableStores`). */
   readonly durable: boolean;
   record(id: string, event: WorkJournalEntry['event']): void;
   /**
@@ -55,6 +55,19 @@ export interface PackLifecycleEnvironment {
   count(id: string, event?: WorkJournalEntry['event'], engine?: number): number;
 }
 
+/**
+ * A host that serves the pack (a web host mounting transports) in place of a bare engine: the suite starts
+ * and closes it instead of calling `engine.start()` and `engine.stop()` (steps still stop and restart the
+ * engine itself).
+ */
+export interface PackLifecycleHost {
+  readonly engine: Engine;
+  /** Starts the engine the host's way (listening first); rejects with the start's error when it failed. */
+  start(): Promise<void>;
+  /** Stops the engine and closes everything the host opened (idempotent). */
+  close(): Promise<void>;
+}
+
 /** How the suite drives one pack. */
 export interface PackLifecycleAdapter {
   /** The pack (and provider) under test, in test titles: `eventing (memory outbox)`. */
@@ -64,8 +77,19 @@ export interface PackLifecycleAdapter {
    * a fresh builder. Called for every engine the suite builds, in this process or in the child process.
    */
   register(builder: EngineBuilder, environment: PackLifecycleEnvironment): void;
+  /**
+   * Wraps each built engine's builder in a host (`createWebHost`) when the pack serves only through one (a
+   * transport): called after `register`, instead of `builder.build()`.
+   */
+  host?(builder: EngineBuilder, environment: PackLifecycleEnvironment): PackLifecycleHost;
   /** Code configuration for every engine (short leases and intervals); `Engine:Stores` is the suite's. */
   readonly configuration?: Record<string, unknown>;
+  /**
+   * The `Engine:Stores` section of the durable steps, for a store provider under test that `register` installs
+   * (`addPostgresStores`): durable state then lives where it says, keyed by `directory` (unique per test) for
+   * a table or key prefix of its own. Default: the File store in `directory`.
+   */
+  durableStores?(directory: string): Record<string, unknown>;
   /** Hands the pack one unit of work `id` (publish, reindex, start a run); resolves once it was accepted. */
   work(engine: Engine, id: string, environment: PackLifecycleEnvironment): Promise<void>;
   /** True once work `id` happened, judged outside the pack's surfaces. Default: a `done` journal entry. */
@@ -189,7 +213,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 interface BuiltEngine {
   readonly engine: Engine;
   readonly environment: PackLifecycleEnvironment;
+  readonly host?: PackLifecycleHost;
 }
+
+const startBuilt = (built: BuiltEngine) => (built.host ? built.host.start() : built.engine.start());
+const closeBuilt = (built: BuiltEngine) => (built.host ? built.host.close() : built.engine.stop());
 
 /** Builds engines for one adapter on one store folder and journal. */
 function engineFactory(
@@ -201,14 +229,16 @@ function engineFactory(
 ) {
   let next = firstEngine;
   return (durable: boolean, extra?: (builder: EngineBuilder) => void): BuiltEngine => {
-    const stores = durable ? { Engine: { Stores: { Provider: 'File', Directory: directory } } } : {};
+    const section = adapter.durableStores?.(directory) ?? { Provider: 'File', Directory: directory };
+    const stores = durable ? { Engine: { Stores: section } } : {};
     const { builder } = createTestEngineBuilder({
       configuration: merge(adapter.configuration ?? {}, stores),
     });
     const environment = environmentOf(directory, journal, next++, durable, gates);
     adapter.register(builder, environment);
     extra?.(builder);
-    return { engine: builder.build(), environment };
+    const host = adapter.host?.(builder, environment);
+    return { engine: host?.engine ?? builder.build(), environment, host };
   };
 }
 
@@ -222,8 +252,9 @@ export async function runPackLifecycleFixture(adapter: PackLifecycleAdapter): Pr
   const journal = process.env[fixtureVariables.journal]!;
   const work = process.env[fixtureVariables.work]!;
   const build = engineFactory(adapter, directory, journal, new Gates(new Set([work])), 1000);
-  const { engine, environment } = build(true);
-  await engine.start();
+  const built = build(true);
+  const { engine, environment } = built;
+  await startBuilt(built);
   console.log('pack-lifecycle started');
   await adapter.work(engine, work, environment);
   await pollUntil(
@@ -263,7 +294,7 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
     let folder: string;
     let gates: Gates;
     let build: ReturnType<typeof engineFactory>;
-    const running: Engine[] = [];
+    const running: BuiltEngine[] = [];
 
     beforeEach(() => {
       folder = mkdtempSync(path.join(os.tmpdir(), 'pack-lifecycle-'));
@@ -271,14 +302,14 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
       build = engineFactory(adapter, path.join(folder, 'stores'), path.join(folder, 'journal.jsonl'), gates);
     });
     afterEach(async () => {
-      await Promise.all(running.splice(0).map((engine) => engine.stop().catch(() => undefined)));
+      await Promise.all(running.splice(0).map((built) => closeBuilt(built).catch(() => undefined)));
       rmSync(folder, { recursive: true, force: true });
     });
 
     const start = async (durable: boolean): Promise<BuiltEngine> => {
       const built = build(durable);
-      running.push(built.engine);
-      await built.engine.start();
+      running.push(built);
+      await startBuilt(built);
       return built;
     };
     const happened = (built: BuiltEngine, id: string) =>
@@ -461,12 +492,12 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
 
     function buildWith(failure: (builder: EngineBuilder) => void): BuiltEngine {
       const built = build(false, failure);
-      running.push(built.engine);
+      running.push(built);
       return built;
     }
 
     async function expectFailedStart(built: BuiltEngine, baseline: Record<string, number>) {
-      await expect(built.engine.start()).rejects.toThrow(/refused on purpose/);
+      await expect(startBuilt(built)).rejects.toThrow(/refused on purpose/);
       expect(built.engine.state).toBe('Failed');
       await expectAgreement(built, 'after the failed start');
       expect(await waitForResourcesAtMost(baseline, 5000)).toEqual({});

@@ -1,4 +1,5 @@
 import type { Engine } from '@corekit/abstractions';
+import type { EngineBuilder } from '@corekit/abstractions';
 import type { PackLifecycleAdapter, PackLifecycleEnvironment } from '@corekit/testing';
 import { addEventing, declareEventing } from '../index';
 
@@ -12,15 +13,31 @@ function readiness(engine: Engine): Record<string, unknown> | undefined {
     Record<string, unknown> | undefined;
 }
 
+/**
+ * A shared store provider under test (PostgreSQL, Redis): installed in every engine, its table or key prefix
+ * named after the test's folder; the keyed outbox then lives there in every step.
+ */
+export interface StoreProviderUnderTest {
+  readonly name: string;
+  install(builder: EngineBuilder, environment: PackLifecycleEnvironment): void;
+}
+
 /** The eventing pack for the pack lifecycle conformance suite: one channel, one subscription, one executor. */
 export function eventingLifecycleAdapter(
   lane: EventingLane,
   packageDirectory?: string,
+  stores?: StoreProviderUnderTest,
 ): PackLifecycleAdapter {
   const outbox = lane === 'outbox';
   return {
-    pack: outbox ? 'eventing (outbox lane: memory outbox, keyed outbox on File)' : 'eventing (direct lane)',
+    pack: stores
+      ? `eventing (outbox lane: keyed outbox on ${stores.name} stores)`
+      : outbox
+        ? 'eventing (outbox lane: memory outbox, keyed outbox on File)'
+        : 'eventing (direct lane)',
     staged: outbox,
+    // The provider is configured in code by `install`: nothing of the File store.
+    durableStores: stores ? () => ({}) : undefined,
     configuration: {
       Engine: {
         Eventing: outbox
@@ -38,6 +55,7 @@ export function eventingLifecycleAdapter(
     processFixture:
       outbox && packageDirectory ? { packageDirectory, fixture: 'eventing-lifecycle.ts' } : undefined,
     register(builder, environment) {
+      stores?.install(builder, environment);
       builder.addModule({ id: 'lifecycle', version: '1.0.0' });
       declareEventing(builder, {
         moduleId: 'lifecycle',
