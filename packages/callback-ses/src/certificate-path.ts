@@ -16,7 +16,7 @@ const keyUsageId = '2.5.29.15';
 const digitalSignatureBit = 0x80;
 /** pkijs result codes: 8 validity, 41 permitted subtrees, 42 excluded subtrees (the rest: untrusted). */
 const validityCode = 8;
-const nameConstraintCodes = new Set([41, 42]);
+const nameConstraintCodes: ReadonlySet<number> = new Set([41, 42]);
 
 let engine: ICryptoEngine | undefined;
 function cryptoEngine(): ICryptoEngine {

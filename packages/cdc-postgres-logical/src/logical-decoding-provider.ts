@@ -1,18 +1,15 @@
 import type { CdcCaptureDescriptor } from '@corekit/abstractions';
-import { CdcProviderError, type CdcPollingProvider, type StagedBatch } from '@corekit/data';
+import {
+  CdcProviderError,
+  cdcOutboxTableStatement,
+  quoteQualified,
+  type CdcPollingProvider,
+  type StagedBatch,
+} from '@corekit/data';
 import pg from 'pg';
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
 
 const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** `schema.table` → `"schema"."table"`; refuses anything that is not a plain identifier. */
-function quoteQualified(name: string): string {
-  const parts = name.split('.');
-  if (parts.length > 2 || !parts.every((part) => identifierPattern.test(part))) {
-    throw new CdcProviderError('source', 'CDC_SOURCE_NAME_INVALID', `"${name}" is not a plain table name`);
-  }
-  return parts.map((part) => `"${part}"`).join('.');
-}
 
 /** A slot or publication name derived from a capture id: lower case, non-identifier characters as `_`. */
 function derivedName(captureId: string): string {
@@ -89,7 +86,15 @@ export interface PostgresLogicalDecodingProviderOptions {
   readonly timeoutMilliseconds: number;
 }
 
-const sourceErrorCodes = new Set(['42P01', '42501', '42703', '3F000', '42704', '55000', '42710']);
+const sourceErrorCodes: ReadonlySet<string> = new Set([
+  '42P01',
+  '42501',
+  '42703',
+  '3F000',
+  '42704',
+  '55000',
+  '42710',
+]);
 
 /**
  * The logical-decoding provider (capture provider `postgresql-logical`): per capture a replication slot
@@ -131,17 +136,7 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
 
   private ensureSchema(): Promise<void> {
     this.schemaReady ??= this.queries()
-      .query(
-        `CREATE TABLE IF NOT EXISTS ${this.outbox} (
-          id bigserial PRIMARY KEY,
-          cdc_capture_id text NOT NULL,
-          change_id text NOT NULL,
-          source_table text NOT NULL,
-          event_format text NOT NULL,
-          payload jsonb NOT NULL,
-          staged_at timestamptz NOT NULL DEFAULT now(),
-          UNIQUE (cdc_capture_id, change_id))`,
-      )
+      .query(cdcOutboxTableStatement(this.outbox))
       .then(() => undefined)
       .catch((error: unknown) => {
         this.schemaReady = null;

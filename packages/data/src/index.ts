@@ -27,7 +27,11 @@ export { dataEventIds } from './data-event-ids';
 export type { ExecutionBinding } from './execution-binding';
 export { CdcProviderError, cdcPollingProvidersKey } from './polling-provider';
 export type { CdcPollingProvider, ProviderFailureKind, StagedBatch } from './polling-provider';
-export { PostgresPollingProvider } from './postgres-polling-provider';
+export {
+  cdcOutboxTableStatement,
+  PostgresPollingProvider,
+  quoteQualified,
+} from './postgres-polling-provider';
 export { MongoChangeStreamProvider } from './mongodb-change-stream-provider';
 export type { PumpPassResult } from './capture-pump';
 export {

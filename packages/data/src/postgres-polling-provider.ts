@@ -18,6 +18,23 @@ export function quoteQualified(name: string): string {
 }
 
 /**
+ * The CDC outbox table every PostgreSQL capture provider stages into (the polling pump here, logical decoding
+ * in `@corekit/cdc-postgres-logical`): one row per change, unique per (capture, change id) so staging a batch
+ * again is harmless. One definition, so the providers and the consumers of the table never disagree.
+ */
+export function cdcOutboxTableStatement(outbox: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${outbox} (
+          id bigserial PRIMARY KEY,
+          cdc_capture_id text NOT NULL,
+          change_id text NOT NULL,
+          source_table text NOT NULL,
+          event_format text NOT NULL,
+          payload jsonb NOT NULL,
+          staged_at timestamptz NOT NULL DEFAULT now(),
+          UNIQUE (cdc_capture_id, change_id))`;
+}
+
+/**
  * Where a capture reads: `metadata.sourceTable` (else its first resource id), `metadata.changeColumn`
  * (default `change_id`) and `metadata.transactionColumn` (default `change_xid`: the writing transaction's id,
  * `xid8 DEFAULT pg_current_xact_id()`).
@@ -91,15 +108,7 @@ export class PostgresPollingProvider implements CdcPollingProvider {
   private ensureSchema(): Promise<void> {
     this.schemaReady ??= this.pool
       .query(
-        `CREATE TABLE IF NOT EXISTS ${this.outbox} (
-          id bigserial PRIMARY KEY,
-          cdc_capture_id text NOT NULL,
-          change_id text NOT NULL,
-          source_table text NOT NULL,
-          event_format text NOT NULL,
-          payload jsonb NOT NULL,
-          staged_at timestamptz NOT NULL DEFAULT now(),
-          UNIQUE (cdc_capture_id, change_id));
+        `${cdcOutboxTableStatement(this.outbox)};
         CREATE TABLE IF NOT EXISTS ${this.acknowledgements} (
           cdc_capture_id text PRIMARY KEY,
           checkpoint text NOT NULL,
