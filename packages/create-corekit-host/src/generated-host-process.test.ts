@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
-import { startFixture } from '@corekit/testing';
+import { freePort, portIsFree, startFixture } from '@corekit/testing';
 import { loadCatalog } from './catalog';
 import { generateHost } from './generate';
 
@@ -39,24 +38,6 @@ beforeAll(() => {
   generate('worker');
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** True when a server can bind `port` now (nothing holds it). */
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, () => server.close(() => resolve(true)));
-  });
-}
 
 async function startHost(host: 'web' | 'worker', environment: Record<string, string>) {
   const port = await freePort();

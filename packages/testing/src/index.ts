@@ -1,7 +1,14 @@
 // Probe conformance suite and shared test helpers
 export { describeProbeConformance } from './probe-conformance';
 export type { ProbeConformanceOptions, HealthyUpstream } from './probe-conformance';
-export { blackHoleServer, refusedPort, isPortOpen, loopbackLookup } from './network-helpers';
+export {
+  blackHoleServer,
+  freePort,
+  isPortOpen,
+  loopbackLookup,
+  portIsFree,
+  refusedPort,
+} from './network-helpers';
 export type { BlackHoleServer } from './network-helpers';
 export { captureLogger } from './capture-logger';
 export type { CaptureLogger } from './capture-logger';

@@ -60,6 +60,18 @@ export async function refusedPort(): Promise<number> {
   return port;
 }
 
+/** A loopback port free right now, for a server or child process the test starts (bound and released). */
+export const freePort: () => Promise<number> = refusedPort;
+
+/** True when a server can bind `port` now (nothing holds it): a stopped process released its port. */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, () => server.close(() => resolve(true)));
+  });
+}
+
 /** True when something accepts TCP connections at host:port within `timeoutMs`. */
 export function isPortOpen(host: string, port: number, timeoutMs = 1000): Promise<boolean> {
   return new Promise((resolve) => {

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
+import { freePort } from '@corekit/testing';
 import { createWorkerHost } from '@corekit/worker-host';
 import { createWebHost, type WebHost } from './index';
 
@@ -7,15 +7,6 @@ const hosts: WebHost[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.close()));
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function builder(configuration: Record<string, unknown> = {}) {
   return createEngineBuilder({

@@ -1,6 +1,5 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -114,14 +113,7 @@ export async function npm(directory: string, args: readonly string[], cache: str
   }
 }
 
-/** A free loopback port. */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+export { freePort } from '@corekit/testing';
 
 /** A host process started with `node dist/main.js`, its output kept for failure messages. */
 export interface RunningHost {
