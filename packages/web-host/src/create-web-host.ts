@@ -164,7 +164,8 @@ export function createWebHost(
       operation.authorization
         ? operation.authorization.mode === 'required'
         : guardsEngineRoutes && (operation.path === '/engine' || operation.path.startsWith('/engine/')),
-    guard: (request, operation) => authorizeOperation(request, operation, authorize, logger),
+    guard: (request, operation, resource) =>
+      authorizeOperation(request, operation, authorize, logger, resource),
   };
   const ownsBody = (request: Request) =>
     documented.some(

@@ -3,6 +3,7 @@ import { Socket } from 'node:net';
 import type {
   AuthorizationDecision,
   AuthorizationRequest,
+  AuthorizationResource,
   Authorizer,
   Logger,
   OperationDefinition,
@@ -14,8 +15,9 @@ import { webHostEventIds } from './web-host-event-ids';
 import type { AuthorizeRequest } from './web-host-options';
 
 /**
- * Asks the host's `authorize` hook about a guarded operation, with the operation's named policy. Fail
- * closed: no hook answers 401 (this host has no way to authenticate), `false` or a throw 403, an
+ * Asks the host's `authorize` hook about a guarded operation, with the operation's named policy and what it
+ * acts on (`resource`, from the operation's `authorizationResource`; left out of the requirement when the
+ * operation declares none). Fail closed: no hook answers 401 (this host has no way to authenticate), `false` or a throw 403, an
  * `unauthenticated` decision 401; only `true` or `{ outcome: 'allowed' }` runs the operation.
  */
 export async function authorizeOperation(
@@ -23,6 +25,7 @@ export async function authorizeOperation(
   operation: OperationDefinition,
   authorize: AuthorizeRequest | undefined,
   logger: Logger,
+  resource: AuthorizationResource | null = null,
 ): Promise<OperationPrincipal> {
   const policy =
     operation.authorization?.mode === 'required' ? (operation.authorization.policy ?? null) : null;
@@ -34,7 +37,11 @@ export async function authorizeOperation(
   }
   let decision: AuthorizationDecision;
   try {
-    decision = await authorize(request, { policy, operationId: operation.id });
+    decision = await authorize(request, {
+      policy,
+      operationId: operation.id,
+      ...(resource ? { resource } : {}),
+    });
   } catch (error) {
     logger.log({
       level: 'error',
@@ -78,7 +85,7 @@ function requestFor(request: AuthorizationRequest): IncomingMessage {
  * The host's `authorize` hook as the pack contract's `Authorizer`, handed to every transport adapter and used
  * for behavior calls on REST and the behavior streams: the hook receives the HTTP request itself (or, for a
  * transport with its own server, a request carrying its method, path and headers) and the behavior's policy
- * and id. No hook answers `unauthenticated`; a throw is logged and counts as `false`.
+ * and id (and the resource, when the caller names one). No hook answers `unauthenticated`; a throw is logged and counts as `false`.
  */
 export function hostAuthorizer(authorize: AuthorizeRequest | undefined, logger: Logger): Authorizer {
   return async (request) => {
@@ -92,6 +99,7 @@ export function hostAuthorizer(authorize: AuthorizeRequest | undefined, logger: 
       return await authorize(request.raw ?? requestFor(request), {
         policy: request.policy,
         operationId: request.operationId,
+        ...(request.resource ? { resource: request.resource } : {}),
       });
     } catch (error) {
       logger.log({

@@ -1,4 +1,5 @@
 import {
+  type AuthorizationResource,
   errorKindStatus,
   operationErrorCodes,
   type Engine,
@@ -18,10 +19,14 @@ function isZodSchema(schema: unknown): schema is ZodType {
   return !!schema && typeof schema === 'object' && '_zod' in schema;
 }
 
-/** What the host decided for a guarded operation: the principal to hand the handler, or a problem. */
+/**
+ * What the host decided for a guarded operation, asked with what it acts on (its resolved
+ * `authorizationResource`, or null): the principal to hand the handler, or a problem.
+ */
 export type OperationGuard = (
   request: Request,
   operation: OperationDefinition,
+  resource: AuthorizationResource | null,
 ) => Promise<OperationPrincipal | null>;
 
 /** How operation routes reach the host. */
@@ -66,7 +71,8 @@ function documentedResponses(operation: OperationDefinition): Record<number, Rou
 /**
  * One operation as a host route: body parsed by its own parser (raw bytes for `rawBody` operations, JSON
  * otherwise) with its own limit (413 before a byte is read when the declared length is over it, and as
- * soon as a chunked body passes it), authorization through the host's guard,
+ * soon as a chunked body passes it), the operation's resource resolved once (`authorizationResource`:
+ * a refusal answers 400 before anything else), authorization through the host's guard with that resource,
  * then `engine.operations.invoke`; errors become problem details through the error-kind table.
  */
 export function operationRoute(operation: OperationDefinition, context: OperationRouteContext): HostRoute {
@@ -105,7 +111,13 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
     responses: documentedResponses(operation),
     preHandlers: [bodyParser],
     handler: async (request: Request, response: Response) => {
-      const principal = guarded ? await context.guard(request, operation) : null;
+      const params = { ...(request.params as Record<string, string>) };
+      const query = { ...(request.query as Record<string, unknown>) };
+      // Resolved once, before authorization: the authorizer and the handler see the same resource.
+      const resource = operation.authorizationResource
+        ? await operation.authorizationResource({ params, query, body: request.body })
+        : null;
+      const principal = guarded ? await context.guard(request, operation, resource) : null;
       const controller = new AbortController();
       const abort = () => {
         if (!response.writableFinished) controller.abort();
@@ -114,12 +126,13 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
       try {
         const raw = operation.rawBody && Buffer.isBuffer(request.body) ? request.body : undefined;
         const outcome = await context.engine.operations.invoke(operation.id, {
-          params: { ...(request.params as Record<string, string>) },
-          query: { ...(request.query as Record<string, unknown>) },
+          params,
+          query,
           body: raw ?? request.body,
           rawBody: raw,
           headers: headersOf(request),
           principal,
+          resource,
           transport: 'http',
           signal: controller.signal,
         });

@@ -1,4 +1,10 @@
-import { durationSchema, type AuthorizationDecision, type Engine, type Logger } from '@corekit/abstractions';
+import {
+  durationSchema,
+  type AuthorizationDecision,
+  type AuthorizationResource,
+  type Engine,
+  type Logger,
+} from '@corekit/abstractions';
 import type { BuildableEngineBuilder, WorkerHost } from '@corekit/worker-host';
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
@@ -107,13 +113,16 @@ export type AuthorizeRequest = (
 ) => AuthorizationDecision | Promise<AuthorizationDecision>;
 
 /**
- * What a guarded operation asks of the hook: its named policy (`agents.approve`) and id; absent for the
- * host's own routes. Return `true`/`false` (false answers 403), or `{ outcome: 'unauthenticated' }` (401),
+ * What a guarded operation asks of the hook: its named policy (`agents.approve`), id and, when the operation
+ * declares it, the resource it acts on (`resource.tenantId`: decide per tenant); absent for the host's own
+ * routes. Return `true`/`false` (false answers 403), or `{ outcome: 'unauthenticated' }` (401),
  * `{ outcome: 'forbidden' }` (403), `{ outcome: 'allowed', principal }` to hand the operation a principal.
  */
 export interface AuthorizationRequirement {
   readonly policy: string | null;
   readonly operationId: string | null;
+  /** What the operation acts on (tenant, kind, id), resolved before it runs; absent when it names none. */
+  readonly resource?: AuthorizationResource;
 }
 
 /** Options of createWebHost. Everything else comes from the `Engine:Web` configuration section. */

@@ -2,6 +2,32 @@ import type { IncomingMessage } from 'node:http';
 import { OperationError } from './error-kinds';
 import type { OperationAuthorization, OperationPrincipal } from './operations';
 
+/**
+ * What an operation acts on, known before it runs (resolved from the request's route, query and body before
+ * anything is read or changed), so a host can decide per tenant or per record and not only per policy. Every
+ * field is optional: an operation names what it knows. A host that scopes its credentials to tenants compares
+ * `tenantId` with the credential's tenants; absent `tenantId` means the operation named no tenant (its input
+ * is then refused before it runs, or it is not tenant-scoped).
+ */
+export interface AuthorizationResource {
+  /**
+   * The tenant the operation reads or changes. `allTenants` (`*`, never a valid identifier) when it spans
+   * every tenant (a read without a tenant filter): grant it only to a caller allowed in all tenants.
+   */
+  readonly tenantId?: string;
+  /** What kind of thing it acts on, a stable name chosen by the operation's owner (`tenant-invitation`). */
+  readonly kind?: string;
+  /** The record's id when the request names one (an invitation id); absent for a create or a list. */
+  readonly id?: string;
+}
+
+/**
+ * The `tenantId` of an AuthorizationResource spanning every tenant. Identifiers cannot hold `*`, so it never
+ * collides with a tenant; an authorizer checking `credentialTenants.includes(resource.tenantId)` refuses it
+ * to every credential scoped to named tenants.
+ */
+export const allTenants = '*';
+
 /** What the host's authorizer is asked: one request, and the named policy it must satisfy (if any). */
 export interface AuthorizationRequest {
   readonly method: string;
@@ -13,6 +39,11 @@ export interface AuthorizationRequest {
   readonly policy: string | null;
   /** The operation id (or behavior id), or null for a host route. */
   readonly operationId: string | null;
+  /**
+   * What the operation acts on, when it declares one (`OperationDefinition.authorizationResource`); absent
+   * for host routes, behaviors and operations that do not say.
+   */
+  readonly resource?: AuthorizationResource;
   /**
    * The HTTP request itself, when the call arrived over HTTP on the host (REST, server-sent events, WebSocket,
    * GraphQL, JSON-RPC); absent for a transport with a server of its own (gRPC: `headers` are its metadata).

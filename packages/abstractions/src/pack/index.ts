@@ -17,8 +17,13 @@ export type {
   OperationOutcome,
   OperationRegistry,
 } from './operations';
-export { authorizeBehaviorCall, behaviorAuthorizationCodes } from './authorization';
-export type { AuthorizationRequest, AuthorizationDecision, Authorizer } from './authorization';
+export { allTenants, authorizeBehaviorCall, behaviorAuthorizationCodes } from './authorization';
+export type {
+  AuthorizationRequest,
+  AuthorizationResource,
+  AuthorizationDecision,
+  Authorizer,
+} from './authorization';
 export {
   storeErrorCodes,
   defaultStoreMaxEntries,

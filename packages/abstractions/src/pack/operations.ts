@@ -2,6 +2,7 @@ import type { output as ZodOutput, input as ZodInput, ZodType } from 'zod';
 import type { ConfigurationReader } from '../configuration';
 import type { Logger } from '../logging';
 import type { Engine } from '../engine';
+import type { AuthorizationResource } from './authorization';
 import type { ErrorKind } from './error-kinds';
 
 export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -45,6 +46,12 @@ export interface OperationContext {
   readonly rawBody: Buffer | null;
   /** Set when the operation required authorization and the authorizer allowed it. */
   readonly principal: OperationPrincipal | null;
+  /**
+   * What the operation acts on, as its `authorizationResource` resolved it once from the request (the same
+   * value the host's authorizer was asked about); null when the operation declares none. Act on this, not on
+   * a second reading of the input, so what runs is what was authorized.
+   */
+  readonly resource: AuthorizationResource | null;
   readonly configuration: ConfigurationReader;
   readonly logger: Logger;
   /** The running engine, for operations that report runtime state (read surfaces, status). */
@@ -118,6 +125,18 @@ export interface OperationDefinition<
   readonly errors?: Partial<Readonly<Record<ErrorKind, string>>>;
   readonly authorization?: OperationAuthorization;
   /**
+   * What the operation acts on (its tenant, kind, record id), resolved from the request before the input is
+   * validated and before the handler runs, whether or not the operation is guarded: the host asks its
+   * authorizer with it (`AuthorizationRequest.resource`) and hands it to the handler (`context.resource`).
+   * Receives the input as it arrived (path parameters and query values as strings, the parsed JSON body, or
+   * for `rawBody` operations the bytes), so read it defensively. Throw an OperationError (`invalid-input`)
+   * to refuse a request that names its resource ambiguously (two different tenants): the request is then
+   * answered 400 before the authorizer is asked.
+   */
+  readonly authorizationResource?: (
+    input: OperationInput<unknown, unknown, unknown>,
+  ) => AuthorizationResource | Promise<AuthorizationResource>;
+  /**
    * Hand the handler the exact request bytes (`context.rawBody`) and skip JSON parsing: for signed
    * callbacks whose signature covers the raw body. `body` is then parsed by the handler.
    */
@@ -156,6 +175,11 @@ export interface OperationInvocation {
   readonly rawBody?: Buffer;
   readonly headers?: Readonly<Record<string, string | undefined>>;
   readonly principal?: OperationPrincipal | null;
+  /**
+   * The resource the caller (a host) already resolved and authorized; left out, the engine resolves it with
+   * the operation's `authorizationResource` (in-process callers are trusted).
+   */
+  readonly resource?: AuthorizationResource | null;
   readonly transport?: string;
   readonly signal?: AbortSignal;
 }

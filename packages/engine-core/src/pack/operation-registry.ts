@@ -153,6 +153,18 @@ export class EngineOperationRegistry implements OperationRegistry {
         'The runtime is not started; operations answer once it has started',
       );
     }
+    // The resource is resolved once, from the input as it arrived, before validation (a host passes the one
+    // it authorized; in process the engine resolves it), and an ambiguous request is refused here.
+    const resource =
+      invocation.resource !== undefined
+        ? invocation.resource
+        : operation.authorizationResource
+          ? await operation.authorizationResource({
+              params: invocation.params ?? {},
+              query: invocation.query ?? {},
+              body: invocation.body,
+            })
+          : null;
     const issues: Issue[] = [];
     const params = parsePart('params', operation.params, invocation.params, issues);
     const query = parsePart('query', operation.query, invocation.query, issues);
@@ -174,6 +186,7 @@ export class EngineOperationRegistry implements OperationRegistry {
       headers: invocation.headers ?? {},
       rawBody: operation.rawBody ? (invocation.rawBody ?? Buffer.alloc(0)) : null,
       principal: invocation.principal ?? null,
+      resource,
       configuration: runtime.configuration,
       logger: runtime.logger,
       engine: runtime.engine,
