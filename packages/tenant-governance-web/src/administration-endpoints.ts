@@ -7,6 +7,7 @@ import {
 } from '@corekit/tenant-governance';
 import { z } from 'zod';
 import { authorizationOf, type EndpointPlan } from './endpoint-plan';
+import { authorizedTenant, commandResource, dispatchResource } from './tenant-resource';
 
 const tags = ['Tenant governance'];
 
@@ -44,17 +45,21 @@ export function administrationCommandOperation(plan: EndpointPlan) {
     body: tenantAdministrationWorkflowRequestSchema,
     result: administrationCommandResponseSchema,
     errors: {
-      'invalid-input': 'the command or its fields are invalid (unknown fields refused)',
+      'invalid-input':
+        'the command or its fields are invalid (unknown fields refused); TENANT_SCOPE_CONFLICT when the query or route names another tenant than the body; TENANT_ID_INVALID',
       unauthenticated: 'no credentials the host accepts',
-      forbidden: 'the host refused the named policy',
+      forbidden: 'the host refused the named policy or this tenant (resource.tenantId)',
       'not-found': 'tenant, invitation or membership not found',
       conflict: 'the transition is not allowed, a duplicate, or a version conflict',
       'too-large': 'the body is over the limit',
     },
     authorization: authorizationOf(plan),
+    authorizationResource: commandResource,
     maxBodyBytes: plan.maxRequestBodyBytes ?? undefined,
     excludeFromDescription: plan.excludedFromDescription,
-    async handler({ body }, context) {
+    async handler({ body: input }, context) {
+      // The tenant the authorizer allowed (the body's, checked against the query and route), and no other.
+      const body = { ...input, tenantId: authorizedTenant(context) ?? input.tenantId };
       const governance = context.engine.resolve(tenantGovernanceKey);
       if (!governance) throw unavailable('Tenant governance');
       const subject = context.principal?.subject;
@@ -105,17 +110,20 @@ export function deliveryDispatchOperation(plan: EndpointPlan) {
     body: invitationDispatchRequestSchema,
     result: invitationDispatchResponseSchema,
     errors: {
-      'invalid-input': 'the body is invalid (unknown fields refused)',
+      'invalid-input':
+        'the body is invalid (unknown fields refused); TENANT_SCOPE_CONFLICT when the query or route names another tenant than the body; TENANT_ID_INVALID',
       unauthenticated: 'no credentials the host accepts',
-      forbidden: 'the host refused the named policy',
+      forbidden: 'the host refused the named policy or this tenant (resource.tenantId)',
       'not-found': 'INVITATION_NOT_FOUND',
       conflict: 'INVITATION_NOT_DELIVERABLE (not pending or sent) or DELIVERY_NO_SENDERS',
       'too-large': 'the body is over the limit',
     },
     authorization: authorizationOf(plan),
+    authorizationResource: dispatchResource,
     maxBodyBytes: plan.maxRequestBodyBytes ?? undefined,
     excludeFromDescription: plan.excludedFromDescription,
-    async handler({ body }, context) {
+    async handler({ body: input }, context) {
+      const body = { ...input, tenantId: authorizedTenant(context) ?? input.tenantId };
       const dispatcher = context.engine.resolve(invitationDeliveryDispatcherKey);
       if (!dispatcher) throw unavailable('Invitation delivery');
       const result = await dispatcher.dispatch({ ...body, signal: context.signal });

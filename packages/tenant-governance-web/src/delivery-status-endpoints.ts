@@ -14,6 +14,7 @@ import {
   type VerifiedCallbackSignature,
 } from './callback-signature';
 import { authorizationOf, type EndpointPlan } from './endpoint-plan';
+import { authorizedTenant, callbackResource, observationsResource } from './tenant-resource';
 import { governanceWebEventIds } from './web-event-ids';
 
 const tags = ['Tenant governance'];
@@ -116,12 +117,13 @@ export function deliveryStatusCallbackOperation(settings: CallbackEndpointSettin
     errors: {
       'invalid-input': 'the body is not JSON or does not match the request (CALLBACK_BODY_INVALID)',
       unauthenticated: 'no accepted credentials, or the signature is missing, malformed, stale or invalid',
-      forbidden: 'the host refused the named policy',
+      forbidden: 'the host refused the named policy or the all-tenants resource (tenantId `*`)',
       replay: 'CALLBACK_REPLAYED: the same signed callback arrived inside the replay window',
       'too-large': 'the body is over the limit, or CALLBACK_TOO_MANY_EVENTS',
       unavailable: 'CALLBACK_REPLAY_CACHE_FULL',
     },
     authorization: authorizationOf(plan),
+    authorizationResource: callbackResource,
     rawBody: true,
     maxBodyBytes: plan.maxRequestBodyBytes ?? undefined,
     excludeFromDescription: plan.excludedFromDescription,
@@ -224,13 +226,18 @@ export function observationReadOperation(plan: EndpointPlan, defaultLimit: numbe
     query: deliveryObservationQuerySchema,
     result: observationReadResponseSchema,
     errors: {
-      'invalid-input': 'an unknown or malformed filter',
+      'invalid-input':
+        'an unknown or malformed filter; TENANT_ID_INVALID (a tenantId that is not one identifier)',
       unauthenticated: 'no credentials the host accepts',
-      forbidden: 'the host refused the named policy',
+      forbidden:
+        'the host refused the named policy or this tenant (resource.tenantId; `*` without a tenantId filter)',
     },
     authorization: authorizationOf(plan),
+    authorizationResource: observationsResource,
     excludeFromDescription: plan.excludedFromDescription,
-    async handler({ query }, context) {
+    async handler({ query: filters }, context) {
+      // Only the tenant the authorizer allowed; without a tenantId filter the resource was every tenant.
+      const query = { ...filters, tenantId: authorizedTenant(context) ?? undefined };
       const status = context.engine.resolve(invitationDeliveryStatusKey);
       if (!status) {
         throw new OperationError(

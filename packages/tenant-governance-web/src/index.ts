@@ -39,3 +39,4 @@ export {
   observationReadResponseSchema,
 } from './delivery-status-endpoints';
 export { governanceWebEventIds, governanceWebEventIdNames } from './web-event-ids';
+export { governanceResourceKinds, tenantResourceCodes } from './tenant-resource';

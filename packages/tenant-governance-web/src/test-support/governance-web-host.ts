@@ -6,7 +6,12 @@ import {
   type InvitationSender,
 } from '@corekit/tenant-governance';
 import { createTestEngineBuilder } from '@corekit/testing';
-import { createWebHost, type AuthorizeRequest, type WebHost } from '@corekit/web-host';
+import {
+  createWebHost,
+  type AuthorizationRequirement,
+  type AuthorizeRequest,
+  type WebHost,
+} from '@corekit/web-host';
 import type { IncomingMessage } from 'node:http';
 import type { GovernanceWebOptionsInput } from '../endpoint-options';
 import { splitFamilyOptions } from '../endpoint-families';
@@ -18,14 +23,29 @@ import {
 /** A signing secret for tests (never a real one). */
 export const testSigningSecret = 'test-callback-signing-secret-0123456789';
 
+/** Tenant-scoped tokens of the test authorizer: each may use every policy, in its own tenant only. */
+export const tenantTokens: Readonly<Record<string, string>> = {
+  'tenant-acme': 'acme',
+  'tenant-globex': 'globex',
+};
+
 /**
- * Bearer tokens of the test authorizer: `admin` may use every policy, `reader` only the observation read;
- * another token or none is unauthenticated.
+ * Bearer tokens of the test authorizer: `admin` may use every policy in every tenant, `reader` only the
+ * observation read, `tenant-acme` and `tenant-globex` every policy for the resource of their own tenant
+ * (nothing without a tenant, nothing across tenants); another token or none is unauthenticated. Every
+ * requirement asked is pushed to `asked`.
  */
-export function tokenAuthorizer(): AuthorizeRequest {
+export function tokenAuthorizer(asked: AuthorizationRequirement[] = []): AuthorizeRequest {
   return (request: IncomingMessage, requirement): AuthorizationDecision => {
+    if (requirement) asked.push(requirement);
     const token = String(request.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
     if (token === 'admin') return { outcome: 'allowed', principal: { subject: 'operator-7' } };
+    const tenant = tenantTokens[token];
+    if (tenant !== undefined) {
+      return requirement?.resource?.tenantId === tenant
+        ? { outcome: 'allowed', principal: { subject: `${tenant}-admin` } }
+        : { outcome: 'forbidden', reason: `this token acts in tenant ${tenant} only` };
+    }
     if (token === 'reader') {
       return requirement?.policy === 'tenant-governance.delivery-status-observations'
         ? { outcome: 'allowed', principal: { subject: 'reader-1' } }
@@ -84,7 +104,8 @@ export async function startGovernanceWeb(
   );
   if (options.proofFiles !== false) mapTenantDomainHttpProofEndpoint(builder, proofFiles);
   if (options.storeProvider) builder.useStoreProvider(options.storeProvider);
-  const authorize = options.authorize === null ? undefined : (options.authorize ?? tokenAuthorizer());
+  const asked: AuthorizationRequirement[] = [];
+  const authorize = options.authorize === null ? undefined : (options.authorize ?? tokenAuthorizer(asked));
   const host = createWebHost(builder, {
     port: 0,
     handleSignals: false,
@@ -101,6 +122,8 @@ export async function startGovernanceWeb(
     delivery,
     endpoints,
     logger,
+    /** The requirements the default test authorizer was asked, in order. */
+    asked,
     base,
     now: () => now,
     advance(seconds: number) {
