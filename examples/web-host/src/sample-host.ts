@@ -142,10 +142,13 @@ export async function createSampleHost(
     environment,
     handleSignals: options.handleSignals,
     authorize: (request, requirement) => {
-      // Pack operations with a named policy first (the demo tokens), then the operator token for the rest.
+      // Pack operations with a named policy first (the demo tokens; the governance ones are scoped to
+      // tenants and checked against requirement.resource.tenantId), then the operator token for the rest:
+      // it acts in every tenant.
       const policy = requirement?.policy ?? null;
       const demoDecision = demo
-        ? (agentsDemoAuthorize(request.headers, policy) ?? governanceDemoAuthorize(request.headers, policy))
+        ? (agentsDemoAuthorize(request.headers, policy) ??
+          governanceDemoAuthorize(request.headers, policy, requirement?.resource))
         : null;
       if (demoDecision) return demoDecision;
       const given = bearerToken(request.headers);

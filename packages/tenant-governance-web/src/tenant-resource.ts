@@ -28,6 +28,10 @@ const sources = ['params', 'query', 'body'] as const;
 type Source = (typeof sources)[number];
 const sourceNames: Record<Source, string> = { params: 'the route', query: 'the query', body: 'the body' };
 
+function capitalized(text: string): string {
+  return `${text[0]!.toUpperCase()}${text.slice(1)}`;
+}
+
 function field(part: unknown, name: string): unknown {
   if (part === null || typeof part !== 'object' || Buffer.isBuffer(part) || Array.isArray(part)) {
     return undefined;
@@ -61,7 +65,7 @@ export function requestTenant(input: OperationInput<unknown, unknown, unknown>):
       throw new OperationError(
         'invalid-input',
         tenantResourceCodes.conflict,
-        `${sourceNames[found.source]} and ${sourceNames[source]} name different tenants; a request acts in one tenant, named the same wherever it appears`,
+        `${capitalized(sourceNames[found.source])} and ${sourceNames[source]} name different tenants; a request acts in one tenant, named the same wherever it appears`,
         { sources: [found.source, source] },
       );
     }

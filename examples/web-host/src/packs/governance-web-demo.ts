@@ -1,4 +1,9 @@
-import type { AuthorizationDecision, EngineBuilder } from '@corekit/abstractions';
+import {
+  allTenants,
+  type AuthorizationDecision,
+  type AuthorizationResource,
+  type EngineBuilder,
+} from '@corekit/abstractions';
 import {
   mapTenantDomainHttpProofEndpoint,
   mapTenantGovernanceEndpoints,
@@ -11,10 +16,39 @@ import { bearerToken } from '../bearer-token';
  * package README's JWT example). The signing secret is the demo's HMAC key for signed callbacks.
  */
 export const governanceDemoCredentials = {
+  /** Every governance policy in every tenant (the operator's view). */
   bearerToken: 'demo-governance-admin',
+  /** Every governance policy, in tenant `acme` only. */
+  acmeBearerToken: 'demo-acme-admin',
+  /** Every governance policy, in tenant `globex` only. */
+  globexBearerToken: 'demo-globex-admin',
   callbackSigningSecret: 'demo-callback-signing-secret-change-me',
   callbackSigningKeyId: 'demo-key-1',
 } as const;
+
+/**
+ * The tenants each demo token may act in (`*`, `allTenants`: every tenant). A real host reads the same from
+ * its credential (a JWT claim, a session's organization).
+ */
+export const governanceDemoTokenTenants: Readonly<Record<string, readonly string[]>> = {
+  [governanceDemoCredentials.bearerToken]: [allTenants],
+  [governanceDemoCredentials.acmeBearerToken]: ['acme'],
+  [governanceDemoCredentials.globexBearerToken]: ['globex'],
+};
+
+/**
+ * Whether a credential scoped to `tenants` may act on `resource`: in every tenant with `*`, otherwise only
+ * on a resource naming one of its tenants. A resource spanning every tenant (`tenantId: '*'`, an
+ * observation read without a tenant, the neutral callback) or naming none is refused to a scoped credential.
+ */
+export function tenantsAllow(
+  tenants: readonly string[],
+  resource: AuthorizationResource | undefined,
+): boolean {
+  if (tenants.includes(allTenants)) return true;
+  const tenantId = resource?.tenantId;
+  return tenantId !== undefined && tenantId !== allTenants && tenants.includes(tenantId);
+}
 
 const ownedPolicies = new Set([
   'tenant-governance.administration',
@@ -41,7 +75,7 @@ export function addGovernanceWebDemo(builder: EngineBuilder): TenantGovernanceEn
         level: 'info',
         eventId: 4590,
         category: 'governance-web-demo',
-        message: `Governance endpoints: pass "Authorization: Bearer ${governanceDemoCredentials.bearerToken}" (demo token)`,
+        message: `Governance endpoints: pass "Authorization: Bearer ${governanceDemoCredentials.bearerToken}" (demo token, every tenant; ${governanceDemoCredentials.acmeBearerToken} and ${governanceDemoCredentials.globexBearerToken} act in one tenant)`,
       });
     },
   });
@@ -49,13 +83,16 @@ export function addGovernanceWebDemo(builder: EngineBuilder): TenantGovernanceEn
 }
 
 /**
- * The demo authorize hook for the four governance policies: `Bearer demo-governance-admin` is allowed
- * (subject `demo-admin`, written as the audit actor), no token is unauthenticated, another token is
- * refused. Answers null for any other policy so the host's own hook decides.
+ * The demo authorize hook for the four governance policies: a demo token is allowed when its tenants cover
+ * the resource's tenant (`demo-governance-admin` every tenant, subject `demo-admin`; `demo-acme-admin` and
+ * `demo-globex-admin` their own tenant, subject `<tenant>-admin`; the subject is written as the audit actor)
+ * and refused (403) otherwise; no token is unauthenticated. Answers null for another token (the host's own
+ * check decides: the sample's operator token acts in every tenant) and for any other policy.
  */
 export function governanceDemoAuthorize(
   headers: Readonly<Record<string, string | string[] | undefined>>,
   policy: string | null,
+  resource?: AuthorizationResource,
 ): AuthorizationDecision | null {
   if (policy === null || !ownedPolicies.has(policy)) return null;
   const token = bearerToken(headers);
@@ -65,8 +102,11 @@ export function governanceDemoAuthorize(
       reason: `pass Authorization: Bearer ${governanceDemoCredentials.bearerToken}`,
     };
   }
-  if (token === governanceDemoCredentials.bearerToken) {
-    return { outcome: 'allowed', principal: { subject: 'demo-admin', policy } };
+  const tenants = governanceDemoTokenTenants[token];
+  if (!tenants) return null;
+  if (!tenantsAllow(tenants, resource)) {
+    return { outcome: 'forbidden', reason: `this token acts only in tenants ${tenants.join(', ')}` };
   }
-  return { outcome: 'forbidden', reason: `this token may not use ${policy}` };
+  const subject = tenants.includes(allTenants) ? 'demo-admin' : `${tenants.join('-')}-admin`;
+  return { outcome: 'allowed', principal: { subject, policy } };
 }
