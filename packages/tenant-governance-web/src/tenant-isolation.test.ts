@@ -195,9 +195,21 @@ describe('tenant isolation of the governance endpoints', () => {
     const web = await startGovernanceWeb();
     const globex = await fixture(web, 'globex');
     web.asked.length = 0;
-    await web.post(web.endpoints.endpoints.command.routePattern, commandBodies.revoke(globex), 'tenant-globex');
-    await web.post(web.endpoints.endpoints.command.routePattern, commandBodies['remove-member'](globex), 'admin');
-    await web.post(web.endpoints.endpoints.dispatch.routePattern, { ...globex, principalId: undefined }, 'admin');
+    await web.post(
+      web.endpoints.endpoints.command.routePattern,
+      commandBodies.revoke(globex),
+      'tenant-globex',
+    );
+    await web.post(
+      web.endpoints.endpoints.command.routePattern,
+      commandBodies['remove-member'](globex),
+      'admin',
+    );
+    await web.post(
+      web.endpoints.endpoints.dispatch.routePattern,
+      { ...globex, principalId: undefined },
+      'admin',
+    );
     await web.request(`${web.endpoints.endpoints.observations.routePattern}?tenantId=globex`, {
       headers: { authorization: 'Bearer tenant-globex' },
     });
@@ -233,13 +245,21 @@ describe('tenant isolation of the governance endpoints', () => {
       const moved = await web.post(`${commands}?tenantId=globex`, commandBodies.revoke(acme), token);
       expect([token, moved.status, moved.body.code]).toEqual([token, 400, tenantResourceCodes.conflict]);
       const movedBack = await web.post(`${commands}?tenantId=acme`, commandBodies.revoke(globex), token);
-      expect([token, movedBack.status, movedBack.body.code]).toEqual([token, 400, tenantResourceCodes.conflict]);
+      expect([token, movedBack.status, movedBack.body.code]).toEqual([
+        token,
+        400,
+        tenantResourceCodes.conflict,
+      ]);
       const dispatched = await web.post(
         `${dispatches}?tenantId=acme`,
         { tenantId: 'globex', invitationId: globex.invitationId },
         token,
       );
-      expect([token, dispatched.status, dispatched.body.code]).toEqual([token, 400, tenantResourceCodes.conflict]);
+      expect([token, dispatched.status, dispatched.body.code]).toEqual([
+        token,
+        400,
+        tenantResourceCodes.conflict,
+      ]);
       for (const tenantId of [' globex', 'globex ', allTenants, 42, ['acme', 'globex']]) {
         const odd = await web.post(commands, { ...commandBodies.revoke(globex), tenantId }, token);
         expect([token, tenantId, odd.status, odd.body.code]).toEqual([
@@ -289,7 +309,9 @@ describe('tenant isolation of the governance endpoints', () => {
     expect(all.status).toBe(200);
     expect(all.body.totalMatched).toBe(2);
     expect(web.asked.map((requirement) => requirement.resource?.tenantId)).toEqual([allTenants, allTenants]);
-    const own = await web.request(`${route}?tenantId=acme`, { headers: { authorization: 'Bearer tenant-acme' } });
+    const own = await web.request(`${route}?tenantId=acme`, {
+      headers: { authorization: 'Bearer tenant-acme' },
+    });
     expect(own.status).toBe(200);
     expect(own.body.observations.map((item: { tenantId: string }) => item.tenantId)).toEqual(['acme']);
   });
@@ -298,7 +320,9 @@ describe('tenant isolation of the governance endpoints', () => {
 describe('requestTenant', () => {
   it('takes the tenant from the route, the query or the body, and refuses two different ones', () => {
     expect(requestTenant({ params: { tenantId: 'acme' }, query: {}, body: undefined })).toBe('acme');
-    expect(requestTenant({ params: {}, query: { tenantId: 'acme' }, body: { tenantId: 'acme' } })).toBe('acme');
+    expect(requestTenant({ params: {}, query: { tenantId: 'acme' }, body: { tenantId: 'acme' } })).toBe(
+      'acme',
+    );
     expect(requestTenant({ params: {}, query: {}, body: Buffer.from('{"tenantId":"acme"}') })).toBeNull();
     expect(() =>
       requestTenant({ params: { tenantId: 'globex' }, query: {}, body: { tenantId: 'acme' } }),

@@ -116,7 +116,9 @@ export function dispatchResource(input: OperationInput<unknown, unknown, unknown
  * An observation read's resource: the tenant of its `tenantId` filter; without one the read spans every
  * tenant and is asked as `tenantId: '*'` (`allTenants`), which only a caller allowed in all tenants gets.
  */
-export function observationsResource(input: OperationInput<unknown, unknown, unknown>): AuthorizationResource {
+export function observationsResource(
+  input: OperationInput<unknown, unknown, unknown>,
+): AuthorizationResource {
   return resource(
     requestTenant(input) ?? allTenants,
     governanceResourceKinds.observations,

@@ -104,7 +104,11 @@ describe('operation authorization with the resource an operation acts on', () =>
 
   it('answers the resolver refusal (400) before the hook is asked or the handler runs', async () => {
     const test = await host();
-    const moved = await test.post('/engine/tenant-things?tenantId=tenant-a', { tenantId: 'tenant-b' }, 'token-a');
+    const moved = await test.post(
+      '/engine/tenant-things?tenantId=tenant-a',
+      { tenantId: 'tenant-b' },
+      'token-a',
+    );
     expect(moved.status).toBe(400);
     expect(moved.body.code).toBe('TENANT_SCOPE_CONFLICT');
     expect(test.asked).toEqual([]);
