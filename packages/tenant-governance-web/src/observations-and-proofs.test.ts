@@ -1,3 +1,4 @@
+import { allTenants } from '@corekit/abstractions';
 import { SignJWT, jwtVerify } from 'jose';
 import type { AuthorizeRequest } from '@corekit/web-host';
 import {
@@ -145,15 +146,20 @@ describe('a bearer-token scheme: signed JWTs mapped to policies (jose)', () => {
         audience: 'core-governance',
       });
       const policies = Array.isArray(payload.policies) ? payload.policies : [];
-      return requirement?.policy && policies.includes(requirement.policy)
+      const tenants = Array.isArray(payload.tenants) ? payload.tenants : [];
+      const tenantId = requirement?.resource?.tenantId;
+      const inTenant =
+        tenants.includes(allTenants) ||
+        (tenantId !== undefined && tenantId !== allTenants && tenants.includes(tenantId));
+      return requirement?.policy && policies.includes(requirement.policy) && inTenant
         ? { outcome: 'allowed', principal: { subject: payload.sub ?? null, claims: payload } }
-        : { outcome: 'forbidden', reason: `the token does not grant ${requirement?.policy}` };
+        : { outcome: 'forbidden', reason: `the token does not grant ${requirement?.policy} here` };
     } catch {
       return { outcome: 'unauthenticated', reason: 'the token is invalid or expired' };
     }
   };
-  const sign = (policies: string[], secret = key) =>
-    new SignJWT({ policies })
+  const sign = (policies: string[], secret = key, tenants: string[] = ['acme']) =>
+    new SignJWT({ policies, tenants })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('admin-user-1')
       .setIssuer('https://issuer.test')
@@ -186,5 +192,32 @@ describe('a bearer-token scheme: signed JWTs mapped to policies (jose)', () => {
       new TextEncoder().encode('another-key-another-key-another-key!'),
     );
     expect((await host.post(commands, invite, forged)).status).toBe(401);
+  });
+
+  it("checks the token's tenants claim against resource.tenantId (the README's per-tenant authorizer)", async () => {
+    const host = await startGovernanceWeb({ authorize });
+    const invite = (tenantId: string) => ({
+      command: 'invite',
+      tenantId,
+      inviteeKind: 'email',
+      inviteeId: 'jwt@example.test',
+      roles: ['member'],
+    });
+    const commands = '/engine/tenant-administration/commands';
+    const acmeOnly = await sign(['tenant-governance.administration'], key, ['acme']);
+    expect((await host.post(commands, invite('acme'), acmeOnly)).status).toBe(200);
+    expect((await host.post(commands, invite('globex'), acmeOnly)).status).toBe(403);
+    expect(await host.governance.listInvitations('globex')).toHaveLength(0);
+    const reader = ['tenant-governance.delivery-status-observations'];
+    const observations = '/engine/tenant-invitations/delivery-status/observations';
+    const read = async (query: string, tenants: string[]) =>
+      (
+        await host.request(`${observations}${query}`, {
+          headers: { authorization: `Bearer ${await sign(reader, key, tenants)}` },
+        })
+      ).status;
+    expect(await read('?tenantId=acme', ['acme'])).toBe(200);
+    expect(await read('', ['acme'])).toBe(403);
+    expect(await read('', [allTenants])).toBe(200);
   });
 });
