@@ -4,6 +4,7 @@ import type { CallbackReplayGuard } from './callback-replay-guard';
 import { callbackReplayStoreName } from './callback-replay-guard';
 import type { GovernanceWebOptions } from './endpoint-options';
 import { planFields, type EndpointPlan } from './endpoint-plan';
+import { authorizationTenantScope, tenantResourceCodes } from './tenant-resource';
 
 const packageName = '@corekit/tenant-governance-web';
 
@@ -37,9 +38,12 @@ export function endpointSurfaces(state: EndpointSurfaceState): TechnologySurface
   return [
     surface('tenant-administration-http-endpoints', 'Tenant administration HTTP endpoints', {
       ...planFields('', state.command),
+      authorizationTenantScope: authorizationTenantScope('command', state.command),
+      tenantScopeConflictAnswer: `400-${tenantResourceCodes.conflict}`,
       requestContract: 'TenantAdministrationWorkflowRequest',
       auditActorSource: 'authorized-principal-subject-else-request-actor',
       ...planFields('deliveryDispatch', state.dispatch),
+      deliveryDispatchAuthorizationTenantScope: authorizationTenantScope('dispatch', state.dispatch),
       deliveryDispatchRequestContract: 'InvitationDispatchRequest',
       deliveryDispatchResponseContract: 'InvitationDispatchResult',
       ...planFields('httpProofFile', state.proofFiles),
@@ -55,6 +59,7 @@ export function endpointSurfaces(state: EndpointSurfaceState): TechnologySurface
     }),
     surface('tenant-invitation-delivery-status-http-endpoints', 'Invitation delivery-status HTTP endpoints', {
       ...planFields('callback', state.callback),
+      callbackAuthorizationTenantScope: authorizationTenantScope('callback', state.callback),
       callbackRequestContract: 'TenantInvitationDeliveryStatusCallbackRequest',
       callbackMaxEventsPerRequest: settings.TenantInvitationDeliveryStatusCallbackMaxEventsPerRequest,
       providerMessageMatchRequired:
@@ -85,6 +90,7 @@ export function endpointSurfaces(state: EndpointSurfaceState): TechnologySurface
       replayClaimedCount: state.replay?.counts.claimed ?? 0,
       replayRejectedCount: state.replay?.counts.rejected ?? 0,
       ...planFields('observation', state.observations),
+      observationAuthorizationTenantScope: authorizationTenantScope('observations', state.observations),
       observationResponseContract: 'DeliveryObservationQueryResult',
       observationDefaultLimit: settings.TenantInvitationDeliveryStatusObservationDefaultLimit,
       observationMaxLimit: settings.TenantInvitationDeliveryStatusObservationMaxLimit,

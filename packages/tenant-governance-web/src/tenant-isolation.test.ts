@@ -335,3 +335,41 @@ describe('requestTenant', () => {
     );
   });
 });
+
+describe('the endpoint surfaces report the tenant check that is installed', () => {
+  const scopes = (web: Web) => {
+    const surfaces = web.engine.technologySurfaces();
+    const admin = surfaces.find((surface) => surface.id === 'tenant-administration-http-endpoints')!;
+    const status = surfaces.find(
+      (surface) => surface.id === 'tenant-invitation-delivery-status-http-endpoints',
+    )!;
+    return {
+      command: admin.metadata.authorizationTenantScope,
+      dispatch: admin.metadata.deliveryDispatchAuthorizationTenantScope,
+      callback: status.metadata.callbackAuthorizationTenantScope,
+      observations: status.metadata.observationAuthorizationTenantScope,
+    };
+  };
+
+  it('names the scope of every guarded endpoint, and none for an endpoint served without authorization or not served', async () => {
+    const guarded = await startGovernanceWeb();
+    expect(scopes(guarded)).toEqual({
+      command: 'request-tenant',
+      dispatch: 'request-tenant',
+      callback: 'all-tenants',
+      observations: 'request-tenant-else-all-tenants',
+    });
+    const changed = await startGovernanceWeb({
+      web: {
+        RequireTenantAdministrationAuthorization: false,
+        EnableTenantInvitationDeliveryStatusObservationEndpoint: false,
+      },
+    });
+    expect(scopes(changed)).toEqual({
+      command: null,
+      dispatch: 'request-tenant',
+      callback: 'all-tenants',
+      observations: null,
+    });
+  });
+});

@@ -6,6 +6,8 @@ import {
   type OperationContext,
   type OperationInput,
 } from '@corekit/abstractions';
+import type { EndpointFamily } from './endpoint-families';
+import type { EndpointPlan } from './endpoint-plan';
 
 /** Stable codes of a request whose tenant cannot be settled before it runs (400). */
 export const tenantResourceCodes = {
@@ -142,4 +144,22 @@ export function callbackResource(): AuthorizationResource {
 export function authorizedTenant(context: OperationContext): string | null {
   const tenantId = context.resource?.tenantId;
   return tenantId === undefined || tenantId === allTenants ? null : tenantId;
+}
+
+/** How a family's resource names the tenant, by family (what the surfaces report). */
+const tenantScopes: Record<EndpointFamily, string | null> = {
+  command: 'request-tenant',
+  dispatch: 'request-tenant',
+  observations: 'request-tenant-else-all-tenants',
+  callback: 'all-tenants',
+  proofFiles: null,
+};
+
+/**
+ * What the authorizer of a family is asked about tenants, for the surfaces: `request-tenant` (the one tenant
+ * the request names), `request-tenant-else-all-tenants` (`*` without a tenant filter), `all-tenants` (always
+ * `*`); null when nobody is asked (the endpoint not served, or served without authorization).
+ */
+export function authorizationTenantScope(family: EndpointFamily, plan: EndpointPlan): string | null {
+  return plan.state === 'mapped' && plan.requiresAuthorization ? tenantScopes[family] : null;
 }
