@@ -34,6 +34,28 @@ export const agenticRuntimeOptionsSchema = z.object({
   AllowSelfApproval: z.boolean().default(false),
   /** Runs kept in the run store, 10 to 100000; the oldest finished runs are dropped first. Default 10000. */
   MaxRuns: z.number().int().min(10).max(100_000).default(10_000),
+  /**
+   * On a shared store provider (PostgreSQL, Redis): how often each replica reloads the runs other replicas
+   * wrote, for the read routes, views, snapshot and surfaces, and looks for runs whose owner stopped renewing
+   * its lease. 100 to 60000 ms. Default 1000: a run written on one replica reads the same on every other one
+   * within this interval plus one store round trip. Unused on a store that is not shared.
+   */
+  SharedStoreRefreshMilliseconds: z.number().int().min(100).max(60_000).default(1000),
+  /**
+   * How long an executing run stays owned by the replica that started it without a renewal, 1000 to 600000
+   * ms. Default 15000. After it, another replica reports the run failed with AGENT_TOOL_RUN_INTERRUPTED (once).
+   */
+  RunLeaseMilliseconds: z.number().int().min(1000).max(600_000).default(15_000),
+  /** How often the owner renews the lease of a run it executes, 100 to 300000 ms, below RunLeaseMilliseconds. Default 5000. */
+  RunLeaseRenewMilliseconds: z.number().int().min(100).max(300_000).default(5000),
+}).superRefine((options, context) => {
+  if (options.RunLeaseRenewMilliseconds >= options.RunLeaseMilliseconds) {
+    context.addIssue({
+      code: 'custom',
+      path: ['RunLeaseRenewMilliseconds'],
+      message: `must be below RunLeaseMilliseconds (${options.RunLeaseMilliseconds}) so a live run renews its lease before it expires`,
+    });
+  }
 });
 
 /** The bound `Engine:Agents` section. */

@@ -1,6 +1,7 @@
 import { OperationError } from '@corekit/abstractions';
 import { agentEventIds as ids } from './agent-telemetry';
 import { pause, runAttempt } from './attempt-runner';
+import { withLease } from './run-lease';
 import { resultOf, type AgentToolExecutionResult, type StoredRun } from './run-model';
 import { report } from './run-reports';
 import type { RunServiceContext } from './run-service';
@@ -11,7 +12,9 @@ import type { AgentToolExecutor } from './tool-definitions';
  * Executes a run: up to `ExecutionMaxAttempts` attempts, each reported `accepted` then `succeeded`,
  * `retry-scheduled` (a retryable failure with attempts left; the next attempt starts after
  * `ExecutionRetryDelayMilliseconds`) or `failed` (terminal). Every report is a compare-and-set write of the
- * run, so two requests can never execute the same run at once.
+ * run, so two requests can never execute the same run at once. While in flight the run is owned by this
+ * replica under a lease, renewed every `RunLeaseRenewMilliseconds` (a compare-and-set write too); a lost
+ * renewal (another replica interrupted the run after the lease ended) aborts the attempt.
  */
 export async function executeRun(
   context: RunServiceContext,
@@ -21,22 +24,66 @@ export async function executeRun(
   startVersion: number,
   signal: AbortSignal,
 ): Promise<AgentToolExecutionResult> {
-  const { options, store, telemetry, now } = context;
+  const { options, store, telemetry, now, lease, live } = context;
   const at = () => new Date(now()).toISOString();
   let run = start;
   let version = startVersion;
-  const write = async (next: StoredRun) => {
-    const record = await store.write(next, version);
-    if (!record) {
-      throw new OperationError(
-        'conflict',
-        'AGENT_TOOL_RUN_IN_PROGRESS',
-        `Run "${next.runId}" was changed by another request`,
-      );
-    }
-    run = next;
-    version = record.version;
+  let lost = false;
+  const leaseGone = new AbortController();
+  const attemptSignal = AbortSignal.any([signal, leaseGone.signal]);
+  // Reports and renewals are serialized: each compare-and-set needs the version the previous one wrote.
+  let queue: Promise<unknown> = Promise.resolve();
+  const serial = <T>(task: () => Promise<T>): Promise<T> => {
+    const next = queue.then(task);
+    queue = next.catch(() => undefined);
+    return next;
   };
+  const write = (next: StoredRun) =>
+    serial(async () => {
+      const owned = withLease(next, lease, now());
+      const record = lost ? null : await store.write(owned, version);
+      if (!record) {
+        throw new OperationError(
+          'conflict',
+          lost ? 'AGENT_TOOL_RUN_LEASE_LOST' : 'AGENT_TOOL_RUN_IN_PROGRESS',
+          lost
+            ? `Run "${next.runId}" lost its lease: another replica reported it interrupted`
+            : `Run "${next.runId}" was changed by another request`,
+        );
+      }
+      run = owned;
+      version = record.version;
+    });
+  const renew = () =>
+    serial(async () => {
+      if (lost || run.phase === 'finished') return;
+      const renewed = withLease(run, lease, now());
+      const record = await store.write(renewed, version);
+      if (!record) {
+        lost = true;
+        leaseGone.abort(new Error('the run lost its lease'));
+        return;
+      }
+      run = renewed;
+      version = record.version;
+    }).catch((error: unknown) =>
+      telemetry.log(
+        'warn',
+        ids.runStoreFailed,
+        `Lease renewal of run ${start.runId} failed: ${(error as Error).message}`,
+      ),
+    );
+  const renewal = setInterval(() => void renew(), lease.renewMs);
+  renewal.unref();
+  live.add(start.runId);
+  try {
+    return await attempts();
+  } finally {
+    clearInterval(renewal);
+    live.delete(start.runId);
+  }
+
+  async function attempts(): Promise<AgentToolExecutionResult> {
   const settings = {
     timeoutMs: options.ExecutionTimeoutMilliseconds,
     maxOutputLength: options.MaxOutputLength,
@@ -65,7 +112,7 @@ export async function executeRun(
         metadata: run.metadata,
       },
       settings,
-      signal,
+      attemptSignal,
     );
     telemetry.attemptDuration(run.toolId, performance.now() - started, outcome.ok);
     if (outcome.ok) {
@@ -82,7 +129,7 @@ export async function executeRun(
       return resultOf(run, index + 1, outcome.output);
     }
     const lastAttempt = index + 1 >= options.ExecutionMaxAttempts;
-    if (!outcome.retryable || lastAttempt || signal.aborted) {
+    if (!outcome.retryable || lastAttempt || attemptSignal.aborted) {
       await write(
         report(run, 'failed', at(), { phase: 'finished', errorSummary: outcome.error, outputSummary: null }),
       );
@@ -102,7 +149,7 @@ export async function executeRun(
       ids.retryScheduled,
       `Run ${run.runId} of ${run.toolId}: attempt ${attempt} failed (${outcome.error.code}), retry scheduled`,
     );
-    if (!(await pause(options.ExecutionRetryDelayMilliseconds, signal))) {
+    if (!(await pause(options.ExecutionRetryDelayMilliseconds, attemptSignal))) {
       await write(
         report(run, 'failed', at(), {
           phase: 'finished',
@@ -120,4 +167,5 @@ export async function executeRun(
     }
   }
   throw new Error('unreachable: ExecutionMaxAttempts is at least 1');
+  }
 }
