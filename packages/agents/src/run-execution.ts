@@ -84,88 +84,92 @@ export async function executeRun(
   }
 
   async function attempts(): Promise<AgentToolExecutionResult> {
-  const settings = {
-    timeoutMs: options.ExecutionTimeoutMilliseconds,
-    maxOutputLength: options.MaxOutputLength,
-    summaryMaxLength: options.SummaryMaxLength,
-  };
-  for (let index = 0; index < options.ExecutionMaxAttempts; index += 1) {
-    const attempt = start.attemptBase + index;
-    await write(report(run, 'accepted', at(), { phase: 'running', attempt, errorSummary: null }));
-    telemetry.report(
-      run,
-      'accepted',
-      ids.runAccepted,
-      `Run ${run.runId} of ${run.toolId}: attempt ${attempt} started`,
-      'debug',
-    );
-    const started = performance.now();
-    const outcome = await runAttempt(
-      executor,
-      args,
-      {
-        toolId: run.toolId,
-        runId: run.runId,
-        attempt,
-        actorId: run.actorId,
-        correlationId: run.correlationId,
-        metadata: run.metadata,
-      },
-      settings,
-      attemptSignal,
-    );
-    telemetry.attemptDuration(run.toolId, performance.now() - started, outcome.ok);
-    if (outcome.ok) {
-      const completedAtUtc = at();
-      await write(
-        report(run, 'succeeded', completedAtUtc, {
-          phase: 'finished',
-          completedAtUtc,
-          outputSummary: summarizeOutput(outcome.output, options.SummaryMaxLength),
-          output: options.EnableExecutionIdempotency ? outcome.output : null,
-        }),
-      );
-      telemetry.report(run, 'succeeded', ids.runSucceeded, `Run ${run.runId} of ${run.toolId} succeeded`);
-      return resultOf(run, index + 1, outcome.output);
-    }
-    const lastAttempt = index + 1 >= options.ExecutionMaxAttempts;
-    if (!outcome.retryable || lastAttempt || attemptSignal.aborted) {
-      await write(
-        report(run, 'failed', at(), { phase: 'finished', errorSummary: outcome.error, outputSummary: null }),
-      );
+    const settings = {
+      timeoutMs: options.ExecutionTimeoutMilliseconds,
+      maxOutputLength: options.MaxOutputLength,
+      summaryMaxLength: options.SummaryMaxLength,
+    };
+    for (let index = 0; index < options.ExecutionMaxAttempts; index += 1) {
+      const attempt = start.attemptBase + index;
+      await write(report(run, 'accepted', at(), { phase: 'running', attempt, errorSummary: null }));
       telemetry.report(
         run,
-        'failed',
-        outcome.timedOut ? ids.runTimedOut : ids.runFailed,
-        `Run ${run.runId} of ${run.toolId} failed terminally after attempt ${attempt} (${outcome.error.code})`,
-        'warn',
+        'accepted',
+        ids.runAccepted,
+        `Run ${run.runId} of ${run.toolId}: attempt ${attempt} started`,
+        'debug',
       );
-      return resultOf(run, index + 1, null);
-    }
-    await write(report(run, 'retry-scheduled', at(), { phase: 'retry-wait', errorSummary: outcome.error }));
-    telemetry.report(
-      run,
-      'retry-scheduled',
-      ids.retryScheduled,
-      `Run ${run.runId} of ${run.toolId}: attempt ${attempt} failed (${outcome.error.code}), retry scheduled`,
-    );
-    if (!(await pause(options.ExecutionRetryDelayMilliseconds, attemptSignal))) {
-      await write(
-        report(run, 'failed', at(), {
-          phase: 'finished',
-          errorSummary: { code: 'AGENT_TOOL_ABORTED', message: 'aborted while waiting to retry' },
-        }),
+      const started = performance.now();
+      const outcome = await runAttempt(
+        executor,
+        args,
+        {
+          toolId: run.toolId,
+          runId: run.runId,
+          attempt,
+          actorId: run.actorId,
+          correlationId: run.correlationId,
+          metadata: run.metadata,
+        },
+        settings,
+        attemptSignal,
       );
+      telemetry.attemptDuration(run.toolId, performance.now() - started, outcome.ok);
+      if (outcome.ok) {
+        const completedAtUtc = at();
+        await write(
+          report(run, 'succeeded', completedAtUtc, {
+            phase: 'finished',
+            completedAtUtc,
+            outputSummary: summarizeOutput(outcome.output, options.SummaryMaxLength),
+            output: options.EnableExecutionIdempotency ? outcome.output : null,
+          }),
+        );
+        telemetry.report(run, 'succeeded', ids.runSucceeded, `Run ${run.runId} of ${run.toolId} succeeded`);
+        return resultOf(run, index + 1, outcome.output);
+      }
+      const lastAttempt = index + 1 >= options.ExecutionMaxAttempts;
+      if (!outcome.retryable || lastAttempt || attemptSignal.aborted) {
+        await write(
+          report(run, 'failed', at(), {
+            phase: 'finished',
+            errorSummary: outcome.error,
+            outputSummary: null,
+          }),
+        );
+        telemetry.report(
+          run,
+          'failed',
+          outcome.timedOut ? ids.runTimedOut : ids.runFailed,
+          `Run ${run.runId} of ${run.toolId} failed terminally after attempt ${attempt} (${outcome.error.code})`,
+          'warn',
+        );
+        return resultOf(run, index + 1, null);
+      }
+      await write(report(run, 'retry-scheduled', at(), { phase: 'retry-wait', errorSummary: outcome.error }));
       telemetry.report(
         run,
-        'failed',
-        ids.runFailed,
-        `Run ${run.runId} of ${run.toolId} aborted while waiting to retry`,
-        'warn',
+        'retry-scheduled',
+        ids.retryScheduled,
+        `Run ${run.runId} of ${run.toolId}: attempt ${attempt} failed (${outcome.error.code}), retry scheduled`,
       );
-      return resultOf(run, index + 1, null);
+      if (!(await pause(options.ExecutionRetryDelayMilliseconds, attemptSignal))) {
+        await write(
+          report(run, 'failed', at(), {
+            phase: 'finished',
+            errorSummary: { code: 'AGENT_TOOL_ABORTED', message: 'aborted while waiting to retry' },
+          }),
+        );
+        telemetry.report(
+          run,
+          'failed',
+          ids.runFailed,
+          `Run ${run.runId} of ${run.toolId} aborted while waiting to retry`,
+          'warn',
+        );
+        return resultOf(run, index + 1, null);
+      }
     }
-  }
-  throw new Error('unreachable: ExecutionMaxAttempts is at least 1');
+    throw new Error('unreachable: ExecutionMaxAttempts is at least 1');
   }
 }
