@@ -117,6 +117,13 @@ function postureOf(surfaces: Surface[]) {
       subscription.idempotencyScope,
     ],
     agentIdempotency: [agents.idempotencyStoreKind, agents.idempotencyDurability, agents.idempotencyScope],
+    agentRuns: [
+      agents.runStateStoreKind,
+      agents.runStateDurability,
+      agents.runStateScope,
+      agents.runCatalogSource,
+      agents.runOwnership,
+    ],
   };
 }
 
@@ -140,6 +147,12 @@ function expected(posture: [string, string, string], idempotencyDurability: stri
     ses: { replay: null, idempotency: posture },
     eventingIdempotency: [kind, idempotencyDurability, scope],
     agentIdempotency: [kind, idempotencyDurability, scope],
+    // Agent runs: on a shared store each replica reloads the catalog and owns its runs under a lease.
+    agentRuns: [
+      ...posture,
+      scope === 'shared' ? 'shared-store-refresh' : 'store-write-through',
+      scope === 'shared' ? 'replica-lease' : 'single-process',
+    ],
   };
 }
 
