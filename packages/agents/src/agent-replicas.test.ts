@@ -202,6 +202,29 @@ describe('agents on a shared store, several engines', () => {
     expect(counts.reduce((total, count) => total + count, 0)).toBe(1);
   });
 
+  it('an owner whose run was interrupted elsewhere loses its lease: the attempt is aborted, its report refused', async () => {
+    const provider = sharedMemory();
+    const clock = manualClock();
+    const hold = script('hang');
+    const [a] = await replicas(1, provider, clock, [hold]);
+    const outcome = a.run('lookup-order', { runId: 'r-taken', arguments: '{"orderId":"o-1"}' });
+    outcome.catch(() => undefined);
+    await pollUntil(
+      async () => a.find('r-taken'),
+      (entry) => entry?.latestOutcome === 'accepted',
+    );
+    // Another replica's sweep wrote first (as after a lease that ran out while this owner stalled).
+    const store = provider.open<StoredRun>(runStoreName);
+    const record = (await store.get('r-taken'))!;
+    await store.put(
+      'r-taken',
+      { ...JSON.parse(JSON.stringify(record.value)), phase: 'finished', latestOutcome: 'failed' },
+      { expectedVersion: record.version },
+    );
+    await expect(outcome).rejects.toMatchObject({ kind: 'conflict', code: 'AGENT_TOOL_RUN_LEASE_LOST' });
+    expect(hold.signals[0].aborted).toBe(true);
+  });
+
   it('on a store that is not shared the catalog is write-through and one process owns every run', async () => {
     const fixture = fixtureBuilder();
     registerOrderTools(agentsOn(fixture), script());

@@ -73,8 +73,9 @@ export async function executeRun(
         `Lease renewal of run ${start.runId} failed: ${(error as Error).message}`,
       ),
     );
-  const renewal = setInterval(() => void renew(), lease.renewMs);
-  renewal.unref();
+  // On a store no other process shares nobody else judges the lease: it is written, never renewed.
+  const renewal = context.shared() ? setInterval(() => void renew(), lease.renewMs) : undefined;
+  renewal?.unref();
   live.add(start.runId);
   try {
     return await attempts();
