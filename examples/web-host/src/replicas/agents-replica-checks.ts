@@ -32,13 +32,11 @@ async function startRun(
   body: Record<string, unknown>,
   token: string = agentsDemoTokens.agent,
 ): Promise<ReplicaAnswer<Run>> {
-  return set
-    .replica(on)
-    .json<Run>(`/engine/agent-tools/${toolId}/runs`, {
-      method: 'POST',
-      headers: bearer(token),
-      body: JSON.stringify(body),
-    });
+  return set.replica(on).json<Run>(`/engine/agent-tools/${toolId}/runs`, {
+    method: 'POST',
+    headers: bearer(token),
+    body: JSON.stringify(body),
+  });
 }
 
 /** The run as each replica's by-id route answers it (status and entry). */
