@@ -74,7 +74,13 @@ export * from './servers/mariadb-server';
 export * from './servers/mysql-caching-sha2-fake';
 export { startFixture, startTsxProcess } from './child-process';
 export type { FixtureProcess, TsxProcessOptions } from './child-process';
-export { startReplicas, storeEnvironmentOf, answersOnReplicas, sameOnReplicas } from './replica-harness';
+export {
+  startReplicas,
+  storeEnvironmentOf,
+  answersOnReplicas,
+  sameOnReplicas,
+  dropStoreNamespace,
+} from './replica-harness';
 export type {
   Replica,
   ReplicaAnswer,
@@ -82,6 +88,7 @@ export type {
   ReplicaHarnessOptions,
   ReplicaSet,
   ReplicaStoreProvider,
+  StoreNamespace,
 } from './replica-harness';
 export { probeRegistration } from './probe-registration';
 export {

@@ -157,7 +157,7 @@ export async function startReplicas(options: ReplicaHarnessOptions): Promise<Rep
     add: () => launch(slots.length),
     async stopAll() {
       await Promise.all(slots.map((_, index) => stopOne(index, 'SIGTERM')));
-      await dropNamespace(options.provider, isolation);
+      await dropStoreNamespace(namespaceOf(options.provider, isolation));
     },
   };
   try {
@@ -174,24 +174,33 @@ export function storeEnvironmentOf(
   provider: ReplicaStoreProvider,
   isolation: string,
 ): Record<string, string> {
-  return provider === 'postgresql'
+  const namespace = namespaceOf(provider, isolation);
+  return namespace.provider === 'postgresql'
     ? {
         Engine__Stores__Provider: 'PostgreSql',
         Engine__Stores__PostgreSql__ConnectionString: postgresUrl(),
-        Engine__Stores__PostgreSql__TableName: isolation,
+        Engine__Stores__PostgreSql__TableName: namespace.tableName,
       }
     : {
         Engine__Stores__Provider: 'Redis',
         Engine__Stores__Redis__Url: redisUrl(),
-        Engine__Stores__Redis__KeyPrefix: `corekit:replicas:${isolation}:`,
+        Engine__Stores__Redis__KeyPrefix: namespace.keyPrefix,
       };
 }
 
-/** Best effort: drops the set's table or deletes its keys (psql / redis-cli; nothing when they are missing). */
-async function dropNamespace(provider: ReplicaStoreProvider, isolation: string): Promise<void> {
+/** Where a test's records live on a shared provider: a PostgreSQL table, or a Redis key prefix. */
+export type StoreNamespace =
+  | { readonly provider: 'postgresql'; readonly tableName: string }
+  | { readonly provider: 'redis'; readonly keyPrefix: string };
+
+/**
+ * Best effort, after a test: drops the PostgreSQL table or deletes every Redis key under the prefix (psql /
+ * redis-cli at POSTGRES_URL / REDIS_URL; nothing happens when the tool or the server is gone).
+ */
+export async function dropStoreNamespace(namespace: StoreNamespace): Promise<void> {
   try {
-    if (provider === 'postgresql') {
-      await run('psql', [postgresUrl(), '-qc', `DROP TABLE IF EXISTS "${isolation}"`]);
+    if (namespace.provider === 'postgresql') {
+      await run('psql', [postgresUrl(), '-qc', `DROP TABLE IF EXISTS "${namespace.tableName}"`]);
       return;
     }
     const { stdout } = await run('redis-cli', [
@@ -199,7 +208,7 @@ async function dropNamespace(provider: ReplicaStoreProvider, isolation: string):
       redisUrl(),
       '--scan',
       '--pattern',
-      `corekit:replicas:${isolation}:*`,
+      `${namespace.keyPrefix}*`,
     ]);
     const keys = stdout.split('\n').filter(Boolean);
     for (let start = 0; start < keys.length; start += 500) {
@@ -208,6 +217,12 @@ async function dropNamespace(provider: ReplicaStoreProvider, isolation: string):
   } catch {
     /* the tool or the server is gone: nothing to clean */
   }
+}
+
+function namespaceOf(provider: ReplicaStoreProvider, isolation: string): StoreNamespace {
+  return provider === 'postgresql'
+    ? { provider, tableName: isolation }
+    : { provider, keyPrefix: `corekit:replicas:${isolation}:` };
 }
 
 /** Options of `answersOnReplicas` and `sameOnReplicas`. */
