@@ -4,12 +4,13 @@ import type { ReplicaCheck, ReplicaCheckContext } from './replica-checks';
 
 /**
  * The agents settings the replica test gives every sample host: a short refresh and lease so a dead owner is
- * noticed quickly, and a long attempt timeout so a run held open by `wait-for-callback` never times out while
+ * noticed quickly (the lease still leaves an owner slowed by a loaded machine 7.5 s to renew), and a long
+ * attempt timeout so a run held open by `wait-for-callback` never times out while
  * a replica starts.
  */
 export const agentsReplicaEnvironment = {
   Engine__Agents__SharedStoreRefreshMilliseconds: '200',
-  Engine__Agents__RunLeaseMilliseconds: '5000',
+  Engine__Agents__RunLeaseMilliseconds: '8000',
   Engine__Agents__RunLeaseRenewMilliseconds: '500',
   Engine__Agents__ExecutionTimeoutMilliseconds: '600000',
 };
@@ -19,7 +20,7 @@ export const agentsReplicaEnvironment = {
  * for a loaded machine, never the expected time.
  */
 const readBoundMs = 15_000;
-const takeoverBoundMs = 5000 + 200 + 25_000;
+const takeoverBoundMs = 8000 + 200 + 25_000;
 
 type Run = Record<string, any>;
 
