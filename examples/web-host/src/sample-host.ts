@@ -39,7 +39,8 @@ export interface SampleHostOptions {
   readonly telemetry?: SampleTelemetry;
   /**
    * Where the demo packs keep their files (File stores, the log outbox, the SendGrid demo webhook key);
-   * default `<tmp>/corekit-sample-host`. Tests give each host its own.
+   * default the environment's `SAMPLE_DATA_DIRECTORY`, else `<tmp>/corekit-sample-host`. Tests (and several
+   * replicas on one machine) give each host its own.
    */
   readonly dataDirectory?: string;
 }
@@ -111,7 +112,7 @@ export async function createSampleHost(
   // Opt-in: Engine__Stores__Provider=PostgreSql or Redis puts every pack's stores there (README, "Several replicas").
   addSharedStoresWhenConfigured(builder);
   // The packs, each on embedded defaults (see src/packs/*-demo.ts and the README for curl walkthroughs).
-  const data = options.dataDirectory;
+  const data = options.dataDirectory ?? (environment.SAMPLE_DATA_DIRECTORY || undefined);
   addTenancyDemo(builder, data ? { dataDirectory: path.join(data, 'stores') } : {});
   addGovernanceDeliveryDemo(builder, data ? { dataDirectory: data } : {});
   addGovernanceWebDemo(builder);

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createMemoryLogger } from '@corekit/engine-core';
-import { requireService } from '@corekit/testing';
+import { dropStoreNamespace, requireService } from '@corekit/testing';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
 
@@ -19,22 +18,10 @@ afterEach(async () => {
   await host?.close();
   host = undefined;
 });
-afterAll(() => {
+afterAll(async () => {
   // Best effort: the table and keys this file created.
-  try {
-    execFileSync('psql', [postgresUrl, '-qc', `DROP TABLE IF EXISTS "${tableName}"`], { stdio: 'ignore' });
-  } catch {
-    /* psql missing or server gone: nothing to clean */
-  }
-  try {
-    const keys = execFileSync('redis-cli', ['-u', redisUrl, '--scan', '--pattern', `${keyPrefix}*`])
-      .toString()
-      .split('\n')
-      .filter(Boolean);
-    if (keys.length > 0) execFileSync('redis-cli', ['-u', redisUrl, 'DEL', ...keys], { stdio: 'ignore' });
-  } catch {
-    /* redis-cli missing or server gone: nothing to clean */
-  }
+  await dropStoreNamespace({ provider: 'postgresql', tableName });
+  await dropStoreNamespace({ provider: 'redis', keyPrefix });
 });
 
 /** Turns on the parts whose posture is otherwise not reported (retry queue, agent idempotency). */
@@ -117,6 +104,13 @@ function postureOf(surfaces: Surface[]) {
       subscription.idempotencyScope,
     ],
     agentIdempotency: [agents.idempotencyStoreKind, agents.idempotencyDurability, agents.idempotencyScope],
+    agentRuns: [
+      agents.runStateStoreKind,
+      agents.runStateDurability,
+      agents.runStateScope,
+      agents.runCatalogSource,
+      agents.runOwnership,
+    ],
   };
 }
 
@@ -140,6 +134,12 @@ function expected(posture: [string, string, string], idempotencyDurability: stri
     ses: { replay: null, idempotency: posture },
     eventingIdempotency: [kind, idempotencyDurability, scope],
     agentIdempotency: [kind, idempotencyDurability, scope],
+    // Agent runs: on a shared store each replica reloads the catalog and owns its runs under a lease.
+    agentRuns: [
+      ...posture,
+      scope === 'shared' ? 'shared-store-refresh' : 'store-write-through',
+      scope === 'shared' ? 'replica-lease' : 'single-process',
+    ],
   };
 }
 

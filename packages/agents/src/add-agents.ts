@@ -17,7 +17,9 @@ import {
   type AgenticRuntimeOptionsInput,
 } from './agents-options';
 import type { AgentToolExecutionResult, ToolRunRequest } from './run-model';
+import { LiveRuns, newReplicaId } from './run-lease';
 import { RunService, type ApprovalDecision } from './run-service';
+import { sharedRefresh } from './shared-refresh';
 import { RunStore, runStoreName } from './run-store';
 import type { AgentToolDefinition, AgentToolExecutor, RegisteredAgentTool } from './tool-definitions';
 import { ToolRegistry } from './tool-registry';
@@ -97,13 +99,36 @@ export function addAgents(builder: EngineBuilder, options: AddAgentsOptions = {}
       .executions.find((item) => item.kind === 'hosted-execution' && item.id === hostedExecutionId);
     return execution?.state === 'active';
   };
-  const service = new RunService({ options: settings, tools, store, telemetry, now, isActive });
+  const lease = {
+    replicaId: newReplicaId(),
+    leaseMs: settings.RunLeaseMilliseconds,
+    renewMs: settings.RunLeaseRenewMilliseconds,
+  };
+  const live = new LiveRuns();
+  const shared = () => builder.storeTraits().shared;
+  const service = new RunService({
+    options: settings,
+    tools,
+    store,
+    telemetry,
+    now,
+    isActive,
+    lease,
+    live,
+    shared,
+  });
+  const refresh = sharedRefresh(builder, service, settings.SharedStoreRefreshMilliseconds, now);
 
   builder.addEventIds(agentEventIdCatalog);
   builder.addCatalog(agentToolRunCatalog(store));
   for (const operation of agentOperations(service)) builder.addOperation(operation);
   builder.addTechnologySurfaces(() =>
-    agentSurfaces(tools, store.list(), settings, isActive, storePostureOf(builder.storeTraits())),
+    agentSurfaces(tools, store.list(), settings, isActive, storePostureOf(builder.storeTraits()), {
+      replicaId: lease.replicaId,
+      executingCount: live.size,
+      lastRefreshedAtUtc: refresh.lastRefreshedAtUtc(),
+      leaseInterruptedCount: refresh.interruptedTotal(),
+    }),
   );
   builder.addLifecycleHooks({
     id: 'agents',
@@ -122,7 +147,11 @@ export function addAgents(builder: EngineBuilder, options: AddAgentsOptions = {}
     attach: (attached) => {
       engine = attached as AttachedEngine;
     },
-    started: () => service.recover(),
+    started: async () => {
+      await service.recover();
+      if (shared()) refresh.start();
+    },
+    stopping: () => refresh.stop(),
   });
 
   const runtime: AgentToolRuntime = {

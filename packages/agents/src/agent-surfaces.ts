@@ -9,6 +9,16 @@ function posture(count: number, active: string): string {
   return count > 0 ? active : 'none';
 }
 
+/** Per-process facts of this replica, each reported in its own field. */
+export interface ReplicaFacts {
+  readonly replicaId: string;
+  /** Runs this process is executing now. */
+  readonly executingCount: number;
+  readonly lastRefreshedAtUtc: string | null;
+  /** Runs this process reported interrupted after their owner's lease ended. */
+  readonly leaseInterruptedCount: number;
+}
+
 /**
  * One surface per tool (descriptor, ownership, run postures and counters) plus the execution capability.
  * `runStore` is the posture of the store runs live on (the installed provider's): idempotency checks the
@@ -20,6 +30,7 @@ export function agentSurfaces(
   options: AgenticRuntimeOptions,
   isActive: (hostedExecutionId: string | undefined) => boolean,
   runStore: StorePosture,
+  replica: ReplicaFacts,
 ): TechnologySurface[] {
   const surfaces: TechnologySurface[] = tools.list().map((tool) => {
     const own = runs.filter((run) => run.toolId === tool.id);
@@ -109,6 +120,21 @@ export function agentSurfaces(
       idempotencyDurability: idempotent ? durabilityOrNone(runStore) : 'none',
       idempotencyScope: idempotent ? runStore.scope : 'process-local',
       idempotencyStoreKind: idempotent ? runStore.kind : null,
+      runStateStoreKind: runStore.kind,
+      runStateDurability: runStore.durability,
+      runStateScope: runStore.scope,
+      runCatalogSource: runStore.shared ? 'shared-store-refresh' : 'store-write-through',
+      runCatalogStalenessBoundMilliseconds: runStore.shared ? options.SharedStoreRefreshMilliseconds : 0,
+      runCatalogRefreshedAtUtc: runStore.shared ? replica.lastRefreshedAtUtc : null,
+      runOwnership: runStore.shared ? 'replica-lease' : 'single-process',
+      runLeaseMilliseconds: options.RunLeaseMilliseconds,
+      runLeaseRenewMilliseconds: options.RunLeaseRenewMilliseconds,
+      replicaId: replica.replicaId,
+      replicaIdScope: 'process-local',
+      executingRunCount: replica.executingCount,
+      executingRunCountScope: 'process-local',
+      leaseInterruptedRunCount: replica.leaseInterruptedCount,
+      leaseInterruptedRunCountScope: 'process-local',
     },
   });
   return surfaces;

@@ -17,7 +17,10 @@ export const runOutcomes = [
 ] as const;
 export type RunOutcome = (typeof runOutcomes)[number];
 
-/** Where a stored run stands; `running` and `retry-wait` do not survive a restart (retry is process-local). */
+/**
+ * Where a stored run stands. `running` and `retry-wait` belong to the replica executing the run (its owner,
+ * under a lease): they do not survive that process (retry is process-local).
+ */
 export type RunPhase = 'running' | 'retry-wait' | 'waiting-approval' | 'finished';
 
 const errorSummarySchema = z.object({
@@ -83,6 +86,12 @@ export const agentToolRunSchema = z.object({
   approval: approvalSchema.nullable(),
   /** Time of the latest success (the start of the idempotency window). */
   completedAtUtc: z.string().nullable(),
+  /**
+   * The replica (engine instance) executing the run while it is executing or waiting to retry, else null.
+   * Its lease ends at `leaseExpiresAtUtc` unless renewed; after that another replica interrupts the run.
+   */
+  ownerReplicaId: z.string().nullable(),
+  leaseExpiresAtUtc: z.string().nullable(),
   requiresApproval: z.boolean(),
   retryPending: z.boolean(),
   duplicateCompleted: z.boolean(),
@@ -94,8 +103,16 @@ export type AgentToolRun = z.infer<typeof agentToolRunSchema>;
 /** The stored form: the catalog entry's facts plus what resuming needs (never shown). */
 export interface StoredRun extends Omit<
   AgentToolRun,
-  'requiresApproval' | 'retryPending' | 'terminalFailure' | 'isTerminal'
+  | 'requiresApproval'
+  | 'retryPending'
+  | 'terminalFailure'
+  | 'isTerminal'
+  | 'ownerReplicaId'
+  | 'leaseExpiresAtUtc'
 > {
+  /** Absent in runs stored before leases existed (read as null: no owner, lease expired). */
+  readonly ownerReplicaId?: string | null;
+  readonly leaseExpiresAtUtc?: string | null;
   readonly phase: RunPhase;
   /** The `arguments` string, held only while the run waits for approval. */
   readonly pendingArguments: string | null;
@@ -120,6 +137,8 @@ export function presentRun(run: StoredRun): AgentToolRun {
   const outcome = run.latestOutcome;
   return {
     ...facts,
+    ownerReplicaId: run.ownerReplicaId ?? null,
+    leaseExpiresAtUtc: run.leaseExpiresAtUtc ?? null,
     requiresApproval: outcome === 'approval-required',
     retryPending: outcome === 'retry-scheduled',
     duplicateCompleted: outcome === 'skipped' && run.duplicateCompleted,

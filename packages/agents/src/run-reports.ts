@@ -58,6 +58,8 @@ export type ReportChanges = Partial<
     | 'phase'
     | 'pendingArguments'
     | 'output'
+    | 'ownerReplicaId'
+    | 'leaseExpiresAtUtc'
   >
 >;
 

@@ -5,6 +5,7 @@ import { agentEventIds as ids, type AgentTelemetry } from './agent-telemetry';
 import { executeRun } from './run-execution';
 import { resultOf, type AgentToolExecutionResult, type StoredRun, type ToolRunRequest } from './run-model';
 import { blankRun, decidedApproval, interruptedError, pendingApproval, report } from './run-reports';
+import { isInFlight, leaseExpired, type LeaseSettings, type LiveRuns } from './run-lease';
 import type { RunStore } from './run-store';
 import { redactSummary, safeMetadata } from './summaries';
 import type { ToolRegistry } from './tool-registry';
@@ -19,6 +20,7 @@ export const agentErrorCodes = {
   runNotFound: 'AGENT_TOOL_RUN_NOT_FOUND',
   runIdConflict: 'AGENT_TOOL_RUN_ID_CONFLICT',
   runInProgress: 'AGENT_TOOL_RUN_IN_PROGRESS',
+  leaseLost: 'AGENT_TOOL_RUN_LEASE_LOST',
   notAwaitingApproval: 'AGENT_TOOL_RUN_NOT_AWAITING_APPROVAL',
   actorRequired: 'AGENT_TOOL_DECISION_ACTOR_REQUIRED',
   selfDecision: 'AGENT_TOOL_SELF_DECISION',
@@ -33,6 +35,12 @@ export interface RunServiceContext {
   readonly now: () => number;
   /** False before the engine started, after it stopped, or when a linked hosted execution is not active. */
   readonly isActive: (hostedExecutionId: string | undefined) => boolean;
+  /** This replica's id and lease timings. */
+  readonly lease: LeaseSettings;
+  /** Runs this engine is executing now. */
+  readonly live: LiveRuns;
+  /** True when the installed store provider is shared by several processes (read when the engine runs). */
+  readonly shared: () => boolean;
 }
 
 /** An approval decision as the decision operation passes it. */
@@ -238,14 +246,17 @@ export class RunService {
   }
 
   /**
-   * Loads the store when the engine starts. Runs a restart cut short (executing or waiting to retry) are
-   * reported failed with AGENT_TOOL_RUN_INTERRUPTED; runs waiting for approval keep waiting.
+   * Loads the store when the engine starts. On a store no other process shares, a run left executing or
+   * waiting to retry was this process's (cut short by a restart) and is reported failed with
+   * AGENT_TOOL_RUN_INTERRUPTED. On a shared store another replica may be executing it: only runs whose lease
+   * has expired are interrupted now, the others by `sweep` once their lease ends without renewal. Runs
+   * waiting for approval keep waiting.
    */
   async recover(): Promise<void> {
     const { store, telemetry } = this.context;
     let runs: readonly StoredRun[];
     try {
-      runs = await store.load();
+      runs = await store.load(this.context.now());
     } catch (error) {
       telemetry.log(
         'error',
@@ -254,20 +265,11 @@ export class RunService {
       );
       throw error;
     }
-    let waiting = 0;
+    const shared = this.context.shared();
+    const waiting = runs.filter((run) => run.phase === 'waiting-approval').length;
     for (const run of runs) {
-      if (run.phase === 'waiting-approval') waiting += 1;
-      if (run.phase !== 'running' && run.phase !== 'retry-wait') continue;
-      const record = store.find(run.runId);
-      const failed = report(run, 'failed', this.at(), { phase: 'finished', errorSummary: interruptedError });
-      if (record && (await store.write(failed, record.version))) {
-        telemetry.report(
-          failed,
-          'interrupted',
-          ids.runInterrupted,
-          `Run ${run.runId} was interrupted by a restart`,
-          'warn',
-        );
+      if (isInFlight(run) && (!shared || leaseExpired(run, this.context.now()))) {
+        await this.interrupt(run, 'restart');
       }
     }
     telemetry.log(
@@ -281,5 +283,53 @@ export class RunService {
     );
     if (waiting > 0)
       telemetry.story(null, 'restored', `${waiting} agent tool run(s) still wait for approval`, { waiting });
+  }
+
+  /**
+   * The shared-store refresh: reloads the runs every replica wrote, then reports failed (interrupted) each
+   * in-flight run whose lease expired and that this engine is not executing. The write is a compare-and-set
+   * on the version just read, so of several replicas sweeping at once exactly one reports it; a renewal by a
+   * live owner in between wins over the sweep. Answers the number of runs this replica interrupted.
+   */
+  async sweep(): Promise<number> {
+    const { store, live, now } = this.context;
+    const runs = await store.load(now());
+    let interrupted = 0;
+    for (const run of runs) {
+      if (live.has(run.runId) || !leaseExpired(run, now())) continue;
+      if (await this.interrupt(run, 'lease')) interrupted += 1;
+    }
+    return interrupted;
+  }
+
+  /** Reports an in-flight run failed with AGENT_TOOL_RUN_INTERRUPTED; false when another write came first. */
+  private async interrupt(run: StoredRun, why: 'restart' | 'lease'): Promise<boolean> {
+    const { store, telemetry } = this.context;
+    const record = store.find(run.runId);
+    if (!record) return false;
+    const errorSummary =
+      why === 'restart'
+        ? interruptedError
+        : {
+            code: interruptedError.code,
+            message: `the replica executing this run (${run.ownerReplicaId ?? 'unknown'}) stopped renewing its lease`,
+          };
+    const failed = report(run, 'failed', this.at(), {
+      phase: 'finished',
+      errorSummary,
+      ownerReplicaId: null,
+      leaseExpiresAtUtc: null,
+    });
+    if (!(await store.write(failed, record.version))) return false;
+    telemetry.report(
+      failed,
+      'interrupted',
+      ids.runInterrupted,
+      why === 'restart'
+        ? `Run ${run.runId} was interrupted by a restart`
+        : `Run ${run.runId} was interrupted: its owner ${run.ownerReplicaId ?? 'unknown'} stopped renewing its lease`,
+      'warn',
+    );
+    return true;
   }
 }

@@ -5,22 +5,55 @@ import type { StoredRun } from './run-model';
 export const runStoreName = 'agent-tool-runs';
 
 /**
- * The run state: the keyed store is the truth (so waiting runs survive a restart with a durable provider),
- * and this object keeps a read copy of it for the synchronous catalog reads. The copy is loaded when the
- * engine starts and updated after every successful write; it is per engine, never shared between engines.
- * It cannot see writes another process makes to a shared store.
+ * The run state: the keyed store is the truth (so waiting runs survive a restart with a durable provider,
+ * and every replica on a shared provider sees the same runs), and this object keeps a read copy of it for
+ * the synchronous catalog reads. The copy is loaded when the engine starts, updated after every write this
+ * engine makes, and, on a shared provider, reloaded by the pack's refresh job every
+ * `SharedStoreRefreshMilliseconds` so writes of other replicas show within that bound.
  */
 export class RunStore {
   private readonly copy = new Map<string, StoredRecord<StoredRun>>();
+  /** Keys this engine wrote or deleted while a reload was reading the store (a reload must not undo them). */
+  private touchedDuringLoad: Set<string> | null = null;
+  private loadedAt: number | null = null;
 
   constructor(private readonly store: KeyedStore<StoredRun>) {}
 
-  /** Reloads the copy from the store; answers every stored run. */
-  async load(): Promise<readonly StoredRun[]> {
-    const records = (await this.store.list()).map(plain);
-    this.copy.clear();
-    for (const record of records) this.copy.set(record.key, record);
-    return records.map((record) => record.value);
+  /**
+   * Reloads the copy from the store; answers every stored run. A record this engine wrote meanwhile, or one
+   * with a higher version already in the copy, is kept: a reload never goes back in time.
+   */
+  async load(at: number = Date.now()): Promise<readonly StoredRun[]> {
+    const touched = new Set<string>();
+    this.touchedDuringLoad = touched;
+    let records: StoredRecord<StoredRun>[];
+    try {
+      records = (await this.store.list()).map(plain);
+    } finally {
+      if (this.touchedDuringLoad === touched) this.touchedDuringLoad = null;
+    }
+    const loaded = new Map(records.map((record) => [record.key, record]));
+    for (const key of [...this.copy.keys()]) {
+      if (!loaded.has(key) && !touched.has(key)) this.copy.delete(key);
+    }
+    for (const [key, record] of loaded) {
+      const held = this.copy.get(key);
+      if (touched.has(key) || (held && held.version > record.version)) continue;
+      this.copy.set(key, record);
+    }
+    this.loadedAt = at;
+    return this.list();
+  }
+
+  /** When the copy was last reloaded from the store (epoch ms), null before the first load. */
+  lastLoadedAt(): number | null {
+    return this.loadedAt;
+  }
+
+  private remember(key: string, record: StoredRecord<StoredRun> | undefined): void {
+    this.touchedDuringLoad?.add(key);
+    if (record) this.copy.set(key, record);
+    else this.copy.delete(key);
   }
 
   list(): readonly StoredRun[] {
@@ -37,8 +70,7 @@ export class RunStore {
   async read(runId: string): Promise<StoredRecord<StoredRun> | undefined> {
     const stored = await this.store.get(runId);
     const record = stored ? plain(stored) : undefined;
-    if (record) this.copy.set(runId, record);
-    else this.copy.delete(runId);
+    this.remember(runId, record);
     return record;
   }
 
@@ -58,11 +90,12 @@ export class RunStore {
       result = await this.store.put(run.runId, run, { expectedVersion });
     }
     if (!result.written) {
-      if (result.current) this.copy.set(run.runId, plain(result.current));
+      this.remember(run.runId, result.current ? plain(result.current) : undefined);
       return null;
     }
-    this.copy.set(run.runId, result.record);
-    return result.record;
+    const written = plain(result.record);
+    this.remember(run.runId, written);
+    return written;
   }
 
   private async dropOldestFinished(): Promise<boolean> {
@@ -72,7 +105,7 @@ export class RunStore {
     if (!oldest) return false;
     const record = this.copy.get(oldest.runId);
     const deleted = await this.store.delete(oldest.runId, { expectedVersion: record?.version });
-    if (deleted) this.copy.delete(oldest.runId);
+    if (deleted) this.remember(oldest.runId, undefined);
     return deleted;
   }
 }

@@ -20,9 +20,31 @@ export function startFixture(
   fixture: string,
   environment: Record<string, string> = {},
 ): FixtureProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src/test-fixtures', fixture)], {
+  return startTsxProcess({
     cwd: packageDirectory,
-    env: { ...process.env, ...environment, TSX_TSCONFIG_PATH: 'src/test-fixtures/tsconfig.json' },
+    entry: path.join('src/test-fixtures', fixture),
+    tsconfig: 'src/test-fixtures/tsconfig.json',
+    environment,
+  });
+}
+
+/** What `startTsxProcess` runs. */
+export interface TsxProcessOptions {
+  /** Directory the process runs in (paths below are relative to it). */
+  readonly cwd: string;
+  /** The TypeScript entry point (`src/main.ts`). */
+  readonly entry: string;
+  /** The tsconfig tsx reads (its `paths` may map the @corekit packages to their sources). */
+  readonly tsconfig: string;
+  /** Added to this process's environment. */
+  readonly environment?: Record<string, string>;
+}
+
+/** Starts a TypeScript entry point in a child node process through tsx (the package must depend on tsx). */
+export function startTsxProcess(options: TsxProcessOptions): FixtureProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', options.entry], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.environment, TSX_TSCONFIG_PATH: options.tsconfig },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

@@ -72,8 +72,24 @@ export * from './servers/find-executable';
 export * from './servers/postgres-server';
 export * from './servers/mariadb-server';
 export * from './servers/mysql-caching-sha2-fake';
-export { startFixture } from './child-process';
-export type { FixtureProcess } from './child-process';
+export { startFixture, startTsxProcess } from './child-process';
+export type { FixtureProcess, TsxProcessOptions } from './child-process';
+export {
+  startReplicas,
+  storeEnvironmentOf,
+  answersOnReplicas,
+  sameOnReplicas,
+  dropStoreNamespace,
+} from './replica-harness';
+export type {
+  Replica,
+  ReplicaAnswer,
+  ReplicaComparison,
+  ReplicaHarnessOptions,
+  ReplicaSet,
+  ReplicaStoreProvider,
+  StoreNamespace,
+} from './replica-harness';
 export { probeRegistration } from './probe-registration';
 export {
   itRefusesEachEntry,

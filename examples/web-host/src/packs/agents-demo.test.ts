@@ -1,4 +1,5 @@
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
+import { pollUntil } from '@corekit/testing';
 import { addAgentsDemo, agentsDemoAuthorize } from './agents-demo';
 
 describe('the sample host agents demo', () => {
@@ -26,6 +27,32 @@ describe('the sample host agents demo', () => {
       body: { decision: 'approve', actorId: 'demo-approver' },
     });
     expect(approved.body).toMatchObject({ outcome: 'succeeded', output: { refunded: 25 } });
+    await engine.stop();
+  });
+
+  it('holds a wait-for-callback run executing until send-callback delivers its id', async () => {
+    const builder = createEngineBuilder({
+      environment: {},
+      logger: createMemoryLogger(),
+      contentRoot: __dirname,
+    });
+    addAgentsDemo(builder);
+    const engine = builder.build();
+    await engine.start();
+    const invoke = (toolId: string, body: Record<string, unknown>) =>
+      engine.operations.invoke('agents.run-tool', { params: { toolId }, body });
+    const waiting = invoke('wait-for-callback', { runId: 'held', arguments: '{"callbackId":"cb-1"}' });
+    const executing = await pollUntil(
+      async () => engine.catalog('agent-tool-runs')!.find('held') as { latestOutcome: string } | undefined,
+      (run) => run?.latestOutcome === 'accepted',
+    );
+    expect(executing?.latestOutcome).toBe('accepted');
+    const sent = await invoke('send-callback', { arguments: '{"callbackId":"cb-1","note":"paid"}' });
+    expect(sent.body).toMatchObject({ outcome: 'succeeded', output: { delivered: true } });
+    expect((await waiting).body).toMatchObject({
+      outcome: 'succeeded',
+      output: { callbackId: 'cb-1', note: 'paid' },
+    });
     await engine.stop();
   });
 

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AuthorizationDecision, EngineBuilder } from '@corekit/abstractions';
 import {
   addAgents,
@@ -16,10 +17,18 @@ const tickets: Readonly<Record<string, { readonly subject: string; readonly stat
   'T-101': { subject: 'Wrong size delivered', state: 'waiting-customer' },
 };
 
+/** Store of the callbacks `send-callback` delivers and `wait-for-callback` waits for. */
+export const demoCallbackStoreName = 'agents-demo-callbacks';
+/** How often a waiting `wait-for-callback` run looks for its callback in the store. */
+const callbackPollMs = 100;
+
 /**
- * Registers the agents pack with a `support-desk` module and two tools: `lookup-ticket` (runs at once) and
- * `issue-refund` (every run waits for an approval decision). Runs live in the engine's store (`Engine:Stores`):
- * with the File provider a waiting refund survives a restart.
+ * Registers the agents pack with a `support-desk` module and four tools: `lookup-ticket` (runs at once),
+ * `issue-refund` (every run waits for an approval decision), and a pair for work that takes a while:
+ * `wait-for-callback` executes until `send-callback` delivers its callback id (from any replica: the callbacks
+ * live in the engine's store, so on PostgreSQL or Redis every replica sees them), its signal aborts or the
+ * timeout ends it. Runs live in the engine's store (`Engine:Stores`): with the File provider a waiting refund
+ * survives a restart.
  */
 export function addAgentsDemo(builder: EngineBuilder, options: AddAgentsOptions = {}): AgentsRegistration {
   builder.addModule({
@@ -45,7 +54,47 @@ export function addAgentsDemo(builder: EngineBuilder, options: AddAgentsOptions 
       tags: ['demo'],
       approval: 'required',
     },
+    {
+      id: 'wait-for-callback',
+      displayName: 'Wait for a callback',
+      description:
+        'Executes until send-callback delivers the callback id (an external system answering late)',
+      capabilityKeys: ['tickets.read'],
+      tags: ['demo'],
+    },
+    {
+      id: 'send-callback',
+      displayName: 'Send a callback',
+      description: 'Delivers a callback id, ending the wait-for-callback run waiting for it',
+      capabilityKeys: ['tickets.read'],
+      tags: ['demo'],
+    },
   ]);
+  const callbacks = builder.openStore<{ readonly note: string }>(demoCallbackStoreName, { maxEntries: 1000 });
+  const callbackId = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/);
+  agents.addExecutor(
+    defineAgentExecutor({
+      toolId: 'wait-for-callback',
+      argumentSchema: z.object({ callbackId }),
+      execute: async ({ callbackId: id }, { signal }) => {
+        for (;;) {
+          const delivered = await callbacks.get(id);
+          if (delivered) return { callbackId: id, note: delivered.value.note };
+          await delay(callbackPollMs, undefined, { signal });
+        }
+      },
+    }),
+  );
+  agents.addExecutor(
+    defineAgentExecutor({
+      toolId: 'send-callback',
+      argumentSchema: z.object({ callbackId, note: z.string().max(200).default('done') }),
+      execute: async ({ callbackId: id, note }) => {
+        await callbacks.put(id, { note }, { ttlMs: 3_600_000 });
+        return { callbackId: id, delivered: true };
+      },
+    }),
+  );
   agents.addExecutor(
     defineAgentExecutor({
       toolId: 'lookup-ticket',

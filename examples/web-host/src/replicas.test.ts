@@ -1,0 +1,56 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startReplicas, type ReplicaSet, type ReplicaStoreProvider } from '@corekit/testing';
+import { agentsReplicaEnvironment, replicaChecks } from './replicas';
+import { sampleRoot } from './sample-host';
+
+// The replica table: every pack's checks (src/replicas/*-replica-checks.ts) against sample hosts started as
+// child processes (src/main.ts, as `pnpm demo`) on ONE shared store, PostgreSQL then Redis, each set in its
+// own table or key prefix. One set per provider serves every row: 2 replicas first, then a third is added
+// and the rows run again. Under CI=true a missing server fails the file.
+
+jest.setTimeout(300_000);
+
+const providers: readonly ReplicaStoreProvider[] = ['postgresql', 'redis'];
+
+describe.each(providers)('%s: sample hosts as replicas on one shared store', (provider) => {
+  let set: ReplicaSet;
+  const folder = mkdtempSync(path.join(os.tmpdir(), `replicas-${provider}-`));
+  beforeAll(async () => {
+    set = await startReplicas({
+      count: 2,
+      provider,
+      entry: { cwd: sampleRoot, script: 'src/main.ts', tsconfig: 'tsconfig.run.json' },
+      readyText: 'Core sample host on',
+      env: (index) => ({
+        NODE_ENV: 'development',
+        COREKIT_DEBUG: '',
+        Engine__Grpc__Port: '0',
+        Engine__Web__BindAddress: '127.0.0.1',
+        SAMPLE_DATA_DIRECTORY: path.join(folder, `replica-${index}`),
+        ...agentsReplicaEnvironment,
+      }),
+    });
+  });
+  afterAll(async () => {
+    await set?.stopAll();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  describe.each([2, 3])('%i replicas', (count) => {
+    beforeAll(async () => {
+      while (set.replicas.length < count) await set.add();
+    });
+    it.each(replicaChecks.map((check) => [check.pack, check.name, check] as const))(
+      '%s: %s',
+      async (_pack, _name, check) => {
+        let sequence = 0;
+        await check.run(set, {
+          count,
+          unique: (name) => `${provider}-${count}-${name}-${(sequence += 1)}`,
+        });
+      },
+    );
+  });
+});

@@ -1,0 +1,20 @@
+import type { ReplicaSet } from '@corekit/testing';
+
+/** What a check gets besides the replica set. */
+export interface ReplicaCheckContext {
+  /** Replicas running when the check starts (indexes 0..count-1, all live). */
+  readonly count: number;
+  /** A name unique to this check, provider and count (run ids, keys, callback ids). */
+  unique(name: string): string;
+}
+
+/**
+ * One row of the replica table: a pack's check against N sample hosts on one shared store. A check leaves
+ * every replica it started or killed running again (`set.restart(i)`), so the next row finds `count` live
+ * replicas. Packs add rows in their own `<pack>-replica-checks.ts` and list them in `replicaChecks`.
+ */
+export interface ReplicaCheck {
+  readonly pack: string;
+  readonly name: string;
+  run(set: ReplicaSet, context: ReplicaCheckContext): Promise<void>;
+}
