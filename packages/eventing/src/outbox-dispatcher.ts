@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger, PackCounter, PackMeter, RuntimeStoryWriter } from '@corekit/abstractions';
-import type { DispatchReport, DispatchStateBook } from './dispatch-states';
+import type { DispatchPostureChange, DispatchReport, DispatchStateBook } from './dispatch-states';
 import { eventingEventIds } from './eventing-event-ids';
 import type { EventingOptions } from './eventing-options';
 import type { ClaimedOutboxMessage, EventDispatcher, OutboxStore } from './outbox-store';
@@ -69,6 +69,8 @@ export class OutboxDispatchLoop {
   }
 
   private readonly reports: PackCounter;
+  /** The reports not yet recorded in the book, in order. */
+  private reporting: Promise<void> = Promise.resolve();
 
   /**
    * One pass drains the outbox in batches, pipelined: while a batch is being sent, the next one is claimed,
@@ -111,6 +113,7 @@ export class OutboxDispatchLoop {
       if (!more) break;
     }
     await settling;
+    await this.reporting;
     return totals;
   }
 
@@ -243,8 +246,12 @@ export class OutboxDispatchLoop {
     return 'claim-lost';
   }
 
+  /**
+   * Counts and logs a report at once; records it in the dispatch state book behind the reports before it
+   * (one at a time, so a shared store sees them in order; a pass ends once its reports are recorded), then
+   * writes the posture changes it made to the story.
+   */
   private report(report: DispatchReport, count = 1): void {
-    const changes = this.book.report(report, count);
     this.reports.add(count, { outcome: report.outcome, terminal: report.terminal === true });
     // Successes are visible on the dispatch state; only failures are logged, once per attempt.
     const eventId = reportEventIds[report.outcome];
@@ -259,6 +266,22 @@ export class OutboxDispatchLoop {
         ...(report.error ? { error: report.error } : {}),
       });
     }
+    this.reporting = this.reporting
+      .then(() => this.book.report(report, count))
+      .then(
+        (changes) => this.recordPostureChanges(changes),
+        (error: unknown) =>
+          this.writers.logger.log({
+            level: 'warn',
+            eventId: eventingEventIds.dispatchPassFailed,
+            category: 'eventing',
+            message: `A dispatch state of outbox ${report.outboxId} could not be recorded`,
+            error: summarize(error),
+          }),
+      );
+  }
+
+  private recordPostureChanges(changes: readonly DispatchPostureChange[]): void {
     for (const change of changes) {
       this.writers.story.record({
         kind: 'eventing.dispatch',
