@@ -41,6 +41,8 @@ export class ReindexLeases {
     { record: StoredRecord<LeaseRecord>; renewal: ReturnType<typeof setInterval> }
   >();
   private shared = false;
+  /** Collections whose lapsed lease this process is taking over now. */
+  private readonly takingOver = new Set<string>();
   private watchdog: ReturnType<typeof setInterval> | null = null;
 
   constructor(
@@ -60,15 +62,23 @@ export class ReindexLeases {
    * Starts for this engine run: with `shared`, reads the leases every `refreshMs` and calls `takeOver` for
    * each collection whose holder's lease ran out (another replica's, or this process's previous run's).
    */
-  async start(shared: boolean, takeOver: (collectionId: string, lapsed: LeaseRecord) => void): Promise<void> {
+  async start(
+    shared: boolean,
+    takeOver: (collectionId: string, lapsed: LeaseRecord) => Promise<unknown>,
+  ): Promise<void> {
     this.stop();
     this.shared = shared;
     if (!shared) return;
-    await this.mirror.start(true).catch((error: unknown) => this.onProblem('The reindex leases could not be read', error));
+    await this.mirror
+      .start(true)
+      .catch((error: unknown) => this.onProblem('The reindex leases could not be read', error));
     this.watchdog = setInterval(() => {
       const now = this.now();
       for (const record of this.mirror.records()) {
-        if (!this.held.has(record.key) && !leaseIsLive(record.value, now)) takeOver(record.key, record.value);
+        if (this.held.has(record.key) || this.takingOver.has(record.key) || leaseIsLive(record.value, now))
+          continue;
+        this.takingOver.add(record.key);
+        void this.takeOverLapsed(record, takeOver).finally(() => this.takingOver.delete(record.key));
       }
     }, this.timings.refreshMs);
     this.watchdog.unref?.();
@@ -87,16 +97,50 @@ export class ReindexLeases {
     return lease && lease.owner !== this.owner && leaseIsLive(lease, this.now()) ? lease : null;
   }
 
-  /** Takes the collection's lease for `runId` (always granted without a shared index). */
+  /**
+   * Takes the collection's lease for `runId` (always granted without a shared index); a lease this process
+   * took over for the run is its lease already.
+   */
   async acquire(collectionId: string, runId: string): Promise<ReindexLeaseAcquisition> {
     if (!this.shared) return { acquired: true, takenOverFrom: null };
+    const taken = this.held.get(collectionId);
+    if (taken) return { acquired: true, takenOverFrom: taken.record.value.takenOverFrom };
     const result = await this.leases.acquire(collectionId, this.owner, runId, this.timings.leaseMs);
     if (!result.acquired) return result;
-    this.mirror.remember(result.record);
-    const renewal = setInterval(() => void this.renew(collectionId), Math.max(1, this.timings.leaseMs / 3));
-    renewal.unref?.();
-    this.held.set(collectionId, { record: result.record, renewal });
+    this.hold(result.record);
     return { acquired: true, takenOverFrom: result.record.value.takenOverFrom };
+  }
+
+  /**
+   * Takes over a lapsed lease as this process last read it (compare-and-set on its version: one replica
+   * wins, and none after the winner released it), then runs the work; the lease is released afterwards
+   * whatever happened to the run.
+   */
+  private async takeOverLapsed(
+    lapsed: StoredRecord<LeaseRecord>,
+    run: (collectionId: string, lapsed: LeaseRecord) => Promise<unknown>,
+  ): Promise<void> {
+    let taken: StoredRecord<LeaseRecord> | null;
+    try {
+      taken = await this.leases.takeOver(lapsed, this.owner, this.timings.leaseMs);
+    } catch (error) {
+      this.onProblem(`The lapsed reindex lease of ${lapsed.key} could not be taken over`, error);
+      return;
+    }
+    if (!taken) return;
+    this.hold(taken);
+    try {
+      await run(lapsed.key, lapsed.value);
+    } finally {
+      await this.release(lapsed.key);
+    }
+  }
+
+  private hold(record: StoredRecord<LeaseRecord>): void {
+    this.mirror.remember(record);
+    const renewal = setInterval(() => void this.renew(record.key), Math.max(1, this.timings.leaseMs / 3));
+    renewal.unref?.();
+    this.held.set(record.key, { record, renewal });
   }
 
   /** Ends the run's hold (the run finished, whatever its outcome). */

@@ -56,8 +56,6 @@ export class ReindexService {
   private readonly pending = new Map<string, PendingRun>();
   private readonly running = new Map<string, string>();
   private readonly inFlight = new Set<Promise<KnowledgeIndexingResult>>();
-  /** Collections this process is trying to take over now (one attempt at a time). */
-  private readonly takeovers = new Set<string>();
 
   constructor(private readonly parts: ReindexServiceParts) {}
 
@@ -85,22 +83,18 @@ export class ReindexService {
   }
 
   /**
-   * Runs a collection whose lease holder stopped renewing (it died mid-run) once more, as trigger
-   * `replica-takeover`; the lease's compare-and-set lets one replica do it. A refusal is not recorded.
+   * Runs a collection whose lapsed lease this replica took over (its holder died mid-run) once more, as
+   * trigger `replica-takeover`. Refused (a run of this process is in progress), it is not recorded.
    */
-  takeOver(collectionId: string, previousOwner: string, previousRunId: string): void {
-    if (this.running.has(collectionId) || this.takeovers.has(collectionId)) return;
-    this.takeovers.add(collectionId);
-    this.reindex(
+  async takeOver(collectionId: string, previousOwner: string, previousRunId: string): Promise<void> {
+    await this.reindex(
       collectionId,
       { actorId: 'replica-takeover' },
       {
         trigger: 'replica-takeover',
         metadata: { takenOverFromOwner: previousOwner, takenOverRunId: previousRunId },
       },
-    )
-      .catch(() => undefined)
-      .finally(() => this.takeovers.delete(collectionId));
+    ).catch(() => undefined);
   }
 
   async reindex(

@@ -61,18 +61,43 @@ export class StoreLeases {
     if (current && leaseIsLive(current.value, now) && current.value.owner !== owner) {
       return { acquired: false, holder: current.value };
     }
-    const lapsedOwner =
-      current && current.value.owner !== '' && current.value.owner !== owner ? current.value.owner : null;
+    const mine = current?.value.owner === owner;
+    const lapsedOwner = current && current.value.owner !== '' && !mine ? current.value.owner : null;
     const record: LeaseRecord = {
       ...leaseFor(owner, now, leaseMs),
       workId,
       acquiredAtMs: now,
-      takenOverFrom: lapsedOwner,
+      takenOverFrom: mine ? current.value.takenOverFrom : lapsedOwner,
     };
     const result = await this.store.put(key, record, { expectedVersion: current?.version ?? 0 });
     if (result.written) return { acquired: true, record: result.record };
     // Someone else wrote first: they hold it (or released it at once; the caller may try again later).
     return { acquired: false, holder: result.current?.value ?? record };
+  }
+
+  /**
+   * Takes over the work of a lapsed lease exactly as it was read: written only while the key still holds
+   * `lapsed` at its version and the lease is still not live, so of every replica that saw it lapse one wins,
+   * and none once the winner has finished (released) the work. Null when someone else got there first.
+   */
+  async takeOver(
+    lapsed: StoredRecord<LeaseRecord>,
+    owner: string,
+    leaseMs: number,
+  ): Promise<StoredRecord<LeaseRecord> | null> {
+    const now = this.now();
+    if (leaseIsLive(lapsed.value, now)) return null;
+    const result = await this.store.put(
+      lapsed.key,
+      {
+        ...leaseFor(owner, now, leaseMs),
+        workId: lapsed.value.workId,
+        acquiredAtMs: now,
+        takenOverFrom: lapsed.value.owner,
+      },
+      { expectedVersion: lapsed.version },
+    );
+    return result.written ? result.record : null;
   }
 
   /** Extends a held lease by `leaseMs` from now; null when the hold was lost (another owner took over). */
