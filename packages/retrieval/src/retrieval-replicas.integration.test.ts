@@ -69,6 +69,9 @@ async function replica({ stores, clock, index }: ReplicaParts) {
   return { engine, source, reindex, ask, state };
 }
 
+const packSurface = (replica: { engine: { technologySurfaces(): readonly any[] } }) =>
+  replica.engine.technologySurfaces().find((surface) => surface.id === 'knowledge-retrieval')?.metadata;
+
 describe.each(targets)('retrieval replicas on the $name store provider', (target) => {
   it('a run on A is read on B (state, freshness, counts); a query on B is counted on A', async () => {
     const parts = { stores: target.isolate(), clock: manualClock(), index: sharedIndex() };
@@ -95,6 +98,7 @@ describe.each(targets)('retrieval replicas on the $name store provider', (target
       within,
     );
     expect(onA).toMatchObject({ queryCount: 1, latestRunId: 'run-a', scope: 'shared' });
+    expect(packSurface(b)).toMatchObject({ indexStateScope: 'shared', reindexLeaseSeconds: 1 });
   });
 
   it('while A indexes, B answers already-running with A’s run id and reads it indexing', async () => {
@@ -181,5 +185,6 @@ describe.each(targets)('retrieval replicas on the $name store provider', (target
     await a.reindex({ runId: 'run-a' });
     expect(a.state()).toMatchObject({ latestRunId: 'run-a', scope: 'process-local' });
     expect(b.state()).toBeUndefined();
+    expect(packSurface(a)).toMatchObject({ indexStateScope: 'process-local', providerDurable: false });
   });
 });
