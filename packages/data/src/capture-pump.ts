@@ -61,7 +61,8 @@ export class CapturePump {
   }
 
   private async runCapture(capture: CdcCaptureDescriptor, signal: AbortSignal) {
-    const coordination = projectCoordination(this.book.record(capture.id).coordination, this.now());
+    // The store's record, not the read copy: whether another replica's pump holds the lease decides this pass.
+    const coordination = projectCoordination((await this.book.read(capture.id)).coordination, this.now());
     const holder = coordination.reporterParticipants.find(
       (participant) => participant.state === 'active' && participant.reporterId !== this.settings.reporterId,
     );
@@ -92,9 +93,8 @@ export class CapturePump {
     let completeness: StagedBatch['completeness'];
     let metadata: StagedBatch['metadata'];
     for (let batchIndex = 0; batchIndex < this.settings.maxBatchesPerPass && !signal.aborted; batchIndex++) {
-      const checkpoint =
-        this.book.record(capture.id).acknowledgement.durableCheckpoint ??
-        this.book.record(capture.id).checkpoint;
+      const current = await this.book.read(capture.id);
+      const checkpoint = current.acknowledgement.durableCheckpoint ?? current.checkpoint;
       let batch: StagedBatch;
       try {
         batch = await provider.stageBatch({

@@ -1,4 +1,9 @@
-import type { CdcCaptureDescriptor, KeyedStore } from '@corekit/abstractions';
+import {
+  StoreMirror,
+  type CdcCaptureDescriptor,
+  type KeyedStore,
+  type StoreScope,
+} from '@corekit/abstractions';
 import type {
   CaptureOutcome,
   CompletenessState,
@@ -161,38 +166,60 @@ export type ReportOutcome =
   | { readonly applied: false; readonly rejections: ReadonlyArray<{ cdcCaptureId: string; reason: string }> };
 
 /**
- * The runtime-state records of every capture, kept in a keyed store (the truth) with a read cache for the
+ * The runtime-state records of every capture, kept in a keyed store (the truth) with a read copy for the
  * synchronous catalog reads. Writes go through compare-and-set, so a shared store serializes reporters of
- * several processes; the cache of another process catches up on its next write or `load()`.
+ * several processes; with a shared store the copy is read again every `SharedStateRefreshMilliseconds` (and
+ * every record this process writes or reads is in it at once). Decisions (admitting a reporter, the checkpoint
+ * a pump reads from) read the store itself.
  */
 export class CaptureStateBook {
-  private readonly cache = new Map<string, CaptureRecord>();
+  private readonly mirror: StoreMirror<CaptureRecord>;
+  private storeScope: StoreScope = 'process-local';
 
   constructor(
     private readonly store: KeyedStore<CaptureRecord>,
     private readonly now: () => number,
-  ) {}
-
-  async load(): Promise<void> {
-    for (const stored of await this.store.list()) this.cache.set(stored.key, stored.value);
+    refreshMs = 1000,
+    onRefreshFailure: (error: unknown) => void = () => undefined,
+  ) {
+    this.mirror = new StoreMirror(store, { refreshMs, onRefreshFailure });
   }
 
+  /** Who reads the states: the scope of the store provider installed (set at start). */
+  get scope(): StoreScope {
+    return this.storeScope;
+  }
+
+  /** Loads the copy; with a shared store, refreshes it on its interval until `stop()`. */
+  start(scope: StoreScope): Promise<void> {
+    this.storeScope = scope;
+    return this.mirror.start(scope === 'shared');
+  }
+
+  stop(): void {
+    this.mirror.stop();
+  }
+
+  load(): Promise<void> {
+    return this.mirror.load();
+  }
+
+  /** The record as last read or written (synchronous reads: catalogs, surfaces). */
   record(captureId: string): CaptureRecord {
-    return this.cache.get(captureId) ?? emptyRecord;
+    return this.mirror.get(captureId) ?? emptyRecord;
+  }
+
+  /** The record as the store holds it now (and the copy is updated with it). */
+  async read(captureId: string): Promise<CaptureRecord> {
+    const stored = await this.store.get(captureId);
+    if (stored) this.mirror.remember(stored);
+    return stored?.value ?? emptyRecord;
   }
 
   /** Read-modify-write of one record under compare-and-set (retries on a concurrent write). */
   async update(captureId: string, change: (record: CaptureRecord) => CaptureRecord): Promise<CaptureRecord> {
-    for (let attempt = 0; ; attempt++) {
-      const current = await this.store.get(captureId);
-      const next = change(current?.value ?? emptyRecord);
-      const result = await this.store.put(captureId, next, { expectedVersion: current?.version ?? 0 });
-      if (result.written) {
-        this.cache.set(captureId, next);
-        return next;
-      }
-      if (attempt >= 20) throw new Error(`capture state ${captureId} kept changing under concurrent writes`);
-    }
+    const written = await this.mirror.update(captureId, (current) => change(current ?? emptyRecord));
+    return written.value;
   }
 
   /**
@@ -208,7 +235,7 @@ export class CaptureStateBook {
     const admitted = new Map<string, CoordinationRecord>();
     for (const observation of observations) {
       const base =
-        admitted.get(observation.cdcCaptureId) ?? this.record(observation.cdcCaptureId).coordination;
+        admitted.get(observation.cdcCaptureId) ?? (await this.read(observation.cdcCaptureId)).coordination;
       const result = admitReporter(base, observation.reporterId, policy, now, observation.edgeNodeId ?? null);
       if (!result.accepted)
         rejections.push({ cdcCaptureId: observation.cdcCaptureId, reason: result.reason });
@@ -279,6 +306,7 @@ export function projectState(
   record: CaptureRecord,
   now: number,
   staleAfterSeconds: number,
+  scope: StoreScope,
 ): CdcCaptureRuntimeState {
   const ageSeconds =
     record.lastObservedAtUtc === null
@@ -341,5 +369,6 @@ export function projectState(
     edgeProvenance: record.edgeProvenance,
     reporterCoordination: projectCoordination(record.coordination, now),
     metadata: { ...record.metadata },
+    scope,
   };
 }
