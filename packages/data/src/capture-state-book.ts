@@ -259,7 +259,12 @@ export class CaptureStateBook {
     const takeovers: Array<{ cdcCaptureId: string; previousReporterId: string }> = [];
     for (const observation of observations) {
       const before = this.record(observation.cdcCaptureId).coordination.lastTakeoverObservedAtUtc;
-      await this.observe(observation, policy, now);
+      // Admission is decided again in the compare-and-set write: a replica that took the capture over since
+      // the check above wins, and this report is refused from here on (observations before it stay applied).
+      const refusal = await this.admitAndApply(observation, policy, now);
+      if (refusal !== null) {
+        return { applied: false, rejections: [{ cdcCaptureId: observation.cdcCaptureId, reason: refusal }] };
+      }
       const after = this.record(observation.cdcCaptureId).coordination;
       if (after.lastTakeoverObservedAtUtc !== before && after.previousReporterId !== null)
         takeovers.push({
@@ -271,15 +276,25 @@ export class CaptureStateBook {
   }
 
   /**
-   * Admits the reporter and applies one observation in a single compare-and-set write. Answers false (and
-   * writes nothing) when another reporter holds a live lease and the policy rejects conflicting reporters.
+   * Admits the reporter and applies one observation in a single compare-and-set write. Answers false when
+   * another reporter holds a live lease and the policy rejects conflicting reporters: then only the refusal is
+   * written (a rejected participant), nothing of the observation.
    */
   async observe(
     observation: CdcCaptureRuntimeObservation,
     policy: LeasePolicy,
     now: number = this.now(),
   ): Promise<boolean> {
-    let accepted = true;
+    return (await this.admitAndApply(observation, policy, now)) === null;
+  }
+
+  /** `observe`, answering the refusal's reason (null when the observation was applied). */
+  private async admitAndApply(
+    observation: CdcCaptureRuntimeObservation,
+    policy: LeasePolicy,
+    now: number,
+  ): Promise<string | null> {
+    let refusal: string | null = null;
     await this.update(observation.cdcCaptureId, (record) => {
       const result = admitReporter(
         record.coordination,
@@ -288,14 +303,14 @@ export class CaptureStateBook {
         now,
         observation.edgeNodeId ?? null,
       );
-      accepted = result.accepted;
-      if (!result.accepted) return record;
+      refusal = result.accepted ? null : result.reason;
+      if (!result.accepted) return { ...record, coordination: result.next };
       return {
         ...applyObservation(record, observation, new Date(now).toISOString()),
         coordination: result.next,
       };
     });
-    return accepted;
+    return refusal;
   }
 }
 
