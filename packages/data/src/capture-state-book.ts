@@ -276,6 +276,33 @@ export class CaptureStateBook {
   }
 
   /**
+   * Takes (or renews) the capture's reporter lease for `reporterId` before any work, in one compare-and-set
+   * write: a pump claims before it stages, so of several replicas whose pumps see a lapsed lease one takes the
+   * capture over and the others stay standby. Refused, whatever the policy, while another reporter's lease is
+   * live; a refusal writes nothing.
+   */
+  async claim(
+    captureId: string,
+    reporterId: string,
+    policy: LeasePolicy,
+    now = this.now(),
+  ): Promise<boolean> {
+    const exclusive: LeasePolicy = { ...policy, rejectConflictingReporterIds: true };
+    if (
+      !admitReporter((await this.read(captureId)).coordination, reporterId, exclusive, now, null).accepted
+    ) {
+      return false;
+    }
+    let claimed = false;
+    await this.update(captureId, (record) => {
+      const result = admitReporter(record.coordination, reporterId, exclusive, now, null);
+      claimed = result.accepted;
+      return result.accepted ? { ...record, coordination: result.next } : record;
+    });
+    return claimed;
+  }
+
+  /**
    * Admits the reporter and applies one observation in a single compare-and-set write. Answers false when
    * another reporter holds a live lease and the policy rejects conflicting reporters: then only the refusal is
    * written (a rejected participant), nothing of the observation.

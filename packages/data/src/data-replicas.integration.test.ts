@@ -1,5 +1,14 @@
 import { pollUntil, requireService } from '@corekit/testing';
-import { capture, closeHosts, declareCaptures, serveData, testClock } from './test-support/data-fixture';
+import type { PumpPassResult } from './capture-pump';
+import {
+  capture,
+  closeHosts,
+  declareCaptures,
+  serveData,
+  testClock,
+  type ServedData,
+} from './test-support/data-fixture';
+import { postgresSource } from './test-support/postgres-source';
 import { postgresReplicaTarget, redisReplicaTarget, type ReplicaStores } from './test-support/replica-stores';
 
 // Two or three data engines (replicas) in this process, each behind its own web host, on one shared store:
@@ -15,8 +24,10 @@ beforeAll(async () => {
 
 afterEach(closeHosts);
 
+const sources: Array<Awaited<ReturnType<typeof postgresSource>>> = [];
 afterAll(async () => {
   for (const target of targets) await target.cleanUp();
+  await Promise.all(sources.map((source) => source.drop()));
 });
 
 const within = { timeoutMs: 10_000 };
@@ -120,6 +131,94 @@ describe.each(targets)('data replicas on the $name store provider', (target) => 
     });
     // The old owner coming back is refused: the work was taken over once.
     expect((await report(a, 'dbz-1', 'lsn:9')).status).toBe(409);
+  });
+});
+
+/** A replica whose shared polling pump reads `table` (PostgreSQL) and stages into `outbox`, as `pumpReporterId`. */
+function pumpReplica(
+  stores: ReplicaStores,
+  clock: ReturnType<typeof testClock>,
+  source: { source: string; outbox: string },
+  pumpReporterId: string,
+) {
+  return serveData(
+    {
+      SharedStateRefreshMilliseconds: 50,
+      CapturePump: {
+        PostgreSqlConnectionString: postgresUrl,
+        PostgreSqlOutboxTable: source.outbox,
+        BatchSize: 10,
+        PollIntervalMilliseconds: 3_600_000,
+      },
+    },
+    (builder) => {
+      stores.install(builder);
+      declareCaptures(builder, [
+        capture('orders', {
+          provider: 'postgresql',
+          sourceId: 'test-db',
+          metadata: { sourceTable: source.source, changeColumn: 'change_id' },
+        }),
+      ]);
+    },
+    { now: clock.now, pumpReporterId },
+  );
+}
+
+/** One pump pass now (after the startup pass, which runs on its own). */
+async function pumpPass(served: ServedData): Promise<PumpPassResult['captures'][number]> {
+  const result = await pollUntil(
+    () => served.registration.pumpJob!.trigger(),
+    (outcome) => outcome.status !== 'already-running',
+    within,
+  );
+  if (result.status !== 'completed') throw new Error(`pump pass ${result.status}`);
+  return result.result.captures[0]!;
+}
+
+describe.each(targets)('capture pumps of several replicas on the $name store provider', (target) => {
+  it('one pump works while its lease lives; stopped, one other pump takes over once from the checkpoint', async () => {
+    const stores = target.isolate();
+    const clock = testClock();
+    const source = await postgresSource('cdcrep');
+    sources.push(source);
+    await source.insert(12);
+    const a = await pumpReplica(stores, clock, source, 'pump-a');
+    expect(await pumpPass(a)).toMatchObject({ outcome: expect.stringMatching(/captured|idle/) });
+    expect(await source.outboxRows('orders')).toEqual({ total: 12, distinct: 12, maxChange: 12 });
+
+    // Replicas starting while A's pump holds the lease stay standby and stage nothing.
+    const b = await pumpReplica(stores, clock, source, 'pump-b');
+    const c = await pumpReplica(stores, clock, source, 'pump-c');
+    await source.insert(5);
+    expect(await pumpPass(b)).toMatchObject({ outcome: 'standby' });
+    expect(await pumpPass(c)).toMatchObject({ outcome: 'standby' });
+    expect(await source.outboxRows('orders')).toEqual({ total: 12, distinct: 12, maxChange: 12 });
+    const onB = await pollUntil(
+      async () => (await b.request('/engine/cdc-captures/runtime/orders')).body,
+      (state) => state?.reporterId === 'pump-a',
+      within,
+    );
+    expect(onB).toMatchObject({ totalCapturedChangeCount: 12, scope: 'shared' });
+
+    // A stops; past its lease B and C race: one claims the capture and stages the rest, once.
+    await a.host.close();
+    // The shipped pump's lease: the larger of 30 s and three poll intervals (here 3 × 1 h).
+    clock.advanceSeconds(3 * 3600 + 1);
+    const [fromB, fromC] = await Promise.all([pumpPass(b), pumpPass(c)]);
+    expect([fromB.outcome, fromC.outcome].filter((outcome) => outcome === 'standby')).toHaveLength(1);
+    expect(await source.outboxRows('orders')).toEqual({ total: 17, distinct: 17, maxChange: 17 });
+    const winner = fromB.outcome === 'standby' ? 'pump-c' : 'pump-b';
+    const onBoth = await pollUntil(
+      async () => (await (winner === 'pump-b' ? c : b).request('/engine/cdc-captures/runtime/orders')).body,
+      (state) => state?.reporterId === winner,
+      within,
+    );
+    expect(onBoth).toMatchObject({
+      totalCapturedChangeCount: 17,
+      reporterCoordination: { hasCompletedTakeover: true, previousReporterId: 'pump-a' },
+    });
+    expect(onBoth.acknowledgement.durableCheckpoint).toMatch(/:17$/);
   });
 });
 
