@@ -245,7 +245,17 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
         outbox ??= context.resolve(outboxStoreKey) ?? embeddedOutbox(builder, outboxSettings);
         dispatcher = context.resolve(eventDispatcherKey) ?? inProcessDispatcher;
         publications.useOutbox(outbox);
-        loop = new OutboxDispatchLoop(outboxSettings, outbox, dispatcher, book, writers, run);
+        const broker = dispatcher === inProcessDispatcher ? null : dispatcher;
+        loop = new OutboxDispatchLoop(
+          outboxSettings,
+          outbox,
+          dispatcher,
+          book,
+          writers,
+          run,
+          broker &&
+            ((messages, outcome, error) => publications.dispatched(messages, outcome, error, broker.id)),
+        );
       }
       const entries = readiness(true);
       builder.story.record({

@@ -1,6 +1,6 @@
 import { pollUntil, requireService } from '@corekit/testing';
-import type { EventingOptionsInput, SubscriptionExecutor } from './index';
-import { KeyedOutboxStore } from './index';
+import type { EventDispatcher, EventingOptionsInput, SubscriptionExecutor } from './index';
+import { KeyedOutboxStore, useEventDispatcher } from './index';
 import { declareOrders, startEventing } from './test-support/eventing-fixture';
 import { postgresReplicaTarget, redisReplicaTarget, type ReplicaStores } from './test-support/replica-stores';
 
@@ -45,10 +45,16 @@ const replicaOptions = (extra: Record<string, unknown> = {}): EventingOptionsInp
   },
 });
 
-async function replica(stores: ReplicaStores, billing: SubscriptionExecutor, extra = {}) {
+async function replica(
+  stores: ReplicaStores,
+  billing: SubscriptionExecutor,
+  extra = {},
+  dispatcher?: EventDispatcher,
+) {
   const started = await startEventing(replicaOptions(extra), (builder) => {
     stores.install(builder);
     declareOrders(builder, { billing });
+    if (dispatcher) useEventDispatcher(builder, dispatcher);
   });
   stoppable.push(started.engine);
   // The startup pass runs on its own after the start: the tests' passes come after it.
@@ -103,6 +109,32 @@ describe.each(targets)('eventing replicas on the $name store provider', (target)
     });
     // Readiness is this process's own: each replica says so.
     expect(a.find('event-subscription-readiness', 'billing')).toMatchObject({ scope: 'process-local' });
+  });
+
+  it('a publication accepted on A and sent to a broker by B reads succeeded on A, naming the dispatcher', async () => {
+    const stores = target.isolate();
+    const sent: string[] = [];
+    const broker: EventDispatcher = {
+      id: 'test-broker',
+      executionOwnership: 'provider-managed',
+      dispatch: async (message) => void sent.push(message.publicationId),
+    };
+    const a = await replica(stores, async () => undefined);
+    const b = await replica(stores, async () => undefined, {}, broker);
+    await a.publish(placed('p-6'));
+    expect(await b.pass()).toMatchObject({ claimed: 1, succeeded: 1 });
+    expect(sent).toEqual(['p-6']);
+    const onA = await pollUntil(
+      async () => a.find('event-publications-runtime', 'p-6'),
+      (state) => state?.outcome === 'succeeded',
+      within,
+    );
+    expect(onA).toMatchObject({
+      acceptedCount: 1,
+      succeededCount: 1,
+      subscriptionCounts: { matched: 1, succeeded: 0 },
+      metadata: { deliveryCompletion: 'dispatched', dispatcherId: 'test-broker' },
+    });
   });
 
   it("a terminal failure on B is on A's dispatch states and terminal-failures view", async () => {

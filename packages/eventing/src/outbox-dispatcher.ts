@@ -4,6 +4,7 @@ import type { Logger, PackCounter, PackMeter, RuntimeStoryWriter } from '@coreki
 import type { DispatchPostureChange, DispatchReport, DispatchStateBook } from './dispatch-states';
 import { eventingEventIds } from './eventing-event-ids';
 import type { EventingOptions } from './eventing-options';
+import type { EventMessage } from './eventing-model';
 import type { ClaimedOutboxMessage, EventDispatcher, OutboxStore } from './outbox-store';
 import { summarize } from './subscription-runner';
 
@@ -17,6 +18,17 @@ export interface DispatchPassResult {
   /** Claims given back untouched because the engine stopped meanwhile (their attempt not counted). */
   readonly released: number;
 }
+
+/**
+ * Told when messages leave the outbox for good: confirmed by the destination (`succeeded`) or terminally
+ * failed. The pack records it as the publications' outcome when the dispatcher is a broker (the in-process
+ * dispatcher records the subscriptions' own outcome instead).
+ */
+export type PublicationSettlement = (
+  messages: readonly EventMessage[],
+  outcome: 'succeeded' | 'failed',
+  error: string | null,
+) => Promise<void>;
 
 /** What the loop needs of the engine run it belongs to. */
 export interface DispatchRunState {
@@ -61,6 +73,7 @@ export class OutboxDispatchLoop {
     private readonly book: DispatchStateBook,
     private readonly writers: { logger: Logger; story: RuntimeStoryWriter; meter: PackMeter },
     private readonly run: DispatchRunState = { stopping: false },
+    private readonly publicationSettled: PublicationSettlement | null = null,
   ) {
     this.reports = writers.meter.counter(
       'corekit.eventing.dispatch.reports',
@@ -127,7 +140,14 @@ export class OutboxDispatchLoop {
     const completed = await this.completeAll(delivered);
     const succeeded = delivered.filter((claim) => completed.has(claim.id));
     // Successes are reported once per batch (the state shows the batch's last message).
-    if (succeeded.length > 0) this.reportBatch(succeeded, 'succeeded');
+    if (succeeded.length > 0) {
+      this.reportBatch(succeeded, 'succeeded');
+      await this.publicationSettled?.(
+        succeeded.map((claim) => claim.message),
+        'succeeded',
+        null,
+      );
+    }
     totals.succeeded += succeeded.length;
     totals.claimLost += delivered.length - succeeded.length;
     for (const claim of delivered) if (!completed.has(claim.id)) this.claimLost(claim);
@@ -221,6 +241,7 @@ export class OutboxDispatchLoop {
     if (claim.attempt >= this.options.MaxAttempts) {
       if (!(await this.outbox.fail(claim.id, this.owner, error))) return this.claimLost(claim);
       this.report({ ...this.base(claim), outcome: 'failed', terminal: true, error, metadata });
+      await this.publicationSettled?.([claim.message], 'failed', error);
       return 'failed';
     }
     const availableAt = new Date(Date.now() + this.options.RetryDelayMilliseconds);

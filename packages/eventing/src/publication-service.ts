@@ -228,6 +228,26 @@ export class PublicationService {
     return this.states.list();
   }
 
+  /**
+   * Records what a broker dispatcher did with staged publications: `succeeded` once the broker confirmed them,
+   * `failed` once their attempts were exhausted. No subscription ran in this process: the counts say how many
+   * subscriptions match, the metadata which dispatcher delivered them.
+   */
+  async dispatched(
+    messages: readonly EventMessage[],
+    outcome: 'succeeded' | 'failed',
+    error: string | null,
+    dispatcherId: string,
+  ): Promise<void> {
+    for (const message of messages) {
+      const matched = this.registry.matching(message.channelId, message.eventType).length;
+      await this.report(message, outcome, { matched, succeeded: 0, failed: 0, skipped: 0 }, error, {
+        deliveryCompletion: 'dispatched',
+        dispatcherId,
+      });
+    }
+  }
+
   /** The book of publication states (to move it onto a shared store at start). */
   get book(): PublicationStateBook {
     return this.states;
