@@ -195,6 +195,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
     eventingSurfaces(registry, settings, readiness(), publications.list(), {
       ledger: storePostureOf(builder.storeTraits()),
       dispatcher: brokerDispatcher(),
+      publicationStateScope: publications.book.scope,
     }),
   );
 

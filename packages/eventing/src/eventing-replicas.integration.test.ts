@@ -107,6 +107,13 @@ describe.each(targets)('eventing replicas on the $name store provider', (target)
       scope: 'shared',
       summary: { totalReportCount: 2, hasTerminalFailures: false },
     });
+    const channel = a.engine
+      .technologySurfaces()
+      .find((surface) => surface.id === 'event-channels/orders' || surface.kind === 'event-channels');
+    expect(channel?.metadata).toMatchObject({
+      'reported.scope': 'shared',
+      'reported.lastOutcome': 'succeeded',
+    });
     // Readiness is this process's own: each replica says so.
     expect(a.find('event-subscription-readiness', 'billing')).toMatchObject({ scope: 'process-local' });
   });
