@@ -119,6 +119,14 @@ describe.each(targets)('retrieval replicas on the $name store provider', (target
       runningRunId: 'run-a',
     });
     expect(b.source.reads).toBe(0);
+    const collectionOnB = await pollUntil(
+      async () =>
+        b.engine.technologySurfaces().find((surface) => surface.id === 'knowledge-collection:handbook')
+          ?.metadata as Record<string, unknown> | undefined,
+      (metadata) => metadata?.runtimeState === 'indexing',
+      within,
+    );
+    expect(collectionOnB).toMatchObject({ runtimeState: 'indexing', indexStateScope: 'shared' });
     open();
     expect((await running).body).toMatchObject({ outcome: 'succeeded', runId: 'run-a' });
     const onB = await pollUntil(
