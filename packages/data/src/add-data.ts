@@ -245,8 +245,8 @@ export function addData(
       });
     },
     async stopping() {
-      for (const host of pumpHosts) await host.stop();
       book.stop();
+      for (const host of pumpHosts) await host.stop();
     },
   });
 

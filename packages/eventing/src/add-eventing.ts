@@ -278,9 +278,9 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
      * when the engine's signal aborts, and then gives its message back), then the dispatcher closes.
      */
     async stopping(context) {
+      sharedStates.stop();
       await run.stop(context.signal);
       await dispatcher?.close?.();
-      sharedStates.stop();
     },
   });
 
