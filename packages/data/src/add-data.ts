@@ -3,6 +3,7 @@ import {
   CoreError,
   cdcExecutionBindingsKey,
   defineExtensionKey,
+  storePostureOf,
   type CdcCaptureDescriptor,
   type EngineBuilder,
   type JobHandle,
@@ -90,6 +91,14 @@ export function addData(
         'CDC capture runtime states: checkpoints, acknowledgement, reporter leases and coordination',
     }),
     now,
+    settings.SharedStateRefreshMilliseconds,
+    (error) =>
+      builder.logger.log({
+        level: 'warn',
+        eventId: dataEventIds.stateLoadFailed,
+        category: 'data',
+        message: `CDC capture states could not be read again; the surfaces keep the last copy: ${(error as Error).message}`,
+      }),
   );
   const runtime = new DataRuntime(runtimes, book, now, settings.StaleAfterSeconds);
   for (const catalog of dataCatalogs(runtime)) builder.addCatalog(catalog);
@@ -207,7 +216,7 @@ export function addData(
     },
     async started(context) {
       try {
-        await book.load();
+        await book.start(storePostureOf(builder.storeTraits()).scope);
       } catch (error) {
         builder.logger.log({
           level: 'error',
@@ -236,6 +245,7 @@ export function addData(
       });
     },
     async stopping() {
+      book.stop();
       for (const host of pumpHosts) await host.stop();
     },
   });

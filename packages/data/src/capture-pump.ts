@@ -3,7 +3,6 @@ import type { CaptureStateBook } from './capture-state-book';
 import type { CdcCaptureRuntimeObservation } from './data-model';
 import type { RuntimeDeclaration } from './execution-binding';
 import { CdcProviderError, type CdcPollingProvider, type StagedBatch } from './polling-provider';
-import { projectCoordination } from './reporter-coordination';
 
 /** The result of one pump pass, per capture. */
 export interface PumpPassResult {
@@ -61,11 +60,9 @@ export class CapturePump {
   }
 
   private async runCapture(capture: CdcCaptureDescriptor, signal: AbortSignal) {
-    const coordination = projectCoordination(this.book.record(capture.id).coordination, this.now());
-    const holder = coordination.reporterParticipants.find(
-      (participant) => participant.state === 'active' && participant.reporterId !== this.settings.reporterId,
-    );
-    if (holder) {
+    // The lease is claimed in the store before any work: another replica's live pump keeps this one standby,
+    // and of several pumps that see a lapsed lease one takes the capture over.
+    if (!(await this.book.claim(capture.id, this.settings.reporterId, this.runtime, this.now()))) {
       return {
         cdcCaptureId: capture.id,
         outcome: 'standby' as const,
@@ -92,9 +89,8 @@ export class CapturePump {
     let completeness: StagedBatch['completeness'];
     let metadata: StagedBatch['metadata'];
     for (let batchIndex = 0; batchIndex < this.settings.maxBatchesPerPass && !signal.aborted; batchIndex++) {
-      const checkpoint =
-        this.book.record(capture.id).acknowledgement.durableCheckpoint ??
-        this.book.record(capture.id).checkpoint;
+      const current = await this.book.read(capture.id);
+      const checkpoint = current.acknowledgement.durableCheckpoint ?? current.checkpoint;
       let batch: StagedBatch;
       try {
         batch = await provider.stageBatch({

@@ -1,4 +1,9 @@
-import type { CdcCaptureDescriptor, KeyedStore } from '@corekit/abstractions';
+import {
+  StoreMirror,
+  type CdcCaptureDescriptor,
+  type KeyedStore,
+  type StoreScope,
+} from '@corekit/abstractions';
 import type {
   CaptureOutcome,
   CompletenessState,
@@ -161,38 +166,60 @@ export type ReportOutcome =
   | { readonly applied: false; readonly rejections: ReadonlyArray<{ cdcCaptureId: string; reason: string }> };
 
 /**
- * The runtime-state records of every capture, kept in a keyed store (the truth) with a read cache for the
+ * The runtime-state records of every capture, kept in a keyed store (the truth) with a read copy for the
  * synchronous catalog reads. Writes go through compare-and-set, so a shared store serializes reporters of
- * several processes; the cache of another process catches up on its next write or `load()`.
+ * several processes; with a shared store the copy is read again every `SharedStateRefreshMilliseconds` (and
+ * every record this process writes or reads is in it at once). Decisions (admitting a reporter, the checkpoint
+ * a pump reads from) read the store itself.
  */
 export class CaptureStateBook {
-  private readonly cache = new Map<string, CaptureRecord>();
+  private readonly mirror: StoreMirror<CaptureRecord>;
+  private storeScope: StoreScope = 'process-local';
 
   constructor(
     private readonly store: KeyedStore<CaptureRecord>,
     private readonly now: () => number,
-  ) {}
-
-  async load(): Promise<void> {
-    for (const stored of await this.store.list()) this.cache.set(stored.key, stored.value);
+    refreshMs = 1000,
+    onRefreshFailure: (error: unknown) => void = () => undefined,
+  ) {
+    this.mirror = new StoreMirror(store, { refreshMs, onRefreshFailure });
   }
 
+  /** Who reads the states: the scope of the store provider installed (set at start). */
+  get scope(): StoreScope {
+    return this.storeScope;
+  }
+
+  /** Loads the copy; with a shared store, refreshes it on its interval until `stop()`. */
+  start(scope: StoreScope): Promise<void> {
+    this.storeScope = scope;
+    return this.mirror.start(scope === 'shared');
+  }
+
+  stop(): void {
+    this.mirror.stop();
+  }
+
+  load(): Promise<void> {
+    return this.mirror.load();
+  }
+
+  /** The record as last read or written (synchronous reads: catalogs, surfaces). */
   record(captureId: string): CaptureRecord {
-    return this.cache.get(captureId) ?? emptyRecord;
+    return this.mirror.get(captureId) ?? emptyRecord;
+  }
+
+  /** The record as the store holds it now (and the copy is updated with it). */
+  async read(captureId: string): Promise<CaptureRecord> {
+    const stored = await this.store.get(captureId);
+    if (stored) this.mirror.remember(stored);
+    return stored?.value ?? emptyRecord;
   }
 
   /** Read-modify-write of one record under compare-and-set (retries on a concurrent write). */
   async update(captureId: string, change: (record: CaptureRecord) => CaptureRecord): Promise<CaptureRecord> {
-    for (let attempt = 0; ; attempt++) {
-      const current = await this.store.get(captureId);
-      const next = change(current?.value ?? emptyRecord);
-      const result = await this.store.put(captureId, next, { expectedVersion: current?.version ?? 0 });
-      if (result.written) {
-        this.cache.set(captureId, next);
-        return next;
-      }
-      if (attempt >= 20) throw new Error(`capture state ${captureId} kept changing under concurrent writes`);
-    }
+    const written = await this.mirror.update(captureId, (current) => change(current ?? emptyRecord));
+    return written.value;
   }
 
   /**
@@ -208,7 +235,7 @@ export class CaptureStateBook {
     const admitted = new Map<string, CoordinationRecord>();
     for (const observation of observations) {
       const base =
-        admitted.get(observation.cdcCaptureId) ?? this.record(observation.cdcCaptureId).coordination;
+        admitted.get(observation.cdcCaptureId) ?? (await this.read(observation.cdcCaptureId)).coordination;
       const result = admitReporter(base, observation.reporterId, policy, now, observation.edgeNodeId ?? null);
       if (!result.accepted)
         rejections.push({ cdcCaptureId: observation.cdcCaptureId, reason: result.reason });
@@ -232,7 +259,12 @@ export class CaptureStateBook {
     const takeovers: Array<{ cdcCaptureId: string; previousReporterId: string }> = [];
     for (const observation of observations) {
       const before = this.record(observation.cdcCaptureId).coordination.lastTakeoverObservedAtUtc;
-      await this.observe(observation, policy, now);
+      // Admission is decided again in the compare-and-set write: a replica that took the capture over since
+      // the check above wins, and this report is refused from here on (observations before it stay applied).
+      const refusal = await this.admitAndApply(observation, policy, now);
+      if (refusal !== null) {
+        return { applied: false, rejections: [{ cdcCaptureId: observation.cdcCaptureId, reason: refusal }] };
+      }
       const after = this.record(observation.cdcCaptureId).coordination;
       if (after.lastTakeoverObservedAtUtc !== before && after.previousReporterId !== null)
         takeovers.push({
@@ -244,15 +276,52 @@ export class CaptureStateBook {
   }
 
   /**
-   * Admits the reporter and applies one observation in a single compare-and-set write. Answers false (and
-   * writes nothing) when another reporter holds a live lease and the policy rejects conflicting reporters.
+   * Takes (or renews) the capture's reporter lease for `reporterId` before any work, in one compare-and-set
+   * write: a pump claims before it stages, so of several replicas whose pumps see a lapsed lease one takes the
+   * capture over and the others stay standby. Refused, whatever the policy, while another reporter's lease is
+   * live; a refusal writes nothing.
+   */
+  async claim(
+    captureId: string,
+    reporterId: string,
+    policy: LeasePolicy,
+    now = this.now(),
+  ): Promise<boolean> {
+    const exclusive: LeasePolicy = { ...policy, rejectConflictingReporterIds: true };
+    if (
+      !admitReporter((await this.read(captureId)).coordination, reporterId, exclusive, now, null).accepted
+    ) {
+      return false;
+    }
+    let claimed = false;
+    await this.update(captureId, (record) => {
+      const result = admitReporter(record.coordination, reporterId, exclusive, now, null);
+      claimed = result.accepted;
+      return result.accepted ? { ...record, coordination: result.next } : record;
+    });
+    return claimed;
+  }
+
+  /**
+   * Admits the reporter and applies one observation in a single compare-and-set write. Answers false when
+   * another reporter holds a live lease and the policy rejects conflicting reporters: then only the refusal is
+   * written (a rejected participant), nothing of the observation.
    */
   async observe(
     observation: CdcCaptureRuntimeObservation,
     policy: LeasePolicy,
     now: number = this.now(),
   ): Promise<boolean> {
-    let accepted = true;
+    return (await this.admitAndApply(observation, policy, now)) === null;
+  }
+
+  /** `observe`, answering the refusal's reason (null when the observation was applied). */
+  private async admitAndApply(
+    observation: CdcCaptureRuntimeObservation,
+    policy: LeasePolicy,
+    now: number,
+  ): Promise<string | null> {
+    let refusal: string | null = null;
     await this.update(observation.cdcCaptureId, (record) => {
       const result = admitReporter(
         record.coordination,
@@ -261,14 +330,14 @@ export class CaptureStateBook {
         now,
         observation.edgeNodeId ?? null,
       );
-      accepted = result.accepted;
-      if (!result.accepted) return record;
+      refusal = result.accepted ? null : result.reason;
+      if (!result.accepted) return { ...record, coordination: result.next };
       return {
         ...applyObservation(record, observation, new Date(now).toISOString()),
         coordination: result.next,
       };
     });
-    return accepted;
+    return refusal;
   }
 }
 
@@ -279,6 +348,7 @@ export function projectState(
   record: CaptureRecord,
   now: number,
   staleAfterSeconds: number,
+  scope: StoreScope,
 ): CdcCaptureRuntimeState {
   const ageSeconds =
     record.lastObservedAtUtc === null
@@ -341,5 +411,6 @@ export function projectState(
     edgeProvenance: record.edgeProvenance,
     reporterCoordination: projectCoordination(record.coordination, now),
     metadata: { ...record.metadata },
+    scope,
   };
 }

@@ -165,6 +165,11 @@ export const cdcCaptureRuntimeStateSchema = z.object({
   edgeProvenance: z.object({ edgeNodeId: z.string(), observedAtUtc: z.string() }).nullable(),
   reporterCoordination: reporterCoordinationSchema,
   metadata: z.record(z.string(), z.unknown()),
+  /**
+   * Who reads this state (and its reporter coordination): `shared` (a shared store provider: every replica),
+   * `node-local` (File), `process-local` (Memory).
+   */
+  scope: z.enum(['shared', 'node-local', 'process-local']),
 });
 export type CdcCaptureRuntimeState = z.infer<typeof cdcCaptureRuntimeStateSchema>;
 

@@ -109,6 +109,12 @@ export const dataRuntimeOptionsSchema = z.strictObject({
   MaxObservationsPerReport: z.number().int().min(1).max(1000).default(100),
   /** A capture whose last observation is older than this is reported with freshness stale. Default 300; 1 to 604,800. */
   StaleAfterSeconds: z.number().int().min(1).max(604_800).default(300),
+  /**
+   * With a shared store provider (PostgreSQL, Redis), how often this replica reads the capture states (with
+   * their checkpoints and reporter coordination) again, in milliseconds: another replica's report shows here at
+   * most this long, plus one store round trip, later. Unused with Memory or File. Default 1000; 50 to 60,000.
+   */
+  SharedStateRefreshMilliseconds: z.number().int().min(50).max(60_000).default(1000),
   CapturePump: capturePumpOptionsSchema.default(capturePumpOptionsSchema.parse({})),
   ChangeStreamPump: changeStreamPumpOptionsSchema.default(changeStreamPumpOptionsSchema.parse({})),
 });

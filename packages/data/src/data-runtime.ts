@@ -71,6 +71,7 @@ export class DataRuntime {
         this.book.record(capture.id),
         now,
         this.staleAfterSeconds,
+        this.book.scope,
       ),
     );
   }

@@ -39,6 +39,7 @@ export function dataSurfaces(
           failedCaptureCount: descriptor.summary.failedCount,
           latestAcknowledgement: descriptor.summary.latestAcknowledgement,
           activeReporterId: descriptor.summary.activeReporterId,
+          captureStateScope: runtime.book.scope,
         },
       };
     });

@@ -8,6 +8,7 @@ import {
   type RuntimeState,
 } from '@corekit/abstractions';
 import { DispatchStateBook } from './dispatch-states';
+import { openSharedEventingStates } from './shared-eventing-states';
 import { eventingCatalogs } from './eventing-catalogs';
 import { eventingEventIdNames, eventingEventIds } from './eventing-event-ids';
 import {
@@ -82,6 +83,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
   const writers = PublicationService.writersOf(builder);
   const publications = new PublicationService(settings, registry, runner, writers);
   const book = new DispatchStateBook();
+  const sharedStates = openSharedEventingStates(builder, settings);
   const outboxSettings = settings.Outbox;
   let outbox: OutboxStore | null = null;
   let dispatcher: EventDispatcher | null = null;
@@ -98,7 +100,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
       if (results.some((result) => result.outcome === 'interrupted')) {
         throw new Error('the engine stopped before every subscription completed');
       }
-      const outcome = publications.completeRun(message, matching.length, results);
+      const outcome = await publications.completeRun(message, matching.length, results);
       if (outcome === 'failed') {
         const failed = results
           .filter((result) => result.outcome === 'failed')
@@ -177,6 +179,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
             },
             outboxIds: [outboxSettings.OutboxId],
             summary: book.summary([outboxSettings.OutboxId]),
+            scope: book.scope,
           },
         ]
       : [];
@@ -192,6 +195,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
     eventingSurfaces(registry, settings, readiness(), publications.list(), {
       ledger: storePostureOf(builder.storeTraits()),
       dispatcher: brokerDispatcher(),
+      publicationStateScope: publications.book.scope,
     }),
   );
 
@@ -230,14 +234,29 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
     attach(attached) {
       engine = attached;
     },
-    started(context) {
+    async started(context) {
+      if (builder.storeTraits().shared) {
+        publications.book.useSharedStore(sharedStates.publications.store, sharedStates.publications.mirror);
+        book.useSharedStore(sharedStates.dispatches.mirror);
+        await sharedStates.start();
+      }
       run = new EventingRun();
       runner.bind(run);
       if (outboxSettings.Enabled) {
         outbox ??= context.resolve(outboxStoreKey) ?? embeddedOutbox(builder, outboxSettings);
         dispatcher = context.resolve(eventDispatcherKey) ?? inProcessDispatcher;
         publications.useOutbox(outbox);
-        loop = new OutboxDispatchLoop(outboxSettings, outbox, dispatcher, book, writers, run);
+        const broker = dispatcher === inProcessDispatcher ? null : dispatcher;
+        loop = new OutboxDispatchLoop(
+          outboxSettings,
+          outbox,
+          dispatcher,
+          book,
+          writers,
+          run,
+          broker &&
+            ((messages, outcome, error) => publications.dispatched(messages, outcome, error, broker.id)),
+        );
       }
       const entries = readiness(true);
       builder.story.record({
@@ -259,6 +278,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
      * when the engine's signal aborts, and then gives its message back), then the dispatcher closes.
      */
     async stopping(context) {
+      sharedStates.stop();
       await run.stop(context.signal);
       await dispatcher?.close?.();
     },

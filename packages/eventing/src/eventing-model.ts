@@ -58,6 +58,10 @@ export const eventPublicationResultSchema = z.object({
 });
 export type EventPublicationResult = z.output<typeof eventPublicationResultSchema>;
 
+/** Where a runtime state lives: in the shared store every replica reads, or in this process only. */
+export const stateScopes = ['shared', 'process-local'] as const;
+export type StateScope = (typeof stateScopes)[number];
+
 export const publicationOutcomes = ['accepted', 'succeeded', 'failed', 'skipped'] as const;
 export type PublicationOutcome = (typeof publicationOutcomes)[number];
 
@@ -81,6 +85,11 @@ export const eventPublicationStateSchema = z.object({
   }),
   error: z.string().nullable(),
   metadata: safeMetadataSchema,
+  /**
+   * Where this state lives: `shared` (the engine's shared store provider: every replica reads the same) or
+   * `process-local` (this process only: what it observed itself).
+   */
+  scope: z.enum(stateScopes),
 });
 export type EventPublicationState = z.output<typeof eventPublicationStateSchema>;
 
@@ -107,6 +116,11 @@ export const eventDispatchStateSchema = z.object({
   terminalFailureCount: z.number().int(),
   error: z.string().nullable(),
   metadata: safeMetadataSchema,
+  /**
+   * Where this state lives: `shared` (the engine's shared store provider: every replica reads the same) or
+   * `process-local` (this process only: what it observed itself).
+   */
+  scope: z.enum(stateScopes),
 });
 export type EventDispatchState = z.output<typeof eventDispatchStateSchema>;
 
@@ -130,6 +144,8 @@ export const eventDispatchRuntimeSchema = z.object({
       hasTerminalFailures: z.boolean(),
     })
     .nullable(),
+  /** Where the summary's counts live (as the dispatch states): `shared` or `process-local`. */
+  scope: z.enum(stateScopes),
 });
 export type EventDispatchRuntime = z.output<typeof eventDispatchRuntimeSchema>;
 
@@ -149,5 +165,10 @@ export const eventSubscriptionReadinessSchema = z.object({
   executionRuntimeId: z.string().nullable(),
   reasons: z.array(z.string()),
   metadata: z.record(z.string(), z.unknown()),
+  /**
+   * Always `process-local`: readiness says whether this process runs the subscription (its executors, its
+   * engine run), and its `metadata` counts what this process executed.
+   */
+  scope: z.literal('process-local'),
 });
 export type EventSubscriptionReadiness = z.output<typeof eventSubscriptionReadinessSchema>;

@@ -68,6 +68,12 @@ export const eventingOptionsSchema = z.object({
   MaxPayloadBytes: z.number().int().min(1).max(10_485_760).default(262_144),
   /** Most publication runtime states kept (oldest dropped first). Default 1000; 1 to 100,000. */
   MaxPublicationStates: z.number().int().min(1).max(100_000).default(1000),
+  /**
+   * With a shared store provider (PostgreSQL, Redis), how often this replica reads the shared publication and
+   * dispatch states again, in milliseconds: what another replica recorded shows here at most this long (plus
+   * one store round trip) later. Unused with Memory or File. Default 1000; 50 to 60,000.
+   */
+  SharedStateRefreshMilliseconds: z.number().int().min(50).max(60_000).default(1000),
   Outbox: eventingOutboxOptionsSchema.default(eventingOutboxOptionsSchema.parse({})),
 });
 

@@ -1,5 +1,5 @@
 import type { StorePosture, TechnologySurface } from '@corekit/abstractions';
-import type { EventSubscriptionReadiness, EventPublicationState } from './eventing-model';
+import type { EventPublicationState, EventSubscriptionReadiness, StateScope } from './eventing-model';
 import type { EventingOptions } from './eventing-options';
 import type { EventingRegistry } from './eventing-registry';
 import { routeTriggerPublisherId, publicationRoute } from './eventing-constants';
@@ -12,6 +12,8 @@ export interface EventingInstallation {
   readonly ledger: StorePosture;
   /** The broker dispatcher staged messages go to (null: this process's executors run them). */
   readonly dispatcher: EventDispatcher | null;
+  /** Where the publication states the `reported.*` keys come from live: `shared` or `process-local`. */
+  readonly publicationStateScope: StateScope;
 }
 
 const sourcePackage = '@corekit/eventing';
@@ -54,6 +56,7 @@ export function eventingSurfaces(
         'reported.lastPublicationId': latest?.publicationId ?? null,
         'reported.lastOutcome': latest?.outcome ?? null,
         'reported.lastObservedAtUtc': latest?.observedAtUtc ?? null,
+        'reported.scope': installation.publicationStateScope,
       },
     });
   }
@@ -93,6 +96,7 @@ export function eventingSurfaces(
       ...policy,
       'reported.publicationCount': publications.length,
       'reported.lastOutcome': publications.at(-1)?.outcome ?? null,
+      'reported.scope': installation.publicationStateScope,
     },
   });
   for (const publisher of declared) {

@@ -1,4 +1,4 @@
-import type { KeyedStore } from '@corekit/abstractions';
+import { leaseIsLive, type KeyedStore, type WorkLease } from '@corekit/abstractions';
 import type { EventMessage } from './eventing-model';
 import type { ClaimedOutboxMessage, OutboxStore } from './outbox-store';
 
@@ -28,6 +28,10 @@ export interface OutboxDueRecord {
 }
 
 export type OutboxRecord = OutboxMessageRecord | OutboxDueRecord;
+
+/** The claim of a due record as a work lease (none while unclaimed). */
+const claimOf = (due: OutboxDueRecord): WorkLease | null =>
+  due.claimOwner === null ? null : { owner: due.claimOwner, expiresAtMs: due.claimExpiresAtMs };
 
 /** Where the publication id starts in a due key: `due:` and a 21-digit order, then `:`. */
 const dueIdOffset = 26;
@@ -119,7 +123,7 @@ export class KeyedOutboxStore implements OutboxStore {
           continue;
         }
         const due = candidate.value as OutboxDueRecord;
-        if (due.availableAtMs > now || (due.claimOwner !== null && due.claimExpiresAtMs > now)) {
+        if (due.availableAtMs > now || leaseIsLive(claimOf(due), now)) {
           skipped += 1;
           continue;
         }

@@ -1,9 +1,10 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Logger, PackCounter, PackMeter, RuntimeStoryWriter } from '@corekit/abstractions';
-import type { DispatchReport, DispatchStateBook } from './dispatch-states';
+import type { DispatchPostureChange, DispatchReport, DispatchStateBook } from './dispatch-states';
 import { eventingEventIds } from './eventing-event-ids';
 import type { EventingOptions } from './eventing-options';
+import type { EventMessage } from './eventing-model';
 import type { ClaimedOutboxMessage, EventDispatcher, OutboxStore } from './outbox-store';
 import { summarize } from './subscription-runner';
 
@@ -17,6 +18,17 @@ export interface DispatchPassResult {
   /** Claims given back untouched because the engine stopped meanwhile (their attempt not counted). */
   readonly released: number;
 }
+
+/**
+ * Told when messages leave the outbox for good: confirmed by the destination (`succeeded`) or terminally
+ * failed. The pack records it as the publications' outcome when the dispatcher is a broker (the in-process
+ * dispatcher records the subscriptions' own outcome instead).
+ */
+export type PublicationSettlement = (
+  messages: readonly EventMessage[],
+  outcome: 'succeeded' | 'failed',
+  error: string | null,
+) => Promise<void>;
 
 /** What the loop needs of the engine run it belongs to. */
 export interface DispatchRunState {
@@ -61,6 +73,7 @@ export class OutboxDispatchLoop {
     private readonly book: DispatchStateBook,
     private readonly writers: { logger: Logger; story: RuntimeStoryWriter; meter: PackMeter },
     private readonly run: DispatchRunState = { stopping: false },
+    private readonly publicationSettled: PublicationSettlement | null = null,
   ) {
     this.reports = writers.meter.counter(
       'corekit.eventing.dispatch.reports',
@@ -69,6 +82,8 @@ export class OutboxDispatchLoop {
   }
 
   private readonly reports: PackCounter;
+  /** The reports not yet recorded in the book, in order. */
+  private reporting: Promise<void> = Promise.resolve();
 
   /**
    * One pass drains the outbox in batches, pipelined: while a batch is being sent, the next one is claimed,
@@ -111,6 +126,7 @@ export class OutboxDispatchLoop {
       if (!more) break;
     }
     await settling;
+    await this.reporting;
     return totals;
   }
 
@@ -124,7 +140,14 @@ export class OutboxDispatchLoop {
     const completed = await this.completeAll(delivered);
     const succeeded = delivered.filter((claim) => completed.has(claim.id));
     // Successes are reported once per batch (the state shows the batch's last message).
-    if (succeeded.length > 0) this.reportBatch(succeeded, 'succeeded');
+    if (succeeded.length > 0) {
+      this.reportBatch(succeeded, 'succeeded');
+      await this.publicationSettled?.(
+        succeeded.map((claim) => claim.message),
+        'succeeded',
+        null,
+      );
+    }
     totals.succeeded += succeeded.length;
     totals.claimLost += delivered.length - succeeded.length;
     for (const claim of delivered) if (!completed.has(claim.id)) this.claimLost(claim);
@@ -218,6 +241,7 @@ export class OutboxDispatchLoop {
     if (claim.attempt >= this.options.MaxAttempts) {
       if (!(await this.outbox.fail(claim.id, this.owner, error))) return this.claimLost(claim);
       this.report({ ...this.base(claim), outcome: 'failed', terminal: true, error, metadata });
+      await this.publicationSettled?.([claim.message], 'failed', error);
       return 'failed';
     }
     const availableAt = new Date(Date.now() + this.options.RetryDelayMilliseconds);
@@ -243,8 +267,12 @@ export class OutboxDispatchLoop {
     return 'claim-lost';
   }
 
+  /**
+   * Counts and logs a report at once; records it in the dispatch state book behind the reports before it
+   * (one at a time, so a shared store sees them in order; a pass ends once its reports are recorded), then
+   * writes the posture changes it made to the story.
+   */
   private report(report: DispatchReport, count = 1): void {
-    const changes = this.book.report(report, count);
     this.reports.add(count, { outcome: report.outcome, terminal: report.terminal === true });
     // Successes are visible on the dispatch state; only failures are logged, once per attempt.
     const eventId = reportEventIds[report.outcome];
@@ -259,6 +287,22 @@ export class OutboxDispatchLoop {
         ...(report.error ? { error: report.error } : {}),
       });
     }
+    this.reporting = this.reporting
+      .then(() => this.book.report(report, count))
+      .then(
+        (changes) => this.recordPostureChanges(changes),
+        (error: unknown) =>
+          this.writers.logger.log({
+            level: 'warn',
+            eventId: eventingEventIds.dispatchPassFailed,
+            category: 'eventing',
+            message: `A dispatch state of outbox ${report.outboxId} could not be recorded`,
+            error: summarize(error),
+          }),
+      );
+  }
+
+  private recordPostureChanges(changes: readonly DispatchPostureChange[]): void {
     for (const change of changes) {
       this.writers.story.record({
         kind: 'eventing.dispatch',

@@ -122,7 +122,7 @@ export class PublicationService {
     const matching = this.registry.matching(channel.id, message.eventType);
     if (this.lane === 'outbox') {
       const staged = await this.stage(message);
-      this.report(
+      await this.report(
         message,
         'accepted',
         { matched: matching.length, succeeded: 0, failed: 0, skipped: 0 },
@@ -132,6 +132,7 @@ export class PublicationService {
           outboxId: this.options.Outbox.OutboxId,
           staged,
         },
+        true,
       );
       this.writers.logger.log({
         level: 'debug',
@@ -157,7 +158,7 @@ export class PublicationService {
         },
       };
     }
-    this.report(
+    await this.report(
       message,
       'accepted',
       { matched: matching.length, succeeded: 0, failed: 0, skipped: 0 },
@@ -165,7 +166,7 @@ export class PublicationService {
       { lane: 'direct' },
     );
     const results = await this.runner.run(matching, message);
-    this.completeRun(message, matching.length, results);
+    await this.completeRun(message, matching.length, results);
     const counts = countResults(results);
     return {
       publicationId: message.publicationId,
@@ -186,11 +187,11 @@ export class PublicationService {
   }
 
   /** Records the outcome of running the subscriptions of a message (direct lane, or the in-process dispatcher). */
-  completeRun(
+  async completeRun(
     message: EventMessage,
     matched: number,
     results: readonly SubscriptionRunResult[],
-  ): PublicationOutcome {
+  ): Promise<PublicationOutcome> {
     const counts = countResults(results);
     const outcome: PublicationOutcome =
       counts.failed > 0
@@ -201,7 +202,7 @@ export class PublicationService {
     const errors = results
       .filter((result) => result.error)
       .map((result) => `${result.subscriptionId}: ${result.error}`);
-    this.report(
+    await this.report(
       message,
       outcome,
       { matched, ...counts },
@@ -225,6 +226,31 @@ export class PublicationService {
 
   list(): EventPublicationState[] {
     return this.states.list();
+  }
+
+  /**
+   * Records what a broker dispatcher did with staged publications: `succeeded` once the broker confirmed them,
+   * `failed` once their attempts were exhausted. No subscription ran in this process: the counts say how many
+   * subscriptions match, the metadata which dispatcher delivered them.
+   */
+  async dispatched(
+    messages: readonly EventMessage[],
+    outcome: 'succeeded' | 'failed',
+    error: string | null,
+    dispatcherId: string,
+  ): Promise<void> {
+    for (const message of messages) {
+      const matched = this.registry.matching(message.channelId, message.eventType).length;
+      await this.report(message, outcome, { matched, succeeded: 0, failed: 0, skipped: 0 }, error, {
+        deliveryCompletion: 'dispatched',
+        dispatcherId,
+      });
+    }
+  }
+
+  /** The book of publication states (to move it onto a shared store at start). */
+  get book(): PublicationStateBook {
+    return this.states;
   }
 
   private async stage(message: EventMessage): Promise<boolean> {
@@ -256,14 +282,39 @@ export class PublicationService {
     }
   }
 
-  private report(
+  /**
+   * Records a report in the state book; a state that cannot be recorded (the shared store is unreachable) is
+   * logged and does not fail the publication, whose staging or run already happened.
+   */
+  private async report(
     message: EventMessage,
     outcome: PublicationOutcome,
     subscriptionCounts: EventPublicationState['subscriptionCounts'],
     error: string | null,
     metadata: EventPublicationState['metadata'],
-  ): void {
-    const changed = this.states.report(message, outcome, subscriptionCounts, error, metadata);
+    keepSettledOutcome = false,
+  ): Promise<void> {
+    let changed: boolean;
+    try {
+      changed = await this.states.report({
+        message,
+        outcome,
+        subscriptionCounts,
+        error,
+        metadata,
+        keepSettledOutcome,
+      });
+    } catch (caught) {
+      this.writers.logger.log({
+        level: 'warn',
+        eventId: eventingEventIds.publicationAccepted,
+        category: 'eventing',
+        message: `The runtime state of a publication (outcome ${outcome}) could not be recorded`,
+        channelId: message.channelId,
+        error: caught instanceof Error ? caught.message.slice(0, 300) : String(caught),
+      });
+      return;
+    }
     if (changed && outcome !== 'accepted') {
       this.writers.events.publish({
         type: `eventing.publication-${outcome}`,

@@ -132,5 +132,6 @@ export function subscriptionReadiness(
       'reported.lastError': record?.lastError ?? null,
       ...(record?.publicationMetadata ?? {}),
     },
+    scope: 'process-local',
   };
 }

@@ -1,4 +1,11 @@
-import { CoreError, defineExtensionKey, type EngineBuilder, type RuntimeState } from '@corekit/abstractions';
+import {
+  CoreError,
+  defineExtensionKey,
+  storePostureOf,
+  type EngineBuilder,
+  type LeaseRecord,
+  type RuntimeState,
+} from '@corekit/abstractions';
 import { backgroundReindexJobId, runBackgroundReindex } from './background-reindexing';
 import {
   CollectionRegistry,
@@ -17,6 +24,7 @@ import { createInProcessIndexProvider } from './in-process-provider';
 import { reconcileIndexStates } from './index-reconciliation';
 import { ProviderSelection } from './provider-selection';
 import { QueryService } from './query-service';
+import { ReindexLeases, reindexLeaseStoreName } from './reindex-leases';
 import { ReindexService } from './reindex-service';
 import { knowledgeIndexCatalog } from './retrieval-catalog';
 import { retrievalOperations } from './retrieval-operations';
@@ -83,6 +91,7 @@ export function addRetrieval(
   const telemetry = new RetrievalTelemetry(builder);
   const states = new IndexStateStore(
     builder.openStore(indexStateStoreName, { maxEntries: 10_000 }),
+    settings.SharedStateRefreshMilliseconds,
     (collectionId, error) =>
       telemetry.log(
         'error',
@@ -93,8 +102,32 @@ export function addRetrieval(
           errorCode: errorSummary(error, 'RETRIEVAL_STATE_STORE_FAILED').code,
         },
       ),
+    (error) =>
+      telemetry.log('warn', retrievalEventIds.stateStoreFailed, 'Reading the shared index states failed', {
+        errorCode: errorSummary(error, 'RETRIEVAL_STATE_STORE_FAILED').code,
+      }),
   );
-  const reindex = new ReindexService({ options: settings, collections, providers, states, telemetry, now });
+  const leases = new ReindexLeases(
+    builder.openStore<LeaseRecord>(reindexLeaseStoreName, {
+      maxEntries: 10_000,
+      description: 'which replica indexes a knowledge collection now (owner and lease)',
+    }),
+    { leaseMs: settings.ReindexLeaseSeconds * 1000, refreshMs: settings.SharedStateRefreshMilliseconds },
+    now,
+    (message, error) =>
+      telemetry.log('warn', retrievalEventIds.reindexLeaseProblem, message, {
+        ...(error ? { errorCode: errorSummary(error, 'RETRIEVAL_REINDEX_LEASE_FAILED').code } : {}),
+      }),
+  );
+  const reindex = new ReindexService({
+    options: settings,
+    leases,
+    collections,
+    providers,
+    states,
+    telemetry,
+    now,
+  });
   const queries = new QueryService({ options: settings, collections, providers, states, telemetry, now });
   let engine: { readonly state: RuntimeState } | undefined;
   let built = false;
@@ -144,7 +177,18 @@ export function addRetrieval(
       engine = attached;
     },
     started: async () => {
-      await states.load();
+      // Where the states live follows what is installed: a shared store and a shared (durable) index make
+      // them shared with leases on runs; a shared store with this process's own index keeps them here.
+      const traits = builder.storeTraits();
+      const mode = !traits.shared
+        ? 'store'
+        : providers.selected()?.durable === true
+          ? 'shared'
+          : 'process-local';
+      await states.start(mode, storePostureOf(traits).scope);
+      await leases.start(mode === 'shared', (collectionId, lapsed) =>
+        reindex.takeOver(collectionId, lapsed.owner, lapsed.workId),
+      );
       const restored = states.list().length;
       if (restored > 0) {
         telemetry.log(
@@ -159,7 +203,9 @@ export function addRetrieval(
     // Runs in progress finish first (an engine that awaits this hook lets them complete before jobs are
     // aborted; one that aborts at once ends them sooner), then the providers close.
     stopping: async () => {
+      leases.stop();
       await reindex.settled();
+      states.stop();
       for (const provider of providers.list()) {
         try {
           await provider.close?.();

@@ -30,8 +30,11 @@ export type KnowledgeQueryRequest = z.infer<typeof knowledgeQueryRequestSchema>;
 export const indexingOutcomes = ['succeeded', 'failed', 'already-running'] as const;
 export type IndexingOutcome = (typeof indexingOutcomes)[number];
 
-/** Who started an indexing run: the route, or the background scheduler. */
-export const indexingTriggers = ['route', 'retrieval-background-scheduler'] as const;
+/**
+ * Who started an indexing run: the route, the background scheduler, or a replica taking over the run of a
+ * replica that died mid-run (its lease ran out).
+ */
+export const indexingTriggers = ['route', 'retrieval-background-scheduler', 'replica-takeover'] as const;
 export type IndexingTrigger = (typeof indexingTriggers)[number];
 
 const errorSummarySchema = z.object({ code: z.string(), message: z.string() });
@@ -138,6 +141,11 @@ export type StoredIndexState = z.infer<typeof storedIndexStateSchema>;
 /** Knowledge index state (2.4) as the catalog shows it. */
 export const knowledgeIndexStateSchema = storedIndexStateSchema.extend({
   freshnessState: z.enum(freshnessStates),
+  /**
+   * Who reads this state: `shared` (a shared store provider and an index every replica shares), `node-local`
+   * (File), `process-local` (Memory, or an index of this process such as the in-process one).
+   */
+  scope: z.enum(['shared', 'node-local', 'process-local']),
 });
 export type KnowledgeIndexState = z.infer<typeof knowledgeIndexStateSchema>;
 

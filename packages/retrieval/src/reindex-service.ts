@@ -8,6 +8,7 @@ import {
 } from './index-model';
 import { indexingResult, settleState, type PendingRun } from './indexing-results';
 import type { IndexStateStore } from './index-state-store';
+import type { ReindexLeases } from './reindex-leases';
 import { indexCollection } from './indexer';
 import type { ProviderSelection } from './provider-selection';
 import type { RetrievalOptions } from './retrieval-options';
@@ -34,6 +35,8 @@ export const retrievalErrorCodes = {
 
 export interface ReindexServiceParts {
   readonly options: RetrievalOptions;
+  /** Who may index a collection now, across replicas (a shared index), or always this process. */
+  readonly leases: ReindexLeases;
   readonly collections: CollectionRegistry;
   readonly providers: ProviderSelection;
   readonly states: IndexStateStore;
@@ -74,8 +77,24 @@ export class ReindexService {
     return this.perform(collection, request, context.signal);
   }
 
+  /** True while this process, or another replica holding the collection's lease, indexes it. */
   isRunning(collectionId: string): boolean {
-    return this.running.has(collectionId);
+    return this.running.has(collectionId) || this.parts.leases.heldElsewhere(collectionId) !== null;
+  }
+
+  /**
+   * Runs a collection whose lapsed lease this replica took over (its holder died mid-run) once more, as
+   * trigger `replica-takeover`. Refused (a run of this process is in progress), it is not recorded.
+   */
+  async takeOver(collectionId: string, previousOwner: string, previousRunId: string): Promise<void> {
+    await this.reindex(
+      collectionId,
+      { actorId: 'replica-takeover' },
+      {
+        trigger: 'replica-takeover',
+        metadata: { takenOverFromOwner: previousOwner, takenOverRunId: previousRunId },
+      },
+    ).catch(() => undefined);
   }
 
   async reindex(
@@ -143,6 +162,14 @@ export class ReindexService {
   ): Promise<KnowledgeIndexingResult> {
     const runningRunId = this.running.get(collection.id) ?? jobRunId;
     const at = isoOf(this.parts.now());
+    if (run.trigger === 'replica-takeover') {
+      // Another replica took it over first (or this one runs it): nothing was asked of anyone.
+      return indexingResult(collection.id, providerId, run, at, {
+        outcome: 'already-running',
+        runningRunId,
+        completedAtUtc: at,
+      });
+    }
     await this.record(collection, providerId, (state) => ({
       ...state,
       observedAtUtc: at,
@@ -192,6 +219,16 @@ export class ReindexService {
       trigger: run.trigger,
       providerId: provider.id,
     };
+    const lease = await this.parts.leases.acquire(collection.id, run.runId);
+    if (!lease.acquired) return this.alreadyRunning(collection, provider.id, run, lease.holder.workId);
+    if (lease.takenOverFrom !== null) {
+      telemetry.log(
+        'warn',
+        retrievalEventIds.reindexTakenOver,
+        `Indexing ${collection.id} taken over from a replica whose lease ran out`,
+        { ...facts, previousOwner: lease.takenOverFrom },
+      );
+    }
     this.running.set(collection.id, run.runId);
     try {
       await this.record(collection, provider.id, (state) => ({
@@ -265,6 +302,7 @@ export class ReindexService {
       return result;
     } finally {
       this.running.delete(collection.id);
+      await this.parts.leases.release(collection.id);
     }
   }
 

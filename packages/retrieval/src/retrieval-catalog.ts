@@ -20,6 +20,10 @@ export function knowledgeIndexCatalog(
     idField: 'collectionId',
     entrySchema: knowledgeIndexStateSchema,
     list: () =>
-      states.list().map((state) => ({ ...state, freshnessState: freshnessOf(state, now(), staleAfterMs) })),
+      states.list().map((state) => ({
+        ...state,
+        freshnessState: freshnessOf(state, now(), staleAfterMs),
+        scope: states.scope,
+      })),
   };
 }

@@ -39,6 +39,18 @@ export const retrievalOptionsSchema = z
     MaxHighlightsPerMatch: z.number().int().min(0).max(20).default(3),
     /** A collection last indexed longer ago than this is reported `stale`, 1 to 525600 minutes. Default 1440 (a day). */
     StaleAfterMinutes: z.number().int().min(1).max(525_600).default(1440),
+    /**
+     * With a shared store provider and a shared index (a durable provider), how often this replica reads the
+     * index states and reindex leases again, 50 to 60000 ms: another replica's run or query shows here at most
+     * this long (plus one store round trip) later, and a lapsed lease is noticed within it. Default 1000.
+     */
+    SharedStateRefreshMilliseconds: z.number().int().min(50).max(60_000).default(1000),
+    /**
+     * With a shared index, how long an indexing run holds its collection (renewed every third of it while it
+     * runs), 1 to 3600 seconds: a replica that died mid-run has its run taken over by another replica this long
+     * after its last renewal. Default 30.
+     */
+    ReindexLeaseSeconds: z.number().int().min(1).max(3600).default(30),
   })
   .refine((options) => options.DefaultMaxResults <= options.MaxResultsLimit, {
     message: 'DefaultMaxResults must not exceed MaxResultsLimit',

@@ -89,6 +89,7 @@ export function retrievalSurfaces(inputs: SurfaceInputs): TechnologySurface[] {
         latestQueryTotalMatches: state?.matchedCounts.latestTotal ?? null,
         totalMatchedCount: state?.matchedCounts.total ?? 0,
         zeroMatchQueryCount: state?.matchedCounts.zeroMatchQueries ?? 0,
+        indexStateScope: states.scope,
         ...background(collection.id),
       },
     };
@@ -103,6 +104,9 @@ export function retrievalSurfaces(inputs: SurfaceInputs): TechnologySurface[] {
       providerInstalled: provider !== undefined,
       providerDisplayName: provider?.displayName ?? null,
       providerDurable: provider?.durable ?? null,
+      indexStateScope: states.scope,
+      reindexLeaseSeconds: options.ReindexLeaseSeconds,
+      sharedStateRefreshMilliseconds: options.SharedStateRefreshMilliseconds,
       installedProviderIds: providers.list().map((item) => item.id),
       ingestionEnabled: options.EnableIngestion,
       queryingEnabled: options.EnableQuerying,

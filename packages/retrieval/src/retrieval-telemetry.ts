@@ -22,6 +22,8 @@ export const retrievalEventIds = {
   stateStoreFailed: 3272,
   providerCloseFailed: 3273,
   indexStateReconciled: 3274,
+  reindexLeaseProblem: 3275,
+  reindexTakenOver: 3276,
 } as const;
 
 /** The event-id catalog entry `addRetrieval` registers. */
@@ -44,6 +46,8 @@ export const retrievalEventIdCatalog = {
     3272: 'knowledge-index-state-store-failed',
     3273: 'knowledge-index-provider-close-failed',
     3274: 'knowledge-index-state-reconciled',
+    3275: 'knowledge-reindex-lease-problem',
+    3276: 'knowledge-reindex-taken-over',
   },
 };
 

@@ -78,3 +78,7 @@ export type { PackDiagnostics } from './pack-diagnostics';
 export type { BuildHookContext, RuntimeHookContext, LifecycleHooks } from './lifecycle-hooks';
 export { transportAdapterKey } from './transports';
 export type { RawHttpHandler, HttpMount, TransportMountContext, TransportAdapter } from './transports';
+export { StoreLeases, leaseFor, leaseIsLive } from './store-leases';
+export type { WorkLease, LeaseRecord, LeaseAcquisition } from './store-leases';
+export { StoreMirror } from './store-mirror';
+export type { StoreMirrorOptions } from './store-mirror';

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import {
+  leaseIsLive,
+  StoreLeases,
+  StoreMirror,
+  type KeyedStore,
+  type LeaseRecord,
+  type StoredRecord,
+} from '@corekit/abstractions';
+
+/** Name of the store holding one lease per collection while a replica indexes it. */
+export const reindexLeaseStoreName = 'knowledge-index-leases';
+
+/** What `acquire` answers: the run may go (and whose lapsed run it takes over), or who runs it now. */
+export type ReindexLeaseAcquisition =
+  | { readonly acquired: true; readonly takenOverFrom: string | null }
+  | { readonly acquired: false; readonly holder: LeaseRecord };
+
+/** Timings of the reindex leases (`Engine:Retrieval:ReindexLeaseSeconds`, `SharedStateRefreshMilliseconds`). */
+export interface ReindexLeaseTimings {
+  readonly leaseMs: number;
+  readonly refreshMs: number;
+}
+
+/**
+ * Ownership of indexing runs across replicas, used when the store provider is shared and the index is too: a
+ * run holds a lease on its collection (owner = this replica, renewed every third of the lease while it runs,
+ * released when it ends), so a run on another replica answers `already-running` with this run's id. A replica
+ * that dies mid-run stops renewing; once its lease ran out, the first replica whose compare-and-set wins runs
+ * the collection again (trigger `replica-takeover`), once: that run ends by releasing the lease. Without a
+ * shared index every run is this process's own and no lease is written.
+ */
+export class ReindexLeases {
+  /** This replica: host, pid and a random suffix. */
+  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private readonly leases: StoreLeases;
+  private readonly mirror: StoreMirror<LeaseRecord>;
+  private readonly held = new Map<
+    string,
+    { record: StoredRecord<LeaseRecord>; renewal: ReturnType<typeof setInterval> }
+  >();
+  private shared = false;
+  /** Collections whose lapsed lease this process is taking over now. */
+  private readonly takingOver = new Set<string>();
+  private watchdog: ReturnType<typeof setInterval> | null = null;
+
+  constructor(
+    store: KeyedStore<LeaseRecord>,
+    private readonly timings: ReindexLeaseTimings,
+    private readonly now: () => number,
+    private readonly onProblem: (message: string, error: unknown) => void,
+  ) {
+    this.leases = new StoreLeases(store, now);
+    this.mirror = new StoreMirror(store, {
+      refreshMs: timings.refreshMs,
+      onRefreshFailure: (error) => onProblem('The reindex leases could not be read', error),
+    });
+  }
+
+  /**
+   * Starts for this engine run: with `shared`, reads the leases every `refreshMs` and calls `takeOver` for
+   * each collection whose holder's lease ran out (another replica's, or this process's previous run's).
+   */
+  async start(
+    shared: boolean,
+    takeOver: (collectionId: string, lapsed: LeaseRecord) => Promise<unknown>,
+  ): Promise<void> {
+    this.stop();
+    this.shared = shared;
+    if (!shared) return;
+    await this.mirror
+      .start(true)
+      .catch((error: unknown) => this.onProblem('The reindex leases could not be read', error));
+    this.watchdog = setInterval(() => {
+      const now = this.now();
+      for (const record of this.mirror.records()) {
+        if (this.held.has(record.key) || this.takingOver.has(record.key) || leaseIsLive(record.value, now))
+          continue;
+        this.takingOver.add(record.key);
+        void this.takeOverLapsed(record, takeOver).finally(() => this.takingOver.delete(record.key));
+      }
+    }, this.timings.refreshMs);
+    this.watchdog.unref?.();
+  }
+
+  stop(): void {
+    this.mirror.stop();
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
+  }
+
+  /** The live lease of another replica on `collectionId` (as last read), or null. */
+  heldElsewhere(collectionId: string): LeaseRecord | null {
+    if (!this.shared) return null;
+    const lease = this.mirror.get(collectionId);
+    return lease && lease.owner !== this.owner && leaseIsLive(lease, this.now()) ? lease : null;
+  }
+
+  /**
+   * Takes the collection's lease for `runId` (always granted without a shared index); a lease this process
+   * took over for the run is its lease already.
+   */
+  async acquire(collectionId: string, runId: string): Promise<ReindexLeaseAcquisition> {
+    if (!this.shared) return { acquired: true, takenOverFrom: null };
+    const taken = this.held.get(collectionId);
+    if (taken) return { acquired: true, takenOverFrom: taken.record.value.takenOverFrom };
+    const result = await this.leases.acquire(collectionId, this.owner, runId, this.timings.leaseMs);
+    if (!result.acquired) return result;
+    this.hold(result.record);
+    return { acquired: true, takenOverFrom: result.record.value.takenOverFrom };
+  }
+
+  /**
+   * Takes over a lapsed lease as this process last read it (compare-and-set on its version: one replica
+   * wins, and none after the winner released it), then runs the work; the lease is released afterwards
+   * whatever happened to the run.
+   */
+  private async takeOverLapsed(
+    lapsed: StoredRecord<LeaseRecord>,
+    run: (collectionId: string, lapsed: LeaseRecord) => Promise<unknown>,
+  ): Promise<void> {
+    let taken: StoredRecord<LeaseRecord> | null;
+    try {
+      taken = await this.leases.takeOver(lapsed, this.owner, this.timings.leaseMs);
+    } catch (error) {
+      this.onProblem(`The lapsed reindex lease of ${lapsed.key} could not be taken over`, error);
+      return;
+    }
+    if (!taken) return;
+    this.hold(taken);
+    try {
+      await run(lapsed.key, lapsed.value);
+    } finally {
+      await this.release(lapsed.key);
+    }
+  }
+
+  private hold(record: StoredRecord<LeaseRecord>): void {
+    this.mirror.remember(record);
+    const renewal = setInterval(() => void this.renew(record.key), Math.max(1, this.timings.leaseMs / 3));
+    renewal.unref?.();
+    this.held.set(record.key, { record, renewal });
+  }
+
+  /** Ends the run's hold (the run finished, whatever its outcome). */
+  async release(collectionId: string): Promise<void> {
+    const held = this.held.get(collectionId);
+    if (!held) return;
+    clearInterval(held.renewal);
+    this.held.delete(collectionId);
+    try {
+      if (await this.leases.release(held.record)) this.mirror.forget(collectionId);
+    } catch (error) {
+      this.onProblem(`The reindex lease of ${collectionId} could not be released`, error);
+    }
+  }
+
+  private async renew(collectionId: string): Promise<void> {
+    const held = this.held.get(collectionId);
+    if (!held) return;
+    try {
+      const renewed = await this.leases.renew(held.record, this.timings.leaseMs);
+      if (!this.held.has(collectionId)) return;
+      if (renewed) {
+        held.record = renewed;
+        this.mirror.remember(renewed);
+      } else {
+        clearInterval(held.renewal);
+        this.held.delete(collectionId);
+        this.onProblem(`The reindex lease of ${collectionId} was lost to another replica`, null);
+      }
+    } catch (error) {
+      this.onProblem(`The reindex lease of ${collectionId} could not be renewed`, error);
+    }
+  }
+}
