@@ -336,8 +336,7 @@ export function createGovernanceService(
           'The tenant has not declared this domain',
         );
       }
-      await context.domains.store.delete(key, { expectedVersion: current.version });
-      await context.domains.load();
+      await context.domains.delete(key, current.version);
       await audit(context, {
         command: 'remove-domain',
         tenantId,
