@@ -141,7 +141,7 @@ export function addTenantGovernanceDelivery(
     onOutcome: (record) => status.recordRun(record),
   });
   const retryRunner = new RetryRunner(settings, queue, dispatcher, builder.logger, now);
-  // With a shared store, the surfaces' queue and observation counts are reloaded with the governance records.
+  // With a shared store, the surfaces' queue, observation and live-proof counts are reloaded with the records.
   context.refresher.add(() => queue.refresh());
   context.refresher.add(() => status.load());
   if (settings.EnableInvitationDeliveryRetryQueue) {
@@ -167,6 +167,7 @@ export function addTenantGovernanceDelivery(
     now,
     extensions,
   );
+  context.refresher.add(() => domains.load());
   if (settings.DomainVerification.EnableBackgroundPolling) {
     domains.job = builder.addJob({
       id: 'tenant-governance.domain-proof-polling',
