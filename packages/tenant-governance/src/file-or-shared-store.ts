@@ -1,10 +1,4 @@
-import type {
-  EngineBuilder,
-  KeyedStore,
-  ListOptions,
-  PutOptions,
-  StorePosture,
-} from '@corekit/abstractions';
+import type { EngineBuilder, KeyedStore, ListOptions, PutOptions, StorePosture } from '@corekit/abstractions';
 import { storePostureOf } from '@corekit/abstractions';
 import { LocalFileStore } from './local-file-store';
 

@@ -45,7 +45,9 @@ describe.each(sharedProviderKinds.map((kind) => [kind.kind, kind] as const))(
       if (available) await namespace.drop();
     });
 
-    const start = async (...args: Parameters<typeof startReplica> extends [unknown, ...infer Rest] ? Rest : never) => {
+    const start = async (
+      ...args: Parameters<typeof startReplica> extends [unknown, ...infer Rest] ? Rest : never
+    ) => {
       const replica = await startReplica(namespace.open(), ...args);
       replicas.push(replica);
       return replica;
@@ -107,13 +109,25 @@ describe.each(sharedProviderKinds.map((kind) => [kind.kind, kind] as const))(
       });
       const invitationId = invitation!.invitationId;
       await a.status.submit([
-        { providerKey: 'sendgrid', providerEventId: 'evt-1', tenantId: 'acme', invitationId, status: 'delivered' },
+        {
+          providerKey: 'sendgrid',
+          providerEventId: 'evt-1',
+          tenantId: 'acme',
+          invitationId,
+          status: 'delivered',
+        },
       ]);
       expect((await b.status.query({ invitationId })).totalMatched).toBe(1);
       expect((await b.status.getStatus('acme', invitationId))?.status).toBe('delivered');
       // The same event id on B is a duplicate: the observation store is the shared one.
       const again = await b.status.submit([
-        { providerKey: 'sendgrid', providerEventId: 'evt-1', tenantId: 'acme', invitationId, status: 'delivered' },
+        {
+          providerKey: 'sendgrid',
+          providerEventId: 'evt-1',
+          tenantId: 'acme',
+          invitationId,
+          status: 'delivered',
+        },
       ]);
       expect(again.outcomes.map((item) => item.outcome)).toEqual(['duplicate']);
       const counted = await pollUntil(

@@ -200,8 +200,7 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
           if (!outcome || outcome.outcome === 'already-running') {
             tally.skipped++;
             await this.queue.release(key);
-          }
-          else if (outcome.outcome !== 'sender-failed') tally.succeeded++;
+          } else if (outcome.outcome !== 'sender-failed') tally.succeeded++;
           else if (outcome.retryQueued) tally.rescheduled++;
           else tally.exhausted++;
         } catch (error) {
