@@ -20,8 +20,15 @@ export interface SharedProviderKind {
   readonly kind: 'postgresql' | 'redis';
   /** True when the server answers; under CI=true a missing server fails the test instead. */
   available(): Promise<boolean>;
-  /** A namespace of its own: `open()` gives each replica its own connections on it; `drop()` removes its records. */
-  namespace(): { open(): StoreProvider; drop(): Promise<void> };
+  /**
+   * A namespace of its own: `open()` gives each replica its own connections on it; `environment` names it to
+   * a child process (`test-fixtures/retry-claim-holder.ts`); `drop()` removes its records.
+   */
+  namespace(): {
+    open(): StoreProvider;
+    readonly environment: Record<string, string>;
+    drop(): Promise<void>;
+  };
 }
 
 export const sharedProviderKinds: readonly SharedProviderKind[] = [
@@ -33,6 +40,7 @@ export const sharedProviderKinds: readonly SharedProviderKind[] = [
       const open = () => new PostgresStoreProvider({ connectionString: postgresUrl, tableName });
       return {
         open,
+        environment: { PROVIDER: 'postgresql', POSTGRES_URL: postgresUrl, TABLE_NAME: tableName },
         async drop() {
           const provider = open();
           await provider.dropTable();
@@ -49,6 +57,7 @@ export const sharedProviderKinds: readonly SharedProviderKind[] = [
       const open = () => new RedisStoreProvider({ url: redisUrl, keyPrefix });
       return {
         open,
+        environment: { PROVIDER: 'redis', REDIS_URL: redisUrl, KEY_PREFIX: keyPrefix },
         async drop() {
           const provider = open();
           await provider.deleteStores([
@@ -62,13 +71,19 @@ export const sharedProviderKinds: readonly SharedProviderKind[] = [
   },
 ];
 
-/** A clock every replica of a test reads, so a lease can end without waiting. */
-export function sharedClock() {
-  let now = new Date('2030-01-01T00:00:00.000Z');
+/**
+ * A clock every replica of a test reads, so a lease can end without waiting. Starts at `start` (a fixed
+ * time by default; the real time when a child process with the system clock takes part).
+ */
+export function sharedClock(start = new Date('2030-01-01T00:00:00.000Z')) {
+  let now = start;
   return {
     now: () => now,
     advance(seconds: number) {
       now = new Date(now.getTime() + seconds * 1000);
+    },
+    set(time: Date) {
+      now = time;
     },
   };
 }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import os from 'node:os';
 import { mkdtempSync } from 'node:fs';
-import { pollUntil } from '@corekit/testing';
+import { pollUntil, startFixture } from '@corekit/testing';
 import type { InvitationSendResult } from './delivery-seams';
 import { scriptedSender } from './delivery-test-support';
 import {
@@ -213,7 +213,7 @@ describe.each(sharedProviderKinds.map((kind) => [kind.kind, kind] as const))(
       expect(await a.queue.store.count()).toBe(0);
     });
 
-    it('an owner that dies mid-claim is taken over after the lease by exactly one of the other replicas', async () => {
+    it('an owner frozen mid-send is taken over after the lease by exactly one of the other replicas, once', async () => {
       if (!available) return;
       const clock = sharedClock();
       const frozen = gate();
@@ -266,5 +266,55 @@ describe.each(sharedProviderKinds.map((kind) => [kind.kind, kind] as const))(
       expect(onB.calls.length + onC.calls.length).toBe(1);
       expect(await c.queue.store.count()).toBe(0);
     });
+
+    it('a replica killed (SIGKILL) mid-send leaves its claim; after the lease one replica takes the entry over', async () => {
+      if (!available) return;
+      // Real time: the child process stamps its lease with the system clock.
+      const clock = sharedClock(new Date());
+      const onA = scriptedSender('mail', [failed, dispatched]);
+      const onB = scriptedSender('mail', [dispatched]);
+      const a = await start(clock.now, [onA.sender]);
+      const { invitation } = await a.governance.execute({
+        command: 'invite',
+        tenantId: 'acme',
+        inviteeKind: 'email',
+        inviteeId: 'killed@example.test',
+        roles: ['member'],
+      });
+      const invitationId = invitation!.invitationId;
+      await a.dispatcher.dispatch({ tenantId: 'acme', invitationId, channel: 'email' });
+
+      const holder = startFixture(path.resolve(__dirname, '..'), 'retry-claim-holder.ts', {
+        ...namespace.environment,
+        CONTENT_ROOT: mkdtempSync(path.join(os.tmpdir(), 'governance-claim-holder-')),
+      });
+      try {
+        await holder.waitForLine('sending attempt 2', 60_000);
+      } finally {
+        holder.child.kill('SIGKILL');
+        await holder.exited;
+      }
+      const [claimed] = await a.queue.store.list();
+      expect(claimed!.value.owner).toEqual(expect.any(String));
+      expect(claimed!.value.owner).not.toBe(a.queue.ownerId);
+      expect(claimed!.value.attempts).toBe(1);
+
+      const b = await start(clock.now, [onB.sender]);
+      const early = await Promise.all([a.retryRunner.retryPending(), b.retryRunner.retryPending()]);
+      expect(early.map((pass) => pass.status === 'completed' && pass.attempted)).toEqual([0, 0]);
+
+      clock.set(new Date(Date.parse(claimed!.value.leaseExpiresAtUtc!) + 1000));
+      const late = await Promise.all([a.retryRunner.retryPending(), b.retryRunner.retryPending()]);
+      const takenOver = late.map((pass) => (pass.status === 'completed' ? pass.takenOver : -1));
+      expect([...takenOver].sort()).toEqual([0, 1]);
+      const retried = [...onA.calls.slice(1), ...onB.calls];
+      expect(retried.map((call) => call.attempt)).toEqual([3]);
+      expect(await b.queue.store.count()).toBe(0);
+      expect((await b.governance.getInvitation('acme', invitationId))?.status).toBe('sent');
+      // Nothing is left for a later pass.
+      clock.advance(3600);
+      const after = await Promise.all([a.retryRunner.retryPending(), b.retryRunner.retryPending()]);
+      expect(after.map((pass) => pass.status === 'completed' && pass.attempted)).toEqual([0, 0]);
+    }, 90_000);
   },
 );
