@@ -40,14 +40,23 @@ export class SharedStateRefresher {
 
   /** Starts the interval when the store provider is shared; called from the `started` hook. */
   start(shared: boolean): void {
-    this.stop();
+    this.clearTimer();
     this.shared = shared;
     if (!shared) return;
     this.timer = setInterval(() => void this.refresh(), this.intervalSeconds * 1000);
     this.timer.unref();
   }
 
-  stop(): void {
+  /**
+   * Stops the interval and waits for a reload in flight, so no store call follows the engine's stop (a shared
+   * provider would open a new pool for it after closing its own).
+   */
+  async stop(): Promise<void> {
+    this.clearTimer();
+    await this.running;
+  }
+
+  private clearTimer(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
