@@ -17,6 +17,7 @@ import { governanceEventIds } from './governance-event-ids';
 import type { TenantDomainRecord } from './governance-records';
 import { executeInvitationCommand, expireIfOverdue, grantAcceptedMembership } from './invitation-commands';
 import { withExpiry } from './invitation-state-machine';
+import { versionConflictCode } from './record-store';
 import { executeMembershipCommand } from './membership-commands';
 import type { GovernanceContribution, TenantGovernance } from './tenant-governance';
 
@@ -365,8 +366,14 @@ export function createGovernanceService(
       assertStarted();
       let expired = 0;
       for (const invitation of await context.invitations.list('')) {
-        const after = await expireIfOverdue(context, invitation);
-        if (after.status !== invitation.status) expired += 1;
+        try {
+          const after = await expireIfOverdue(context, invitation);
+          if (after.status !== invitation.status) expired += 1;
+        } catch (error) {
+          // Another writer changed it since the list (another replica's sweep or start, a command): its
+          // write stands, and a still-overdue invitation is seen by the next sweep (reads see it expired).
+          if (!(error instanceof OperationError) || error.code !== versionConflictCode) throw error;
+        }
       }
       return expired;
     },

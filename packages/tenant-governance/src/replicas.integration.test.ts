@@ -95,6 +95,36 @@ describe.each(sharedProviderKinds.map((kind) => [kind.kind, kind] as const))(
       expect((await a.governance.getInvitation('acme', id))?.status).toBe('revoked');
     });
 
+    it('replicas sweeping expiries at once expire an overdue invitation once, and neither sweep fails', async () => {
+      if (!available) return;
+      const clock = sharedClock();
+      const a = await start(clock.now, []);
+      const b = await start(clock.now, []);
+      const invitations = await Promise.all(
+        ['one', 'two', 'three'].map((name) =>
+          a.governance.execute({
+            command: 'invite',
+            tenantId: 'acme',
+            inviteeKind: 'email',
+            inviteeId: `${name}@example.test`,
+            roles: ['member'],
+            expiresInSeconds: 60,
+          }),
+        ),
+      );
+      clock.advance(61);
+      const swept = await Promise.all([
+        a.governance.expireOverdueInvitations(),
+        b.governance.expireOverdueInvitations(),
+      ]);
+      expect(swept[0] + swept[1]).toBe(3);
+      for (const { invitation } of invitations) {
+        expect((await b.governance.getInvitation('acme', invitation!.invitationId))?.status).toBe('expired');
+      }
+      const expiries = (await a.governance.auditEntries()).filter((entry) => entry.command === 'expire');
+      expect(expiries).toHaveLength(3);
+    });
+
     it('an observation recorded on A is queried and counted on B', async () => {
       if (!available) return;
       const clock = sharedClock();
