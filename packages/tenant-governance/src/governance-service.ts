@@ -172,8 +172,13 @@ export function createGovernanceService(
       const { principalKind, principalId } = invitation.acceptedBy;
       if (await context.memberships.get(membershipKey(invitation.tenantId, principalKind, principalId)))
         continue;
-      await grantAcceptedMembership(context, invitation);
-      repaired += 1;
+      try {
+        await grantAcceptedMembership(context, invitation);
+        repaired += 1;
+      } catch (error) {
+        // Another replica starting at the same time repaired it first.
+        if (!(error instanceof OperationError) || error.code !== versionConflictCode) throw error;
+      }
     }
     return repaired;
   }
