@@ -70,6 +70,7 @@ function postureOf(surfaces: Surface[]) {
             fields.eventIdIdempotency.storeScope,
           ]
         : null,
+      distributedReplay: fields.boundaries.distributedReplayProtection,
     };
   };
   const subscription = metadata('event-subscriptions/send-confirmation');
@@ -84,7 +85,12 @@ function postureOf(surfaces: Surface[]) {
       administration.storeDurability,
       administration.storeScope,
     ],
-    retryQueue: [invitations.retryQueueKind, invitations.retryQueueDurability, invitations.retryQueueScope],
+    retryQueue: [
+      invitations.retryQueueKind,
+      invitations.retryQueueDurability,
+      invitations.retryQueueScope,
+      invitations.retryClaimMode,
+    ],
     observations: [
       invitations.observationStoreKind,
       invitations.observationStoreDurability,
@@ -117,21 +123,26 @@ function postureOf(surfaces: Surface[]) {
 /** What every surface must say for a provider; `none` is the spec's idempotencyDurability for a store lost on restart. */
 function expected(posture: [string, string, string], idempotencyDurability: string) {
   const [kind, , scope] = posture;
-  const callback = { replay: posture, idempotency: posture };
+  const shared = scope === 'shared';
+  const distributedReplay = shared ? 'core-managed-shared-store' : 'application-managed';
+  const callback = { replay: posture, idempotency: posture, distributedReplay };
   return {
     memberships: posture,
     invitations: posture,
     domains: posture,
     actions: posture,
     administration: posture,
-    // The sample keeps its retry queue in a file of its own (InvitationDeliveryRetryQueueFilePath).
-    retryQueue: ['local-file', 'durable-local', 'node-local'],
+    // The sample keeps its retry queue in a file of its own (InvitationDeliveryRetryQueueFilePath) unless the
+    // store provider is shared: then the queue is on it, its entries claimed with owner + lease.
+    retryQueue: shared
+      ? [...posture, 'owner-lease-compare-and-set']
+      : ['local-file', 'durable-local', 'node-local', 'single-process-queue'],
     observations: posture,
     governanceWebReplay: posture,
     sendGrid: callback,
     mailgun: callback,
     // The sample's SES callback runs with SNS verification off, so it has no replay cache.
-    ses: { replay: null, idempotency: posture },
+    ses: { replay: null, idempotency: posture, distributedReplay },
     eventingIdempotency: [kind, idempotencyDurability, scope],
     agentIdempotency: [kind, idempotencyDurability, scope],
     // Agent runs: on a shared store each replica reloads the catalog and owns its runs under a lease.

@@ -161,7 +161,8 @@ export function callbackSurface(parts: CallbackSurfaceParts): TechnologySurface 
       counters: { ...parts.counters },
       boundaries: {
         providerCallbackInbox: 'application-managed',
-        distributedReplayProtection: 'application-managed',
+        // On a shared store (PostgreSQL, Redis) the replay cache is one for every replica.
+        distributedReplayProtection: parts.store.shared ? 'core-managed-shared-store' : 'application-managed',
         providerPolling: 'application-managed',
         distributedRemediation: 'application-managed',
         statusReconciliation: 'core-managed',

@@ -10,8 +10,9 @@ export interface ReplayEntry {
  * Bounded replay protection over a store from `builder.openStore`: a fingerprint (signature + timestamp,
  * token, topic + message id) is claimed once per retention window. Entries expire after the retention
  * (store TTL); at the cache limit the oldest tenth is evicted, so the cache never grows past the limit and
- * a replay older than the evicted entries is no longer recognized. With the memory store the cache is
- * per process; it is not a cross-node ledger.
+ * a replay older than the evicted entries is no longer recognized. The cache is where the engine's store
+ * provider keeps it: per process (Memory), per node (File), or one for every replica on a shared provider
+ * (PostgreSQL, Redis), where a callback accepted on one replica is a replay on another.
  */
 export class ReplayGuard {
   constructor(

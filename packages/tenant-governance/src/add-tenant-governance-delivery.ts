@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
-import { CoreError, type EngineBuilder, type KeyedStore } from '@corekit/abstractions';
-import { governanceContextKey, storePosture, tenantGovernanceRegistrationKey } from './add-tenant-governance';
+import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { governanceContextKey, tenantGovernanceRegistrationKey } from './add-tenant-governance';
 import { DeliveryDispatcher, type DeliveryRunRecord } from './delivery-dispatcher';
 import { SenderRegistry } from './sender-registry';
 import { deliveryEventIdNames, deliveryEventIds } from './delivery-event-ids';
@@ -20,7 +22,7 @@ import {
 import { domainVerificationKey } from './domain-verification-types';
 import { DomainVerifier, type DomainVerifierExtensions } from './domain-verifier';
 import { governanceSectionPath } from './governance-options';
-import { LocalFileStore } from './local-file-store';
+import { FileOrSharedStore } from './file-or-shared-store';
 import type { RetryQueueEntry } from './retry-queue';
 import { RetryQueue } from './retry-queue';
 import { invitationDeliveryRetryRunnerKey, RetryRunner, type RetryPassResult } from './retry-runner';
@@ -53,16 +55,9 @@ export interface TenantGovernanceDelivery {
   readonly settings: DeliveryOptions;
 }
 
-function fileOr<T>(
-  builder: EngineBuilder,
-  name: string,
-  file: string | undefined,
-  maxEntries: number,
-  now: () => Date,
-): KeyedStore<T> {
-  return file
-    ? new LocalFileStore<T>(name, file, maxEntries, now)
-    : builder.openStore<T>(name, { maxEntries });
+/** The claim owner of this registration's retry queue: host, process and a random part (two engines never share one). */
+function retryClaimOwner(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 }
 
 /**
@@ -96,26 +91,30 @@ export function addTenantGovernanceDelivery(
   const now = extensions.now ?? context.now;
   const maxRecords = context.settings.MaxRecordsPerStore;
   const observationFile = settings.InvitationDeliveryObservationStoreFilePath;
-  const queue = new RetryQueue(
-    fileOr<RetryQueueEntry>(
-      builder,
-      deliveryStoreNames.retryQueue,
-      settings.InvitationDeliveryRetryQueueFilePath,
-      settings.InvitationDeliveryRetryMaxItems,
-      now,
-    ),
-    settings,
+  const queueStore = new FileOrSharedStore<RetryQueueEntry>(
+    builder,
+    deliveryStoreNames.retryQueue,
+    settings.InvitationDeliveryRetryQueueFilePath,
+    settings.InvitationDeliveryRetryMaxItems,
     now,
   );
+  const observationStore = new FileOrSharedStore<DeliveryObservation>(
+    builder,
+    deliveryStoreNames.observations,
+    observationFile,
+    settings.InvitationDeliveryObservationHistoryLimit + 1,
+    now,
+  );
+  const queue = new RetryQueue(
+    queueStore,
+    settings,
+    now,
+    retryClaimOwner(),
+    () => queueStore.posture().shared,
+  );
   const status = new DeliveryStatusBook(
-    fileOr<DeliveryObservation>(
-      builder,
-      deliveryStoreNames.observations,
-      observationFile,
-      settings.InvitationDeliveryObservationHistoryLimit + 1,
-      now,
-    ),
-    fileOr<InvitationDeliveryStatusRecord>(
+    observationStore,
+    new FileOrSharedStore<InvitationDeliveryStatusRecord>(
       builder,
       deliveryStoreNames.statuses,
       observationFile &&
@@ -142,6 +141,9 @@ export function addTenantGovernanceDelivery(
     onOutcome: (record) => status.recordRun(record),
   });
   const retryRunner = new RetryRunner(settings, queue, dispatcher, builder.logger, now);
+  // With a shared store, the surfaces' queue, observation and live-proof counts are reloaded with the records.
+  context.refresher.add(() => queue.refresh());
+  context.refresher.add(() => status.load());
   if (settings.EnableInvitationDeliveryRetryQueue) {
     const background = settings.EnableInvitationDeliveryRetryBackgroundScheduling;
     retryRunner.job = builder.addJob<RetryPassResult>({
@@ -165,6 +167,7 @@ export function addTenantGovernanceDelivery(
     now,
     extensions,
   );
+  context.refresher.add(() => domains.load());
   if (settings.DomainVerification.EnableBackgroundPolling) {
     domains.job = builder.addJob({
       id: 'tenant-governance.domain-proof-polling',
@@ -185,7 +188,9 @@ export function addTenantGovernanceDelivery(
     governanceDeliveryPostureKey,
     deliveryPosture({
       settings,
-      store: storePosture(builder),
+      queueStore,
+      observationStore,
+      freshness: () => context.refresher.freshness(),
       queue,
       retryRunner,
       dispatcher,
@@ -208,13 +213,27 @@ export function addTenantGovernanceDelivery(
       await queue.refresh();
       await status.load();
       await domains.load();
+      const queuePosture = queueStore.posture();
       builder.logger.log({
         level: 'info',
         eventId: deliveryEventIds.retryQueueLoaded,
         category: 'tenant-governance.delivery',
-        message: `Invitation delivery retry queue loaded: ${queue.count} item(s) (${settings.InvitationDeliveryRetryQueueFilePath ? 'local file' : 'store provider'})`,
+        message: `Invitation delivery retry queue loaded: ${queue.count} item(s) (${queuePosture.kind}, ${queuePosture.scope})`,
         count: queue.count,
       });
+      for (const [key, store] of [
+        ['InvitationDeliveryRetryQueueFilePath', queueStore],
+        ['InvitationDeliveryObservationStoreFilePath', observationStore],
+      ] as const) {
+        if (!store.fileIgnored) continue;
+        builder.logger.log({
+          level: 'warn',
+          eventId: deliveryEventIds.retryQueueLoaded,
+          category: 'tenant-governance.delivery',
+          message: `${governanceSectionPath}:${key} is not used: the store provider (${queuePosture.kind}) is shared, so the records are kept on it for every replica (a per-replica file would split them); remove the key`,
+          key: `${governanceSectionPath}:${key}`,
+        });
+      }
     },
   });
   builder.logger.log({

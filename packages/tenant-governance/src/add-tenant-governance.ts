@@ -18,6 +18,7 @@ import {
 import { createGovernanceService } from './governance-service';
 import { governanceSurfaces } from './governance-surfaces';
 import { RecordStore } from './record-store';
+import { SharedStateRefresher } from './shared-state-refresh';
 import { tenantGovernanceKey, type TenantGovernance } from './tenant-governance';
 
 /** Internal: the governance context, for the delivery registration of this package (not exported). */
@@ -121,10 +122,11 @@ export function addTenantGovernance(
     });
   const records = <T extends object>(name: string) =>
     new RecordStore(builder.openStore<T>(name, { maxEntries }), onConflict);
+  const now = extensions.now ?? (() => new Date());
   const context: GovernanceContext = {
     settings,
     tenancy,
-    now: extensions.now ?? (() => new Date()),
+    now,
     logger: builder.logger,
     story: builder.story,
     commandCounter: builder.meter.counter(
@@ -138,7 +140,16 @@ export function addTenantGovernance(
     audit: builder.openStore(governanceStoreNames.audit, { maxEntries: settings.AuditMaxEntries + 1 }),
     applied: new Map(),
     refused: new Map(),
+    refresher: new SharedStateRefresher(settings.SharedStateRefreshIntervalSeconds, builder.logger, now),
   };
+  const reloadRecords = () =>
+    Promise.all([
+      context.memberships.load(),
+      context.invitations.load(),
+      context.domains.load(),
+      context.actions.load(),
+    ]).then(() => undefined);
+  context.refresher.add(reloadRecords);
   const service = createGovernanceService(context);
   const store = storePosture(builder);
 
@@ -153,6 +164,7 @@ export function addTenantGovernance(
     id: 'tenant-governance',
     started: async () => {
       await service.start();
+      context.refresher.start(store().shared);
       builder.story.record({
         kind: 'tenant-governance',
         subjectId: null,
@@ -161,6 +173,7 @@ export function addTenantGovernance(
         details: { storeKind: store().kind },
       });
     },
+    stopping: () => context.refresher.stop(),
   });
   if (settings.InvitationExpirySweepIntervalSeconds > 0) {
     builder.addJob({
@@ -170,12 +183,7 @@ export function addTenantGovernance(
       owner: tenantGovernanceRegistrationKey,
       run: async () => {
         const expired = await service.expireOverdueInvitations();
-        await Promise.all([
-          context.memberships.load(),
-          context.invitations.load(),
-          context.domains.load(),
-          context.actions.load(),
-        ]);
+        await reloadRecords();
         return { expired };
       },
     });

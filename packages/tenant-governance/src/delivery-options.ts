@@ -74,6 +74,12 @@ export const deliveryOptionsSchema = z
     InvitationDeliveryRetryDelaySeconds: seconds(86_400).default(60),
     /** Queue bound; a new item beyond it is not queued (reason retry-queue-full). Default 1000; 1 to 100000. */
     InvitationDeliveryRetryMaxItems: z.number().int().min(1).max(100_000).default(1000),
+    /**
+     * How long a replica's claim on a queue entry holds while it retries it; after it another replica takes
+     * the entry over (once, the interrupted attempt counted). Keep it above the slowest sender's timeout: a
+     * send still running when its lease ends may be sent again by another replica. Default 120; 10 to 3600.
+     */
+    InvitationDeliveryRetryLeaseSeconds: z.number().int().min(10).max(3600).default(120),
     /** Process-local overlap guard of retry passes. Default true. */
     EnableInvitationDeliveryRetryExecutionCoordination: z.boolean().default(true),
     /** Run the retry runner on the job scheduler. Default false. */
@@ -87,11 +93,19 @@ export const deliveryOptionsSchema = z
       .string()
       .regex(/^[A-Za-z0-9._-]{1,64}$/)
       .default('background'),
-    /** Absolute path of the local queue file; unset keeps the queue on the engine's store provider. */
+    /**
+     * Absolute path of a local queue file, used while the engine's store provider is not shared (Memory,
+     * File); with a shared provider (PostgreSQL, Redis) the queue is on it and this key is not used (logged
+     * at start, reported by `retryQueueFilePathUsed`). Unset keeps the queue on the engine's store provider.
+     */
     InvitationDeliveryRetryQueueFilePath: absolutePath.optional(),
     /** Observations kept (oldest dropped). Default 1000; 10 to 100000. */
     InvitationDeliveryObservationHistoryLimit: z.number().int().min(10).max(100_000).default(1000),
-    /** Absolute path of a local observation file; unset keeps observations on the engine's store provider. */
+    /**
+     * Absolute path of a local observation file, used while the engine's store provider is not shared; with a
+     * shared provider the observations are on it and this key is not used (logged at start, reported by
+     * `observationStoreFilePathUsed`). Unset keeps observations on the engine's store provider.
+     */
     InvitationDeliveryObservationStoreFilePath: absolutePath.optional(),
     /** A deferred status older than this is in the stuck-deferred attention category. Default 3600. */
     InvitationDeliveryStuckDeferredSeconds: z.number().int().min(1).max(2_592_000).default(3600),

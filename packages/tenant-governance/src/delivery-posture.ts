@@ -1,4 +1,4 @@
-import { storePostureOf, type StorePosture } from '@corekit/abstractions';
+import type { StorePosture } from '@corekit/abstractions';
 import type { DeliveryDispatcher } from './delivery-dispatcher';
 import type { SenderRegistry } from './sender-registry';
 import type { DeliveryOptions } from './delivery-options';
@@ -7,11 +7,21 @@ import type { DeliveryStatusBook } from './delivery-status-book';
 import type { DomainVerifier } from './domain-verifier';
 import type { RetryQueue } from './retry-queue';
 import type { RetryRunner } from './retry-runner';
+import type { SummaryFreshness } from './shared-state-refresh';
+
+/** A delivery store that reports where its records are (a local file, or the engine's provider). */
+interface PlacedStore {
+  readonly fileIgnored: boolean;
+  posture(): StorePosture;
+}
 
 interface PostureParts {
   readonly settings: DeliveryOptions;
-  /** The engine store provider's posture, read when the surface is read. */
-  readonly store: () => StorePosture;
+  /** Where the retry queue and the observations are, read when the surface is read. */
+  readonly queueStore: PlacedStore;
+  readonly observationStore: PlacedStore;
+  /** How fresh the queue and observation counts are (reloaded from a shared store on an interval). */
+  readonly freshness: () => SummaryFreshness;
   readonly queue: RetryQueue;
   readonly retryRunner: RetryRunner;
   readonly dispatcher: DeliveryDispatcher;
@@ -20,33 +30,33 @@ interface PostureParts {
   readonly domains: DomainVerifier;
 }
 
-/** A store with its own file path (`...FilePath`) is a local file whatever the engine's provider. */
-const localFile = storePostureOf({ kind: 'local-file', durable: true, shared: false });
-const postureOf = (file: string | undefined, store: () => StorePosture) => (file ? localFile : store());
-
 /**
  * The delivery and domain-verification fields of the `tenant-invitations` and `tenant-domain-ownership`
  * surfaces: settings, counts (since this process started unless said otherwise), states and sender ids.
  * Never an invitation, invitee, recipient, domain-name, token or provider-message identifier.
  */
 export function deliveryPosture(parts: PostureParts): GovernanceDeliveryPosture {
-  const { settings, store, queue, retryRunner, dispatcher, senders, status, domains } = parts;
-  const queueFile = settings.InvitationDeliveryRetryQueueFilePath;
-  const observationFile = settings.InvitationDeliveryObservationStoreFilePath;
+  const { settings, queue, retryRunner, dispatcher, senders, status, domains } = parts;
   return {
     invitationFields: () => {
       const enabled = settings.EnableInvitationDeliveryRetryQueue;
       const coordination = settings.EnableInvitationDeliveryRetryExecutionCoordination;
       const execution = retryRunner.execution;
-      const queueStore = postureOf(queueFile, store);
-      const observationStore = postureOf(observationFile, store);
+      const queueStore = parts.queueStore.posture();
+      const observationStore = parts.observationStore.posture();
+      const freshness = parts.freshness();
       return {
         retryQueueEnabled: enabled,
         retryQueueOwnership: 'companion-owned',
         retryQueueKind: enabled ? queueStore.kind : null,
         retryQueueDurability: enabled ? queueStore.durability : null,
         retryQueueScope: enabled ? queueStore.scope : null,
+        retryQueueFilePathUsed: settings.InvitationDeliveryRetryQueueFilePath
+          ? !parts.queueStore.fileIgnored
+          : null,
         retryQueueCount: queue.count,
+        retryQueueCountSource: freshness.summarySource,
+        retryQueueCountMaxStalenessSeconds: freshness.summaryMaxStalenessSeconds,
         retryQueuedTotal: queue.counts.queuedTotal,
         retryCompletedTotal: queue.counts.completedTotal,
         retryExhaustedTotal: queue.counts.exhaustedTotal,
@@ -58,8 +68,22 @@ export function deliveryPosture(parts: PostureParts): GovernanceDeliveryPosture 
         retryMaxItems: settings.InvitationDeliveryRetryMaxItems,
         retryExecutionCoordinationEnabled: coordination,
         retryExecutionCoordinationOwnership: 'companion-owned',
+        // The pass guard is per process by design (a job of this engine); entries are coordinated by claims.
         retryExecutionCoordinationScope: coordination ? 'process-local' : null,
         retryExecutionCoordinationMode: coordination ? 'skip-overlapping-pass' : null,
+        // Entries are claimed only on a shared queue store; one process owns a Memory or File queue.
+        retryClaimMode: enabled
+          ? queueStore.shared
+            ? 'owner-lease-compare-and-set'
+            : 'single-process-queue'
+          : null,
+        retryClaimScope: enabled ? queueStore.scope : null,
+        retryClaimLeaseSeconds:
+          enabled && queueStore.shared ? settings.InvitationDeliveryRetryLeaseSeconds : null,
+        retryClaimedCount: queue.claimedCount,
+        retryClaimedTotal: queue.counts.claimedTotal,
+        retryClaimTakenOverTotal: queue.counts.takenOverTotal,
+        retryClaimLostTotal: queue.counts.claimLostTotal,
         retryExecutionInProgress: execution.inProgress,
         retryExecutionRunCount: execution.runCount,
         retryExecutionAlreadyRunningCount: execution.alreadyRunningCount,
@@ -75,8 +99,12 @@ export function deliveryPosture(parts: PostureParts): GovernanceDeliveryPosture 
         observationStoreKind: observationStore.kind,
         observationStoreDurability: observationStore.durability,
         observationStoreScope: observationStore.scope,
+        observationStoreFilePathUsed: settings.InvitationDeliveryObservationStoreFilePath
+          ? !parts.observationStore.fileIgnored
+          : null,
         observationHistoryLimit: settings.InvitationDeliveryObservationHistoryLimit,
         observationCount: status.counts.observationCount,
+        observationCountSource: freshness.summarySource,
         latestObservation: status.counts.latestObservation,
         externalDeliveryStatusOwnership: 'provider-managed',
         statusReportedCount: status.counts.statusReportedCount,

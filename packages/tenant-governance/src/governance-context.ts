@@ -18,6 +18,7 @@ import type {
   TenantMembership,
 } from './governance-records';
 import type { RecordStore } from './record-store';
+import type { SharedStateRefresher } from './shared-state-refresh';
 
 /** Everything the command handlers share. One per registration; holds no module-level state. */
 export interface GovernanceContext {
@@ -32,6 +33,8 @@ export interface GovernanceContext {
   readonly domains: RecordStore<TenantDomainRecord>;
   readonly actions: RecordStore<GovernanceAction>;
   readonly audit: KeyedStore<TenantAdministrationAuditEntry>;
+  /** Reloads the surface summaries from a shared store on an interval (the delivery registration adds its own). */
+  readonly refresher: SharedStateRefresher;
   /** Commands applied and refused since start, by command name (surface counts). */
   readonly applied: Map<string, number>;
   readonly refused: Map<string, number>;

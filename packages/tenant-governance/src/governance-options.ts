@@ -64,6 +64,13 @@ export const tenantGovernanceOptionsSchema = z
     InvitationMaxLifetimeSeconds: z.number().int().min(60).max(31_536_000).default(2_592_000),
     /** Seconds between passes that mark overdue invitations expired; 0 disables the job (expiry is still applied on every read). Default 300. */
     InvitationExpirySweepIntervalSeconds: z.number().int().min(0).max(86_400).default(300),
+    /**
+     * With a shared store provider (PostgreSQL, Redis): seconds between reloads of the per-process summaries the
+     * surfaces read (records, retry-queue and observation counts), so another replica's write shows within this
+     * bound (plus one store round trip). This process's own writes show at once. Unused with Memory or File
+     * stores (one process owns the records). Default 5; 1 to 300.
+     */
+    SharedStateRefreshIntervalSeconds: z.number().int().min(1).max(300).default(5),
     /** Audit entries kept; the oldest are dropped beyond it. Default 1000; 10 to 100000. */
     AuditMaxEntries: z.number().int().min(10).max(100_000).default(1000),
     /** Records kept per store (memberships, invitations, domains, actions). Default 10000. */

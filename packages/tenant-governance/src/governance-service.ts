@@ -17,6 +17,7 @@ import { governanceEventIds } from './governance-event-ids';
 import type { TenantDomainRecord } from './governance-records';
 import { executeInvitationCommand, expireIfOverdue, grantAcceptedMembership } from './invitation-commands';
 import { withExpiry } from './invitation-state-machine';
+import { versionConflictCode } from './record-store';
 import { executeMembershipCommand } from './membership-commands';
 import type { GovernanceContribution, TenantGovernance } from './tenant-governance';
 
@@ -171,8 +172,13 @@ export function createGovernanceService(
       const { principalKind, principalId } = invitation.acceptedBy;
       if (await context.memberships.get(membershipKey(invitation.tenantId, principalKind, principalId)))
         continue;
-      await grantAcceptedMembership(context, invitation);
-      repaired += 1;
+      try {
+        await grantAcceptedMembership(context, invitation);
+        repaired += 1;
+      } catch (error) {
+        // Another replica starting at the same time repaired it first.
+        if (!(error instanceof OperationError) || error.code !== versionConflictCode) throw error;
+      }
     }
     return repaired;
   }
@@ -336,8 +342,7 @@ export function createGovernanceService(
           'The tenant has not declared this domain',
         );
       }
-      await context.domains.store.delete(key, { expectedVersion: current.version });
-      await context.domains.load();
+      await context.domains.delete(key, current.version);
       await audit(context, {
         command: 'remove-domain',
         tenantId,
@@ -366,8 +371,14 @@ export function createGovernanceService(
       assertStarted();
       let expired = 0;
       for (const invitation of await context.invitations.list('')) {
-        const after = await expireIfOverdue(context, invitation);
-        if (after.status !== invitation.status) expired += 1;
+        try {
+          const after = await expireIfOverdue(context, invitation);
+          if (after.status !== invitation.status) expired += 1;
+        } catch (error) {
+          // Another writer changed it since the list (another replica's sweep or start, a command): its
+          // write stands, and a still-overdue invitation is seen by the next sweep (reads see it expired).
+          if (!(error instanceof OperationError) || error.code !== versionConflictCode) throw error;
+        }
       }
       return expired;
     },

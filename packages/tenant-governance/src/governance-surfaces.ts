@@ -3,6 +3,7 @@ import { administrationCommands } from './administration-request';
 import type { GovernanceDeliveryPosture, GovernanceHttpEndpointsPosture } from './delivery-seams';
 import type { GovernanceContext } from './governance-context';
 import { withExpiry } from './invitation-state-machine';
+import type { SummaryFreshness } from './shared-state-refresh';
 
 const packageName = '@corekit/tenant-governance';
 const notRegistered = 'not-registered';
@@ -14,7 +15,10 @@ export const deliveryNotRegisteredFields: Readonly<Record<string, unknown>> = {
   retryQueueKind: null,
   retryQueueDurability: null,
   retryQueueScope: null,
+  retryQueueFilePathUsed: null,
   retryQueueCount: 0,
+  retryQueueCountSource: null,
+  retryQueueCountMaxStalenessSeconds: null,
   retryQueuedTotal: 0,
   retryCompletedTotal: 0,
   retryExhaustedTotal: 0,
@@ -28,6 +32,13 @@ export const deliveryNotRegisteredFields: Readonly<Record<string, unknown>> = {
   retryExecutionCoordinationOwnership: notRegistered,
   retryExecutionCoordinationScope: null,
   retryExecutionCoordinationMode: null,
+  retryClaimMode: null,
+  retryClaimScope: null,
+  retryClaimLeaseSeconds: null,
+  retryClaimedCount: 0,
+  retryClaimedTotal: 0,
+  retryClaimTakenOverTotal: 0,
+  retryClaimLostTotal: 0,
   retryExecutionInProgress: false,
   retryExecutionRunCount: 0,
   retryExecutionAlreadyRunningCount: 0,
@@ -42,8 +53,10 @@ export const deliveryNotRegisteredFields: Readonly<Record<string, unknown>> = {
   observationStoreKind: null,
   observationStoreDurability: null,
   observationStoreScope: null,
+  observationStoreFilePathUsed: null,
   observationHistoryLimit: null,
   observationCount: 0,
+  observationCountSource: null,
   latestObservation: null,
   externalDeliveryStatusOwnership: 'provider-managed',
   statusReportedCount: 0,
@@ -116,13 +129,14 @@ function origins<T extends { origin: string; sourceModuleId: string | null; tena
   };
 }
 
-function storeFields(store: StorePosture) {
+function storeFields(store: StorePosture, freshness: SummaryFreshness) {
   return {
     storeKind: store.kind,
     storeDurability: store.durability,
     storeScope: store.scope,
     storeOwnership: 'core-store-contract',
     durableStoreOwnership: store.durable ? 'installed-store-provider' : 'not-configured',
+    ...freshness,
   };
 }
 
@@ -142,6 +156,7 @@ export function governanceSurfaces(
   delivery: GovernanceDeliveryPosture | undefined,
   endpoints?: GovernanceHttpEndpointsPosture,
 ): TechnologySurface[] {
+  const freshness = context.refresher.freshness();
   const memberships = context.memberships.values();
   const now = context.now();
   const invitations = context.invitations.values().map((invitation) => withExpiry(invitation, now));
@@ -175,7 +190,7 @@ export function governanceSurfaces(
       contributorCount: memberOrigins.contributorCount,
       configuredMembershipCount: memberOrigins.configuredCount,
       runtimeMembershipCount: memberOrigins.runtimeCount,
-      ...storeFields(store),
+      ...storeFields(store, freshness),
       evaluationOwnership: 'companion-owned',
       perTenantStatusCounts: perTenant(memberships, (item) => item.status),
       roleSummaries: roleSummaries(memberships.filter((item) => item.status === 'active')),
@@ -188,7 +203,7 @@ export function governanceSurfaces(
       contributorCount: invitationOrigins.contributorCount,
       configuredInvitationCount: invitationOrigins.configuredCount,
       runtimeInvitationCount: invitationOrigins.runtimeCount,
-      ...storeFields(store),
+      ...storeFields(store, freshness),
       validationOwnership: 'companion-owned',
       ...deliveryNotRegisteredFields,
       ...(delivery?.invitationFields() ?? {}),
@@ -206,6 +221,7 @@ export function governanceSurfaces(
       invitationStoreKind: store.kind,
       storeDurability: store.durability,
       storeScope: store.scope,
+      ...freshness,
       membershipCount: memberships.length,
       invitationCount: invitations.length,
       supportedCommands: [...administrationCommands],
@@ -226,7 +242,7 @@ export function governanceSurfaces(
       contributorCount: domainOrigins.contributorCount,
       configuredDomainCount: domainOrigins.configuredCount,
       runtimeDomainCount: domainOrigins.runtimeCount,
-      ...storeFields(store),
+      ...storeFields(store, freshness),
       validationOwnership: 'companion-owned',
       ...domainVerificationNotRegisteredFields,
       ...(delivery?.domainFields() ?? {}),
@@ -242,7 +258,7 @@ export function governanceSurfaces(
       runtimeActionCount: actionOrigins.runtimeCount,
       decisionOwnership: 'companion-owned',
       workflowExecutionOwnership: 'in-process-state-transitions',
-      ...storeFields(store),
+      ...storeFields(store, freshness),
       notificationDeliveryOwnership: 'application-managed',
       statusBreakdown: countBy(actions, (item) => item.status),
       actionKindBreakdown: countBy(actions, (item) => item.kind),

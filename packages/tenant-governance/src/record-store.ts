@@ -4,13 +4,6 @@ import { OperationError, type KeyedStore } from '@corekit/abstractions';
 export const versionConflictCode = 'GOVERNANCE_VERSION_CONFLICT';
 
 /**
- * One governance store (`builder.openStore`) plus a summary cache of its records. The store holds the
- * truth: commands read and write it with compare-and-set. The cache only feeds the technology surfaces,
- * which are read synchronously; it is loaded at start and updated after every write of this process, so
- * with a store shared by several processes (a PostgreSQL or Redis provider) the summaries of one process
- * lag the others' writes until the next sweep reloads them.
- */
-/**
  * A plain copy of a stored value. Stores hand out `structuredClone` copies, whose nested objects belong to
  * another realm under jest's VM contexts; the file store's JSON admission then refuses them when they are
  * written back. A JSON round trip makes them plain objects of this realm (values are JSON by contract).
@@ -19,8 +12,17 @@ function plain<V>(value: V): V {
   return JSON.parse(JSON.stringify(value)) as V;
 }
 
+/**
+ * One governance store (`builder.openStore`) plus a summary cache of its records. The store holds the
+ * truth: commands, lookups and lists read and write it (compare-and-set). The cache only feeds the
+ * technology surfaces, which are read synchronously; it is loaded at start and updated by every write and
+ * read of this process, and with a shared store (PostgreSQL, Redis) reloaded by the `SharedStateRefresher`,
+ * so another replica's write reaches this process's surfaces within `SharedStateRefreshIntervalSeconds`.
+ */
 export class RecordStore<T extends object> {
-  private readonly cache = new Map<string, T>();
+  private cache = new Map<string, T>();
+  /** Keys this process changed while a reload was listing the store: the reload keeps their newer value. */
+  private changedDuringLoad: Map<string, T | undefined> | undefined;
 
   /**
    * @param onConflict Called when a write loses its compare-and-set (another writer changed the record
@@ -31,10 +33,28 @@ export class RecordStore<T extends object> {
     private readonly onConflict: (storeName: string) => void = () => undefined,
   ) {}
 
+  /** Reloads the cache from the store; a change this process makes meanwhile is kept, not overwritten. */
   async load(): Promise<void> {
-    const records = await this.store.list();
-    this.cache.clear();
-    for (const record of records) this.cache.set(record.key, plain(record.value));
+    const changed = new Map<string, T | undefined>();
+    this.changedDuringLoad = changed;
+    try {
+      const records = await this.store.list();
+      const cache = new Map<string, T>();
+      for (const record of records) cache.set(record.key, plain(record.value));
+      for (const [key, value] of changed) {
+        if (value === undefined) cache.delete(key);
+        else cache.set(key, value);
+      }
+      this.cache = cache;
+    } finally {
+      if (this.changedDuringLoad === changed) this.changedDuringLoad = undefined;
+    }
+  }
+
+  private remember(key: string, value: T | undefined): void {
+    if (value === undefined) this.cache.delete(key);
+    else this.cache.set(key, value);
+    this.changedDuringLoad?.set(key, value);
   }
 
   /** The cached records (summary use only). */
@@ -45,11 +65,11 @@ export class RecordStore<T extends object> {
   async get(key: string): Promise<(T & { version: number }) | undefined> {
     const record = await this.store.get(key);
     if (!record) {
-      this.cache.delete(key);
+      this.remember(key, undefined);
       return undefined;
     }
     const value = plain(record.value);
-    this.cache.set(key, value);
+    this.remember(key, value);
     return { ...value, version: record.version };
   }
 
@@ -66,7 +86,7 @@ export class RecordStore<T extends object> {
     const { version: _ignored, ...stored } = value as T & { version?: number };
     const result = await this.store.put(key, stored as T, { expectedVersion });
     if (!result.written) {
-      if (result.current) this.cache.set(key, result.current.value);
+      this.remember(key, result.current ? plain(result.current.value) : undefined);
       this.onConflict(this.store.name);
       throw new OperationError(
         'conflict',
@@ -75,14 +95,21 @@ export class RecordStore<T extends object> {
       );
     }
     const written = plain(result.record.value);
-    this.cache.set(key, written);
+    this.remember(key, written);
     return { ...written, version: result.record.version };
+  }
+
+  /** Deletes the key when it still holds `expectedVersion`; answers whether it was deleted. */
+  async delete(key: string, expectedVersion: number): Promise<boolean> {
+    const deleted = await this.store.delete(key, { expectedVersion });
+    if (deleted) this.remember(key, undefined);
+    return deleted;
   }
 
   /** Writes `value` only when the key is absent; answers false when it exists (seeding). */
   async seed(key: string, value: T): Promise<boolean> {
     const result = await this.store.put(key, value, { expectedVersion: 0 });
-    if (result.written) this.cache.set(key, result.record.value);
+    if (result.written) this.remember(key, plain(result.record.value));
     return result.written;
   }
 }

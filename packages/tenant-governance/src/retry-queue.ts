@@ -18,7 +18,24 @@ export interface RetryQueueEntry {
   readonly firstQueuedAtUtc: string;
   readonly nextAttemptAtUtc: string;
   readonly metadata: Readonly<Record<string, string>>;
+  /**
+   * The replica retrying the entry now (`RetryQueue.ownerId`), set by a compare-and-set claim; absent or null
+   * while the entry waits. Any write of the outcome (rescheduled, completed, exhausted) clears it.
+   */
+  readonly owner?: string | null;
+  /** Until when the owner's claim holds; after it another replica may take the entry over (once). */
+  readonly leaseExpiresAtUtc?: string | null;
 }
+
+/** A due entry as read from the store, with the version its claim compares against. */
+export interface DueRetry {
+  readonly key: string;
+  readonly entry: RetryQueueEntry;
+  readonly version: number;
+}
+
+/** The answer of a claim: `claimed` (or `taken-over` from an owner whose lease ended), or lost to another replica. */
+export type RetryClaim = 'claimed' | 'taken-over' | 'lost' | 'exhausted';
 
 /** What happened to a failure offered to the queue. */
 export type RetryQueueDecision = 'queued' | 'queue-full' | 'exhausted' | 'disabled' | 'not-retryable';
@@ -36,12 +53,19 @@ export interface RetryQueueCounts {
   abandonedTotal: number;
   fullTotal: number;
   latestOutcome: string | null;
+  /** Claims this process won, took over from an owner whose lease ended, and lost to another replica. */
+  claimedTotal: number;
+  takenOverTotal: number;
+  claimLostTotal: number;
 }
 
 /**
- * The retry queue over a keyed store (the engine's store provider, or the local file when
- * `InvitationDeliveryRetryQueueFilePath` is set). Bounded by MaxItems; each key holds one entry whatever
- * the number of failures; the attempt budget is MaxAttempts per key.
+ * The retry queue over a keyed store (the engine's store provider; the local file of
+ * `InvitationDeliveryRetryQueueFilePath` only when that provider is not shared). Bounded by MaxItems; each
+ * key holds one entry whatever the number of failures; the attempt budget is MaxAttempts per key. A pass
+ * claims each due entry before retrying it (owner + lease, compare-and-set on the entry's version), so on a
+ * shared store one replica at a time retries an entry; an entry whose owner died is taken over once its
+ * lease ended, by one replica (the compare-and-set lets one win), the interrupted attempt counted.
  */
 export class RetryQueue {
   readonly counts: RetryQueueCounts = {
@@ -51,15 +75,28 @@ export class RetryQueue {
     abandonedTotal: 0,
     fullTotal: 0,
     latestOutcome: null,
+    claimedTotal: 0,
+    takenOverTotal: 0,
+    claimLostTotal: 0,
   };
   /** Entries by tenant (cached for the surface; refreshed after every write and at load). */
   private perTenant: Record<string, number> = {};
   private size = 0;
+  private claimedNow = 0;
 
+  /**
+   * @param ownerId This process's claim owner (host name, process id and a random part): unique per
+   * registration, so two engines in one process never share claims either.
+   * @param shared Whether the queue's store is shared by replicas (read at first claim). Only then are
+   * entries claimed: a Memory or File queue belongs to one process, whose pass guard suffices, and a claim
+   * left by a killed process would only delay its successor's retries by a lease.
+   */
   constructor(
     readonly store: KeyedStore<RetryQueueEntry>,
     private readonly settings: DeliveryOptions,
     private readonly now: () => Date,
+    readonly ownerId: string,
+    private readonly shared: () => boolean = () => false,
   ) {}
 
   get enabled(): boolean {
@@ -74,10 +111,17 @@ export class RetryQueue {
     return this.perTenant;
   }
 
+  /** Entries under a live claim (of any replica) at the last refresh. */
+  get claimedCount(): number {
+    return this.claimedNow;
+  }
+
   async refresh(): Promise<void> {
     const entries = await this.store.list();
+    const now = this.now().toISOString();
     this.size = entries.length;
     this.perTenant = {};
+    this.claimedNow = entries.filter((entry) => leaseHeld(entry.value, now)).length;
     for (const entry of entries) {
       this.perTenant[entry.value.tenantId] = (this.perTenant[entry.value.tenantId] ?? 0) + 1;
     }
@@ -87,14 +131,63 @@ export class RetryQueue {
     return this.store.get(key);
   }
 
-  /** Entries due now (nextAttemptAtUtc reached), oldest due first, at most `limit`. */
-  async due(limit: number): Promise<Array<{ key: string; entry: RetryQueueEntry }>> {
+  /**
+   * Entries due now (nextAttemptAtUtc reached) and not under a live claim, oldest due first, at most `limit`.
+   */
+  async due(limit: number): Promise<DueRetry[]> {
     const now = this.now().toISOString();
     return (await this.store.list())
-      .filter((record) => record.value.nextAttemptAtUtc <= now)
+      .filter((record) => record.value.nextAttemptAtUtc <= now && !leaseHeld(record.value, now))
       .sort((a, b) => (a.value.nextAttemptAtUtc < b.value.nextAttemptAtUtc ? -1 : 1))
       .slice(0, limit)
-      .map((record) => ({ key: record.key, entry: record.value }));
+      .map((record) => ({ key: record.key, entry: record.value, version: record.version }));
+  }
+
+  /**
+   * Claims a due entry for this process for `InvitationDeliveryRetryLeaseSeconds` (compare-and-set on the
+   * version `due` read). An entry whose owner's lease ended is `taken-over`: the interrupted attempt counts
+   * (it may have reached the provider), and when that spends the budget the entry is dropped (`exhausted`).
+   * `lost`: another replica claimed or changed it first. On a store that is not shared, always `claimed`
+   * (nothing is written).
+   */
+  async claim(due: DueRetry): Promise<RetryClaim> {
+    if (!this.shared()) return 'claimed';
+    const takeover = typeof due.entry.owner === 'string';
+    const attempts = due.entry.attempts + (takeover ? 1 : 0);
+    if (attempts >= this.settings.InvitationDeliveryRetryMaxAttempts) {
+      if (!(await this.store.delete(due.key, { expectedVersion: due.version }))) return this.lost();
+      this.counts.exhaustedTotal++;
+      this.counts.latestOutcome = 'exhausted';
+      await this.refresh();
+      return 'exhausted';
+    }
+    const lease = this.now().getTime() + this.settings.InvitationDeliveryRetryLeaseSeconds * 1000;
+    const result = await this.store.put(
+      due.key,
+      { ...due.entry, attempts, owner: this.ownerId, leaseExpiresAtUtc: new Date(lease).toISOString() },
+      { expectedVersion: due.version },
+    );
+    if (!result.written) return this.lost();
+    this.counts.claimedTotal++;
+    if (takeover) this.counts.takenOverTotal++;
+    return takeover ? 'taken-over' : 'claimed';
+  }
+
+  /** Gives back this process's claim without an outcome (a transient failure): the entry waits again. */
+  async release(key: string): Promise<void> {
+    if (!this.shared()) return;
+    const current = await this.store.get(key);
+    if (!current || current.value.owner !== this.ownerId) return;
+    await this.store.put(
+      key,
+      { ...current.value, owner: null, leaseExpiresAtUtc: null },
+      { expectedVersion: current.version },
+    );
+  }
+
+  private lost(): RetryClaim {
+    this.counts.claimLostTotal++;
+    return 'lost';
   }
 
   /** Offers a failed attempt (`attempt` = attempts made including this one) to the queue. */
@@ -150,4 +243,9 @@ export class RetryQueue {
       await this.refresh();
     }
   }
+}
+
+/** True while an entry is claimed and its lease has not ended (`now` an ISO time). */
+function leaseHeld(entry: RetryQueueEntry, now: string): boolean {
+  return typeof entry.owner === 'string' && (entry.leaseExpiresAtUtc ?? '') > now;
 }

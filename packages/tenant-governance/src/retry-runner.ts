@@ -2,7 +2,7 @@ import { defineExtensionKey, OperationError, type JobHandle, type Logger } from 
 import type { DeliveryDispatcher } from './delivery-dispatcher';
 import { deliveryEventIds } from './delivery-event-ids';
 import type { DeliveryOptions } from './delivery-options';
-import type { RetryQueue } from './retry-queue';
+import type { RetryQueue, RetryQueueEntry } from './retry-queue';
 
 /** The answer of one retry pass. */
 export type RetryPassResult =
@@ -24,8 +24,13 @@ export type RetryPassResult =
        * any other unexpected error): retried on a later pass, their attempt count as the failure left it.
        */
       readonly retained: number;
-      /** Entries skipped because the same delivery was in flight. */
+      /**
+       * Entries skipped because the same delivery was in flight in this process, or another replica claimed
+       * the entry first (on a shared store).
+       */
       readonly skipped: number;
+      /** Entries taken over from a replica whose claim lease ended (the interrupted attempt counted). */
+      readonly takenOver: number;
       readonly remaining: number;
       readonly startedAtUtc: string;
       readonly completedAtUtc: string;
@@ -37,8 +42,8 @@ export type RetryPassResult =
 /**
  * `RetryPendingAsync`: replays due entries of the retry queue through the dispatcher, one sender at a
  * time, bounded by MaxItems per pass. With execution coordination (default) an overlapping manual or
- * background pass answers `already-running` and leaves the queue untouched. A local scheduler, not a
- * distributed queue: two processes on one queue file are not coordinated.
+ * background pass of this process answers `already-running` and leaves the queue untouched. Each entry is
+ * claimed (owner + lease) before its retry, so replicas on one shared store never retry an entry together.
  */
 export interface InvitationDeliveryRetryRunner {
   retryPending(options?: { readonly source?: string }): Promise<RetryPassResult>;
@@ -128,6 +133,19 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
     return { status: 'already-running', source };
   }
 
+  /** A claim taken over from a replica whose lease ended (4536; 4540 when the lost attempt spent the budget). */
+  private logTakeover(entry: RetryQueueEntry, outcome: 'retrying' | 'exhausted'): void {
+    this.logger.log({
+      level: 'warn',
+      eventId: outcome === 'exhausted' ? deliveryEventIds.retryExhausted : deliveryEventIds.retryQueued,
+      category: 'tenant-governance.delivery',
+      message: `Invitation delivery retry taken over from a replica whose claim lease ended (${outcome}; tenant ${entry.tenantId}, sender ${entry.senderId}, attempts ${entry.attempts + 1})`,
+      tenantId: entry.tenantId,
+      senderId: entry.senderId,
+      outcome,
+    });
+  }
+
   private async pass(source: string): Promise<RetryPassResult> {
     if (!this.queue.enabled) {
       throw new OperationError(
@@ -147,9 +165,25 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
       abandoned: 0,
       retained: 0,
       skipped: 0,
+      takenOver: 0,
     };
     try {
-      for (const { key, entry } of await this.queue.due(this.settings.InvitationDeliveryRetryMaxItems)) {
+      for (const due of await this.queue.due(this.settings.InvitationDeliveryRetryMaxItems)) {
+        const { key, entry } = due;
+        const claim = await this.queue.claim(due);
+        if (claim === 'lost') {
+          tally.skipped++;
+          continue;
+        }
+        if (claim === 'taken-over') {
+          tally.takenOver++;
+          this.logTakeover(entry, 'retrying');
+        }
+        if (claim === 'exhausted') {
+          tally.exhausted++;
+          this.logTakeover(entry, 'exhausted');
+          continue;
+        }
         tally.attempted++;
         try {
           const result = await this.dispatcher.run(
@@ -163,8 +197,10 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
             source,
           );
           const outcome = result.outcomes[0];
-          if (!outcome || outcome.outcome === 'already-running') tally.skipped++;
-          else if (outcome.outcome !== 'sender-failed') tally.succeeded++;
+          if (!outcome || outcome.outcome === 'already-running') {
+            tally.skipped++;
+            await this.queue.release(key);
+          } else if (outcome.outcome !== 'sender-failed') tally.succeeded++;
           else if (outcome.retryQueued) tally.rescheduled++;
           else tally.exhausted++;
         } catch (error) {
@@ -173,6 +209,7 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
             // Transient (a store I/O error, a network error...): the entry stays for a later pass. The error
             // text is never logged (it may carry a path or an address).
             tally.retained++;
+            await this.queue.release(key).catch(() => undefined);
             this.logger.log({
               level: 'warn',
               eventId: deliveryEventIds.retryQueued,
@@ -211,7 +248,7 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
         level: 'info',
         eventId: deliveryEventIds.retryPassCompleted,
         category: 'tenant-governance.delivery',
-        message: `Invitation delivery retry pass (${source}): ${tally.attempted} attempted, ${tally.succeeded} succeeded, ${tally.rescheduled} rescheduled, ${tally.exhausted} exhausted, ${tally.abandoned} abandoned, ${tally.retained} retained, ${this.queue.count} remaining`,
+        message: `Invitation delivery retry pass (${source}): ${tally.attempted} attempted, ${tally.succeeded} succeeded, ${tally.rescheduled} rescheduled, ${tally.exhausted} exhausted, ${tally.abandoned} abandoned, ${tally.retained} retained, ${tally.skipped} skipped, ${tally.takenOver} taken over, ${this.queue.count} remaining`,
         source,
         ...tally,
         remaining: this.queue.count,

@@ -41,6 +41,7 @@ function postureOf(surfaces: readonly TechnologySurface[]) {
       invitations.observationStoreDurability,
       invitations.observationStoreScope,
     ],
+    summaries: [invitations.summarySource, administration.summarySource, invitations.retryClaimMode],
   };
 }
 
@@ -63,6 +64,8 @@ function expected(kind: string, durability: string, scope: string, owner: string
     administration: [kind, kind, durability, scope],
     retryQueue: [kind, durability, scope],
     observations: [kind, durability, scope],
+    // One process owns a Memory or File store: summaries follow its writes, queue entries are not claimed.
+    summaries: ['store-on-write', 'store-on-write', 'single-process-queue'],
   };
 }
 

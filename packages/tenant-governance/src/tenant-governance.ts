@@ -91,7 +91,10 @@ export interface TenantGovernance {
   listDomains(tenantId: string): Promise<readonly TenantDomainRecord[]>;
   /** The latest audit entries, newest first (at most `limit`, default 100). */
   auditEntries(limit?: number): Promise<readonly TenantAdministrationAuditEntry[]>;
-  /** Marks every overdue live invitation expired; answers how many. The sweep job calls it. */
+  /**
+   * Marks every overdue live invitation expired; answers how many this call wrote. The sweep job and the start
+   * call it; an invitation another writer changed meanwhile (another replica's sweep) is left to that writer.
+   */
   expireOverdueInvitations(): Promise<number>;
   /** Adds configured records on behalf of a module; only before the engine starts. */
   contribute(moduleId: string, contribution: GovernanceContribution): void;

@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import type { StoreProvider, TechnologySurface } from '@corekit/abstractions';
+import { PostgresStoreProvider } from '@corekit/store-postgres';
+import { RedisStoreProvider } from '@corekit/store-redis';
+import { addMultiTenancy } from '@corekit/tenancy';
+import { createTestEngineBuilder, requireService } from '@corekit/testing';
+import { addTenantGovernance, governanceStoreNames } from './add-tenant-governance';
+import { addTenantGovernanceDelivery, deliveryStoreNames } from './add-tenant-governance-delivery';
+import type { DeliveryOptionsInput } from './delivery-options';
+import type { InvitationSender } from './delivery-seams';
+import type { RetryQueue } from './retry-queue';
+
+const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const run = `${process.pid}_${randomBytes(3).toString('hex')}`;
+let namespaceCount = 0;
+
+/** One shared store provider kind: how to reach its server, and a fresh namespace (table, key prefix) per test. */
+export interface SharedProviderKind {
+  readonly kind: 'postgresql' | 'redis';
+  /** True when the server answers; under CI=true a missing server fails the test instead. */
+  available(): Promise<boolean>;
+  /**
+   * A namespace of its own: `open()` gives each replica its own connections on it; `environment` names it to
+   * a child process (`test-fixtures/retry-claim-holder.ts`); `drop()` removes its records.
+   */
+  namespace(): {
+    open(): StoreProvider;
+    readonly environment: Record<string, string>;
+    drop(): Promise<void>;
+  };
+}
+
+export const sharedProviderKinds: readonly SharedProviderKind[] = [
+  {
+    kind: 'postgresql',
+    available: () => requireService('PostgreSQL', postgresUrl, 'POSTGRES_URL'),
+    namespace() {
+      const tableName = `gov_replicas_${run}_${++namespaceCount}`;
+      const open = () => new PostgresStoreProvider({ connectionString: postgresUrl, tableName });
+      return {
+        open,
+        environment: { PROVIDER: 'postgresql', POSTGRES_URL: postgresUrl, TABLE_NAME: tableName },
+        async drop() {
+          const provider = open();
+          await provider.dropTable();
+          await provider.close();
+        },
+      };
+    },
+  },
+  {
+    kind: 'redis',
+    available: () => requireService('Redis', redisUrl.replace(/^redis:/, 'http:'), 'REDIS_URL'),
+    namespace() {
+      const keyPrefix = `gov-replicas:${run}:${++namespaceCount}:`;
+      const open = () => new RedisStoreProvider({ url: redisUrl, keyPrefix });
+      return {
+        open,
+        environment: { PROVIDER: 'redis', REDIS_URL: redisUrl, KEY_PREFIX: keyPrefix },
+        async drop() {
+          const provider = open();
+          await provider.deleteStores([
+            ...Object.values(governanceStoreNames),
+            ...Object.values(deliveryStoreNames),
+          ]);
+          await provider.close();
+        },
+      };
+    },
+  },
+];
+
+/**
+ * A clock every replica of a test reads, so a lease can end without waiting. Starts at `start` (a fixed
+ * time by default; the real time when a child process with the system clock takes part).
+ */
+export function sharedClock(start = new Date('2030-01-01T00:00:00.000Z')) {
+  let now = start;
+  return {
+    now: () => now,
+    advance(seconds: number) {
+      now = new Date(now.getTime() + seconds * 1000);
+    },
+    set(time: Date) {
+      now = time;
+    },
+  };
+}
+
+/**
+ * One replica: an engine with tenancy (acme, globex), governance and delivery with the retry queue, on its own
+ * connections to the shared store provider, reading the shared clock. Surfaces reload every second. Tests only.
+ */
+export async function startReplica(
+  provider: StoreProvider,
+  clock: () => Date,
+  senders: readonly InvitationSender[],
+  delivery: DeliveryOptionsInput = {},
+) {
+  const { builder, logger } = createTestEngineBuilder();
+  addMultiTenancy(builder, { Tenants: [{ Id: 'acme' }, { Id: 'globex' }] });
+  const governance = addTenantGovernance(
+    builder,
+    { InvitationExpirySweepIntervalSeconds: 0, SharedStateRefreshIntervalSeconds: 1 },
+    { now: clock },
+  );
+  const parts = addTenantGovernanceDelivery(
+    builder,
+    {
+      EnableInvitationDeliveryRetryQueue: true,
+      InvitationDeliveryRetryDelaySeconds: 0,
+      InvitationDeliveryRetryMaxAttempts: 5,
+      ...delivery,
+    },
+    { now: clock },
+  );
+  for (const sender of senders) parts.senders.add(sender);
+  builder.useStoreProvider(provider);
+  const engine = builder.build();
+  await engine.start();
+  const surface = (id: string): Record<string, unknown> =>
+    engine.technologySurfaces().find((item: TechnologySurface) => item.id === id)!.metadata;
+  return {
+    engine,
+    governance,
+    ...parts,
+    logger,
+    surface,
+    /** The retry queue (tests only: claims are checked on it directly). */
+    queue: parts.retryRunner['queue'] as RetryQueue,
+  };
+}
+
+export type Replica = Awaited<ReturnType<typeof startReplica>>;
