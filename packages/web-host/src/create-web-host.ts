@@ -164,7 +164,7 @@ export function createWebHost(
       operation.authorization
         ? operation.authorization.mode === 'required'
         : guardsEngineRoutes && (operation.path === '/engine' || operation.path.startsWith('/engine/')),
-    guard: (request, operation) => authorizeOperation(request, operation, authorize, logger),
+    guard: (request, operation, policy) => authorizeOperation(request, operation, authorize, logger, policy),
   };
   const ownsBody = (request: Request) =>
     documented.some(

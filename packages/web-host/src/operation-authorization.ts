@@ -14,18 +14,21 @@ import { webHostEventIds } from './web-host-event-ids';
 import type { AuthorizeRequest } from './web-host-options';
 
 /**
- * Asks the host's `authorize` hook about a guarded operation, with the operation's named policy. Fail
- * closed: no hook answers 401 (this host has no way to authenticate), `false` or a throw 403, an
- * `unauthenticated` decision 401; only `true` or `{ outcome: 'allowed' }` runs the operation.
+ * Asks the host's `authorize` hook about a guarded operation, with the operation's named policy (or, for a
+ * handler's `context.authorize`, the further `policyOverride`). Fail closed: no hook answers 401 (this host
+ * has no way to authenticate), `false` or a throw 403, an `unauthenticated` decision 401; only `true` or
+ * `{ outcome: 'allowed' }` runs the operation.
  */
 export async function authorizeOperation(
   request: Request,
   operation: OperationDefinition,
   authorize: AuthorizeRequest | undefined,
   logger: Logger,
+  policyOverride?: string,
 ): Promise<OperationPrincipal> {
   const policy =
-    operation.authorization?.mode === 'required' ? (operation.authorization.policy ?? null) : null;
+    policyOverride ??
+    (operation.authorization?.mode === 'required' ? (operation.authorization.policy ?? null) : null);
   if (!authorize) {
     throw authorizationProblem(
       'unauthenticated',

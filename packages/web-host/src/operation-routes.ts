@@ -1,6 +1,7 @@
 import {
   errorKindStatus,
   operationErrorCodes,
+  OperationError,
   type Engine,
   type ErrorKind,
   type OperationDefinition,
@@ -22,6 +23,8 @@ function isZodSchema(schema: unknown): schema is ZodType {
 export type OperationGuard = (
   request: Request,
   operation: OperationDefinition,
+  /** A further policy a handler asks for (`OperationContext.authorize`); default the operation's own. */
+  policy?: string,
 ) => Promise<OperationPrincipal | null>;
 
 /** How operation routes reach the host. */
@@ -120,6 +123,7 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
           rawBody: raw,
           headers: headersOf(request),
           principal,
+          authorize: (requirement) => handlerAuthorization(context, request, operation, requirement.policy),
           transport: 'http',
           signal: controller.signal,
         });
@@ -134,6 +138,28 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
       }
     },
   };
+}
+
+/**
+ * A handler's further policy (`OperationContext.authorize`) asked of the same hook for the same request;
+ * a refusal becomes the OperationError the contract promises, so the handler can answer its own code.
+ */
+async function handlerAuthorization(
+  context: OperationRouteContext,
+  request: Request,
+  operation: OperationDefinition,
+  policy: string,
+): Promise<OperationPrincipal> {
+  try {
+    const principal = await context.guard(request, operation, policy);
+    return principal ?? { subject: null, policy, claims: {} };
+  } catch (error) {
+    if (error instanceof HttpProblem && (error.status === 401 || error.status === 403)) {
+      const kind = error.status === 401 ? 'unauthenticated' : 'forbidden';
+      throw new OperationError(kind, operationErrorCodes[kind], error.message);
+    }
+    throw error;
+  }
 }
 
 /** A problem for a refused authorization decision. */
