@@ -18,7 +18,9 @@ export const governanceDemoCredentials = {
 
 const ownedPolicies = new Set([
   'tenant-governance.administration',
+  'tenant-governance.accept-on-behalf',
   'tenant-governance.delivery-dispatch',
+  'tenant-governance.delivery-dispatch-recipient',
   'tenant-governance.delivery-status-callback',
   'tenant-governance.delivery-status-observations',
 ]);
@@ -49,7 +51,8 @@ export function addGovernanceWebDemo(builder: EngineBuilder): TenantGovernanceEn
 }
 
 /**
- * The demo authorize hook for the four governance policies: `Bearer demo-governance-admin` is allowed
+ * The demo authorize hook for the governance policies (the four endpoint policies and the two further
+ * grants: accepting on behalf, supplying a dispatch recipient): `Bearer demo-governance-admin` is allowed
  * (subject `demo-admin`, written as the audit actor), no token is unauthenticated, another token is
  * refused. Answers null for any other policy so the host's own hook decides.
  */
