@@ -33,9 +33,9 @@ it('the default text carries the acceptance secret; the URL template must be an 
 
 it('a template using {acceptanceUrl} without AcceptanceUrlTemplate is a problem naming the key path', () => {
   const path = 'Engine:MultiTenancy:Governance:KitInvitationDelivery';
-  expect(
-    checkTemplates(path, { SubjectTemplate: 'Join', TextBodyTemplate: 'Open {acceptanceUrl}' }),
-  ).toEqual([`${path}:TextBodyTemplate uses {acceptanceUrl}, so ${path}:AcceptanceUrlTemplate must be set`]);
+  expect(checkTemplates(path, { SubjectTemplate: 'Join', TextBodyTemplate: 'Open {acceptanceUrl}' })).toEqual(
+    [`${path}:TextBodyTemplate uses {acceptanceUrl}, so ${path}:AcceptanceUrlTemplate must be set`],
+  );
   expect(
     checkTemplates(path, {
       SubjectTemplate: 'Join',
