@@ -36,11 +36,11 @@ describe('accepting an email invitation over the command endpoint', () => {
   it('the invitee’s acceptance needs its secret: without 403, wrong 403, right 200, again 409; no answer carries a hash', async () => {
     const web = await startGovernanceWeb({ authorize: grantingAuthorizer([]) });
     const invitation = await web.invite();
-    const secret = await web.governance.issueAcceptanceSecret({
+    const { 'test-sender': secret } = await web.governance.issueAcceptanceSecrets({
       tenantId: 'acme',
       invitationId: invitation.invitationId,
       channel: 'email',
-      senderId: 'test-sender',
+      senderIds: ['test-sender'],
     });
     const accept = (extra: Record<string, unknown>) =>
       web.post(

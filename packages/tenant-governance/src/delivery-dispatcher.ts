@@ -148,6 +148,19 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
           .map(([, value]) => value);
         return [recipient, invitation.inviteeId, secret, ...values];
       };
+      // A new secret per sender for this pass, all stored (as hashes) in one write before any message goes
+      // out: each replaces its sender's previous one, so the newest message of each sender is the one that
+      // works, and a failed write sends nothing.
+      const sending = senders.filter((sender) => sender.supportedChannels.includes(channel));
+      const secrets =
+        sending.length > 0
+          ? await governance.issueAcceptanceSecrets({
+              tenantId: request.tenantId,
+              invitationId: request.invitationId,
+              channel,
+              senderIds: sending.map((sender) => sender.id),
+            })
+          : {};
       const outcomes: InvitationSenderOutcome[] = [];
       for (const sender of senders) {
         const key = retryKey(request.tenantId, request.invitationId, channel, sender.id);
@@ -159,14 +172,7 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
           result = { outcome: 'suppressed', reason: 'channel-unsupported' };
           decision = 'provider-managed';
         } else {
-          // A new secret per sender and attempt, minted just before the message: its hash replaces the
-          // sender's previous one, so the newest message of each sender is the one that works.
-          acceptanceSecret = await governance.issueAcceptanceSecret({
-            tenantId: request.tenantId,
-            invitationId: request.invitationId,
-            channel,
-            senderId: sender.id,
-          });
+          acceptanceSecret = secrets[sender.id]!;
           try {
             result = await sender.send({
               invitation,

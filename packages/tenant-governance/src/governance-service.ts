@@ -18,7 +18,7 @@ import type { TenantDomainRecord } from './governance-records';
 import { executeInvitationCommand, expireIfOverdue, grantAcceptedMembership } from './invitation-commands';
 import { withExpiry } from './invitation-state-machine';
 import { publicInvitation } from './acceptance-secret';
-import { issueAcceptanceSecret, recordSuppliedRecipient } from './invitation-delivery-facts';
+import { issueAcceptanceSecrets, recordSuppliedRecipient } from './invitation-delivery-facts';
 import { executeMembershipCommand } from './membership-commands';
 import type { GovernanceContribution, TenantGovernance } from './tenant-governance';
 
@@ -242,9 +242,9 @@ export function createGovernanceService(
     },
     markInvitationSent: (tenantId, invitationId) =>
       service.execute({ command: 'mark-sent', tenantId, invitationId }),
-    async issueAcceptanceSecret(target) {
+    async issueAcceptanceSecrets(target) {
       assertStarted();
-      return issueAcceptanceSecret(context, target);
+      return issueAcceptanceSecrets(context, target);
     },
     async recordSuppliedRecipient(request) {
       assertStarted();

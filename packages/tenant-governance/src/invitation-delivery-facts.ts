@@ -6,12 +6,12 @@ import { expireIfOverdue } from './invitation-commands';
 import { liveInvitationStatuses } from './invitation-state-machine';
 import { versionConflictCode } from './record-store';
 
-/** Which delivery a secret is minted for. */
+/** Which deliveries secrets are minted for: one per sender of one channel. */
 export interface AcceptanceSecretTarget {
   readonly tenantId: string;
   readonly invitationId: string;
   readonly channel: string;
-  readonly senderId: string;
+  readonly senderIds: readonly string[];
 }
 
 /** Compare-and-set attempts before a secret write gives up on concurrent writers. */
@@ -26,14 +26,16 @@ function notLive(status: string): OperationError {
 }
 
 /**
- * Mints a new acceptance secret for one delivery of a live invitation, stores only its hash (replacing the
- * previous hash of the same channel + sender) and answers the plain secret, which the caller puts into that
- * one message and nowhere else. Retries the compare-and-set when a command changed the record meanwhile.
+ * Mints a new acceptance secret per sender for one delivery pass of a live invitation, stores only their
+ * hashes in one write (each replacing the previous hash of the same channel + sender) and answers the plain
+ * secrets by sender id, which the caller puts into those messages and nowhere else. One write before any
+ * message goes out: when it fails, no sender has sent anything. Retries the compare-and-set when a command
+ * changed the record meanwhile.
  */
-export async function issueAcceptanceSecret(
+export async function issueAcceptanceSecrets(
   context: GovernanceContext,
   target: AcceptanceSecretTarget,
-): Promise<string> {
+): Promise<Record<string, string>> {
   assertTenant(context, 'issue-acceptance-secret', target.tenantId);
   const key = invitationKey(target.tenantId, target.invitationId);
   for (let attempt = 1; ; attempt++) {
@@ -43,16 +45,21 @@ export async function issueAcceptanceSecret(
     }
     const current = await expireIfOverdue(context, stored);
     if (!liveInvitationStatuses.includes(current.status)) throw notLive(current.status);
-    const { secret, hash } = mintAcceptanceSecret();
-    const hashes = withAcceptanceSecret(current.acceptanceSecretHashes, {
-      channel: target.channel,
-      senderId: target.senderId,
-      hash,
-      mintedAtUtc: context.now().toISOString(),
-    });
+    const secrets: Record<string, string> = {};
+    let hashes = current.acceptanceSecretHashes;
+    for (const senderId of new Set(target.senderIds)) {
+      const { secret, hash } = mintAcceptanceSecret();
+      secrets[senderId] = secret;
+      hashes = withAcceptanceSecret(hashes, {
+        channel: target.channel,
+        senderId,
+        hash,
+        mintedAtUtc: context.now().toISOString(),
+      });
+    }
     try {
       await context.invitations.write(key, { ...current, acceptanceSecretHashes: hashes }, current.version);
-      return secret;
+      return secrets;
     } catch (error) {
       const lost = (error as { code?: unknown })?.code === versionConflictCode;
       if (!lost || attempt >= writeAttempts) throw error;
