@@ -46,7 +46,7 @@ export function createGraphSend(
     : '/me/sendMail';
   return async (call) => {
     const context = deliveryContext(call, settings.SenderId);
-    const message = renderInvitationMessage(settings, call.invitation);
+    const message = renderInvitationMessage(settings, call);
     const headers = {
       ...settings.Headers,
       ...coreHeaders(context, { lower: true, only: ['messageId', 'tenantId', 'invitationId'] }),

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { engineOutputs } from '@corekit/sender-kit';
 import { startSenderTestHost } from '@corekit/sender-kit/testing';
 import { addMicrosoftGraphInvitationDelivery } from '@corekit/sender-graph';
 import { addMailgunInvitationDelivery } from '@corekit/sender-mailgun';
@@ -20,7 +21,7 @@ function providerAnswer(path: string): FakeHttpResponse {
   return { status: 404 };
 }
 
-it('dispatches one invitation through all six senders in one host, with no seeded secret, body or address in any output', async () => {
+it('dispatches one invitation through all six senders in one host, each message carrying its own acceptance secret, with no seeded secret, body, address or acceptance secret in any output', async () => {
   const fake = await startHttpFakeServer((request) => providerAnswer(request.path));
   const mails: string[] = [];
   const smtp = new SMTPServer({
@@ -39,7 +40,7 @@ it('dispatches one invitation through all six senders in one host, with no seede
     (builder, seeds) => {
       const templates = {
         SubjectTemplate: `${seeds.values.subject} {tenantId}`,
-        TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}`,
+        TextBodyTemplate: `${seeds.values.textBody} {invitationId} {roles}\ncode=[{acceptanceSecret}]`,
       };
       const from = { FromAddress: 'invitations@core.example' };
       addHttpInvitationDelivery(builder, {
@@ -107,6 +108,32 @@ it('dispatches one invitation through all six senders in one host, with no seede
       ].sort(),
     );
     expect(mails).toHaveLength(1);
+    // Every sender's message carries its own acceptance secret, and only the message does.
+    const secretIn = (message: string) => /code=\[([A-Za-z0-9_-]{43})\]/.exec(message)?.[1];
+    const secrets = [...fake.requests.map((request) => request.body), ...mails].map(secretIn);
+    expect(secrets.every((secret) => secret !== undefined)).toBe(true);
+    expect(new Set(secrets).size).toBe(6);
+    const outputs = JSON.stringify({
+      ...engineOutputs(host.engine, host.logger.text()),
+      result,
+      runs: await host.delivery.dispatcher.runState('acme', invitationId),
+      invitation: await host.governance.getInvitation('acme', invitationId),
+    });
+    for (const secret of secrets) expect(outputs).not.toContain(secret);
+    // Each is live on the invitation: the first accepts it, and then every other one reads as used.
+    const [first, ...others] = secrets as string[];
+    const accept = (acceptanceSecret: string) =>
+      host.governance.execute({
+        command: 'accept',
+        tenantId: 'acme',
+        invitationId,
+        principalId: 'user-1',
+        acceptanceSecret,
+      });
+    expect((await accept(first!)).invitation?.acceptanceMode).toBe('acceptance-secret');
+    for (const secret of others) {
+      await expect(accept(secret)).rejects.toMatchObject({ code: 'INVITATION_ACCEPTANCE_SECRET_USED' });
+    }
     const eventIds = new Set(host.logger.records.map((record) => record.eventId));
     for (const id of [4550, 4551, 4558, 4559, 4560, 4561, 4566, 4567, 4572, 4573, 4576, 4577])
       expect(eventIds).toContain(id);

@@ -27,7 +27,7 @@ export function createHttpSend(
 ): (call: SenderCall) => Promise<InvitationSendResult> {
   return async (call) => {
     const context = deliveryContext(call, settings.SenderId);
-    const message = renderInvitationMessage(settings, call.invitation);
+    const message = renderInvitationMessage(settings, call);
     const body = JSON.stringify({
       ...deliveryContextBody(context),
       roles: call.invitation.roles,

@@ -4,6 +4,7 @@ export {
   endpointUrl,
   headerMap,
   checkHeaderMap,
+  checkTemplates,
   isSafeHeaderName,
   statusCodeList,
   governanceSectionPath,
@@ -14,8 +15,8 @@ export {
   messageVariablesField,
 } from './sender-options';
 export type { SenderBaseOptions } from './sender-options';
-export { renderTemplate, renderInvitationMessage } from './templates';
-export type { TemplateValues } from './templates';
+export { renderTemplate, renderInvitationMessage, renderAcceptanceUrl } from './templates';
+export type { TemplateValues, InvitationTemplates } from './templates';
 export { senderOutcome, deterministicDeliveryKey, isAcceptedStatus } from './outcomes';
 export {
   defineInvitationSender,

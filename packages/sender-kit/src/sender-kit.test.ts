@@ -16,13 +16,16 @@ import {
   senderOutcome,
 } from './index';
 
-it('renders the three placeholders and leaves other braces alone', () => {
+it('renders the placeholders and leaves other braces alone', () => {
   const values = { tenantId: 'acme', invitationId: 'inv-1', roles: ['member', 'viewer'] };
-  expect(renderTemplate('{tenantId}/{invitationId}: {roles} {other}', values)).toBe(
-    'acme/inv-1: member, viewer {other}',
+  expect(renderTemplate('{tenantId}/{invitationId}: {roles} {other} {acceptanceSecret}', values)).toBe(
+    'acme/inv-1: member, viewer {other} {acceptanceSecret}',
   );
   expect(
-    renderInvitationMessage({ SubjectTemplate: 'Join {tenantId}', TextBodyTemplate: 'As {roles}' }, values),
+    renderInvitationMessage(
+      { SubjectTemplate: 'Join {tenantId}', TextBodyTemplate: 'As {roles}' },
+      { invitation: values },
+    ),
   ).toEqual({ subject: 'Join acme', text: 'As member, viewer', html: null });
   expect(
     deterministicDeliveryKey({ tenantId: 'a', invitationId: 'b', channel: 'email', senderId: 's' }),
@@ -58,7 +61,7 @@ it('a kit sender suppresses other channels, resolves the recipient by its key, a
   registerInvitationSender(
     builder,
     defineInvitationSender(options, async (call) => {
-      const message = renderInvitationMessage(options, call.invitation);
+      const message = renderInvitationMessage(options, call);
       seen.push({ to: call.recipientAddress, text: message.text });
       if (seen.length === 1)
         throw new Error(`failed with ${seeds.values.apiKey} for ${call.recipientAddress}`);

@@ -4,8 +4,9 @@ const channel = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'must be a chann
 
 /**
  * The fields every sender section shares (spec 2.6): spread into a sender package's schema with
- * `z.object({ ...senderBaseShape('smtp'), Host: ... })`. Templates accept `{tenantId}`, `{invitationId}`
- * and `{roles}`; other braces are left as written.
+ * `z.object({ ...senderBaseShape('smtp'), Host: ... })`. Templates accept `{tenantId}`, `{invitationId}`,
+ * `{roles}`, `{acceptanceSecret}` (the message's single-use acceptance secret) and `{acceptanceUrl}`
+ * (`AcceptanceUrlTemplate` rendered); other braces are left as written.
  */
 export function senderBaseShape(defaultSenderId: string) {
   return {
@@ -23,9 +24,23 @@ export function senderBaseShape(defaultSenderId: string) {
       .string()
       .min(1)
       .max(20_000)
-      .default('You have been invited to {tenantId} with the roles {roles}. Invitation {invitationId}.'),
+      .default(
+        'You have been invited to {tenantId} with the roles {roles}. Invitation {invitationId}. Your acceptance code: {acceptanceSecret}',
+      ),
     /** Where listed by the spec; omit for text-only mail. */
     HtmlBodyTemplate: z.string().min(1).max(100_000).optional(),
+    /**
+     * The link a message offers for acceptance (`{acceptanceUrl}` in the other templates): an absolute
+     * http(s) URL of the host's acceptance page that must carry `{acceptanceSecret}`; may use `{tenantId}`,
+     * `{invitationId}` and `{roles}` too. Values are URL-encoded. No default: without it, templates may not
+     * use `{acceptanceUrl}`.
+     */
+    AcceptanceUrlTemplate: z
+      .string()
+      .max(2000)
+      .regex(/^https?:\/\/[^\s]+$/, 'must be an absolute http(s) URL without spaces')
+      .refine((value) => value.includes('{acceptanceSecret}'), 'must contain {acceptanceSecret}')
+      .optional(),
     /** Metadata key holding the recipient address (dispatch metadata, then invitation metadata). Default `recipientEmail`. */
     RecipientEmailMetadataKey: z
       .string()
@@ -60,7 +75,25 @@ export interface SenderBaseOptions {
   readonly SubjectTemplate: string;
   readonly TextBodyTemplate: string;
   readonly HtmlBodyTemplate?: string | undefined;
+  readonly AcceptanceUrlTemplate?: string | undefined;
   readonly RecipientEmailMetadataKey: string;
+}
+
+/**
+ * The problems of a section's templates: `{acceptanceUrl}` used while `AcceptanceUrlTemplate` is unset
+ * (the placeholder would reach the invitee unrendered). Names the key path.
+ */
+export function checkTemplates(
+  path: string,
+  templates: Pick<
+    SenderBaseOptions,
+    'SubjectTemplate' | 'TextBodyTemplate' | 'HtmlBodyTemplate' | 'AcceptanceUrlTemplate'
+  >,
+): string[] {
+  if (templates.AcceptanceUrlTemplate) return [];
+  return (['SubjectTemplate', 'TextBodyTemplate', 'HtmlBodyTemplate'] as const)
+    .filter((key) => templates[key]?.includes('{acceptanceUrl}'))
+    .map((key) => `${path}:${key} uses {acceptanceUrl}, so ${path}:AcceptanceUrlTemplate must be set`);
 }
 
 /** Refuses `<PLACEHOLDER>`-looking values of fields that must be real (URLs, hosts, ids). */

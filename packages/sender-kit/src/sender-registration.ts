@@ -2,7 +2,12 @@ import { CoreError, type EngineBuilder } from '@corekit/abstractions';
 import type { InvitationSender, InvitationSendResult } from '@corekit/tenant-governance';
 import type { ZodType } from 'zod';
 import { defineInvitationSender, registerInvitationSender, type SenderCall } from './define-sender';
-import { checkHeaderMap, governanceSectionPath, type SenderBaseOptions } from './sender-options';
+import {
+  checkHeaderMap,
+  checkTemplates,
+  governanceSectionPath,
+  type SenderBaseOptions,
+} from './sender-options';
 
 /** The settings a sender package binds: the shared fields (the recipient key may be named otherwise). */
 export type SenderSettings = Omit<SenderBaseOptions, 'RecipientEmailMetadataKey'> & {
@@ -86,7 +91,10 @@ export function addInvitationSender<T extends SenderSettings>(
   const path = `${governanceSectionPath}:${definition.section}`;
   const settings = builder.configuration.bind(path, definition.schema, options);
   const headers = (settings as { Headers?: Record<string, string> }).Headers;
-  const problems = headers ? checkHeaderMap(`${path}:Headers`, headers, definition.headers) : [];
+  const problems = [
+    ...(headers ? checkHeaderMap(`${path}:Headers`, headers, definition.headers) : []),
+    ...checkTemplates(path, settings),
+  ];
   if (problems.length > 0) {
     throw new CoreError('CONFIGURATION_INVALID', `Invalid configuration:\n- ${problems.join('\n- ')}`, {
       section: path,

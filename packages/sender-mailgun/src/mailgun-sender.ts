@@ -31,7 +31,7 @@ export function createMailgunSend(
 ): (call: SenderCall) => Promise<InvitationSendResult> {
   return async (call) => {
     const context = deliveryContext(call, settings.SenderId);
-    const message = renderInvitationMessage(settings, call.invitation);
+    const message = renderInvitationMessage(settings, call);
     const variables = { ...settings.Variables, ...contextFields(context) };
     const headers = { ...settings.Headers, ...coreHeaders(context) };
     const metadata = {

@@ -46,7 +46,7 @@ export function createSendGridSend(
     : settings.AcceptedStatusCodes;
   return async (call) => {
     const context = deliveryContext(call, settings.SenderId);
-    const message = renderInvitationMessage(settings, call.invitation);
+    const message = renderInvitationMessage(settings, call);
     const customArgs = { ...settings.CustomArgs, ...contextFields(context) };
     const metadata = {
       sendgridEndpointHost: endpointHost(settings.BaseUrl),

@@ -42,7 +42,7 @@ export function createSesSend(
 ): (call: SenderCall) => Promise<InvitationSendResult> {
   return async (call) => {
     const context = deliveryContext(call, settings.SenderId);
-    const message = renderInvitationMessage(settings, call.invitation);
+    const message = renderInvitationMessage(settings, call);
     const tags = new Map<string, string>();
     for (const [name, value] of Object.entries(settings.Tags)) tags.set(sesTagName(name), sesTagValue(value));
     // The context tags (contract names, `tag` encoding) win over configured tags of the same name.

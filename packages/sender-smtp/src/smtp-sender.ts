@@ -43,7 +43,7 @@ export function createSmtpSend(
   const domain = settings.MessageIdDomain ?? settings.FromAddress.split('@')[1]!;
   return async (call) => {
     const context = deliveryContext(call, settings.SenderId);
-    const message = renderInvitationMessage(settings, call.invitation);
+    const message = renderInvitationMessage(settings, call);
     const metadata = {
       smtpHost: settings.Host,
       smtpPort: settings.Port,

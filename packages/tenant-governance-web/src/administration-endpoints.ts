@@ -2,12 +2,14 @@ import { defineOperation, OperationError } from '@corekit/abstractions';
 import {
   invitationDeliveryDispatcherKey,
   invitationDispatchRequestSchema,
+  suppliesRecipient,
   tenantAdministrationWorkflowRequestSchema,
   tenantGovernanceKey,
 } from '@corekit/tenant-governance';
 import { z } from 'zod';
 import { authorizationOf, type EndpointPlan } from './endpoint-plan';
 import { authorizedTenant, commandResource, dispatchResource } from './tenant-resource';
+import { requireGrant } from './request-grants';
 
 const tags = ['Tenant governance'];
 
@@ -31,7 +33,10 @@ export const administrationCommandResponseSchema = z.looseObject({
 /**
  * `POST /engine/tenant-administration/commands`: one `TenantAdministrationWorkflowRequest` per call, run by
  * `governance.execute`. When the host's authorizer names a subject, it becomes the audit actor (the body's
- * `actor` is then ignored, so a caller cannot write another actor into the audit trail).
+ * `actor` is then ignored, so a caller cannot write another actor into the audit trail). An `accept` with
+ * `onBehalf: true` also needs the plan's `acceptOnBehalf` policy (403
+ * INVITATION_ACCEPT_ON_BEHALF_FORBIDDEN without it) and a subject, recorded as the actor (403
+ * INVITATION_ACCEPT_ON_BEHALF_SUBJECT_UNKNOWN when the authorizer names none).
  */
 export function administrationCommandOperation(plan: EndpointPlan) {
   return defineOperation({
@@ -40,7 +45,7 @@ export function administrationCommandOperation(plan: EndpointPlan) {
     path: plan.routePattern,
     summary: 'Run one tenant administration command',
     description:
-      'Body TenantAdministrationWorkflowRequest (command invite, resend, mark-sent, revoke, accept, add-member, change-roles, remove-member, suspend-member or reactivate-member plus its fields). Answers the changed records and the audit entry.',
+      "Body TenantAdministrationWorkflowRequest (command invite, resend, mark-sent, revoke, accept, add-member, change-roles, remove-member, suspend-member or reactivate-member plus its fields). Answers the changed records and the audit entry. The invitee's own acceptance of an email invitation carries acceptanceSecret; an administrator's acceptance on behalf (onBehalf: true) needs a further policy.",
     tags,
     body: tenantAdministrationWorkflowRequestSchema,
     result: administrationCommandResponseSchema,
@@ -48,9 +53,11 @@ export function administrationCommandOperation(plan: EndpointPlan) {
       'invalid-input':
         'the command or its fields are invalid (unknown fields refused); TENANT_SCOPE_CONFLICT when the query or route names another tenant than the body; TENANT_ID_INVALID',
       unauthenticated: 'no credentials the host accepts',
-      forbidden: 'the host refused the named policy or this tenant (resource.tenantId)',
+      forbidden:
+        'the host refused the named policy or this tenant (resource.tenantId), or the accept-on-behalf policy (INVITATION_ACCEPT_ON_BEHALF_FORBIDDEN); an acceptance secret missing or wrong (INVITATION_ACCEPTANCE_SECRET_REQUIRED, _INVALID)',
       'not-found': 'tenant, invitation or membership not found',
-      conflict: 'the transition is not allowed, a duplicate, or a version conflict',
+      conflict:
+        'the transition is not allowed, a duplicate, a version conflict, or a used acceptance secret (INVITATION_ACCEPTANCE_SECRET_USED)',
       'too-large': 'the body is over the limit',
     },
     authorization: authorizationOf(plan),
@@ -62,7 +69,23 @@ export function administrationCommandOperation(plan: EndpointPlan) {
       const body = { ...input, tenantId: authorizedTenant(context) ?? input.tenantId };
       const governance = context.engine.resolve(tenantGovernanceKey);
       if (!governance) throw unavailable('Tenant governance');
-      const subject = context.principal?.subject;
+      let subject = context.principal?.subject;
+      if (body.command === 'accept' && body.onBehalf) {
+        const granted = await requireGrant(
+          context,
+          plan.additionalAuthorizationPolicies.acceptOnBehalf!,
+          'INVITATION_ACCEPT_ON_BEHALF_FORBIDDEN',
+          'Accepting an invitation on behalf of the invitee needs its own grant',
+        );
+        subject = granted.subject ?? subject;
+        if (!subject) {
+          throw new OperationError(
+            'forbidden',
+            'INVITATION_ACCEPT_ON_BEHALF_SUBJECT_UNKNOWN',
+            'An acceptance on behalf is recorded with who did it, and the host authorizer named no subject',
+          );
+        }
+      }
       const request = subject ? { ...body, actor: subject } : body;
       const result = await governance.execute(request);
       return result as unknown as z.input<typeof administrationCommandResponseSchema>;
@@ -97,7 +120,12 @@ export const invitationDispatchResponseSchema = z.object({
   outcomes: z.array(senderOutcomeSchema),
 });
 
-/** `POST /engine/tenant-invitations/delivery-dispatches` over the dispatcher (`invitationDeliveryDispatcherKey`). */
+/**
+ * `POST /engine/tenant-invitations/delivery-dispatches` over the dispatcher (`invitationDeliveryDispatcherKey`).
+ * A body whose metadata supplies its own recipient address also needs the plan's `suppliedRecipient`
+ * policy (403 DELIVERY_RECIPIENT_SUPPLY_FORBIDDEN without it); the dispatcher records such a dispatch on
+ * the invitation's audit trail with the principal's subject as the actor.
+ */
 export function deliveryDispatchOperation(plan: EndpointPlan) {
   return defineOperation({
     id: plan.operationId,
@@ -105,7 +133,7 @@ export function deliveryDispatchOperation(plan: EndpointPlan) {
     path: plan.routePattern,
     summary: 'Dispatch an invitation through the registered senders',
     description:
-      'Body { tenantId, invitationId, channel = email, metadata? (at most 20 string entries), senderIds? }. Answers one outcome per sender; the first dispatched outcome marks the invitation sent.',
+      'Body { tenantId, invitationId, channel = email, metadata? (at most 20 string entries), senderIds? }. Answers one outcome per sender; the first dispatched outcome marks the invitation sent. Metadata that supplies a recipient address needs a further policy and is recorded on the invitation audit trail.',
     tags,
     body: invitationDispatchRequestSchema,
     result: invitationDispatchResponseSchema,
@@ -113,7 +141,8 @@ export function deliveryDispatchOperation(plan: EndpointPlan) {
       'invalid-input':
         'the body is invalid (unknown fields refused); TENANT_SCOPE_CONFLICT when the query or route names another tenant than the body; TENANT_ID_INVALID',
       unauthenticated: 'no credentials the host accepts',
-      forbidden: 'the host refused the named policy or this tenant (resource.tenantId)',
+      forbidden:
+        'the host refused the named policy or this tenant (resource.tenantId), or the supplied-recipient policy (DELIVERY_RECIPIENT_SUPPLY_FORBIDDEN)',
       'not-found': 'INVITATION_NOT_FOUND',
       conflict: 'INVITATION_NOT_DELIVERABLE (not pending or sent) or DELIVERY_NO_SENDERS',
       'too-large': 'the body is over the limit',
@@ -126,7 +155,17 @@ export function deliveryDispatchOperation(plan: EndpointPlan) {
       const body = { ...input, tenantId: authorizedTenant(context) ?? input.tenantId };
       const dispatcher = context.engine.resolve(invitationDeliveryDispatcherKey);
       if (!dispatcher) throw unavailable('Invitation delivery');
-      const result = await dispatcher.dispatch({ ...body, signal: context.signal });
+      let subject = context.principal?.subject ?? null;
+      if (suppliesRecipient(body.metadata)) {
+        const granted = await requireGrant(
+          context,
+          plan.additionalAuthorizationPolicies.suppliedRecipient!,
+          'DELIVERY_RECIPIENT_SUPPLY_FORBIDDEN',
+          'A dispatch that names its own recipient address needs its own grant',
+        );
+        subject = granted.subject ?? subject;
+      }
+      const result = await dispatcher.dispatch({ ...body, actor: subject, signal: context.signal });
       return result as unknown as z.input<typeof invitationDispatchResponseSchema>;
     },
   });

@@ -27,6 +27,15 @@ export const governanceWebOptionsSchema = z
     TenantAdministrationCommandRoutePattern: route.default('/engine/tenant-administration/commands'),
     RequireTenantAdministrationAuthorization: z.boolean().default(true),
     TenantAdministrationAuthorizationPolicy: policy.default('tenant-governance.administration'),
+    /**
+     * The further policy an `accept` command with `onBehalf: true` needs (an administrator accepting for
+     * the invitee, without the acceptance secret); asked of the host's authorizer after the endpoint's own
+     * policy, whatever `RequireTenantAdministrationAuthorization` says. Default
+     * `tenant-governance.accept-on-behalf`.
+     */
+    TenantAdministrationAcceptOnBehalfAuthorizationPolicy: policy.default(
+      'tenant-governance.accept-on-behalf',
+    ),
     ExcludeTenantAdministrationEndpointFromDescription: z.boolean().default(false),
     TenantAdministrationCommandMaxRequestBodyBytes: bodyBytes.default(16_384),
 
@@ -37,6 +46,14 @@ export const governanceWebOptionsSchema = z
     RequireTenantInvitationDeliveryDispatchAuthorization: z.boolean().default(true),
     TenantInvitationDeliveryDispatchAuthorizationPolicy: policy.default(
       'tenant-governance.delivery-dispatch',
+    ),
+    /**
+     * The further policy a dispatch needs when its metadata supplies its own recipient address (redirecting
+     * the invitation); asked of the host's authorizer after the endpoint's own policy. Default
+     * `tenant-governance.delivery-dispatch-recipient`.
+     */
+    TenantInvitationDeliveryDispatchRecipientAuthorizationPolicy: policy.default(
+      'tenant-governance.delivery-dispatch-recipient',
     ),
     ExcludeTenantInvitationDeliveryDispatchEndpointFromDescription: z.boolean().default(false),
     TenantInvitationDeliveryDispatchMaxRequestBodyBytes: bodyBytes.default(32_768),

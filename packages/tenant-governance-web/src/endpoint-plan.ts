@@ -16,6 +16,12 @@ export interface EndpointPlan {
   readonly requiresAuthorization: boolean;
   /** Null for an anonymous endpoint. */
   readonly authorizationPolicy: string | null;
+  /**
+   * Further named policies the handler asks for parts of a request, always (also on an unguarded
+   * endpoint): the command endpoint's `acceptOnBehalf`, the dispatch endpoint's `suppliedRecipient`.
+   * Empty for the other families.
+   */
+  readonly additionalAuthorizationPolicies: Readonly<Record<string, string>>;
   readonly excludedFromDescription: boolean;
   /** Null for a GET. */
   readonly maxRequestBodyBytes: number | null;
@@ -42,6 +48,7 @@ export function planFields(prefix: string, plan: EndpointPlan): Record<string, u
     [key('mapped')]: plan.state === 'mapped',
     [key('requiresAuthorization')]: plan.requiresAuthorization,
     [key('authorizationPolicy')]: plan.authorizationPolicy,
+    [key('additionalAuthorizationPolicies')]: plan.additionalAuthorizationPolicies,
     [key('excludedFromDescription')]: plan.excludedFromDescription,
     [key('maxRequestBodyBytes')]: plan.maxRequestBodyBytes,
     [key('mapCall')]: plan.mapCall,

@@ -94,6 +94,10 @@ function familySpec(family: EndpointFamily, s: GovernanceWebOptions, builder: En
         require: s.RequireTenantAdministrationAuthorization,
         requireKey: 'RequireTenantAdministrationAuthorization',
         policy: s.TenantAdministrationAuthorizationPolicy as string | null,
+        additional: { acceptOnBehalf: s.TenantAdministrationAcceptOnBehalfAuthorizationPolicy } as Record<
+          string,
+          string
+        >,
         exclude: s.ExcludeTenantAdministrationEndpointFromDescription,
         maxBytes: s.TenantAdministrationCommandMaxRequestBodyBytes as number | null,
       };
@@ -107,6 +111,7 @@ function familySpec(family: EndpointFamily, s: GovernanceWebOptions, builder: En
         require: s.RequireTenantInvitationDeliveryDispatchAuthorization,
         requireKey: 'RequireTenantInvitationDeliveryDispatchAuthorization',
         policy: s.TenantInvitationDeliveryDispatchAuthorizationPolicy,
+        additional: { suppliedRecipient: s.TenantInvitationDeliveryDispatchRecipientAuthorizationPolicy },
         exclude: s.ExcludeTenantInvitationDeliveryDispatchEndpointFromDescription,
         maxBytes: s.TenantInvitationDeliveryDispatchMaxRequestBodyBytes,
       };
@@ -174,6 +179,7 @@ function planOf(
     state,
     requiresAuthorization: guarded,
     authorizationPolicy: guarded ? spec.policy : null,
+    additionalAuthorizationPolicies: ('additional' in spec && spec.additional) || {},
     excludedFromDescription: spec.exclude,
     maxRequestBodyBytes: spec.maxBytes,
     mapCall: endpointFamilies[family].mapCall,

@@ -47,10 +47,14 @@ describe('invitation lifecycle', () => {
       tenantId: 'acme',
       invitationId,
       principalId: 'user-9',
+      onBehalf: true,
+      actor: 'admin-1',
     });
     expect(accepted.invitation).toMatchObject({
       status: 'accepted',
       acceptedBy: { principalKind: 'user', principalId: 'user-9' },
+      acceptanceMode: 'on-behalf',
+      acceptedByActor: 'admin-1',
     });
     expect(accepted.membership).toMatchObject({ status: 'active', roles: ['member'], invitationId });
     expect(await governance.evaluate({ tenantId: 'acme', principalId: 'user-9', role: 'member' })).toEqual({

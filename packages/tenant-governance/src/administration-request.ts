@@ -66,7 +66,23 @@ export const tenantAdministrationWorkflowRequestSchema = z.discriminatedUnion('c
   z
     .object({ command: z.literal('revoke'), ...invitationRef, reason: z.string().max(500).optional() })
     .strict(),
-  z.object({ command: z.literal('accept'), ...invitationRef, ...principal }).strict(),
+  z
+    .object({
+      command: z.literal('accept'),
+      ...invitationRef,
+      ...principal,
+      /**
+       * The invitee's proof of receipt: the acceptance secret its message carried. Required for the
+       * invitee's own acceptance of an email invitation; never stored, logged or answered.
+       */
+      acceptanceSecret: z.string().min(1).max(200).optional(),
+      /**
+       * True: an administrator accepts for the invitee (no secret; `actor` required, recorded as accepted
+       * on behalf). The web adapter asks its own policy for it.
+       */
+      onBehalf: z.boolean().optional(),
+    })
+    .strict(),
   z.object({ command: z.literal('add-member'), ...common, ...principal, roles }).strict(),
   z.object({ command: z.literal('change-roles'), ...common, ...principal, roles }).strict(),
   z.object({ command: z.literal('remove-member'), ...common, ...principal }).strict(),

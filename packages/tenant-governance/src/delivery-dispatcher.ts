@@ -3,7 +3,7 @@ import { OperationError, type KeyedStore, type Logger, type PackCounter } from '
 import { deliveryEventIds } from './delivery-event-ids';
 import { logOutcome, logQueue } from './delivery-logs';
 import type { SenderRegistry } from './sender-registry';
-import { resolveInvitationRecipient, sanitizeSendMetadata } from './delivery-recipient';
+import { resolveInvitationRecipient, sanitizeSendMetadata, suppliesRecipient } from './delivery-recipient';
 import type {
   InvitationDeliveryDispatcher,
   InvitationDispatchRequest,
@@ -133,29 +133,53 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
       });
       const metadata = { ...(request.metadata ?? {}) };
       const recipient = resolveInvitationRecipient(invitation, metadata);
-      const forbiddenFor = (sender: InvitationSender) => {
+      if (suppliesRecipient(metadata)) {
+        await governance.recordSuppliedRecipient({
+          tenantId: request.tenantId,
+          invitationId: request.invitationId,
+          actor: request.actor ?? null,
+          correlationId: request.correlationId ?? null,
+        });
+      }
+      const forbiddenFor = (sender: InvitationSender, secret: string | null) => {
         const recordable = new Set(sender.recordableMetadataKeys ?? []);
         const values = Object.entries(metadata)
           .filter(([key]) => !recordable.has(key))
           .map(([, value]) => value);
-        return [recipient, invitation.inviteeId, ...values];
+        return [recipient, invitation.inviteeId, secret, ...values];
       };
+      // A new secret per sender for this pass, all stored (as hashes) in one write before any message goes
+      // out: each replaces its sender's previous one, so the newest message of each sender is the one that
+      // works, and a failed write sends nothing.
+      const sending = senders.filter((sender) => sender.supportedChannels.includes(channel));
+      const secrets =
+        sending.length > 0
+          ? await governance.issueAcceptanceSecrets({
+              tenantId: request.tenantId,
+              invitationId: request.invitationId,
+              channel,
+              senderIds: sending.map((sender) => sender.id),
+            })
+          : {};
       const outcomes: InvitationSenderOutcome[] = [];
       for (const sender of senders) {
         const key = retryKey(request.tenantId, request.invitationId, channel, sender.id);
         const attempt = ((await this.deps.queue.get(key))?.value.attempts ?? 0) + 1;
         let result: InvitationSendResult;
         let decision: InvitationSenderOutcome['decision'] = 'sender';
+        let acceptanceSecret: string | null = null;
         if (!sender.supportedChannels.includes(channel)) {
           result = { outcome: 'suppressed', reason: 'channel-unsupported' };
           decision = 'provider-managed';
         } else {
+          acceptanceSecret = secrets[sender.id]!;
           try {
             result = await sender.send({
               invitation,
               channel,
               metadata,
               recipient,
+              acceptanceSecret,
               dispatchId,
               attempt,
               signal: request.signal ?? new AbortController().signal,
@@ -201,7 +225,7 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
           attempt,
           providerMessageId: result.providerMessageId ?? null,
           retryQueued,
-          metadata: sanitizeSendMetadata(result.metadata, forbiddenFor(sender)),
+          metadata: sanitizeSendMetadata(result.metadata, forbiddenFor(sender, acceptanceSecret)),
         };
         outcomes.push(outcome);
         const record: DeliveryRunRecord = {

@@ -28,6 +28,16 @@ export function resolveInvitationRecipient(
   return null;
 }
 
+/**
+ * True when dispatch metadata names a recipient address of its own: any value shaped like an address,
+ * under whatever key (each sender looks up its own `RecipientEmailMetadataKey`, so the key alone cannot
+ * tell). Such a dispatch redirects the invitation; the web adapter asks a policy of its own for it and the
+ * dispatcher records it on the invitation's audit trail.
+ */
+export function suppliesRecipient(dispatchMetadata: Readonly<Record<string, string>> = {}): boolean {
+  return Object.values(dispatchMetadata).some((value) => emailShape.test(value.trim()));
+}
+
 /** Keys whose values are never recorded in run state (bodies, addresses, credentials, raw headers). */
 const unsafeKey =
   /(body|html|text|subject|recipient|address|email|^to$|^cc$|^bcc$|authori[sz]ation|cookie|secret|password|passwd|token|api[-_]?key|credential|signature$)/i;

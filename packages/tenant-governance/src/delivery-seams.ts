@@ -22,6 +22,12 @@ export interface InvitationSendRequest {
    * `RecipientEmailMetadataKey` resolves again with `resolveInvitationRecipient`.
    */
   readonly recipient: string | null;
+  /**
+   * The single-use acceptance secret minted for this attempt (the invitation stores only its SHA-256
+   * hash). It belongs in the message and nowhere else: sender-kit's templates place it with
+   * `{acceptanceSecret}` and `{acceptanceUrl}`; never put it in metadata, headers, tags or logs.
+   */
+  readonly acceptanceSecret: string;
   /** Random id of the dispatch pass (one per `dispatch` call or retry attempt); safe to log. */
   readonly dispatchId: string;
   /** 1 for the first attempt of this tenant + invitation + channel + sender, then 2, 3... through the retry queue. */
@@ -105,6 +111,12 @@ export interface InvitationDispatchRequest {
   readonly metadata?: Readonly<Record<string, string>>;
   /** Only these senders (default every registered sender). */
   readonly senderIds?: readonly string[];
+  /**
+   * Who asks (the web adapter puts the authorized subject here): recorded on the invitation's audit trail
+   * when the dispatch supplies its own recipient address.
+   */
+  readonly actor?: string | null;
+  readonly correlationId?: string | null;
   readonly signal?: AbortSignal;
 }
 

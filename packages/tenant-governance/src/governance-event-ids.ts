@@ -67,4 +67,6 @@ export const commandEventIds: Readonly<Record<string, number>> = {
   'action-transition': governanceEventIds.actionTransitioned,
   'declare-domain': governanceEventIds.domainDeclared,
   'remove-domain': governanceEventIds.domainRemoved,
+  // The audit entry of a dispatch that supplied its own recipient is a fact of the dispatch.
+  dispatch: 4531,
 };

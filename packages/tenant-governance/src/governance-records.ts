@@ -79,6 +79,32 @@ export interface TenantInvitation extends RecordCommon {
   readonly acceptedBy: { readonly principalKind: PrincipalKind; readonly principalId: string } | null;
   /** Safe delivery hints for the delivery companion (recipient metadata keys...); never shown on surfaces. */
   readonly metadata: Readonly<Record<string, string>>;
+  /**
+   * How an accepted invitation was accepted: `acceptance-secret` (the invitee presented the secret its
+   * message carried), `on-behalf` (an administrator accepted for the invitee; `acceptedByActor` says who) or
+   * `identity` (a user or external-identity invitee, whose identity the host vouched for). Absent before
+   * acceptance and on records written before this field existed.
+   */
+  readonly acceptanceMode?: AcceptanceMode;
+  /** The audit actor of the acceptance (for `on-behalf`: the authorized administrator), or null. */
+  readonly acceptedByActor?: string | null;
+  /**
+   * SHA-256 hashes of the live acceptance secrets, one per channel + sender that delivered the invitation.
+   * Kept in the store only: every read and command answers the invitation without this field.
+   */
+  readonly acceptanceSecretHashes?: readonly AcceptanceSecretHash[];
+}
+
+/** How an invitation was accepted (see `TenantInvitation.acceptanceMode`). */
+export type AcceptanceMode = 'acceptance-secret' | 'on-behalf' | 'identity';
+
+/** One stored acceptance secret: the hash only, and which delivery minted it. */
+export interface AcceptanceSecretHash {
+  readonly channel: string;
+  readonly senderId: string;
+  /** `sha256:<base64url digest>` of the secret text. */
+  readonly hash: string;
+  readonly mintedAtUtc: string;
 }
 
 /**
@@ -129,4 +155,13 @@ export interface TenantAdministrationAuditEntry {
   readonly actor: string | null;
   readonly correlationId: string | null;
   readonly atUtc: string;
+  /** Facts about how the command ran (absent when none; see `AuditFlag`). */
+  readonly flags?: readonly AuditFlag[];
 }
+
+/**
+ * `accepted-on-behalf`: an administrator accepted the invitation for the invitee (the entry's actor).
+ * `acceptance-secret-verified`: the invitee presented its acceptance secret. `recipient-supplied`: a
+ * dispatch named its own recipient address in its metadata (the address itself is never recorded).
+ */
+export type AuditFlag = 'accepted-on-behalf' | 'acceptance-secret-verified' | 'recipient-supplied';

@@ -18,6 +18,8 @@ import type { TenantDomainRecord } from './governance-records';
 import { executeInvitationCommand, expireIfOverdue, grantAcceptedMembership } from './invitation-commands';
 import { withExpiry } from './invitation-state-machine';
 import { versionConflictCode } from './record-store';
+import { publicInvitation } from './acceptance-secret';
+import { issueAcceptanceSecrets, recordSuppliedRecipient } from './invitation-delivery-facts';
 import { executeMembershipCommand } from './membership-commands';
 import type { GovernanceContribution, TenantGovernance } from './tenant-governance';
 
@@ -246,6 +248,14 @@ export function createGovernanceService(
     },
     markInvitationSent: (tenantId, invitationId) =>
       service.execute({ command: 'mark-sent', tenantId, invitationId }),
+    async issueAcceptanceSecrets(target) {
+      assertStarted();
+      return issueAcceptanceSecrets(context, target);
+    },
+    async recordSuppliedRecipient(request) {
+      assertStarted();
+      return recordSuppliedRecipient(context, request);
+    },
     async evaluate({ tenantId, principalKind = 'user', principalId, role }) {
       assertStarted();
       const membership = await context.memberships.get(membershipKey(tenantId, principalKind, principalId));
@@ -268,12 +278,12 @@ export function createGovernanceService(
     async getInvitation(tenantId, invitationId) {
       assertStarted();
       const invitation = await context.invitations.get(invitationKey(tenantId, invitationId));
-      return invitation && withExpiry(invitation, context.now());
+      return invitation && publicInvitation(withExpiry(invitation, context.now()));
     },
     async listInvitations(tenantId) {
       assertStarted();
       return (await context.invitations.list(`${tenantId}/`)).map((invitation) =>
-        withExpiry(invitation, context.now()),
+        publicInvitation(withExpiry(invitation, context.now())),
       );
     },
     async getAction(tenantId, actionId) {

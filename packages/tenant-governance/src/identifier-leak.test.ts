@@ -69,6 +69,7 @@ it('no surface, snapshot, diagnostics or log record carries a principal, invitee
       tenantId: 'acme',
       invitationId: email.invitation!.invitationId,
       principalId: principal + '-b',
+      onBehalf: true,
       ...meta,
     });
     await governance.execute({

@@ -50,6 +50,9 @@ export type {
   GovernanceAction,
   GovernanceActionDecision,
   TenantAdministrationAuditEntry,
+  AcceptanceMode,
+  AcceptanceSecretHash,
+  AuditFlag,
 } from './governance-records';
 export { invitationTransitions, actionTransitions, liveInvitationStatuses } from './invitation-state-machine';
 export {
@@ -91,7 +94,9 @@ export {
   defaultRecipientMetadataKey,
   resolveInvitationRecipient,
   sanitizeSendMetadata,
+  suppliesRecipient,
 } from './delivery-recipient';
+export { hashAcceptanceSecret } from './acceptance-secret';
 export type { DeliveryRunRecord } from './delivery-dispatcher';
 export { retryKey } from './retry-queue';
 export type { RetryQueueEntry } from './retry-queue';

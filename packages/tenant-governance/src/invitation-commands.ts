@@ -6,13 +6,14 @@ import {
   assertVersion,
   audit,
   invitationKey,
-  isWellFormedPrincipalId,
   membershipKey,
   normalizeInviteeId,
   refuse,
   type GovernanceContext,
 } from './governance-context';
-import type { TenantInvitation, TenantMembership } from './governance-records';
+import { publicInvitation } from './acceptance-secret';
+import type { AuditFlag, TenantInvitation, TenantMembership } from './governance-records';
+import { acceptedInvitation, refuseUsedAcceptanceSecret } from './invitation-acceptance';
 import {
   invitationTransitions,
   isOverdue,
@@ -160,7 +161,13 @@ async function invite(
     actor: request.actor ?? null,
     correlationId: request.correlationId ?? null,
   });
-  return { command: 'invite', outcome: 'applied', invitation: written, membership: null, audit: entry };
+  return {
+    command: 'invite',
+    outcome: 'applied',
+    invitation: publicInvitation(written),
+    membership: null,
+    audit: entry,
+  };
 }
 
 /** Grants (or extends) the membership an accepted invitation gives. Also used by the start-up repair. */
@@ -206,6 +213,7 @@ export async function executeInvitationCommand(
     refuse(context, command, tenantId, 'not-found', 'INVITATION_NOT_FOUND', 'The invitation does not exist');
   assertVersion(context, command, tenantId, request.expectedVersion, stored.version);
   const current = await expireIfOverdue(context, stored);
+  if (request.command === 'accept') refuseUsedAcceptanceSecret(context, request, current);
   const move = invitationTransitions[command];
   if (!move.from.includes(current.status)) {
     refuse(
@@ -219,6 +227,7 @@ export async function executeInvitationCommand(
   }
   const now = context.now();
   let next: TenantInvitation;
+  let flags: AuditFlag[] = [];
   switch (request.command) {
     case 'mark-sent':
       next = { ...current, status: 'sent', sendCount: current.sendCount + 1, sentAtUtc: now.toISOString() };
@@ -237,48 +246,9 @@ export async function executeInvitationCommand(
       next = { ...current, status: 'revoked', revokedAtUtc: now.toISOString() };
       break;
     case 'accept': {
-      if (!isWellFormedPrincipalId(request.principalId)) {
-        refuse(
-          context,
-          command,
-          tenantId,
-          'invalid-input',
-          'PRINCIPAL_INVALID',
-          'The principal id is not well formed',
-        );
-      }
-      if (
-        current.inviteeKind === 'user' &&
-        (request.principalKind !== 'user' || request.principalId !== current.inviteeId)
-      ) {
-        refuse(
-          context,
-          command,
-          tenantId,
-          'forbidden',
-          'INVITATION_PRINCIPAL_MISMATCH',
-          'The invitation was made for another user',
-        );
-      }
-      const member = await context.memberships.get(
-        membershipKey(tenantId, request.principalKind, request.principalId),
-      );
-      if (member?.status === 'suspended') {
-        refuse(
-          context,
-          command,
-          tenantId,
-          'conflict',
-          'MEMBERSHIP_SUSPENDED',
-          'The principal is a suspended member; reactivate the membership instead',
-        );
-      }
-      next = {
-        ...current,
-        status: 'accepted',
-        acceptedAtUtc: now.toISOString(),
-        acceptedBy: { principalKind: request.principalKind, principalId: request.principalId },
-      };
+      const accepted = await acceptedInvitation(context, request, current, now);
+      next = accepted.next;
+      flags = accepted.flags;
       break;
     }
   }
@@ -297,6 +267,7 @@ export async function executeInvitationCommand(
     outcome: 'applied',
     actor: request.actor ?? null,
     correlationId: request.correlationId ?? null,
+    ...(flags.length > 0 ? { flags } : {}),
   });
-  return { command, outcome: 'applied', invitation: written, membership, audit: entry };
+  return { command, outcome: 'applied', invitation: publicInvitation(written), membership, audit: entry };
 }

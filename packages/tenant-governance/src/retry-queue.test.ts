@@ -231,7 +231,7 @@ it('a SIGKILL mid-write leaves a queue file that loads with every reported item'
 it('a store I/O failure during a retry keeps the entry (retained), a revoked invitation abandons it', async () => {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'retry-transient-'));
   const stores = path.join(directory, 'stores');
-  const flaky = scriptedSender('flaky', [fail, fail, fail, ok]);
+  const flaky = scriptedSender('flaky', [fail, fail, ok]);
   const run = await startDelivery(
     {
       ...queueOn,
@@ -269,7 +269,8 @@ it('a store I/O failure during a retry keeps the entry (retained), a revoked inv
     rmSync(stores, { force: true });
     mkdirSync(stores);
     expect(await run.retryRunner.retryPending()).toMatchObject({ succeeded: 1, remaining: 0 });
-    expect(flaky.calls.map((call) => call.attempt)).toEqual([1, 1, 2, 3]);
+    // The broken pass could not store the attempt's acceptance-secret hash, so it sent no message at all.
+    expect(flaky.calls.map((call) => call.attempt)).toEqual([1, 1, 2]);
   } finally {
     await run.engine.stop();
     rmSync(directory, { recursive: true, force: true });

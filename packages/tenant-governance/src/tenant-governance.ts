@@ -63,6 +63,29 @@ export interface TenantGovernance {
   executeAction(request: TenantGovernanceActionRequest | unknown): Promise<TenantGovernanceActionResult>;
   /** Marks an invitation sent (for the delivery dispatcher once a sender dispatched it); same as `mark-sent`. */
   markInvitationSent(tenantId: string, invitationId: string): Promise<TenantAdministrationWorkflowResult>;
+  /**
+   * For the delivery dispatcher, once per pass before any sender runs: mints a single-use acceptance secret
+   * (256 random bits, base64url) per sender for one delivery of a live invitation, stores only their SHA-256
+   * hashes on the invitation in one write (each replacing that channel + sender's previous hash) and answers
+   * the plain secrets by sender id, for the messages. A secret expires with the invitation. 404
+   * INVITATION_NOT_FOUND, 409 INVITATION_NOT_DELIVERABLE.
+   */
+  issueAcceptanceSecrets(target: {
+    tenantId: string;
+    invitationId: string;
+    channel: string;
+    senderIds: readonly string[];
+  }): Promise<Record<string, string>>;
+  /**
+   * For the delivery dispatcher: records on the invitation's audit trail that a dispatch supplied its own
+   * recipient address (actor, time, flag `recipient-supplied`; never the address).
+   */
+  recordSuppliedRecipient(request: {
+    tenantId: string;
+    invitationId: string;
+    actor?: string | null;
+    correlationId?: string | null;
+  }): Promise<TenantAdministrationAuditEntry>;
   evaluate(query: {
     tenantId: string;
     principalKind?: PrincipalKind;

@@ -164,8 +164,8 @@ export function createWebHost(
       operation.authorization
         ? operation.authorization.mode === 'required'
         : guardsEngineRoutes && (operation.path === '/engine' || operation.path.startsWith('/engine/')),
-    guard: (request, operation, resource) =>
-      authorizeOperation(request, operation, authorize, logger, resource),
+    guard: (request, operation, resource, policy) =>
+      authorizeOperation(request, operation, authorize, logger, resource, policy),
   };
   const ownsBody = (request: Request) =>
     documented.some(

@@ -15,9 +15,10 @@ import { webHostEventIds } from './web-host-event-ids';
 import type { AuthorizeRequest } from './web-host-options';
 
 /**
- * Asks the host's `authorize` hook about a guarded operation, with the operation's named policy and what it
- * acts on (`resource`, from the operation's `authorizationResource`; left out of the requirement when the
- * operation declares none). Fail closed: no hook answers 401 (this host has no way to authenticate), `false` or a throw 403, an
+ * Asks the host's `authorize` hook about a guarded operation, with the operation's named policy (or, for a
+ * handler's `context.authorize`, the further `policyOverride`) and what it acts on (`resource`, from the
+ * operation's `authorizationResource`; left out of the requirement when the operation declares none). Fail
+ * closed: no hook answers 401 (this host has no way to authenticate), `false` or a throw 403, an
  * `unauthenticated` decision 401; only `true` or `{ outcome: 'allowed' }` runs the operation.
  */
 export async function authorizeOperation(
@@ -26,9 +27,11 @@ export async function authorizeOperation(
   authorize: AuthorizeRequest | undefined,
   logger: Logger,
   resource: AuthorizationResource | null = null,
+  policyOverride?: string,
 ): Promise<OperationPrincipal> {
   const policy =
-    operation.authorization?.mode === 'required' ? (operation.authorization.policy ?? null) : null;
+    policyOverride ??
+    (operation.authorization?.mode === 'required' ? (operation.authorization.policy ?? null) : null);
   if (!authorize) {
     throw authorizationProblem(
       'unauthenticated',

@@ -2,6 +2,7 @@ import {
   type AuthorizationResource,
   errorKindStatus,
   operationErrorCodes,
+  OperationError,
   type Engine,
   type ErrorKind,
   type OperationDefinition,
@@ -27,6 +28,8 @@ export type OperationGuard = (
   request: Request,
   operation: OperationDefinition,
   resource: AuthorizationResource | null,
+  /** A further policy a handler asks for (`OperationContext.authorize`); default the operation's own. */
+  policy?: string,
 ) => Promise<OperationPrincipal | null>;
 
 /** How operation routes reach the host. */
@@ -133,6 +136,7 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
           headers: headersOf(request),
           principal,
           resource,
+          authorize: (requirement) => handlerAuthorization(context, request, operation, resource, requirement.policy),
           transport: 'http',
           signal: controller.signal,
         });
@@ -147,6 +151,29 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
       }
     },
   };
+}
+
+/**
+ * A handler's further policy (`OperationContext.authorize`) asked of the same hook for the same request;
+ * a refusal becomes the OperationError the contract promises, so the handler can answer its own code.
+ */
+async function handlerAuthorization(
+  context: OperationRouteContext,
+  request: Request,
+  operation: OperationDefinition,
+  resource: AuthorizationResource | null,
+  policy: string,
+): Promise<OperationPrincipal> {
+  try {
+    const principal = await context.guard(request, operation, resource, policy);
+    return principal ?? { subject: null, policy, claims: {} };
+  } catch (error) {
+    if (error instanceof HttpProblem && (error.status === 401 || error.status === 403)) {
+      const kind = error.status === 401 ? 'unauthenticated' : 'forbidden';
+      throw new OperationError(kind, operationErrorCodes[kind], error.message);
+    }
+    throw error;
+  }
 }
 
 /** A problem for a refused authorization decision. */

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createTestEngineBuilder } from '@corekit/testing';
@@ -88,11 +88,27 @@ it('runs an invitation through its lifecycle over HTTP behind the demo token and
       headers: { authorization: `Bearer ${demo.bearerToken}` },
     });
     expect(((await read.json()) as any).totalMatched).toBe(1);
+    // The invitee's acceptance code is in the message the demo sender wrote to its outbox, and only there.
+    const message = readFileSync(
+      path.join(dataDirectory, 'invitation-outbox', `acme-${invitationId}.txt`),
+      'utf8',
+    );
+    const acceptanceSecret = /Acceptance code: ([A-Za-z0-9_-]{43})/.exec(message)![1]!;
+    expect(logger.text()).not.toContain(acceptanceSecret);
     const accepted = await post(
       '/engine/tenant-administration/commands',
-      JSON.stringify({ command: 'accept', tenantId: 'acme', invitationId, principalId: 'user-42' }),
+      JSON.stringify({
+        command: 'accept',
+        tenantId: 'acme',
+        invitationId,
+        principalId: 'user-42',
+        acceptanceSecret,
+      }),
     );
-    expect(accepted.body.invitation.status).toBe('accepted');
+    expect(accepted.body.invitation).toMatchObject({
+      status: 'accepted',
+      acceptanceMode: 'acceptance-secret',
+    });
     expect((await fetch(`${base}/engine/tenant-administration/commands`, { method: 'POST' })).status).toBe(
       401,
     );

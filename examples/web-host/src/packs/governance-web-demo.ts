@@ -52,7 +52,9 @@ export function tenantsAllow(
 
 const ownedPolicies = new Set([
   'tenant-governance.administration',
+  'tenant-governance.accept-on-behalf',
   'tenant-governance.delivery-dispatch',
+  'tenant-governance.delivery-dispatch-recipient',
   'tenant-governance.delivery-status-callback',
   'tenant-governance.delivery-status-observations',
 ]);
@@ -83,7 +85,8 @@ export function addGovernanceWebDemo(builder: EngineBuilder): TenantGovernanceEn
 }
 
 /**
- * The demo authorize hook for the four governance policies: a demo token is allowed when its tenants cover
+ * The demo authorize hook for the governance policies (the four endpoint policies and the two further
+ * grants: accepting on behalf, supplying a dispatch recipient): a demo token is allowed when its tenants cover
  * the resource's tenant (`demo-governance-admin` every tenant, subject `demo-admin`; `demo-acme-admin` and
  * `demo-globex-admin` their own tenant, subject `<tenant>-admin`; the subject is written as the audit actor)
  * and refused (403) otherwise; no token is unauthenticated. Answers null for another token (the host's own

@@ -41,6 +41,8 @@ it('the tenancy demo resolves by header and host and keeps an invitation across 
       tenantId: 'acme',
       invitationId,
       principalId: 'new-user',
+      onBehalf: true,
+      actor: 'test-admin',
     });
     expect(accepted.membership?.status).toBe('active');
   } finally {

@@ -9,6 +9,8 @@ export type {
   OperationMethod,
   OperationAuthorization,
   OperationPrincipal,
+  OperationAuthorizationRequirement,
+  OperationAuthorizeFunction,
   OperationInput,
   OperationContext,
   OperationResponse,

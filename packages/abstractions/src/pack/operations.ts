@@ -28,6 +28,20 @@ export interface OperationPrincipal {
   readonly claims: Readonly<Record<string, unknown>>;
 }
 
+/** One more named policy a handler needs for a part of the request (a field that asks for more). */
+export interface OperationAuthorizationRequirement {
+  readonly policy: string;
+}
+
+/**
+ * Asks the host's authorizer about `requirement` for the request being handled. Answers the principal when
+ * allowed; throws OperationError `unauthenticated` or `forbidden` (code UNAUTHENTICATED / FORBIDDEN) when
+ * refused, so the handler may answer with a code of its own.
+ */
+export type OperationAuthorizeFunction = (
+  requirement: OperationAuthorizationRequirement,
+) => Promise<OperationPrincipal>;
+
 /** The request as an operation sees it: validated input plus the transport facts a handler may need. */
 export interface OperationInput<TParams = unknown, TQuery = unknown, TBody = unknown> {
   readonly params: TParams;
@@ -52,6 +66,12 @@ export interface OperationContext {
    * a second reading of the input, so what runs is what was authorized.
    */
   readonly resource: AuthorizationResource | null;
+   * Asks the host's authorizer about one more named policy for this same request, when what the body asks
+   * needs a grant of its own (an administrator accepting on behalf, a dispatch naming its own recipient).
+   * Over a transport it asks the same hook as the operation's own policy; in process (a trusted caller,
+   * like `invoke` itself) it allows with the invocation's principal.
+   */
+  readonly authorize: OperationAuthorizeFunction;
   readonly configuration: ConfigurationReader;
   readonly logger: Logger;
   /** The running engine, for operations that report runtime state (read surfaces, status). */
@@ -180,6 +200,11 @@ export interface OperationInvocation {
    * the operation's `authorizationResource` (in-process callers are trusted).
    */
   readonly resource?: AuthorizationResource | null;
+   * The host's authorizer for further policies of this request (`OperationContext.authorize`). A transport
+   * must pass it: without it, an invocation over any transport other than `in-process` is refused
+   * `unauthenticated` when the handler asks.
+   */
+  readonly authorize?: OperationAuthorizeFunction;
   readonly transport?: string;
   readonly signal?: AbortSignal;
 }

@@ -8,6 +8,7 @@ import {
   type ConfigurationReader,
   type Engine,
   type Logger,
+  type OperationAuthorizeFunction,
   type OperationContext,
   type OperationDefinition,
   type OperationInvocation,
@@ -73,6 +74,28 @@ export interface OperationRuntime {
 }
 
 /** Registered operations: validated at build, invoked by hosts and tests. */
+/**
+ * `OperationContext.authorize` without a transport's authorizer: an in-process caller is trusted (it may
+ * call `invoke` anyway), so the policy is allowed with the invocation's principal; a transport that did
+ * not pass its authorizer is refused, never silently allowed.
+ */
+function inProcessAuthorize(invocation: OperationInvocation): OperationAuthorizeFunction {
+  return async ({ policy }) => {
+    if ((invocation.transport ?? 'in-process') !== 'in-process') {
+      throw new OperationError(
+        'unauthenticated',
+        operationErrorCodes.unauthenticated,
+        `Policy ${policy} needs the host's authorizer, which the ${invocation.transport} transport did not pass`,
+      );
+    }
+    return {
+      subject: invocation.principal?.subject ?? null,
+      policy,
+      claims: invocation.principal?.claims ?? {},
+    };
+  };
+}
+
 export class EngineOperationRegistry implements OperationRegistry {
   private readonly operations: OperationDefinition[] = [];
   private runtime: OperationRuntime | undefined;
@@ -187,6 +210,7 @@ export class EngineOperationRegistry implements OperationRegistry {
       rawBody: operation.rawBody ? (invocation.rawBody ?? Buffer.alloc(0)) : null,
       principal: invocation.principal ?? null,
       resource,
+      authorize: invocation.authorize ?? inProcessAuthorize(invocation),
       configuration: runtime.configuration,
       logger: runtime.logger,
       engine: runtime.engine,

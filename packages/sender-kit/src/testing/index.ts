@@ -38,6 +38,7 @@ export async function startSenderTestHost(
     engine,
     logger,
     seeds,
+    governance,
     delivery,
     /** Templates that carry the seeded subject and bodies (spread into a sender's options). */
     templates: {
