@@ -66,6 +66,7 @@ export interface OperationContext {
    * a second reading of the input, so what runs is what was authorized.
    */
   readonly resource: AuthorizationResource | null;
+  /**
    * Asks the host's authorizer about one more named policy for this same request, when what the body asks
    * needs a grant of its own (an administrator accepting on behalf, a dispatch naming its own recipient).
    * Over a transport it asks the same hook as the operation's own policy; in process (a trusted caller,
@@ -200,6 +201,7 @@ export interface OperationInvocation {
    * the operation's `authorizationResource` (in-process callers are trusted).
    */
   readonly resource?: AuthorizationResource | null;
+  /**
    * The host's authorizer for further policies of this request (`OperationContext.authorize`). A transport
    * must pass it: without it, an invocation over any transport other than `in-process` is refused
    * `unauthenticated` when the handler asks.
