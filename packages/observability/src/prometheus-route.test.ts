@@ -84,7 +84,7 @@ describe('the Prometheus route (served through the pack contract)', () => {
     const scraped = await off.get('/metrics');
     expect(scraped.status).toBe(200);
     expect(scraped.text).toBe('# OpenTelemetry is off: no metrics\n');
-    expect(off.logger.withEventId(3001)).toHaveLength(1);
+    expect(off.logger.withEventId(3011)).toHaveLength(1);
     const offSurfaces = JSON.parse((await off.get('/engine/technology-surfaces')).text);
     expect(offSurfaces).toEqual(
       expect.arrayContaining([

@@ -80,7 +80,7 @@ export class TelemetrySdk {
     return this.description;
   }
 
-  /** Builds and starts the SDK; never throws (a failure is logged, event 3006, and the engine runs without it). */
+  /** Builds and starts the SDK; never throws (a failure is logged, event 3014, and the engine runs without it). */
   start(): void {
     const { options, environment, logger } = this.inputs;
     if (!options.Enabled || environment.sdkDisabled) {
@@ -286,7 +286,7 @@ export class TelemetrySdk {
 
   /**
    * Flushes and shuts the SDK down within `timeoutMs`, then unregisters it from the OpenTelemetry API so a later
-   * engine in the same process can start its own. Never throws; logs event 3003 (warn when it ran out of time).
+   * engine in the same process can start its own. Never throws; logs event 3013 (warn when it ran out of time).
    */
   async stop(timeoutMs: number): Promise<void> {
     const sdk = this.sdk;
