@@ -57,6 +57,7 @@ it('answers /metrics and exports spans, metrics and logs over OTLP with its reso
   await fixture.waitForLine('"eventId":2010', 60_000);
   const base = `http://127.0.0.1:${port}`;
   expect((await fetch(`${base}/health/live`)).status).toBe(200);
+  expect((await fetch(`${base}/engine`)).status).toBe(200);
   const metrics = await fetch(`${base}/metrics`);
   expect(metrics.status).toBe(200);
   const text = await metrics.text();
@@ -64,14 +65,14 @@ it('answers /metrics and exports spans, metrics and logs over OTLP with its reso
   expect(text).toMatch(/^http_server_request_duration_count\{[^}]*http_route="\/health\/live"/m);
 
   const spans = await pollUntil(
-    async () => receiver.spans.filter((span) => span.name === 'GET /health/live'),
+    async () => receiver.spans.filter((span) => span.name === 'GET /engine'),
     (found) => found.length > 0,
     { timeoutMs: 30_000 },
   );
   expect(spans[0]).toMatchObject({
     kind: 2,
     scope: '@corekit/web-host',
-    attributes: expect.objectContaining({ 'http.route': '/health/live', 'http.response.status_code': 200 }),
+    attributes: expect.objectContaining({ 'http.route': '/engine', 'http.response.status_code': 200 }),
     resource: expect.objectContaining({
       'service.name': 'orders-service',
       'deployment.environment.name': 'development',

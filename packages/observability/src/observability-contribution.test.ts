@@ -57,7 +57,7 @@ describe('addObservabilityContribution (the contract of the hosted-platform pack
       platform: 'Test Cloud',
       contributes: ['spanExporters', 'metricExporters', 'resourceDetectors', 'resourceAttributes'],
     });
-    await telemetry.get('/health/ready');
+    await telemetry.get('/engine');
     const failures = await pollUntil(
       async () => telemetry.logger.withEventId(3111).filter((record) => record.level === 'warn'),
       (found) => found.length > 0,
@@ -67,7 +67,7 @@ describe('addObservabilityContribution (the contract of the hosted-platform pack
     expect(failures[0]).toMatchObject({ platform: 'Test Cloud' });
     await telemetry.host.close();
 
-    const server = spans.spans.find((span) => span.name === 'GET /health/ready');
+    const server = spans.spans.find((span) => span.name === 'GET /engine');
     expect(server?.resource.attributes).toMatchObject({
       'cloud.provider': 'test-cloud',
       'cloud.region': 'eu-test-1',

@@ -23,10 +23,13 @@ describe('OTLP export (a local receiver decoding the OTLP protobuf definitions)'
         OTEL_RESOURCE_ATTRIBUTES: 'team=payments,service.version=2.0.1',
       },
     });
-    expect((await telemetry.get('/health/ready', { traceparent })).status).toBe(200);
+    expect((await telemetry.get('/health/ready')).status).toBe(200);
+    expect((await telemetry.get('/engine/status', { traceparent })).status).toBe(200);
     await telemetry.host.close();
 
-    const server = receiver.spans.find((span) => span.name === 'GET /health/ready');
+    // Health routes record the duration histogram but no span (polled constantly, cached answers).
+    expect(receiver.spans.map((span) => span.name)).not.toContain('GET /health/ready');
+    const server = receiver.spans.find((span) => span.name === 'GET /engine/status');
     expect(server).toMatchObject({
       kind: 2,
       traceId,
@@ -34,7 +37,7 @@ describe('OTLP export (a local receiver decoding the OTLP protobuf definitions)'
       scope: '@corekit/web-host',
       attributes: {
         'http.request.method': 'GET',
-        'http.route': '/health/ready',
+        'http.route': '/engine/status',
         'http.response.status_code': 200,
         'url.scheme': 'http',
       },
@@ -81,9 +84,9 @@ describe('OTLP export (a local receiver decoding the OTLP protobuf definitions)'
         Otlp: { Endpoint: receiver.grpcUrl, Protocol: 'grpc', Headers: { 'x-tenant': 'grpc-header-secret' }, Logs: false },
       },
     });
-    expect((await telemetry.get('/health/live')).status).toBe(200);
+    expect((await telemetry.get('/engine')).status).toBe(200);
     await telemetry.host.close();
-    expect(receiver.spans.map((span) => span.name)).toContain('GET /health/live');
+    expect(receiver.spans.map((span) => span.name)).toContain('GET /engine');
     expect(receiver.metrics.map((metric) => metric.name)).toContain('http.server.request.duration');
     expect(receiver.logRecords).toEqual([]);
     expect(new Set(receiver.exports.map((entry) => `${entry.transport} ${entry.signal}`))).toEqual(
@@ -102,9 +105,9 @@ describe('OTLP export (a local receiver decoding the OTLP protobuf definitions)'
         OTEL_METRICS_EXPORTER: 'none',
       },
     });
-    await telemetry.get('/health/ready', { traceparent });
+    await telemetry.get('/engine', { traceparent });
     await telemetry.host.close();
-    expect(receiver.spans.find((span) => span.name === 'GET /health/ready')?.traceId).toBe(traceId);
+    expect(receiver.spans.find((span) => span.name === 'GET /engine')?.traceId).toBe(traceId);
     expect(receiver.exports.every((entry) => entry.transport === 'http/json')).toBe(true);
     expect(receiver.exports.map((entry) => entry.signal)).not.toContain('metrics');
   });
