@@ -91,7 +91,8 @@ await new Promise((resolve) => setTimeout(resolve, 500));
 await collector.close();
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const rate = (route: Route, side: Side) => median(results[route][side].map((result) => result.requests.average));
+const rate = (route: Route, side: Side) =>
+  median(results[route][side].map((result) => result.requests.average));
 const p99 = (route: Route, side: Side) => median(results[route][side].map((result) => result.latency.p99));
 const lines = [
   '',
@@ -102,7 +103,9 @@ const lines = [
 let missed = false;
 for (const route of ['health', 'operation'] as const) {
   const ratio = rate(route, 'on') / rate(route, 'off');
-  const roundRatios = results[route].on.map((result, index) => result.requests.average / results[route].off[index]!.requests.average);
+  const roundRatios = results[route].on.map(
+    (result, index) => result.requests.average / results[route].off[index]!.requests.average,
+  );
   const met = ratio >= targets[route];
   missed ||= !met;
   lines.push(

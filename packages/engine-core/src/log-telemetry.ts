@@ -38,7 +38,15 @@ export function emitLogRecord(record: LogRecord): void {
   // Debug records stay with the host's logger: exporting every one of them (a record per publication, per
   // check) would cost more than the telemetry of the requests they belong to.
   if (record.level === 'debug') return;
-  const { level, message, eventId, trace_id: _traceId, span_id: _spanId, trace_flags: _flags, ...rest } = record;
+  const {
+    level,
+    message,
+    eventId,
+    trace_id: _traceId,
+    span_id: _spanId,
+    trace_flags: _flags,
+    ...rest
+  } = record;
   const attributes: Record<string, AnyValue> = { 'event.id': eventId };
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;

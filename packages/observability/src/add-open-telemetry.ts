@@ -72,4 +72,3 @@ export function addOpenTelemetry(builder: EngineBuilder, options?: OpenTelemetry
   });
   return builder;
 }
-

@@ -48,7 +48,9 @@ describe('addObservabilityContribution (the contract of the hosted-platform pack
           spanExporters: () => [spans],
           metricExporters: () => [metrics],
           resourceAttributes: { 'cloud.provider': 'test-cloud', 'service.name': 'loses-to-the-core' },
-          resourceDetectors: () => [{ detect: () => resourceFromAttributes({ 'cloud.region': 'eu-test-1' }) }],
+          resourceDetectors: () => [
+            { detect: () => resourceFromAttributes({ 'cloud.region': 'eu-test-1' }) },
+          ],
         }),
     });
     const registered = telemetry.logger.withEventId(3111);
@@ -81,16 +83,20 @@ describe('addObservabilityContribution (the contract of the hosted-platform pack
   it('lists the installed contributions on the technology surface', async () => {
     const bare = await startTelemetryHost();
     const bareSurface = JSON.parse((await bare.get('/engine/technology-surfaces')).text);
-    expect(bareSurface.find((entry: { id: string }) => entry.id === 'observability.opentelemetry').metadata.contributions).toEqual([]);
+    expect(
+      bareSurface.find((entry: { id: string }) => entry.id === 'observability.opentelemetry').metadata
+        .contributions,
+    ).toEqual([]);
     await closeTelemetryHosts();
 
     const withPack = await startTelemetryHost({
       setup: (builder) => addObservabilityContribution(builder, { id: 3112, platform: 'Other Cloud' }),
     });
     const surface = JSON.parse((await withPack.get('/engine/technology-surfaces')).text);
-    expect(surface.find((entry: { id: string }) => entry.id === 'observability.opentelemetry').metadata.contributions).toEqual([
-      { id: 3112, platform: 'Other Cloud' },
-    ]);
+    expect(
+      surface.find((entry: { id: string }) => entry.id === 'observability.opentelemetry').metadata
+        .contributions,
+    ).toEqual([{ id: 3112, platform: 'Other Cloud' }]);
   });
 
   it('refuses a bad id, a second registration of an id, and contributions without addOpenTelemetry', () => {
@@ -98,7 +104,9 @@ describe('addObservabilityContribution (the contract of the hosted-platform pack
     expect(() => addObservabilityContribution(builder, { id: 0, platform: 'X' })).toThrow(/positive integer/);
     expect(() => addObservabilityContribution(builder, { id: 3113, platform: ' ' })).toThrow(/platform name/);
     addObservabilityContribution(builder, { id: 3113, platform: 'X' });
-    expect(() => addObservabilityContribution(builder, { id: 3113, platform: 'Y' })).toThrow(/already registered/);
+    expect(() => addObservabilityContribution(builder, { id: 3113, platform: 'Y' })).toThrow(
+      /already registered/,
+    );
     expect(() => builder.build()).toThrow(/addOpenTelemetry\(builder\) was not called/);
   });
 

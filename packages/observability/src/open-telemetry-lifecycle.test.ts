@@ -31,10 +31,16 @@ describe('addOpenTelemetry over the engine lifecycle', () => {
           }),
         ),
     });
-    expect((await telemetry.get('/api/ping', { traceparent: `00-${traceId}-b7ad6b7169203331-01` })).status).toBe(200);
+    expect(
+      (await telemetry.get('/api/ping', { traceparent: `00-${traceId}-b7ad6b7169203331-01` })).status,
+    ).toBe(200);
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     const handled = records.find((record) => record.message === 'ping handled');
-    expect(handled).toMatchObject({ trace_id: traceId, span_id: expect.stringMatching(/^[0-9a-f]{16}$/), trace_flags: '01' });
+    expect(handled).toMatchObject({
+      trace_id: traceId,
+      span_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      trace_flags: '01',
+    });
     expect(handled?.span_id).not.toBe('b7ad6b7169203331');
     // Outside any span (the engine starting) a record carries no trace context.
     const started = records.find((record) => record.eventId === 2001);
@@ -46,7 +52,9 @@ describe('addOpenTelemetry over the engine lifecycle', () => {
     const telemetry = await startTelemetryHost();
     await telemetry.host.engine.restart();
     const text = (await telemetry.get('/metrics')).text;
-    expect(prometheusSample(text, 'corekit_engine_runtime_transitions_total', { transition: 'Started' })).toBe(2);
+    expect(
+      prometheusSample(text, 'corekit_engine_runtime_transitions_total', { transition: 'Started' }),
+    ).toBe(2);
     expect(telemetry.logger.withEventId(3013)).toEqual([]);
     await telemetry.host.close();
     expect(telemetry.logger.withEventId(3013)).toEqual([expect.objectContaining({ level: 'info' })]);

@@ -56,11 +56,16 @@ describe('OTLP export (a local receiver decoding the OTLP protobuf definitions)'
       expect.arrayContaining([
         expect.objectContaining({
           count: 1,
-          attributes: expect.objectContaining({ 'http.route': '/health/ready', 'http.response.status_code': 200 }),
+          attributes: expect.objectContaining({
+            'http.route': '/health/ready',
+            'http.response.status_code': 200,
+          }),
         }),
       ]),
     );
-    const transitions = receiver.metrics.find((metric) => metric.name === 'corekit.engine.runtime.transitions');
+    const transitions = receiver.metrics.find(
+      (metric) => metric.name === 'corekit.engine.runtime.transitions',
+    );
     expect(transitions?.type).toBe('sum');
     expect(transitions?.resource['service.name']).toBe('orders-api');
 
@@ -71,7 +76,9 @@ describe('OTLP export (a local receiver decoding the OTLP protobuf definitions)'
     expect(new Set(receiver.exports.map((entry) => entry.path))).toEqual(
       new Set(['/v1/traces', '/v1/metrics', '/v1/logs']),
     );
-    expect(receiver.exports.every((entry) => entry.headers['x-api-key'] === 'otlp-key-never-logged')).toBe(true);
+    expect(receiver.exports.every((entry) => entry.headers['x-api-key'] === 'otlp-key-never-logged')).toBe(
+      true,
+    );
     expect(telemetry.logger.text()).not.toContain('otlp-key-never-logged');
     expect(telemetry.logger.withEventId(3013)).toEqual([expect.objectContaining({ level: 'info' })]);
   });
@@ -81,7 +88,12 @@ describe('OTLP export (a local receiver decoding the OTLP protobuf definitions)'
     const telemetry = await startTelemetryHost({
       openTelemetry: {
         ServiceName: 'billing',
-        Otlp: { Endpoint: receiver.grpcUrl, Protocol: 'grpc', Headers: { 'x-tenant': 'grpc-header-secret' }, Logs: false },
+        Otlp: {
+          Endpoint: receiver.grpcUrl,
+          Protocol: 'grpc',
+          Headers: { 'x-tenant': 'grpc-header-secret' },
+          Logs: false,
+        },
       },
     });
     expect((await telemetry.get('/engine')).status).toBe(200);
@@ -116,9 +128,15 @@ describe('OTLP export (a local receiver decoding the OTLP protobuf definitions)'
     receiver = await startOtlpReceiver();
     receiver.failWith(400);
     const telemetry = await startTelemetryHost({
-      environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20t0ken-value' },
+      environment: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20t0ken-value',
+      },
       // Short export timeouts: the exporters retry a failed batch after the SDK has shut down, until then.
-      openTelemetry: { MetricExportIntervalMilliseconds: 500, Otlp: { Logs: false, TimeoutMilliseconds: 300 } },
+      openTelemetry: {
+        MetricExportIntervalMilliseconds: 500,
+        Otlp: { Logs: false, TimeoutMilliseconds: 300 },
+      },
     });
     expect((await telemetry.get('/health/ready')).status).toBe(200);
     await telemetry.host.close();

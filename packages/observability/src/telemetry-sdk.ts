@@ -4,7 +4,11 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import type { ResourceDetector } from '@opentelemetry/resources';
 import { BatchLogRecordProcessor, type LogRecordProcessor } from '@opentelemetry/sdk-logs';
-import { PeriodicExportingMetricReader, type IMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import {
+  PeriodicExportingMetricReader,
+  type IMetricReader,
+  type PushMetricExporter,
+} from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import {
   BatchSpanProcessor,
@@ -13,7 +17,10 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '@corekit/abstractions';
-import type { ObservabilityContribution, ObservabilityResourceAttributes } from './observability-contribution';
+import type {
+  ObservabilityContribution,
+  ObservabilityResourceAttributes,
+} from './observability-contribution';
 import { observabilityEventIds } from './observability-event-ids';
 import type { OpenTelemetryOptions } from './open-telemetry-options';
 import type { OtelEnvironment } from './otel-environment';
@@ -41,7 +48,11 @@ export interface TelemetryDescription {
   readonly serviceName: string | null;
   readonly prometheusPath: string | null;
   /** One entry per OTLP signal pushed: signal, protocol and the URL without credentials or query. */
-  readonly otlp: ReadonlyArray<{ readonly signal: string; readonly protocol: string; readonly endpoint: string }>;
+  readonly otlp: ReadonlyArray<{
+    readonly signal: string;
+    readonly protocol: string;
+    readonly endpoint: string;
+  }>;
   /** The platforms whose contributions are installed, with their event ids. */
   readonly contributions: ReadonlyArray<{ readonly id: number; readonly platform: string }>;
 }
@@ -109,7 +120,8 @@ export class TelemetrySdk {
   private startSdk(): void {
     const { options, environment, contributions } = this.inputs;
     const targets = otlpTargets(options.Otlp, environment);
-    for (const target of targets) for (const value of Object.values(target.headers)) this.inputs.addSecret(value);
+    for (const target of targets)
+      for (const value of Object.values(target.headers)) this.inputs.addSecret(value);
     const interval = options.MetricExportIntervalMilliseconds ?? environment.metricExportInterval ?? 60_000;
     const periodic = (exporter: PushMetricExporter) =>
       new PeriodicExportingMetricReader({
@@ -133,7 +145,9 @@ export class TelemetrySdk {
     for (const target of targets) {
       const failed = this.coreFailureReport(target);
       if (target.signal === 'traces') {
-        spanProcessors.push(new BatchSpanProcessor(new ReportingSpanExporter(otlpSpanExporter(target), failed)));
+        spanProcessors.push(
+          new BatchSpanProcessor(new ReportingSpanExporter(otlpSpanExporter(target), failed)),
+        );
       } else if (target.signal === 'metrics') {
         metricReaders.push(periodic(new ReportingMetricExporter(otlpMetricExporter(target), failed)));
       } else {
@@ -151,7 +165,8 @@ export class TelemetrySdk {
         spanProcessors.push(new BatchSpanProcessor(new ReportingSpanExporter(exporter, failed)));
       }
       spanProcessors.push(...parts.spanProcessors);
-      for (const exporter of parts.metricExporters) metricReaders.push(periodic(new ReportingMetricExporter(exporter, failed)));
+      for (const exporter of parts.metricExporters)
+        metricReaders.push(periodic(new ReportingMetricExporter(exporter, failed)));
       metricReaders.push(...parts.metricReaders);
       for (const exporter of parts.logRecordExporters) {
         logRecordProcessors.push(
@@ -209,13 +224,17 @@ export class TelemetrySdk {
       level: 'info',
       eventId: observabilityEventIds.started,
       category,
-      message: `OpenTelemetry started for ${serviceName}: ${[
-        options.Prometheus.Enabled ? `Prometheus at ${options.Prometheus.Path}` : undefined,
-        ...this.description.otlp.map((target) => `${target.signal} over OTLP ${target.protocol} to ${target.endpoint}`),
-        ...contributions.map((contribution) => `${contribution.platform} (${contribution.id})`),
-      ]
-        .filter(Boolean)
-        .join(', ') || 'no exporter'}`,
+      message: `OpenTelemetry started for ${serviceName}: ${
+        [
+          options.Prometheus.Enabled ? `Prometheus at ${options.Prometheus.Path}` : undefined,
+          ...this.description.otlp.map(
+            (target) => `${target.signal} over OTLP ${target.protocol} to ${target.endpoint}`,
+          ),
+          ...contributions.map((contribution) => `${contribution.platform} (${contribution.id})`),
+        ]
+          .filter(Boolean)
+          .join(', ') || 'no exporter'
+      }`,
       otlp: this.description.otlp,
       contributions: this.description.contributions,
     });

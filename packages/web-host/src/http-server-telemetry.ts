@@ -8,16 +8,24 @@ export const httpServerScope = '@corekit/web-host';
 /** Bucket boundaries (seconds) the HTTP semantic conventions advise for `http.server.request.duration`. */
 const durationBuckets = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
-const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
+const knownMethods = new Set([
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+  'CONNECT',
+  'TRACE',
+]);
 
-const requestDuration = meterBound(
-  httpServerScope,
-  (meter): Histogram =>
-    meter.createHistogram('http.server.request.duration', {
-      description: 'Duration of HTTP server requests',
-      unit: 's',
-      advice: { explicitBucketBoundaries: durationBuckets },
-    }),
+const requestDuration = meterBound(httpServerScope, (meter): Histogram =>
+  meter.createHistogram('http.server.request.duration', {
+    description: 'Duration of HTTP server requests',
+    unit: 's',
+    advice: { explicitBucketBoundaries: durationBuckets },
+  }),
 );
 
 /**
