@@ -39,6 +39,8 @@ import {
   type ExportFailureReport,
 } from './reporting-exporters';
 import { telemetryResource } from './telemetry-resource';
+import { contributedParts } from './contribution-parts';
+import { safeEndpoint } from './safe-endpoint';
 
 const category = 'corekit.observability';
 
@@ -160,7 +162,7 @@ export class TelemetrySdk {
     }
     for (const contribution of contributions) {
       const failed = this.contributionFailureReport(contribution);
-      const parts = this.contributedParts(contribution);
+      const parts = contributedParts(contribution, this.inputs.logger);
       for (const exporter of parts.spanExporters) {
         spanProcessors.push(new BatchSpanProcessor(new ReportingSpanExporter(exporter, failed)));
       }
@@ -240,36 +242,6 @@ export class TelemetrySdk {
     });
   }
 
-  /** Calls each factory of a contribution once; a throwing factory is logged with the contribution's id and skipped. */
-  private contributedParts(contribution: ObservabilityContribution) {
-    const call = <T>(name: string, factory: (() => T) | undefined, fallback: T): T => {
-      if (!factory) return fallback;
-      try {
-        return factory.call(contribution);
-      } catch (error) {
-        this.inputs.logger.log({
-          level: 'error',
-          eventId: contribution.id,
-          category,
-          message: `The ${contribution.platform} observability pack failed to create its ${name}: ${(error as Error)?.message ?? String(error)}; started without them`,
-          platform: contribution.platform,
-        });
-        return fallback;
-      }
-    };
-    return {
-      spanExporters: call('span exporters', contribution.spanExporters, []),
-      spanProcessors: [...call('span processors', contribution.spanProcessors, [])],
-      metricExporters: call('metric exporters', contribution.metricExporters, []),
-      metricReaders: [...call('metric readers', contribution.metricReaders, [])],
-      logRecordExporters: call('log record exporters', contribution.logRecordExporters, []),
-      logRecordProcessors: [...call('log record processors', contribution.logRecordProcessors, [])],
-      resourceDetectors: [...call('resource detectors', contribution.resourceDetectors, [])],
-      propagators: [...call('propagators', contribution.propagators, [])],
-      idGenerator: call('id generator', contribution.idGenerator, undefined),
-    };
-  }
-
   private coreFailureReport(target: OtlpTarget): ExportFailureReport {
     return throttledFailureReport((error, suppressed) =>
       this.inputs.logger.log({
@@ -336,15 +308,5 @@ export class TelemetrySdk {
             ? `OpenTelemetry did not finish flushing within ${timeoutMs} ms (ShutdownTimeoutMilliseconds); buffered data may be lost`
             : `OpenTelemetry shut down with an error: ${outcome.message}`,
     });
-  }
-}
-
-/** The URL without user info, query or fragment (an API key in a query string is never logged). */
-function safeEndpoint(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return '(invalid URL)';
   }
 }
