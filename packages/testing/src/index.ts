@@ -141,3 +141,12 @@ export type {
   SenderCallbackPairRun,
 } from './sender-callback-pair';
 export * from './fakes/mail-providers';
+export { startOtlpReceiver } from './fakes/otlp/otlp-receiver';
+export type { OtlpReceiver, OtlpSignal, ReceivedExport } from './fakes/otlp/otlp-receiver';
+export type {
+  ReceivedAttributes,
+  ReceivedDataPoint,
+  ReceivedLogRecord,
+  ReceivedMetric,
+  ReceivedSpan,
+} from './fakes/otlp/otlp-records';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { OperationError } from './error-kinds';
-import type { OperationAuthorization, OperationPrincipal } from './operations';
+import type { BehaviorAuthorization, OperationPrincipal } from './operations';
 
 /**
  * What an operation acts on, known before it runs (resolved from the request's route, query and body before
@@ -85,7 +85,7 @@ export const behaviorAuthorizationCodes = {
  */
 export async function authorizeBehaviorCall(
   authorizer: Authorizer | undefined,
-  behavior: { readonly id: string; readonly authorization?: OperationAuthorization },
+  behavior: { readonly id: string; readonly authorization?: BehaviorAuthorization },
   request: Omit<AuthorizationRequest, 'policy' | 'operationId'>,
 ): Promise<OperationPrincipal | null> {
   if (behavior.authorization?.mode !== 'required') return null;
