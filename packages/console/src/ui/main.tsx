@@ -4,4 +4,6 @@ import './console.css';
 import { App } from './app';
 
 const root = document.getElementById('app')!;
+// Replace the server-rendered "Loading" line (render would append beside it).
+root.textContent = '';
 render(<App title={root.dataset.title ?? 'Core console'} />, root);

@@ -30,7 +30,10 @@ export function VirtualList<T>(props: VirtualListProps<T>) {
       class="virtual-viewport"
       style={{ height: `${height}px` }}
       onScroll={(event) => setScrollTop((event.currentTarget as HTMLDivElement).scrollTop)}
-      tabIndex={items.length > 0 ? -1 : undefined}
+      // Focusable so the list scrolls from the keyboard even when its rows hold nothing focusable.
+      tabIndex={0}
+      role="region"
+      aria-label={`${label} (scrollable)`}
     >
       <ul class="virtual-list" aria-label={label} style={{ height: `${items.length * rowHeight}px` }}>
         {visible.map((item, index) => (

@@ -112,7 +112,7 @@ export function OverviewView({ state, now }: { readonly state: ConsoleState; rea
       <div class="dependency-header" aria-hidden="true">
         <span>State</span>
         <span>Dependency</span>
-        <span>Kind</span>
+        <span>Required</span>
         <span>Last duration</span>
         <span>Age</span>
         <span>Recent checks</span>

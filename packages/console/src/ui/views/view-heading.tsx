@@ -1,11 +1,19 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
 
-/** The view's heading; it takes the focus when the view opens, so keyboard and screen-reader users land on it. */
+let firstView = true;
+
+/**
+ * The view's heading. After a navigation it takes the focus, so keyboard and screen-reader users land on the
+ * new view; the first view of a page load leaves the focus where the browser put it.
+ */
 export function ViewHeading({ children, focusKey }: { readonly children: ComponentChildren; readonly focusKey: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (document.activeElement && document.activeElement !== document.body && focusKey === 'initial') return;
+    if (firstView) {
+      firstView = false;
+      return;
+    }
     heading.current?.focus();
   }, [focusKey]);
   return (
