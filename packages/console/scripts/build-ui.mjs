@@ -1,7 +1,8 @@
 // Builds the console's browser bundle at package build time: one ES module and one stylesheet, minified,
 // with content-hashed names (served with immutable caching), plus dist/ui/manifest.json naming them.
-// Nothing is fetched at run time; the page loads only these two files.
+// Nothing is fetched at run time; the page loads only these two files. `--if-missing` skips an existing build.
 import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,9 @@ import { fileURLToPath } from 'node:url';
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outputRoot = path.join(packageRoot, 'dist', 'ui');
 const assetsDirectory = path.join(outputRoot, 'assets');
+
+// `--if-missing`: keep assets already built (the sample host's `pnpm demo` runs from sources on a fresh clone).
+if (process.argv.includes('--if-missing') && existsSync(path.join(outputRoot, 'manifest.json'))) process.exit(0);
 
 await rm(outputRoot, { recursive: true, force: true });
 await mkdir(assetsDirectory, { recursive: true });
