@@ -127,6 +127,24 @@ export function consoleOperations(parts: ConsoleOperationParts): OperationDefini
       handler: (_input, context) => catalogIndex(context.engine),
     }),
     defineOperation({
+      id: 'console.recent-history',
+      method: 'GET',
+      path: `${consolePath}/history`,
+      summary: 'The latest checks of every dependency (the history strips), in one answer',
+      tags: ['Console'],
+      query: z.object({
+        windowMinutes: z.coerce.number().int().min(1).max(43_200).optional(),
+        perDependency: z.coerce.number().int().min(1).max(500).optional(),
+      }),
+      result: z.object({ dependencies: z.record(z.string(), z.array(historySampleSchema)) }),
+      handler: async ({ query }) => ({
+        dependencies: await history.recent(
+          Math.min(query.windowMinutes ?? 60, options.HistoryRetentionMinutes) * 60_000,
+          query.perDependency ?? 30,
+        ),
+      }),
+    }),
+    defineOperation({
       id: 'console.dependency-history',
       method: 'GET',
       path: `${consolePath}/history/:dependencyId`,

@@ -102,6 +102,25 @@ export class DependencyHistory {
     if (await this.store.delete(victim.key)) this.options.onBucketDropped?.(victim.key);
   }
 
+  /** The latest `perDependency` samples of every dependency checked within `windowMs`, oldest first each. */
+  async recent(windowMs: number, perDependency: number): Promise<Record<string, HistorySample[]>> {
+    const since = this.now() - Math.min(windowMs, this.options.retentionMs);
+    const firstBucket = Math.floor(since / this.options.bucketMs) * this.options.bucketMs;
+    const grouped: Record<string, HistorySample[]> = {};
+    for (const record of await this.store.list()) {
+      if (Date.parse(record.value.bucketStartUtc) < firstBucket) continue;
+      const samples = (grouped[record.value.dependencyId] ??= []);
+      for (const sample of record.value.samples) {
+        if (Date.parse(sample.checkedAtUtc) >= since) samples.push(sample);
+      }
+    }
+    for (const [id, samples] of Object.entries(grouped)) {
+      samples.sort((a, b) => Date.parse(a.checkedAtUtc) - Date.parse(b.checkedAtUtc));
+      grouped[id] = samples.slice(-perDependency);
+    }
+    return grouped;
+  }
+
   /** Every sample of one dependency checked within the last `windowMs`, oldest first. */
   async read(dependencyId: string, windowMs: number): Promise<HistorySample[]> {
     const since = this.now() - Math.min(windowMs, this.options.retentionMs);

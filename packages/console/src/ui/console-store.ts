@@ -36,8 +36,8 @@ const storyLimit = 2000;
 type Listener = (state: ConsoleState) => void;
 
 /**
- * The console's one source of truth: loaded from the JSON routes when the event stream opens (and again after
- * every reconnect), then kept current by the pushed events alone; nothing polls health state.
+ * The console's one source of truth: loaded from the JSON routes when the page opens (and again after every
+ * reconnect of the event stream), then kept current by the pushed events alone; nothing polls health state.
  */
 export class ConsoleStore {
   private state: ConsoleState = {
@@ -68,11 +68,14 @@ export class ConsoleStore {
   }
 
   connect(): void {
+    // Loaded at once (also without the ServerSentEvents transport), then again after every reconnect.
+    void this.reload();
     const source = new EventSource('events');
     this.source = source;
     source.onopen = () => {
+      const reconnected = this.state.connection === 'lost';
       this.set({ connection: 'live', lostSinceMs: null });
-      void this.reload();
+      if (reconnected) void this.reload();
     };
     source.onerror = () => this.markLost();
     source.addEventListener('shutdown', () => this.markLost());
@@ -104,17 +107,10 @@ export class ConsoleStore {
         getJson<{ timeline: RuntimeStoryEntry[] }>('runtime-story'),
       ]);
       this.set({ status, dependencies, story: story.timeline.slice(-storyLimit), loadError: null });
-      const strips = Object.fromEntries(
-        await Promise.all(
-          dependencies.map(async (entry) => {
-            const history = await getJson<{ samples: Sample[] }>(
-              `console/history/${encodeURIComponent(entry.id)}?windowMinutes=60`,
-            ).catch(() => ({ samples: [] as Sample[] }));
-            return [entry.id, history.samples.slice(-stripLength)] as const;
-          }),
-        ),
-      );
-      this.set({ strips });
+      const recent = await getJson<{ dependencies: Record<string, Sample[]> }>(
+        `console/history?windowMinutes=60&perDependency=${stripLength}`,
+      ).catch(() => ({ dependencies: {} as Record<string, Sample[]> }));
+      this.set({ strips: recent.dependencies });
     } catch (error) {
       this.set({ loadError: error instanceof Error ? error.message : String(error) });
     }
