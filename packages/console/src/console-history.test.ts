@@ -41,6 +41,13 @@ describe('dependency history through the host', () => {
     expect(answer.summary.outcomes.healthy).toBeGreaterThan(0);
     expect(answer.samples.every((sample) => typeof sample.durationMs === 'number')).toBe(true);
     expect((await test.get('/engine/console/history/nope')).status).toBe(404);
+    const recent = (await (await test.get('/engine/console/history?perDependency=2')).json()) as {
+      dependencies: Record<string, Array<{ checkedAtUtc: string }>>;
+    };
+    expect(Object.keys(recent.dependencies)).toEqual(['orders-db']);
+    expect(recent.dependencies['orders-db']).toHaveLength(2);
+    const [older, newer] = recent.dependencies['orders-db'];
+    expect(Date.parse(newer.checkedAtUtc)).toBeGreaterThan(Date.parse(older.checkedAtUtc));
   });
 
   it('reports the store the history lives on as installed, and on a File store the history survives a restart', async () => {
