@@ -12,6 +12,20 @@ import { createSampleHost, sampleRoot } from './sample-host';
 // The operator console (@corekit/console) in Debian's Chromium, driven by playwright-core, against the sample
 // host. Every wait is a condition on the DOM or on a request (Playwright polls it); nothing sleeps.
 
+/**
+ * The page's globals as the predicates below use them (this project compiles without the DOM library). Wait
+ * predicates are functions, never strings: Playwright would evaluate a string in the page, which its CSP forbids.
+ */
+interface PageGlobals {
+  readonly document: {
+    querySelector(selector: string): unknown;
+    querySelectorAll(
+      selector: string,
+    ): ArrayLike<{ getAttribute(name: string): string | null; readonly textContent: string | null }>;
+    readonly activeElement: { readonly tagName: string; readonly textContent: string | null } | null;
+  };
+}
+
 const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
 const screenshotPath = path.resolve(sampleRoot, '..', '..', 'docs', 'console.png');
 
@@ -86,20 +100,28 @@ describeInBrowser('the operator console in Chromium', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
     await row(page, 'inventory-api').locator('.badge', { hasText: 'Healthy' }).waitFor();
-    await expect(row(page, 'inventory-api').locator('.age').textContent()).resolves.toMatch(/checked \d+ s ago/);
+    await expect(row(page, 'inventory-api').locator('.age').textContent()).resolves.toMatch(
+      /checked \d+ s ago/,
+    );
     const dependencyReads = () => requests.filter((url) => url.endsWith('/engine/dependencies')).length;
     const readsBefore = dependencyReads();
 
     sample.upstream.state.inventory = 'down';
     await page.waitForSelector('[data-dependency="inventory-api"][data-state="failed"]', { timeout: 15_000 });
     await expect(row(page, 'inventory-api').textContent()).resolves.toContain('Failed');
-    await expect(page.locator('[data-live-region]').textContent()).resolves.toMatch(/Inventory API is now Failed/);
+    await expect(page.locator('[data-live-region]').textContent()).resolves.toMatch(
+      /Inventory API is now Failed/,
+    );
     // The change came over the event stream: the dependencies route was not read again.
     expect(dependencyReads()).toBe(readsBefore);
 
     sample.upstream.state.inventory = 'up';
-    await page.waitForSelector('[data-dependency="inventory-api"][data-state="healthy"]', { timeout: 15_000 });
-    await page.waitForFunction("document.querySelectorAll('.strip-bar').length >= 6");
+    await page.waitForSelector('[data-dependency="inventory-api"][data-state="healthy"]', {
+      timeout: 15_000,
+    });
+    await page.waitForFunction(
+      () => (globalThis as unknown as PageGlobals).document.querySelectorAll('.strip-bar').length >= 6,
+    );
     mkdirSync(path.dirname(screenshotPath), { recursive: true });
     await page.screenshot({ path: screenshotPath, fullPage: true });
 
@@ -138,9 +160,13 @@ describeInBrowser('the operator console in Chromium', () => {
     await sample.close();
     await page.locator('.banner-lost[role="alert"]').waitFor({ timeout: 15_000 });
     await expect(page.locator('.banner-lost').textContent()).resolves.toContain('The host stopped answering');
-    await page.waitForFunction("document.querySelectorAll('[data-state=\"healthy\"]').length === 0", undefined, {
-      timeout: 20_000,
-    });
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as PageGlobals).document.querySelectorAll('[data-state="healthy"]').length ===
+        0,
+      undefined,
+      { timeout: 20_000 },
+    );
     await expect(row(page, 'inventory-api').getAttribute('data-state')).resolves.toBe('unknown');
   });
 
@@ -171,12 +197,18 @@ describeInBrowser('the operator console in Chromium', () => {
     const outline = await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle');
     expect(outline).not.toBe('none');
     await page.keyboard.press('Enter');
-    await page.waitForFunction("document.activeElement?.tagName === 'H2'");
+    await page.waitForFunction(
+      () => (globalThis as unknown as PageGlobals).document.activeElement?.tagName === 'H2',
+    );
     await expect(page.evaluate<string>('document.activeElement?.textContent')).resolves.toBe('Inventory API');
     await page.keyboard.press('Shift+Tab');
-    await expect(page.evaluate<string>('document.activeElement?.textContent?.trim()')).resolves.toBe('← All dependencies');
+    await expect(page.evaluate<string>('document.activeElement?.textContent?.trim()')).resolves.toBe(
+      '← All dependencies',
+    );
     await page.keyboard.press('Enter');
-    await page.waitForFunction("document.activeElement?.textContent === 'Overview'");
+    await page.waitForFunction(
+      () => (globalThis as unknown as PageGlobals).document.activeElement?.textContent === 'Overview',
+    );
   });
 
   it('has no serious or critical axe-core violation on any view, in the light and the dark scheme', async () => {
@@ -195,7 +227,11 @@ describeInBrowser('the operator console in Chromium', () => {
         await page.goto(`${sample.base}/engine/console${fragment}`);
         await page.locator(ready).first().waitFor();
         const violations = await seriousViolations(page);
-        expect([dark ? 'dark' : 'light', fragment, violations]).toEqual([dark ? 'dark' : 'light', fragment, []]);
+        expect([dark ? 'dark' : 'light', fragment, violations]).toEqual([
+          dark ? 'dark' : 'light',
+          fragment,
+          [],
+        ]);
       }
     }
   });
@@ -220,7 +256,10 @@ describeInBrowser('the operator console in Chromium', () => {
     await approver.page.goto(`${sample.base}/engine/console#/attention`);
     await approver.page.locator(`[data-entry="${run.runId}"] button`, { hasText: 'Approve' }).click();
     await approver.page.locator('.action-status', { hasText: 'Approve done' }).waitFor();
-    await approver.page.waitForFunction(`!document.querySelector('[data-entry="${run.runId}"]')`);
+    await approver.page.waitForFunction(
+      (runId) => !(globalThis as unknown as PageGlobals).document.querySelector(`[data-entry="${runId}"]`),
+      run.runId,
+    );
     const after = (await (await fetch(`${sample.base}/engine/agent-tool-runs/${run.runId}`)).json()) as {
       requiresApproval: boolean;
     };
@@ -233,14 +272,16 @@ describeInBrowser('the operator console in Chromium', () => {
     await page.goto(`${sample.base}/engine/console#/story`);
     await page.locator('.story-row').first().waitFor();
     await page.selectOption('select', 'module');
-    await page.waitForFunction(
-      "[...document.querySelectorAll('.story-row')].every((row) => row.getAttribute('data-kind') === 'module')",
+    await page.waitForFunction(() =>
+      Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('.story-row')).every(
+        (row) => row.getAttribute('data-kind') === 'module',
+      ),
     );
     await page.fill('input[type="search"]', 'support-desk');
-    await page.waitForFunction(
-      "document.querySelectorAll('.story-row').length > 0 && " +
-        "[...document.querySelectorAll('.story-row')].every((row) => row.textContent.includes('support-desk'))",
-    );
+    await page.waitForFunction(() => {
+      const rows = Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('.story-row'));
+      return rows.length > 0 && rows.every((row) => (row.textContent ?? '').includes('support-desk'));
+    });
   });
 
   it('renders 1,000 dependencies in a virtualised list and filters them', async () => {
@@ -281,7 +322,9 @@ describeInBrowser('the operator console in Chromium', () => {
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       return performance.now() - started;
     })()`);
-    await page.waitForFunction("document.querySelectorAll('li.virtual-row').length === 1");
+    await page.waitForFunction(
+      () => (globalThis as unknown as PageGlobals).document.querySelectorAll('li.virtual-row').length === 1,
+    );
     await page.locator('[data-dependency="dep-0999"]').waitFor();
     process.stdout.write(`console: 1,000 dependencies filtered and painted in ${filterMs.toFixed(1)} ms\n`);
   }, 90_000);

@@ -12,7 +12,8 @@ const outputRoot = path.join(packageRoot, 'dist', 'ui');
 const assetsDirectory = path.join(outputRoot, 'assets');
 
 // `--if-missing`: keep assets already built (the sample host's `pnpm demo` runs from sources on a fresh clone).
-if (process.argv.includes('--if-missing') && existsSync(path.join(outputRoot, 'manifest.json'))) process.exit(0);
+if (process.argv.includes('--if-missing') && existsSync(path.join(outputRoot, 'manifest.json')))
+  process.exit(0);
 
 await rm(outputRoot, { recursive: true, force: true });
 await mkdir(assetsDirectory, { recursive: true });
@@ -36,7 +37,8 @@ const result = await build({
 const files = Object.keys(result.metafile.outputs).map((output) => path.basename(output));
 const script = files.find((file) => file.endsWith('.js'));
 const stylesheet = files.find((file) => file.endsWith('.css'));
-if (!script || !stylesheet) throw new Error(`console build produced ${files.join(', ')}: expected one .js and one .css`);
+if (!script || !stylesheet)
+  throw new Error(`console build produced ${files.join(', ')}: expected one .js and one .css`);
 await writeFile(
   path.join(outputRoot, 'manifest.json'),
   `${JSON.stringify({ script, stylesheet, files }, null, 2)}\n`,

@@ -2,7 +2,12 @@ import { CoreError, type EngineBuilder, type StoreProviderTraits } from '@coreki
 import { loadConsoleAssets, type ConsoleAssets } from './console-assets';
 import { consoleEventIdCatalog, consoleEventIds } from './console-event-ids';
 import { consoleOperations } from './console-operations';
-import { consoleOptionsSchema, consoleSectionPath, type ConsoleCodeOptions, type ConsoleOptions } from './console-options';
+import {
+  consoleOptionsSchema,
+  consoleSectionPath,
+  type ConsoleCodeOptions,
+  type ConsoleOptions,
+} from './console-options';
 import { DependencyHistory, type HistoryBucket } from './dependency-history';
 
 const registrationKey = '@corekit/console';
@@ -60,7 +65,12 @@ export function addConsole(builder: EngineBuilder, options: AddConsoleOptions = 
   let storeTraits: StoreProviderTraits | null = null;
 
   builder.addEventIds(consoleEventIdCatalog);
-  for (const operation of consoleOperations({ assets, options: settings, history, storeTraits: () => storeTraits })) {
+  for (const operation of consoleOperations({
+    assets,
+    options: settings,
+    history,
+    storeTraits: () => storeTraits,
+  })) {
     builder.addOperation(operation);
   }
   builder.addLifecycleHooks({

@@ -95,6 +95,8 @@ describe('catalog index', () => {
     const { builder } = createTestEngineBuilder();
     addConsole(builder);
     addWidgetsPack(builder, 'widgets.unknown');
-    expect(() => builder.build()).toThrow(/catalog widgets view stuck action "Push" names operation "widgets.unknown"/);
+    expect(() => builder.build()).toThrow(
+      /catalog widgets view stuck action "Push" names operation "widgets.unknown"/,
+    );
   });
 });

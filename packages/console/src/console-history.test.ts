@@ -61,7 +61,10 @@ describe('dependency history through the host', () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), 'console-history-'));
     try {
       const configuration = { Engine: { Stores: { Provider: 'File', Directory: directory } } };
-      const first = await startConsoleHost({ configuration, setup: withDependency(switchableDependency('orders-db')) });
+      const first = await startConsoleHost({
+        configuration,
+        setup: withDependency(switchableDependency('orders-db')),
+      });
       const recorded = await pollUntil(
         () => history(first, 'orders-db'),
         (answer) => answer.summary.checks >= 3,

@@ -96,7 +96,11 @@ export function consoleOperations(parts: ConsoleOperationParts): OperationDefini
       handler: ({ params }) => {
         const asset = assets.files.get(params.file);
         if (!asset) {
-          throw new OperationError('not-found', 'CONSOLE_ASSET_NOT_FOUND', `No console asset is named ${params.file}`);
+          throw new OperationError(
+            'not-found',
+            'CONSOLE_ASSET_NOT_FOUND',
+            `No console asset is named ${params.file}`,
+          );
         }
         return textAnswer(asset.text, asset.contentType, { 'Cache-Control': immutableCacheControl });
       },

@@ -30,9 +30,13 @@ describe('the console page and its assets', () => {
       const asset = await test.get(`/engine/${url}`);
       expect(asset.status).toBe(200);
       expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-      expect(asset.headers.get('content-type')).toMatch(url.endsWith('.js') ? /^text\/javascript/ : /^text\/css/);
+      expect(asset.headers.get('content-type')).toMatch(
+        url.endsWith('.js') ? /^text\/javascript/ : /^text\/css/,
+      );
       const text = await asset.text();
-      expect(text).not.toMatch(/https?:\/\/(?!www\.w3\.org)[a-z]/i.test(text) ? /\bfetch\(["']https?:/ : /$^/);
+      expect(text).not.toMatch(
+        /https?:\/\/(?!www\.w3\.org)[a-z]/i.test(text) ? /\bfetch\(["']https?:/ : /$^/,
+      );
     }
     const missing = await test.get('/engine/console/assets/console-NOPE.js');
     expect(missing.status).toBe(404);
@@ -46,7 +50,12 @@ describe('the console page and its assets', () => {
       environment: production,
       authorize: (request) => request.headers.authorization === 'Bearer operator',
     });
-    for (const path of ['/engine/console', '/engine/console/catalogs', '/engine/console/info', '/engine/status']) {
+    for (const path of [
+      '/engine/console',
+      '/engine/console/catalogs',
+      '/engine/console/info',
+      '/engine/status',
+    ]) {
       const anonymous = await test.get(path);
       expect([path, anonymous.status]).toEqual([path, 403]);
       expect(((await anonymous.json()) as { code: string }).code).toBe('FORBIDDEN');

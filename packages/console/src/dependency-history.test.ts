@@ -36,7 +36,9 @@ describe('dependency history on the store contract', () => {
     const start = clock.now();
     await history.record(entry(start, { durationMs: 10 }));
     await history.record(entry(start + 15_000, { status: 'Degraded', durationMs: 30 }));
-    await history.record(entry(start + 30_000, { status: 'Unhealthy', durationMs: 2, error: { code: 'E', message: 'm' } }));
+    await history.record(
+      entry(start + 30_000, { status: 'Unhealthy', durationMs: 2, error: { code: 'E', message: 'm' } }),
+    );
     await history.record(entry(start + 45_000, { status: 'Unhealthy', timedOut: true, durationMs: 5000 }));
     await history.record(entry(start + 45_000, { status: 'Unhealthy', timedOut: true, durationMs: 5000 }));
     clock.advance(60_000);

@@ -160,9 +160,13 @@ export function summarize(samples: readonly HistorySample[]): HistorySummary {
     available,
     uptimePercent: samples.length === 0 ? null : round((available / samples.length) * 100),
     averageDurationMs:
-      durations.length === 0 ? null : round(durations.reduce((sum, value) => sum + value, 0) / durations.length),
+      durations.length === 0
+        ? null
+        : round(durations.reduce((sum, value) => sum + value, 0) / durations.length),
     p95DurationMs:
-      durations.length === 0 ? null : durations[Math.min(durations.length - 1, Math.ceil(durations.length * 0.95) - 1)],
+      durations.length === 0
+        ? null
+        : durations[Math.min(durations.length - 1, Math.ceil(durations.length * 0.95) - 1)],
     outcomes,
   };
 }

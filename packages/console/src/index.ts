@@ -3,7 +3,11 @@ export type { AddConsoleOptions, ConsoleRegistration } from './add-console';
 export { consoleOptionsSchema, consoleSectionPath } from './console-options';
 export type { ConsoleOptions, ConsoleCodeOptions } from './console-options';
 export { consoleContentSecurityPolicy } from './console-page';
-export { consolePath, dependencyHistoryDocumentSchema, consoleInfoDocumentSchema } from './console-operations';
+export {
+  consolePath,
+  dependencyHistoryDocumentSchema,
+  consoleInfoDocumentSchema,
+} from './console-operations';
 export { loadConsoleAssets } from './console-assets';
 export type { ConsoleAssets, ConsoleAsset } from './console-assets';
 export { DependencyHistory, summarize, outcomeOf } from './dependency-history';

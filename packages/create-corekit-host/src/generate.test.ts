@@ -81,7 +81,9 @@ describe('generateHost', () => {
     const directory = path.join(root, 'with-console');
     generateHost({ directory, host: 'web', probes: [], packs: ['console'], targets: [] }, catalog);
     expect(readFileSync(path.join(directory, 'src/host.ts'), 'utf8')).toContain('addConsole(builder)');
-    expect(readFileSync(path.join(directory, 'src/main.ts'), 'utf8')).toContain('console ${url}/engine/console');
+    expect(readFileSync(path.join(directory, 'src/main.ts'), 'utf8')).toContain(
+      'console ${url}/engine/console',
+    );
     const plain = path.join(root, 'without-console');
     generateHost({ directory: plain, host: 'web', probes: [], packs: [], targets: [] }, catalog);
     expect(readFileSync(path.join(plain, 'src/main.ts'), 'utf8')).not.toContain('/engine/console');

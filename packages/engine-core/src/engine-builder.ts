@@ -325,7 +325,11 @@ export class CoreEngineBuilder implements EngineBuilder {
         }
       }
     }
-    problems.push(...this.operations.problems(), ...this.eventIds.problems(), ...this.catalogActionProblems());
+    problems.push(
+      ...this.operations.problems(),
+      ...this.eventIds.problems(),
+      ...this.catalogActionProblems(),
+    );
     if (problems.length > 0) {
       throw new CoreError(
         'ENGINE_REGISTRATION_INVALID',
@@ -423,10 +427,7 @@ export class CoreEngineBuilder implements EngineBuilder {
 }
 
 /** A catalog view's action must name a registered operation whose path parameters it fills. */
-function actionProblems(
-  views: readonly CatalogView[],
-  operations: readonly OperationDefinition[],
-): string[] {
+function actionProblems(views: readonly CatalogView[], operations: readonly OperationDefinition[]): string[] {
   const problems: string[] = [];
   for (const view of views) {
     for (const filter of view.definition.views ?? []) {

@@ -12,9 +12,13 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export function chromiumAvailable(): boolean {
   if (existsSync(chromiumPath)) return true;
   if (process.env.CI === 'true') {
-    throw new Error(`CI=true and no Chromium at ${chromiumPath}: run tools/ci/services.sh (apt-get install chromium)`);
+    throw new Error(
+      `CI=true and no Chromium at ${chromiumPath}: run tools/ci/services.sh (apt-get install chromium)`,
+    );
   }
-  process.stderr.write(`console browser tests skipped: no Chromium at ${chromiumPath} (apt-get install chromium)\n`);
+  process.stderr.write(
+    `console browser tests skipped: no Chromium at ${chromiumPath} (apt-get install chromium)\n`,
+  );
   return false;
 }
 

@@ -12,9 +12,9 @@ function ConnectionBanner({ state, now }: { readonly state: ConsoleState; readon
   if (state.connection === 'lost') {
     return (
       <div class="banner banner-lost" role="alert">
-        <strong>The host stopped answering</strong>{' '}
-        {state.lostSinceMs ? ageText(state.lostSinceMs, now) : ''}. Statuses below are the last ones received and
-        turn Unknown once older than their staleness bound. The console reconnects on its own.
+        <strong>The host stopped answering</strong> {state.lostSinceMs ? ageText(state.lostSinceMs, now) : ''}
+        . Statuses below are the last ones received and turn Unknown once older than their staleness bound.
+        The console reconnects on its own.
       </div>
     );
   }
@@ -45,9 +45,11 @@ export function App({ title }: { readonly title: string }) {
   }, []);
   const section = route[0] === 'dependencies' ? '' : (route[0] ?? '');
   let view;
-  if (route[0] === 'dependencies' && route[1]) view = <DependencyDetailView id={route[1]} state={state} now={now} />;
+  if (route[0] === 'dependencies' && route[1])
+    view = <DependencyDetailView id={route[1]} state={state} now={now} />;
   else if (route[0] === 'story') view = <StoryView state={state} />;
-  else if (route[0] === 'catalogs' && route[1]) view = <CatalogView catalogId={route[1]} selected={route[2]} />;
+  else if (route[0] === 'catalogs' && route[1])
+    view = <CatalogView catalogId={route[1]} selected={route[2]} />;
   else if (route[0] === 'catalogs') view = <CatalogIndexView />;
   else if (route[0] === 'attention') view = <AttentionView />;
   else view = <OverviewView state={state} now={now} />;

@@ -80,7 +80,9 @@ export class ConsoleStore {
     source.onerror = () => this.markLost();
     source.addEventListener('shutdown', () => this.markLost());
     for (const type of ['health-changed', 'dependency-changed', 'dependency-checked', 'runtime-story']) {
-      source.addEventListener(type, (message) => this.apply(JSON.parse((message as MessageEvent<string>).data)));
+      source.addEventListener(type, (message) =>
+        this.apply(JSON.parse((message as MessageEvent<string>).data)),
+      );
     }
   }
 
@@ -152,9 +154,7 @@ export class ConsoleStore {
         this.set({
           dependencies,
           strips: { ...this.state.strips, [entry.id]: strip },
-          ...(before !== after
-            ? { announcement: `${entry.displayName} is now ${stateLabels[after]}.` }
-            : {}),
+          ...(before !== after ? { announcement: `${entry.displayName} is now ${stateLabels[after]}.` } : {}),
         });
         return;
       }

@@ -7,7 +7,13 @@ import { durationText } from '../format';
  * pattern the outcome (failed and timed-out bars are also hatched and shorter-capped, not only coloured). The
  * text alternative lists the counts.
  */
-export function HistoryStrip({ samples, label }: { readonly samples: readonly Sample[]; readonly label: string }) {
+export function HistoryStrip({
+  samples,
+  label,
+}: {
+  readonly samples: readonly Sample[];
+  readonly label: string;
+}) {
   const slowest = Math.max(1, ...samples.map((sample) => sample.durationMs ?? 0));
   const width = 4;
   const gap = 1;

@@ -15,7 +15,13 @@ export function StateBadge({ state }: { readonly state: ShownState }) {
 /** A health status (Healthy / Degraded / Unhealthy) as a badge. */
 export function HealthBadge({ status }: { readonly status: string | null | undefined }) {
   const state: ShownState =
-    status === 'Healthy' ? 'healthy' : status === 'Degraded' ? 'degraded' : status === 'Unhealthy' ? 'failed' : 'unknown';
+    status === 'Healthy'
+      ? 'healthy'
+      : status === 'Degraded'
+        ? 'degraded'
+        : status === 'Unhealthy'
+          ? 'failed'
+          : 'unknown';
   return (
     <span class={`badge badge-${state}`}>
       <span aria-hidden="true" class="badge-glyph">

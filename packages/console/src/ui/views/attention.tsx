@@ -16,7 +16,9 @@ function fillPath(action: Action, entry: Record<string, unknown>): string {
 }
 
 function entryKey(catalog: CatalogSummary, entry: Record<string, unknown>, index: number): string {
-  return catalog.idField && entry[catalog.idField] !== undefined ? String(entry[catalog.idField]) : `#${index + 1}`;
+  return catalog.idField && entry[catalog.idField] !== undefined
+    ? String(entry[catalog.idField])
+    : `#${index + 1}`;
 }
 
 /** One attention view of one catalog: its entries, each with the pack's actions. */
@@ -38,7 +40,9 @@ function AttentionList({ catalog, view }: { readonly catalog: CatalogSummary; re
       else await postJson(target, action.body ?? {});
       setMessage(`${action.label} done for ${key}.`);
     } catch (error) {
-      setMessage(`${action.label} refused for ${key}: ${error instanceof Error ? error.message : String(error)}`);
+      setMessage(
+        `${action.label} refused for ${key}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     setReload((value) => value + 1);
   };
@@ -92,7 +96,9 @@ export function AttentionView() {
       </ViewHeading>
       {error ? <p class="error-text">{error}</p> : null}
       {catalogs === null ? <p>Loading…</p> : null}
-      {catalogs !== null && views.length === 0 ? <p>No installed pack declares a view that needs attention.</p> : null}
+      {catalogs !== null && views.length === 0 ? (
+        <p>No installed pack declares a view that needs attention.</p>
+      ) : null}
       {views.map(({ catalog, view }) => (
         <AttentionList key={`${catalog.id}/${view.segment}`} catalog={catalog} view={view} />
       ))}

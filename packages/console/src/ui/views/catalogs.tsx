@@ -64,7 +64,13 @@ function entryTitle(entry: unknown): string {
 }
 
 /** One catalog's entries, filtered and virtualised; each entry links to its JSON route. */
-export function CatalogView({ catalogId, selected }: { readonly catalogId: string; readonly selected?: string }) {
+export function CatalogView({
+  catalogId,
+  selected,
+}: {
+  readonly catalogId: string;
+  readonly selected?: string;
+}) {
   const { catalogs, error } = useCatalogIndex();
   const catalog = catalogs?.find((candidate) => candidate.id === catalogId);
   const [entries, setEntries] = useState<unknown[] | null>(null);

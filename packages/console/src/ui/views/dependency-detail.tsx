@@ -96,7 +96,9 @@ export function DependencyDetailView({
         <dt>Kind</dt>
         <dd>{entry.kind}</dd>
         <dt>Required</dt>
-        <dd>{entry.required ? 'yes: failure makes readiness Unhealthy' : 'no: failure only degrades readiness'}</dd>
+        <dd>
+          {entry.required ? 'yes: failure makes readiness Unhealthy' : 'no: failure only degrades readiness'}
+        </dd>
         <dt>Reported status</dt>
         <dd>{entry.status}</dd>
         <dt>Last duration</dt>
@@ -160,9 +162,11 @@ export function DependencyDetailView({
         <div>
           <p data-fact="uptime">
             Availability over {history.windowMinutes} min:{' '}
-            <strong>{history.summary.uptimePercent === null ? 'no checks' : `${history.summary.uptimePercent} %`}</strong> of{' '}
-            {history.summary.checks} checks · average {durationText(history.summary.averageDurationMs)} · p95{' '}
-            {durationText(history.summary.p95DurationMs)}
+            <strong>
+              {history.summary.uptimePercent === null ? 'no checks' : `${history.summary.uptimePercent} %`}
+            </strong>{' '}
+            of {history.summary.checks} checks · average {durationText(history.summary.averageDurationMs)} ·
+            p95 {durationText(history.summary.p95DurationMs)}
           </p>
           <p class="muted">
             History kept {history.retentionMinutes} min on the {storeText(history.store)}.

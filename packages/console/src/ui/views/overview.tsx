@@ -102,7 +102,8 @@ export function OverviewView({ state, now }: { readonly state: ConsoleState; rea
       <RuntimeSummary state={state} />
       <h3>Dependencies ({state.dependencies.length})</h3>
       <p class="links">
-        JSON: <a href="dependencies">{shownUrl('dependencies')}</a> · <a href="status">{shownUrl('status')}</a> ·{' '}
+        JSON: <a href="dependencies">{shownUrl('dependencies')}</a> ·{' '}
+        <a href="status">{shownUrl('status')}</a> ·{' '}
         <a href="../health/ready">{shownUrl('../health/ready')}</a>
       </p>
       <label class="filter">
@@ -119,7 +120,11 @@ export function OverviewView({ state, now }: { readonly state: ConsoleState; rea
         <span>Error</span>
       </div>
       {entries.length === 0 ? (
-        <p>{state.dependencies.length === 0 ? 'No dependency is registered.' : 'No dependency matches the filter.'}</p>
+        <p>
+          {state.dependencies.length === 0
+            ? 'No dependency is registered.'
+            : 'No dependency matches the filter.'}
+        </p>
       ) : (
         <VirtualList
           items={entries}

@@ -7,7 +7,13 @@ let firstView = true;
  * The view's heading. After a navigation it takes the focus, so keyboard and screen-reader users land on the
  * new view; the first view of a page load leaves the focus where the browser put it.
  */
-export function ViewHeading({ children, focusKey }: { readonly children: ComponentChildren; readonly focusKey: string }) {
+export function ViewHeading({
+  children,
+  focusKey,
+}: {
+  readonly children: ComponentChildren;
+  readonly focusKey: string;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
     if (firstView) {
