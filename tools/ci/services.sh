@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts the loopback services the integration tests use, when they are down, and installs the ones that
-# come from Debian packages (memcached, clickhouse-server). Safe to run again.
+# come from Debian packages (memcached, clickhouse-server, chromium for the browser tests). Safe to run again.
 set -uo pipefail
 
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -15,6 +15,8 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 missing=()
 command -v memcached >/dev/null 2>&1 || missing+=(memcached)
 command -v clickhouse-server >/dev/null 2>&1 || missing+=(clickhouse-server clickhouse-client)
+# Debian's Chromium for the console's browser tests (driven by playwright-core; nothing is downloaded by npm).
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]}"
   as_root apt-get update -qq

@@ -14,6 +14,7 @@ await runStartup(async () => {
       '',
       `Core sample host on ${url}`,
       `  readiness        ${url}/health/ready`,
+      `  operator console ${url}/engine/console`,
       `  every surface    ${url}/engine`,
       `  snapshot         ${url}/engine/snapshot`,
       `  API reference    ${url}/scalar   (OpenAPI: ${url}/openapi/v1.json)`,

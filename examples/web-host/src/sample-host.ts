@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '@corekit/abstractions';
+import { addConsole } from '@corekit/console';
 import { createEngineBuilder } from '@corekit/engine-core';
 import { addOpenTelemetry, type OpenTelemetryOptionsInput } from '@corekit/observability';
 import { createWebHost, webHostEventIds, type WebHost } from '@corekit/web-host';
@@ -122,6 +123,8 @@ export async function createSampleHost(
   addEventingDemo(builder);
   addDataDemo(builder);
   addRetrievalDemo(builder);
+  // The operator console at /engine/console, under the same exposure as every /engine route.
+  addConsole(builder);
 
   const token = environment.SAMPLE_OPERATOR_TOKEN;
   if (token) builder.addSecret(token);

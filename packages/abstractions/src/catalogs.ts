@@ -35,7 +35,29 @@ export interface CatalogFilterView<T = unknown> {
   /** Path segments after the catalog path (`terminal-failures`). */
   readonly segment: string;
   readonly description: string;
+  /**
+   * True when an entry here wants an operator (a run awaiting approval, a terminal failure): operator surfaces
+   * such as `@corekit/console` list these views together. Default false.
+   */
+  readonly attention?: boolean;
+  /** What an operator can do to an entry of this view, through the pack's own operations. */
+  readonly actions?: readonly CatalogEntryAction[];
   select(entry: T): boolean;
+}
+
+/**
+ * An action on one catalog entry, carried out by calling a registered operation: the operation's own
+ * authorization applies (the host's `authorize` hook decides), so offering an action grants nothing.
+ */
+export interface CatalogEntryAction {
+  /** The operation called (`agents.decide-run`); the build fails when no operation has this id. */
+  readonly operationId: string;
+  /** Short verb for a button (`Approve`). */
+  readonly label: string;
+  /** The operation's path parameters, each filled from an entry field: `{ runId: 'runId' }`. */
+  readonly params?: Readonly<Record<string, string>>;
+  /** The JSON body sent, when the operation takes one (`{ decision: 'approve' }`). */
+  readonly body?: Readonly<Record<string, unknown>>;
 }
 
 /**

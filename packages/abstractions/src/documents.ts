@@ -239,6 +239,11 @@ export const runtimeEventSchema = z.discriminatedUnion('type', [
     previous: healthStatusSchema.nullable(),
     atUtc: z.string(),
   }),
+  z.object({
+    type: z.literal('dependency-checked'),
+    entry: dependencyHealthEntrySchema,
+    atUtc: z.string(),
+  }),
   z.object({ type: z.literal('runtime-story'), entry: runtimeStoryEntrySchema }),
   z.object({
     type: z.literal('pack-event'),

@@ -158,6 +158,15 @@ export type RuntimeEvent =
       readonly previous: HealthStatus | null;
       readonly atUtc: string;
     }
+  | {
+      /**
+       * Every completed dependency check, whether or not the status changed: the published entry (status,
+       * duration, error, data, timestamps). Live views use it to show each run's duration and age without polling.
+       */
+      readonly type: 'dependency-checked';
+      readonly entry: DependencyHealthEntry;
+      readonly atUtc: string;
+    }
   | { readonly type: 'runtime-story'; readonly entry: RuntimeStoryEntry }
   | {
       /** A pack's own event (`PackRuntimeEventInput`), published as is. */

@@ -10,6 +10,7 @@ export type { ConfigurationReader } from './configuration';
 export type {
   CatalogDefinition,
   CatalogFilterView,
+  CatalogEntryAction,
   CatalogNarrowing,
   CatalogProblem,
   CatalogResolutionContext,

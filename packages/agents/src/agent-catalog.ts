@@ -27,11 +27,28 @@ export function agentToolRunCatalog(store: RunStore): CatalogDefinition<AgentToo
       {
         segment: 'approval-required',
         description: 'runs waiting on an explicit approval decision',
+        attention: true,
+        // Offered by operator surfaces (the console); the decision operation's own policy still decides.
+        actions: [
+          {
+            operationId: 'agents.decide-run',
+            label: 'Approve',
+            params: { runId: 'runId' },
+            body: { decision: 'approve' },
+          },
+          {
+            operationId: 'agents.decide-run',
+            label: 'Deny',
+            params: { runId: 'runId' },
+            body: { decision: 'deny' },
+          },
+        ],
         select: (run) => run.requiresApproval,
       },
       {
         segment: 'terminal-failures',
         description: 'runs whose latest report is a terminal failed outcome',
+        attention: true,
         select: (run) => run.terminalFailure,
       },
     ],

@@ -76,6 +76,19 @@ describe('generateHost', () => {
     );
   });
 
+  it('offers the console: a web host registers it and prints its address', () => {
+    expect(catalog.packs.map((pack) => pack.id)).toContain('console');
+    const directory = path.join(root, 'with-console');
+    generateHost({ directory, host: 'web', probes: [], packs: ['console'], targets: [] }, catalog);
+    expect(readFileSync(path.join(directory, 'src/host.ts'), 'utf8')).toContain('addConsole(builder)');
+    expect(readFileSync(path.join(directory, 'src/main.ts'), 'utf8')).toContain(
+      'console ${url}/engine/console',
+    );
+    const plain = path.join(root, 'without-console');
+    generateHost({ directory: plain, host: 'web', probes: [], packs: [], targets: [] }, catalog);
+    expect(readFileSync(path.join(plain, 'src/main.ts'), 'utf8')).not.toContain('/engine/console');
+  });
+
   it("gives the generated worker's rounds an event id of its own, registered and tested, never a spec id", () => {
     const directory = path.join(root, 'rounds');
     generateHost({ directory, host: 'worker', probes: [], packs: [], targets: [] }, catalog);

@@ -131,6 +131,8 @@ export function generateHost(options: GenerateOptions, catalog: Catalog): { file
     targets: options.targets,
     container: options.targets.includes('container'),
     worker: options.host === 'worker',
+    /** The console pack is chosen: the web host prints its address. */
+    console: packs.some((pack) => pack.id === 'console'),
     nodeMajor,
     dependencies,
     devDependencies,

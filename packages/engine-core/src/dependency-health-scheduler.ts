@@ -38,6 +38,8 @@ export interface SchedulerHooks {
     outcome: 'completed' | 'timed-out' | 'failed',
     durationMs: number,
   ): void;
+  /** After every run, once its status change (if any) was published: the entry as requests now read it. */
+  onChecked?(entry: DependencyHealthEntry): void;
 }
 
 /**
@@ -221,6 +223,7 @@ export class DependencyHealthScheduler {
     }
     this.hooks.onRun(contributor, runOutcome, durationMs);
     this.publishIfChanged(slot);
+    this.hooks.onChecked?.(this.entryOf(slot));
   }
 
   /** The declared target, else the one the last result carried (so a timeout keeps `data.target`). */

@@ -2,6 +2,7 @@ import {
   CoreError,
   isIdentifier,
   type CatalogDefinition,
+  type CatalogView,
   type DependencyHealthContributor,
   type EngineBuilder,
   type EventIdCatalogEntry,
@@ -252,6 +253,10 @@ export class CoreEngineBuilder implements EngineBuilder {
     this.registrations.add(key);
   }
 
+  private catalogActionProblems(): string[] {
+    return actionProblems(this.catalogs.views(), this.operations.list());
+  }
+
   /**
    * Validates configuration and every registration and returns the engine. Throws one CoreError listing
    * every problem found (CONFIGURATION_INVALID, ENGINE_REGISTRATION_INVALID or CATALOG_INVALID).
@@ -320,7 +325,11 @@ export class CoreEngineBuilder implements EngineBuilder {
         }
       }
     }
-    problems.push(...this.operations.problems(), ...this.eventIds.problems());
+    problems.push(
+      ...this.operations.problems(),
+      ...this.eventIds.problems(),
+      ...this.catalogActionProblems(),
+    );
     if (problems.length > 0) {
       throw new CoreError(
         'ENGINE_REGISTRATION_INVALID',
@@ -415,6 +424,27 @@ export class CoreEngineBuilder implements EngineBuilder {
       );
     }
   }
+}
+
+/** A catalog view's action must name a registered operation whose path parameters it fills. */
+function actionProblems(views: readonly CatalogView[], operations: readonly OperationDefinition[]): string[] {
+  const problems: string[] = [];
+  for (const view of views) {
+    for (const filter of view.definition.views ?? []) {
+      for (const action of filter.actions ?? []) {
+        const operation = operations.find((candidate) => candidate.id === action.operationId);
+        const where = `catalog ${view.definition.id} view ${filter.segment} action "${action.label}"`;
+        if (!operation) {
+          problems.push(`${where} names operation "${action.operationId}", which is not registered`);
+          continue;
+        }
+        const parameters = [...operation.path.matchAll(/:([A-Za-z_][\w]*)/g)].map((match) => match[1]);
+        const missing = parameters.filter((name) => !(action.params && name in action.params));
+        if (missing.length > 0) problems.push(`${where} does not fill the parameters ${missing.join(', ')}`);
+      }
+    }
+  }
+  return problems;
 }
 
 function checkIds(what: string, ids: readonly string[], problems: string[]): void {

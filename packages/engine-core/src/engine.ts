@@ -108,6 +108,9 @@ export class CoreEngine implements Engine {
         });
         this.reporting.publishChanges();
       },
+      onChecked: (entry) => {
+        parts.events.emit({ type: 'dependency-checked', entry, atUtc: this.nowIso() });
+      },
       onRun: (contributor, outcome, durationMs) => {
         this.instruments.count('dependencyChecks', { kind: contributor.kind, outcome });
         if (durationMs !== undefined) {

@@ -42,6 +42,7 @@ export function eventingCatalogs(sources: EventingCatalogSources): CatalogDefini
       {
         segment: 'terminal-failures',
         description: 'Outbox paths whose latest report is a terminal failure.',
+        attention: true,
         select: (state) => state.terminalFailure,
       },
     ],

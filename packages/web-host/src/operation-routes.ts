@@ -140,8 +140,9 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
           transport: 'http',
           signal: controller.signal,
         });
-        for (const [name, value] of Object.entries(outcome.headers)) response.setHeader(name, value);
+        // no-store unless the operation chose its own caching (hashed static assets are immutable).
         response.setHeader('Cache-Control', 'no-store');
+        for (const [name, value] of Object.entries(outcome.headers)) response.setHeader(name, value);
         response.status(outcome.status);
         if (outcome.body === undefined || outcome.status === 204) response.end();
         else if (outcome.contentType === 'application/json') response.json(outcome.body);

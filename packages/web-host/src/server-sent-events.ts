@@ -8,7 +8,7 @@ export const serverSentEventsRoute = '/engine/events';
 
 /**
  * `GET /engine/events` (transport ServerSentEvents): a `text/event-stream` of runtime events. Each event has
- * `id` (increasing), `event` (the event type: health-changed, dependency-changed, runtime-story) and `data`
+ * `id` (increasing), `event` (the event type: health-changed, dependency-changed, dependency-checked, runtime-story, pack-event) and `data`
  * (the event as JSON). A comment line is sent every `heartbeatMs` so proxies keep the stream open; on shutdown
  * a final `shutdown` event is sent and the stream ends.
  */

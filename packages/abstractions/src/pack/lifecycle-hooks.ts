@@ -1,3 +1,4 @@
+import type { Engine } from '../engine';
 import type { RuntimeState } from '../health';
 import type { CatalogResolutionContext } from '../catalogs';
 import type { ModuleDefinition } from '../module';
@@ -26,7 +27,8 @@ export interface RuntimeHookContext extends ExtensionResolver {
  * Hooks a pack registers with `builder.addLifecycleHooks(...)`, run in registration order:
  * - `build` inside `builder.build()` after every registration (return every problem: the build fails with all
  *   of them);
- * - `attach` once the engine exists (to read its state later);
+ * - `attach` once the engine exists, with the engine itself (to read its state later or `subscribe` to its
+ *   runtime events);
  * - `started` as the last step of a start, while the state is still `Starting`: after modules, hosted services
  *   and the first dependency checks, before jobs are armed and the state turns `Started`. A hook that throws
  *   fails the start (phase `pack-started`);
@@ -40,7 +42,7 @@ export interface LifecycleHooks {
   /** The pack's id, for errors and the story. */
   readonly id: string;
   build?(context: BuildHookContext): readonly string[] | void;
-  attach?(engine: { readonly state: RuntimeState }): void;
+  attach?(engine: Engine): void;
   started?(context: RuntimeHookContext): void | Promise<void>;
   stopping?(context: RuntimeHookContext): void | Promise<void>;
 }

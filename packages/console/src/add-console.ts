@@ -1,0 +1,98 @@
+import { CoreError, type EngineBuilder, type StoreProviderTraits } from '@corekit/abstractions';
+import { loadConsoleAssets, type ConsoleAssets } from './console-assets';
+import { consoleEventIdCatalog, consoleEventIds } from './console-event-ids';
+import { consoleOperations } from './console-operations';
+import {
+  consoleOptionsSchema,
+  consoleSectionPath,
+  type ConsoleCodeOptions,
+  type ConsoleOptions,
+} from './console-options';
+import { DependencyHistory, type HistoryBucket } from './dependency-history';
+
+const registrationKey = '@corekit/console';
+
+/** Name of the store holding dependency history (`Engine:Stores` decides where it lives). */
+export const consoleHistoryStoreName = 'console-dependency-history';
+
+export interface AddConsoleOptions extends ConsoleCodeOptions {
+  /** Replaces the built assets (tests); default: the ones built with the package. */
+  readonly assets?: ConsoleAssets;
+}
+
+/** What `addConsole` registered. */
+export interface ConsoleRegistration {
+  readonly options: ConsoleOptions;
+  /** The console's address relative to the host root. */
+  readonly path: string;
+  readonly history: DependencyHistory | null;
+}
+
+/**
+ * Registers the operator console: the `Engine:Console` section, the page and its assets under
+ * `/engine/console` (operations, so the web host serves them with the `/engine` exposure rules), the JSON the
+ * page reads beyond the existing routes, and the dependency history recorder on the engine's store. Calling it
+ * twice on one builder is refused.
+ */
+export function addConsole(builder: EngineBuilder, options: AddConsoleOptions = {}): ConsoleRegistration {
+  if (builder.hasRegistration(registrationKey)) {
+    throw new CoreError('CONSOLE_ALREADY_REGISTERED', 'addConsole was already called on this builder');
+  }
+  const { assets: givenAssets, ...codeOptions } = options;
+  const settings = builder.configuration.bind(consoleSectionPath, consoleOptionsSchema, codeOptions);
+  builder.markRegistration(registrationKey);
+  if (!settings.Enabled) return { options: settings, path: '/engine/console', history: null };
+
+  const assets = givenAssets ?? loadConsoleAssets();
+  const history = new DependencyHistory(
+    builder.openStore<HistoryBucket>(consoleHistoryStoreName, {
+      maxEntries: settings.HistoryMaxRecords,
+      description: 'dependency check history shown by the console (one record per dependency and bucket)',
+    }),
+    {
+      retentionMs: settings.HistoryRetentionMinutes * 60_000,
+      bucketMs: settings.HistoryBucketSeconds * 1000,
+      maxSamplesPerBucket: settings.HistoryMaxSamplesPerBucket,
+      onBucketDropped: (key) =>
+        builder.logger.log({
+          level: 'warn',
+          eventId: consoleEventIds.historyBucketDropped,
+          category: 'console',
+          message: `Console history store is full (Engine:Console:HistoryMaxRecords): dropped bucket ${key}`,
+        }),
+    },
+  );
+  let storeTraits: StoreProviderTraits | null = null;
+
+  builder.addEventIds(consoleEventIdCatalog);
+  for (const operation of consoleOperations({
+    assets,
+    options: settings,
+    history,
+    storeTraits: () => storeTraits,
+  })) {
+    builder.addOperation(operation);
+  }
+  builder.addLifecycleHooks({
+    id: 'console',
+    attach: (engine) => {
+      engine.subscribe((event) => {
+        if (event.type !== 'dependency-checked') return;
+        history.record(event.entry).catch((error: unknown) =>
+          builder.logger.log({
+            level: 'warn',
+            eventId: consoleEventIds.historyWriteFailed,
+            category: 'console',
+            message: `Console history: a check of ${event.entry.id} was not recorded: ${error instanceof Error ? error.message : String(error)}`,
+            dependencyId: event.entry.id,
+          }),
+        );
+      });
+    },
+    started: () => {
+      const traits = builder.storeTraits();
+      storeTraits = { kind: traits.kind, durable: traits.durable, shared: traits.shared };
+    },
+  });
+  return { options: settings, path: '/engine/console', history };
+}

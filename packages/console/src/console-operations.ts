@@ -1,0 +1,184 @@
+import {
+  defineOperation,
+  OperationError,
+  operationResponse,
+  type OperationDefinition,
+  type StoreProviderTraits,
+} from '@corekit/abstractions';
+import { z } from 'zod';
+import type { ConsoleAssets } from './console-assets';
+import { consolePage, consoleSecurityHeaders, immutableCacheControl } from './console-page';
+import { summarize, type DependencyHistory } from './dependency-history';
+import type { ConsoleOptions } from './console-options';
+import { catalogIndex, catalogIndexEntrySchema } from './catalog-index';
+
+/** Where the console lives; every operation path is under it, so `/engine` exposure applies to all of them. */
+export const consolePath = '/engine/console';
+
+export interface ConsoleOperationParts {
+  readonly assets: ConsoleAssets;
+  readonly options: ConsoleOptions;
+  readonly history: DependencyHistory;
+  /** The store provider's traits, read when the engine started (null before). */
+  readonly storeTraits: () => StoreProviderTraits | null;
+}
+
+const historySampleSchema = z.object({
+  checkedAtUtc: z.string(),
+  status: z.enum(['Healthy', 'Degraded', 'Unhealthy']),
+  outcome: z.enum(['healthy', 'degraded', 'failed', 'timed-out']),
+  durationMs: z.number().nullable(),
+});
+
+const storePostureSchema = z
+  .object({ kind: z.string(), durable: z.boolean(), shared: z.boolean() })
+  .nullable()
+  .describe('the store provider the history lives on, as installed (null before the engine started)');
+
+/** `GET /engine/console/history/{dependencyId}`: the answer. */
+export const dependencyHistoryDocumentSchema = z.object({
+  dependencyId: z.string(),
+  windowMinutes: z.number().int(),
+  retentionMinutes: z.number().int(),
+  store: storePostureSchema,
+  summary: z.object({
+    checks: z.number().int(),
+    available: z.number().int(),
+    uptimePercent: z.number().nullable(),
+    averageDurationMs: z.number().nullable(),
+    p95DurationMs: z.number().nullable(),
+    outcomes: z.record(z.string(), z.number().int()),
+  }),
+  samples: z.array(historySampleSchema),
+});
+
+/** `GET /engine/console/info`: what the console is running with, read from the installation. */
+export const consoleInfoDocumentSchema = z.object({
+  title: z.string(),
+  history: z.object({
+    retentionMinutes: z.number().int(),
+    bucketSeconds: z.number().int(),
+    store: storePostureSchema,
+  }),
+});
+
+function textAnswer(body: string, contentType: string, headers: Record<string, string> = {}) {
+  return operationResponse(200, body, { contentType, headers: { ...consoleSecurityHeaders, ...headers } });
+}
+
+/** The console's operations: the page, its assets, and the JSON it needs beyond the existing `/engine` routes. */
+export function consoleOperations(parts: ConsoleOperationParts): OperationDefinition<any, any, any, any>[] {
+  const { assets, options, history } = parts;
+  const page = consolePage(assets, options.Title);
+  return [
+    defineOperation({
+      id: 'console.page',
+      method: 'GET',
+      path: consolePath,
+      summary: 'The operator console (HTML)',
+      description:
+        'The browser console over the /engine surfaces. Views are addressed by the URL fragment (#/dependencies/{id}, #/story, #/catalogs/{id}); every URL in the page is relative.',
+      tags: ['Console'],
+      result: z.string().describe('text/html'),
+      servedWhileDraining: true,
+      handler: () => textAnswer(page, 'text/html; charset=utf-8'),
+    }),
+    defineOperation({
+      id: 'console.asset',
+      method: 'GET',
+      path: `${consolePath}/assets/:file`,
+      summary: 'A built console asset (hashed name, cached immutably)',
+      tags: ['Console'],
+      params: z.object({ file: z.string().min(1).max(200) }),
+      result: z.string().describe('JavaScript or CSS'),
+      errors: { 'not-found': 'no built asset has this name' },
+      servedWhileDraining: true,
+      handler: ({ params }) => {
+        const asset = assets.files.get(params.file);
+        if (!asset) {
+          throw new OperationError(
+            'not-found',
+            'CONSOLE_ASSET_NOT_FOUND',
+            `No console asset is named ${params.file}`,
+          );
+        }
+        return textAnswer(asset.text, asset.contentType, { 'Cache-Control': immutableCacheControl });
+      },
+    }),
+    defineOperation({
+      id: 'console.info',
+      method: 'GET',
+      path: `${consolePath}/info`,
+      summary: 'What the console runs with: history retention and the store it lives on',
+      tags: ['Console'],
+      result: consoleInfoDocumentSchema,
+      handler: () => ({
+        title: options.Title,
+        history: {
+          retentionMinutes: options.HistoryRetentionMinutes,
+          bucketSeconds: options.HistoryBucketSeconds,
+          store: parts.storeTraits(),
+        },
+      }),
+    }),
+    defineOperation({
+      id: 'console.catalogs',
+      method: 'GET',
+      path: `${consolePath}/catalogs`,
+      summary: 'Every registered catalog with its route, id field, filtered views and entry count',
+      tags: ['Console'],
+      result: z.array(catalogIndexEntrySchema),
+      handler: (_input, context) => catalogIndex(context.engine),
+    }),
+    defineOperation({
+      id: 'console.recent-history',
+      method: 'GET',
+      path: `${consolePath}/history`,
+      summary: 'The latest checks of every dependency (the history strips), in one answer',
+      tags: ['Console'],
+      query: z.object({
+        windowMinutes: z.coerce.number().int().min(1).max(43_200).optional(),
+        perDependency: z.coerce.number().int().min(1).max(500).optional(),
+      }),
+      result: z.object({ dependencies: z.record(z.string(), z.array(historySampleSchema)) }),
+      handler: async ({ query }) => ({
+        dependencies: await history.recent(
+          Math.min(query.windowMinutes ?? 60, options.HistoryRetentionMinutes) * 60_000,
+          query.perDependency ?? 30,
+        ),
+      }),
+    }),
+    defineOperation({
+      id: 'console.dependency-history',
+      method: 'GET',
+      path: `${consolePath}/history/:dependencyId`,
+      summary: 'Check history of one dependency: every sample in the window, availability and latency',
+      tags: ['Console'],
+      params: z.object({ dependencyId: z.string().min(1).max(200) }),
+      query: z.object({
+        windowMinutes: z.coerce.number().int().min(1).max(43_200).optional(),
+      }),
+      result: dependencyHistoryDocumentSchema,
+      errors: { 'not-found': 'no dependency has this id' },
+      handler: async ({ params, query }, context) => {
+        if (!context.engine.dependencies().some((entry) => entry.id === params.dependencyId)) {
+          throw new OperationError(
+            'not-found',
+            'CONSOLE_DEPENDENCY_NOT_FOUND',
+            `No dependency is registered with id ${params.dependencyId}`,
+          );
+        }
+        const windowMinutes = Math.min(query.windowMinutes ?? 60, options.HistoryRetentionMinutes);
+        const samples = await history.read(params.dependencyId, windowMinutes * 60_000);
+        return {
+          dependencyId: params.dependencyId,
+          windowMinutes,
+          retentionMinutes: options.HistoryRetentionMinutes,
+          store: parts.storeTraits(),
+          summary: summarize(samples),
+          samples,
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,79 @@
+import { consoleContentSecurityPolicy } from './console-page';
+import { closeConsoleHosts, startConsoleHost } from './test-support/console-test-host';
+
+afterEach(closeConsoleHosts);
+
+describe('the console page and its assets', () => {
+  it('serves the page with its own strict CSP, lang set and only relative URLs, no inline script or style', async () => {
+    const test = await startConsoleHost();
+    const answer = await test.get('/engine/console');
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = answer.headers.get('content-security-policy')!;
+    expect(csp).toBe(consoleContentSecurityPolicy);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:/);
+    const html = await answer.text();
+    expect(html).toContain('<html lang="en">');
+    expect(html).not.toMatch(/<style|style=|<script>|<script(?![^>]*\bsrc=)/);
+    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    expect(urls).toHaveLength(2);
+    for (const url of urls) expect(url).toMatch(/^console\/assets\/console-[A-Z0-9]+\.(js|css)$/);
+  });
+
+  it('serves the hashed assets immutably and answers 404 for any other name', async () => {
+    const test = await startConsoleHost();
+    const html = await (await test.get('/engine/console')).text();
+    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    for (const url of urls) {
+      const asset = await test.get(`/engine/${url}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(asset.headers.get('content-type')).toMatch(
+        url.endsWith('.js') ? /^text\/javascript/ : /^text\/css/,
+      );
+      const text = await asset.text();
+      expect(text).not.toMatch(
+        /https?:\/\/(?!www\.w3\.org)[a-z]/i.test(text) ? /\bfetch\(["']https?:/ : /$^/,
+      );
+    }
+    const missing = await test.get('/engine/console/assets/console-NOPE.js');
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { code: string }).code).toBe('CONSOLE_ASSET_NOT_FOUND');
+    expect(missing.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('in production refuses an anonymous request exactly like every /engine route, and serves an authorized one', async () => {
+    const production = { NODE_ENV: 'production' };
+    const test = await startConsoleHost({
+      environment: production,
+      authorize: (request) => request.headers.authorization === 'Bearer operator',
+    });
+    for (const path of [
+      '/engine/console',
+      '/engine/console/catalogs',
+      '/engine/console/info',
+      '/engine/status',
+    ]) {
+      const anonymous = await test.get(path);
+      expect([path, anonymous.status]).toEqual([path, 403]);
+      expect(((await anonymous.json()) as { code: string }).code).toBe('FORBIDDEN');
+    }
+    const html = await (await test.get('/engine/console', { authorization: 'Bearer operator' })).text();
+    const script = /src="([^"]+)"/.exec(html)![1];
+    expect((await test.get(`/engine/${script}`)).status).toBe(403);
+    expect((await test.get(`/engine/${script}`, { authorization: 'Bearer operator' })).status).toBe(200);
+  });
+
+  it('without an authorize hook in production, the console is refused to everyone like /engine', async () => {
+    const test = await startConsoleHost({ environment: { NODE_ENV: 'production' } });
+    // Host routes answer 403 and operations 401 when no hook exists (web-host README): both refuse, neither serves.
+    expect((await test.get('/engine')).status).toBe(403);
+    for (const path of ['/engine/console', '/engine/console/info']) {
+      const answer = await test.get(path);
+      expect([path, answer.status]).toEqual([path, 401]);
+      expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    }
+  });
+});

@@ -1,0 +1,15 @@
+export { addConsole, consoleHistoryStoreName } from './add-console';
+export type { AddConsoleOptions, ConsoleRegistration } from './add-console';
+export { consoleOptionsSchema, consoleSectionPath } from './console-options';
+export type { ConsoleOptions, ConsoleCodeOptions } from './console-options';
+export { consoleContentSecurityPolicy } from './console-page';
+export {
+  consolePath,
+  dependencyHistoryDocumentSchema,
+  consoleInfoDocumentSchema,
+} from './console-operations';
+export { loadConsoleAssets } from './console-assets';
+export type { ConsoleAssets, ConsoleAsset } from './console-assets';
+export { DependencyHistory, summarize, outcomeOf } from './dependency-history';
+export type { HistorySample, HistorySummary, CheckOutcome } from './dependency-history';
+export { consoleEventIds } from './console-event-ids';

@@ -1,0 +1,89 @@
+import { useEffect } from 'preact/hooks';
+import { consoleStore, useConsoleState, useNow, type ConsoleState } from './console-store';
+import { ageText } from './format';
+import { href, useRoute } from './router';
+import { AttentionView } from './views/attention';
+import { CatalogIndexView, CatalogView } from './views/catalogs';
+import { DependencyDetailView } from './views/dependency-detail';
+import { OverviewView } from './views/overview';
+import { StoryView } from './views/story';
+
+function ConnectionBanner({ state, now }: { readonly state: ConsoleState; readonly now: number }) {
+  if (state.connection === 'lost') {
+    return (
+      <div class="banner banner-lost" role="alert">
+        <strong>The host stopped answering</strong> {state.lostSinceMs ? ageText(state.lostSinceMs, now) : ''}
+        . Statuses below are the last ones received and turn Unknown once older than their staleness bound.
+        The console reconnects on its own.
+      </div>
+    );
+  }
+  if (state.loadError) {
+    return (
+      <div class="banner banner-lost" role="alert">
+        <strong>Could not load the runtime state:</strong> {state.loadError}
+      </div>
+    );
+  }
+  return null;
+}
+
+const sections = [
+  { key: '', label: 'Overview', target: '#/' },
+  { key: 'story', label: 'Runtime story', target: href('story') },
+  { key: 'catalogs', label: 'Catalogs', target: href('catalogs') },
+  { key: 'attention', label: 'Needs attention', target: href('attention') },
+];
+
+export function App({ title }: { readonly title: string }) {
+  const state = useConsoleState();
+  const now = useNow();
+  const route = useRoute();
+  useEffect(() => {
+    consoleStore.connect();
+    return () => consoleStore.disconnect();
+  }, []);
+  const section = route[0] === 'dependencies' ? '' : (route[0] ?? '');
+  let view;
+  if (route[0] === 'dependencies' && route[1])
+    view = <DependencyDetailView id={route[1]} state={state} now={now} />;
+  else if (route[0] === 'story') view = <StoryView state={state} />;
+  else if (route[0] === 'catalogs' && route[1])
+    view = <CatalogView catalogId={route[1]} selected={route[2]} />;
+  else if (route[0] === 'catalogs') view = <CatalogIndexView />;
+  else if (route[0] === 'attention') view = <AttentionView />;
+  else view = <OverviewView state={state} now={now} />;
+  return (
+    <div class="shell">
+      <header class="top">
+        <h1>{title}</h1>
+        <nav aria-label="Console sections">
+          <ul>
+            {sections.map((item) => (
+              <li key={item.key}>
+                <a href={item.target} aria-current={section === item.key ? 'page' : undefined}>
+                  {item.label}
+                </a>
+              </li>
+            ))}
+            <li>
+              <a href=".">Every /engine route (JSON)</a>
+            </li>
+          </ul>
+        </nav>
+        <p class="connection" data-connection={state.connection}>
+          {state.connection === 'live'
+            ? 'Live: updates are pushed'
+            : state.connection === 'lost'
+              ? 'Disconnected'
+              : 'Connecting…'}
+        </p>
+      </header>
+      <ConnectionBanner state={state} now={now} />
+      <div class="visually-hidden" aria-live="polite" aria-atomic="true" data-live-region>
+        {state.announcement}
+      </div>
+      <main>{view}</main>
+    </div>
+  );
+}

@@ -1,0 +1,200 @@
+import type {
+  DependencyHealthEntry,
+  RuntimeEvent,
+  RuntimeStoryEntry,
+  StatusDocument,
+} from '@corekit/abstractions';
+import { useEffect, useState } from 'preact/hooks';
+import { getJson } from './api';
+import { stateLabels, shownState } from './dependency-status';
+
+/** A history sample as `/engine/console/history/{id}` answers it. */
+export interface Sample {
+  readonly checkedAtUtc: string;
+  readonly status: string;
+  readonly outcome: string;
+  readonly durationMs: number | null;
+}
+
+export interface ConsoleState {
+  /** `live`: the event stream is open; `lost`: the host stopped answering (since `lostSinceMs`). */
+  readonly connection: 'connecting' | 'live' | 'lost';
+  readonly lostSinceMs: number | null;
+  readonly status: StatusDocument | null;
+  readonly dependencies: readonly DependencyHealthEntry[];
+  /** The latest samples per dependency, for the history strips (oldest first). */
+  readonly strips: Readonly<Record<string, readonly Sample[]>>;
+  readonly story: readonly RuntimeStoryEntry[];
+  /** The last change worth announcing to screen readers. */
+  readonly announcement: string;
+  readonly loadError: string | null;
+}
+
+const stripLength = 30;
+const storyLimit = 2000;
+
+type Listener = (state: ConsoleState) => void;
+
+/**
+ * The console's one source of truth: loaded from the JSON routes when the page opens (and again after every
+ * reconnect of the event stream), then kept current by the pushed events alone; nothing polls health state.
+ */
+export class ConsoleStore {
+  private state: ConsoleState = {
+    connection: 'connecting',
+    lostSinceMs: null,
+    status: null,
+    dependencies: [],
+    strips: {},
+    story: [],
+    announcement: '',
+    loadError: null,
+  };
+  private readonly listeners = new Set<Listener>();
+  private source: EventSource | null = null;
+
+  get current(): ConsoleState {
+    return this.state;
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private set(patch: Partial<ConsoleState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const listener of this.listeners) listener(this.state);
+  }
+
+  connect(): void {
+    // Loaded at once (also without the ServerSentEvents transport), then again after every reconnect.
+    void this.reload();
+    const source = new EventSource('events');
+    this.source = source;
+    source.onopen = () => {
+      const reconnected = this.state.connection === 'lost';
+      this.set({ connection: 'live', lostSinceMs: null });
+      if (reconnected) void this.reload();
+    };
+    source.onerror = () => this.markLost();
+    source.addEventListener('shutdown', () => this.markLost());
+    for (const type of ['health-changed', 'dependency-changed', 'dependency-checked', 'runtime-story']) {
+      source.addEventListener(type, (message) =>
+        this.apply(JSON.parse((message as MessageEvent<string>).data)),
+      );
+    }
+  }
+
+  disconnect(): void {
+    this.source?.close();
+    this.source = null;
+  }
+
+  private markLost(): void {
+    if (this.state.connection === 'lost') return;
+    this.set({
+      connection: 'lost',
+      lostSinceMs: Date.now(),
+      announcement: 'The host stopped answering; statuses are no longer current.',
+    });
+  }
+
+  /** Everything shown, from the JSON routes (on open and on every reconnect). */
+  async reload(): Promise<void> {
+    try {
+      const [status, dependencies, story] = await Promise.all([
+        getJson<StatusDocument>('status'),
+        getJson<DependencyHealthEntry[]>('dependencies'),
+        getJson<{ timeline: RuntimeStoryEntry[] }>('runtime-story'),
+      ]);
+      this.set({ status, dependencies, story: story.timeline.slice(-storyLimit), loadError: null });
+      const recent = await getJson<{ dependencies: Record<string, Sample[]> }>(
+        `console/history?windowMinutes=60&perDependency=${stripLength}`,
+      ).catch(() => ({ dependencies: {} as Record<string, Sample[]> }));
+      this.set({ strips: recent.dependencies });
+    } catch (error) {
+      this.set({ loadError: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  /** Re-reads the runtime status (after a lifecycle event; the status has no event of its own). */
+  private async reloadStatus(): Promise<void> {
+    try {
+      this.set({ status: await getJson<StatusDocument>('status') });
+    } catch {
+      // The stream's error handler reports a host that stopped answering.
+    }
+  }
+
+  private apply(event: RuntimeEvent): void {
+    switch (event.type) {
+      case 'dependency-checked': {
+        const entry = event.entry;
+        const previous = this.state.dependencies.find((candidate) => candidate.id === entry.id);
+        const dependencies = previous
+          ? this.state.dependencies.map((candidate) => (candidate.id === entry.id ? entry : candidate))
+          : [...this.state.dependencies, entry];
+        const sample: Sample = {
+          checkedAtUtc: entry.checkedAtUtc ?? event.atUtc,
+          status: entry.status,
+          outcome: entry.timedOut
+            ? 'timed-out'
+            : entry.status === 'Unhealthy'
+              ? 'failed'
+              : entry.status === 'Degraded'
+                ? 'degraded'
+                : 'healthy',
+          durationMs: entry.durationMs,
+        };
+        const strip = [...(this.state.strips[entry.id] ?? []), sample].slice(-stripLength);
+        const now = Date.now();
+        const before = previous ? shownState(previous, now, true) : null;
+        const after = shownState(entry, now, true);
+        this.set({
+          dependencies,
+          strips: { ...this.state.strips, [entry.id]: strip },
+          ...(before !== after ? { announcement: `${entry.displayName} is now ${stateLabels[after]}.` } : {}),
+        });
+        return;
+      }
+      case 'dependency-changed':
+        // The matching dependency-checked event carries the whole entry; nothing else to do.
+        return;
+      case 'health-changed':
+        this.set({
+          status: this.state.status
+            ? { ...this.state.status, [event.probe]: event.status }
+            : this.state.status,
+          announcement: `${event.probe === 'liveness' ? 'Liveness' : 'Readiness'} is now ${event.status}.`,
+        });
+        void this.reloadStatus();
+        return;
+      case 'runtime-story':
+        this.set({ story: [...this.state.story, event.entry].slice(-storyLimit) });
+        if (event.entry.kind === 'runtime') void this.reloadStatus();
+        return;
+      default:
+        return;
+    }
+  }
+}
+
+export const consoleStore = new ConsoleStore();
+
+/** The store's state in a component, re-rendered on every change. */
+export function useConsoleState(): ConsoleState {
+  const [state, setState] = useState(consoleStore.current);
+  useEffect(() => consoleStore.subscribe(setState), []);
+  return state;
+}
+
+/** The current time, ticking every second (for ages and staleness; reads nothing from the server). */
+export function useNow(): number {
+  const [now, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}

@@ -1,0 +1,48 @@
+import type { DependencyHealthEntry } from '@corekit/abstractions';
+import { shownState, staleAfterMs } from './dependency-status';
+
+const checkedAt = Date.parse('2026-11-26T10:00:00Z');
+
+function entry(patch: Partial<DependencyHealthEntry> = {}): DependencyHealthEntry {
+  return {
+    id: 'orders-db',
+    displayName: 'Orders database',
+    kind: 'PostgreSql',
+    required: true,
+    status: 'Healthy',
+    description: null,
+    error: null,
+    data: {},
+    checkedAtUtc: new Date(checkedAt).toISOString(),
+    durationMs: 4,
+    timedOut: false,
+    stale: false,
+    refreshIntervalSeconds: 15,
+    timeoutSeconds: 5,
+    consecutiveFailures: 0,
+    ...patch,
+  };
+}
+
+describe('the state the console shows', () => {
+  it('labels timed out, failed and degraded differently', () => {
+    expect(shownState(entry({ status: 'Unhealthy', timedOut: true }), checkedAt, true)).toBe('timed-out');
+    expect(shownState(entry({ status: 'Unhealthy' }), checkedAt, true)).toBe('failed');
+    expect(shownState(entry({ status: 'Degraded' }), checkedAt, true)).toBe('degraded');
+    expect(shownState(entry(), checkedAt, true)).toBe('healthy');
+    expect(shownState(entry({ checkedAtUtc: null }), checkedAt, true)).toBe('pending');
+  });
+
+  it('never shows Healthy past the staleness bound: Stale while the host answers, Unknown once it stopped', () => {
+    const bound = staleAfterMs(entry());
+    expect(bound).toBe(45_000);
+    expect(shownState(entry(), checkedAt + bound, false)).toBe('healthy');
+    expect(shownState(entry(), checkedAt + bound + 1, true)).toBe('stale');
+    expect(shownState(entry(), checkedAt + bound + 1, false)).toBe('unknown');
+    expect(shownState(entry({ stale: true, status: 'Unhealthy' }), checkedAt, true)).toBe('stale');
+  });
+
+  it('uses the engine bound: interval plus timeout plus 1 s when that is longer than three intervals', () => {
+    expect(staleAfterMs(entry({ refreshIntervalSeconds: 1, timeoutSeconds: 5 }))).toBe(7000);
+  });
+});

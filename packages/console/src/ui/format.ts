@@ -1,0 +1,24 @@
+/** "4 s ago", "3 min ago", "2 h ago". */
+export function ageText(sinceMs: number, nowMs: number): string {
+  const seconds = Math.max(0, Math.round((nowMs - sinceMs) / 1000));
+  if (seconds < 90) return `${seconds} s ago`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `${minutes} min ago`;
+  return `${Math.round(minutes / 60)} h ago`;
+}
+
+export function durationText(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined) return '–';
+  return ms < 1000 ? `${Math.round(ms * 10) / 10} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+export function timeText(iso: string | null | undefined): string {
+  if (!iso) return '–';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}
+
+export function valueText(value: unknown): string {
+  if (value === null || value === undefined) return '–';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
