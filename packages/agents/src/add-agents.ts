@@ -17,7 +17,7 @@ import {
   type AgenticRuntimeOptionsInput,
 } from './agents-options';
 import type { AgentToolExecutionResult, ToolRunRequest } from './run-model';
-import { LiveRuns, newReplicaId } from './run-lease';
+import { LiveRuns } from './run-lease';
 import { RunService, type ApprovalDecision } from './run-service';
 import { sharedRefresh } from './shared-refresh';
 import { RunStore, runStoreName } from './run-store';
@@ -100,7 +100,7 @@ export function addAgents(builder: EngineBuilder, options: AddAgentsOptions = {}
     return execution?.state === 'active';
   };
   const lease = {
-    replicaId: newReplicaId(),
+    replicaId: builder.instanceId,
     leaseMs: settings.RunLeaseMilliseconds,
     renewMs: settings.RunLeaseRenewMilliseconds,
   };
