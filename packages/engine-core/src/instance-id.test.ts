@@ -13,8 +13,8 @@ describe('builder.instanceId', () => {
   });
 
   it('is the one the builder options give', () => {
-    expect(new CoreEngineBuilder({ configuration: {}, environment: {}, instanceId: 'replica-a' }).instanceId).toBe(
-      'replica-a',
-    );
+    expect(
+      new CoreEngineBuilder({ configuration: {}, environment: {}, instanceId: 'replica-a' }).instanceId,
+    ).toBe('replica-a');
   });
 });

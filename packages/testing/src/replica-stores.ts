@@ -77,7 +77,10 @@ function target(
 }
 
 /** Replicas on PostgreSQL at `url`: one table `<label>_replicas_<random>` per isolation. */
-export function postgresReplicaTarget(kit: PostgresStoreKit, options: ReplicaTargetOptions): ReplicaStoreTarget {
+export function postgresReplicaTarget(
+  kit: PostgresStoreKit,
+  options: ReplicaTargetOptions,
+): ReplicaStoreTarget {
   const { url, label } = options;
   return target('PostgreSQL', url, () => {
     const tableName = `${label}_replicas_${suffix()}`;

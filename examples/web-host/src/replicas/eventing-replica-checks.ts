@@ -33,12 +33,21 @@ export const eventingReplicaChecks: readonly ReplicaCheck[] = [
         withinMs: readBoundMs,
       });
       for (const { state } of states)
-        expect(state).toMatchObject({ outcome: 'succeeded', acceptedCount: 1, succeededCount: 1, scope: 'shared' });
+        expect(state).toMatchObject({
+          outcome: 'succeeded',
+          acceptedCount: 1,
+          succeededCount: 1,
+          scope: 'shared',
+        });
       // The dispatch state adds every replica's reports: all read the same record.
       const dispatches = await sameOnReplicas(set, '/engine/event-dispatches/eventing-outbox', {
         select: (answer) => {
           const state = answer.body as State;
-          return { scope: state.scope, succeededCount: state.succeededCount, startedCount: state.startedCount };
+          return {
+            scope: state.scope,
+            succeededCount: state.succeededCount,
+            startedCount: state.startedCount,
+          };
         },
         withinMs: readBoundMs,
       });
