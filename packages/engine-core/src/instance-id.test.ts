@@ -1,8 +1,6 @@
 import { hostname } from 'node:os';
 import { CoreEngineBuilder } from './engine-builder';
 
-const quiet = { logger: { log: () => undefined } } as const;
-
 describe('builder.instanceId', () => {
   it('names host and process, and differs for every builder (a second engine or a restart is another instance)', () => {
     const first = new CoreEngineBuilder({ configuration: {}, environment: {} });
