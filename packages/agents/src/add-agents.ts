@@ -88,7 +88,10 @@ export function addAgents(builder: EngineBuilder, options: AddAgentsOptions = {}
   builder.markRegistration(registrationKey);
   const now = clock ? () => clock.now() : () => Date.now();
   const tools = new ToolRegistry();
-  const store = new RunStore(builder.openStore(runStoreName, { maxEntries: settings.MaxRuns }));
+  const store = new RunStore(
+    builder.openStore(runStoreName, { maxEntries: settings.MaxRuns }),
+    settings.SharedStoreRefreshMilliseconds,
+  );
   const telemetry = new AgentTelemetry(builder);
   let engine: AttachedEngine | undefined;
   const isActive = (hostedExecutionId: string | undefined) => {

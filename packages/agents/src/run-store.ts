@@ -20,9 +20,15 @@ export const runStoreName = 'agent-tool-runs';
 export class RunStore {
   private readonly mirror: StoreMirror<StoredRun>;
 
-  constructor(private readonly store: KeyedStore<StoredRun>) {
-    // Reloads are triggered by the pack's refresh job (`load`), not on the mirror's own interval.
-    this.mirror = new StoreMirror(store, { refreshMs: Number.MAX_SAFE_INTEGER });
+  /**
+   * `refreshMs` is the pack's `SharedStoreRefreshMilliseconds`: the pack's refresh job calls `load` on that
+   * interval (a job, so each reload is in the runtime story with the lease sweep), not the mirror's timer.
+   */
+  constructor(
+    private readonly store: KeyedStore<StoredRun>,
+    refreshMs: number,
+  ) {
+    this.mirror = new StoreMirror(store, { refreshMs });
   }
 
   /**
