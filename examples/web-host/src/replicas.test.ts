@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startReplicas, type ReplicaSet, type ReplicaStoreProvider } from '@corekit/testing';
-import { agentsReplicaEnvironment, replicaChecks } from './replicas';
+import { replicaChecks, replicaEnvironment } from './replicas';
 import { sampleRoot } from './sample-host';
 
 // The replica table: every pack's checks (src/replicas/*-replica-checks.ts) against sample hosts started as
@@ -29,7 +29,7 @@ describe.each(providers)('%s: sample hosts as replicas on one shared store', (pr
         Engine__Grpc__Port: '0',
         Engine__Web__BindAddress: '127.0.0.1',
         SAMPLE_DATA_DIRECTORY: path.join(folder, `replica-${index}`),
-        ...agentsReplicaEnvironment,
+        ...replicaEnvironment,
       }),
     });
   });

@@ -39,6 +39,12 @@ export interface EngineBuilder extends ExtensionResolver {
   readonly events: RuntimeEventPublisher;
   /** Creates counters and histograms on the engine's meter; listed in `/engine/diagnostics`. */
   readonly meter: PackMeter;
+  /**
+   * This engine instance: `<host>:<pid>:<random>`, new for every builder (a restarted process, or a second
+   * engine in one process, is another instance). Packs name it as the owner of in-flight work they hold
+   * under a lease in a shared store (`StoreLeases`), so every pack of one replica names the same owner.
+   */
+  readonly instanceId: string;
   addModule(module: ModuleDefinition): this;
   addDependencyHealthContributor(contributor: DependencyHealthContributor): this;
   /** Registers a catalog kind (routes, views and snapshot field follow from it). Registering an id twice fails. */

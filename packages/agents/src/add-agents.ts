@@ -17,7 +17,7 @@ import {
   type AgenticRuntimeOptionsInput,
 } from './agents-options';
 import type { AgentToolExecutionResult, ToolRunRequest } from './run-model';
-import { LiveRuns, newReplicaId } from './run-lease';
+import { LiveRuns } from './run-lease';
 import { RunService, type ApprovalDecision } from './run-service';
 import { sharedRefresh } from './shared-refresh';
 import { RunStore, runStoreName } from './run-store';
@@ -88,7 +88,10 @@ export function addAgents(builder: EngineBuilder, options: AddAgentsOptions = {}
   builder.markRegistration(registrationKey);
   const now = clock ? () => clock.now() : () => Date.now();
   const tools = new ToolRegistry();
-  const store = new RunStore(builder.openStore(runStoreName, { maxEntries: settings.MaxRuns }));
+  const store = new RunStore(
+    builder.openStore(runStoreName, { maxEntries: settings.MaxRuns }),
+    settings.SharedStoreRefreshMilliseconds,
+  );
   const telemetry = new AgentTelemetry(builder);
   let engine: AttachedEngine | undefined;
   const isActive = (hostedExecutionId: string | undefined) => {
@@ -100,7 +103,7 @@ export function addAgents(builder: EngineBuilder, options: AddAgentsOptions = {}
     return execution?.state === 'active';
   };
   const lease = {
-    replicaId: newReplicaId(),
+    replicaId: builder.instanceId,
     leaseMs: settings.RunLeaseMilliseconds,
     renewMs: settings.RunLeaseRenewMilliseconds,
   };

@@ -1,18 +1,12 @@
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
+import { leaseFor, leaseIsLive } from '@corekit/abstractions';
 import type { StoredRun } from './run-model';
 
 /** How this engine owns the runs it executes. */
 export interface LeaseSettings {
-  /** This engine instance (one per `addAgents` call, so a restarted process is a new replica). */
+  /** This engine instance (`builder.instanceId`: a restarted process is a new replica). */
   readonly replicaId: string;
   readonly leaseMs: number;
   readonly renewMs: number;
-}
-
-/** A replica id: host name, process id and a random part (two engines in one process differ). */
-export function newReplicaId(): string {
-  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
 /** True while the run is executing or waiting to retry, the phases an owner holds under a lease. */
@@ -25,20 +19,16 @@ export function isInFlight(run: StoredRun): boolean {
  * flight, no owner once it waits for approval or finished.
  */
 export function withLease(run: StoredRun, lease: LeaseSettings, now: number): StoredRun {
-  return isInFlight(run)
-    ? {
-        ...run,
-        ownerReplicaId: lease.replicaId,
-        leaseExpiresAtUtc: new Date(now + lease.leaseMs).toISOString(),
-      }
-    : { ...run, ownerReplicaId: null, leaseExpiresAtUtc: null };
+  if (!isInFlight(run)) return { ...run, ownerReplicaId: null, leaseExpiresAtUtc: null };
+  const held = leaseFor(lease.replicaId, now, lease.leaseMs);
+  return { ...run, ownerReplicaId: held.owner, leaseExpiresAtUtc: new Date(held.expiresAtMs).toISOString() };
 }
 
-/** True when an in-flight run's lease ended before `now` (a run stored without a lease counts as expired). */
+/** True when an in-flight run's lease is not live at `now` (`leaseIsLive`; a run stored without a lease counts as expired). */
 export function leaseExpired(run: StoredRun, now: number): boolean {
   if (!isInFlight(run)) return false;
-  const expires = run.leaseExpiresAtUtc ? Date.parse(run.leaseExpiresAtUtc) : Number.NaN;
-  return !(expires >= now);
+  const expiresAtMs = run.leaseExpiresAtUtc ? Date.parse(run.leaseExpiresAtUtc) : Number.NaN;
+  return !leaseIsLive({ owner: run.ownerReplicaId ?? '', expiresAtMs }, now);
 }
 
 /** Ids of the runs this engine is executing right now (their owner is alive: a sweep skips them). */

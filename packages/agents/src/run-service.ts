@@ -256,7 +256,7 @@ export class RunService {
     const { store, telemetry } = this.context;
     let runs: readonly StoredRun[];
     try {
-      runs = await store.load(this.context.now());
+      runs = await store.load();
     } catch (error) {
       telemetry.log(
         'error',
@@ -293,7 +293,7 @@ export class RunService {
    */
   async sweep(): Promise<number> {
     const { store, live, now } = this.context;
-    const runs = await store.load(now());
+    const runs = await store.load();
     let interrupted = 0;
     for (const run of runs) {
       if (live.has(run.runId) || !leaseExpired(run, now())) continue;

@@ -1,4 +1,10 @@
-import { errorCode, storeErrorCodes, type KeyedStore, type StoredRecord } from '@corekit/abstractions';
+import {
+  errorCode,
+  storeErrorCodes,
+  StoreMirror,
+  type KeyedStore,
+  type StoredRecord,
+} from '@corekit/abstractions';
 import type { StoredRun } from './run-model';
 
 /** Name of the store (`builder.openStore`) holding every run: with the File provider, `agent-tool-runs.json`. */
@@ -7,63 +13,46 @@ export const runStoreName = 'agent-tool-runs';
 /**
  * The run state: the keyed store is the truth (so waiting runs survive a restart with a durable provider,
  * and every replica on a shared provider sees the same runs), and this object keeps a read copy of it for
- * the synchronous catalog reads. The copy is loaded when the engine starts, updated after every write this
- * engine makes, and, on a shared provider, reloaded by the pack's refresh job every
+ * the synchronous catalog reads (a `StoreMirror`). The copy is loaded when the engine starts, updated after
+ * every write this engine makes, and, on a shared provider, reloaded by the pack's refresh job every
  * `SharedStoreRefreshMilliseconds` so writes of other replicas show within that bound.
  */
 export class RunStore {
-  private readonly copy = new Map<string, StoredRecord<StoredRun>>();
-  /** Keys this engine wrote or deleted while a reload was reading the store (a reload must not undo them). */
-  private touchedDuringLoad: Set<string> | null = null;
-  private loadedAt: number | null = null;
-
-  constructor(private readonly store: KeyedStore<StoredRun>) {}
+  private readonly mirror: StoreMirror<StoredRun>;
 
   /**
-   * Reloads the copy from the store; answers every stored run. A record this engine wrote meanwhile, or one
-   * with a higher version already in the copy, is kept: a reload never goes back in time.
+   * `refreshMs` is the pack's `SharedStoreRefreshMilliseconds`: the pack's refresh job calls `load` on that
+   * interval (a job, so each reload is in the runtime story with the lease sweep), not the mirror's timer.
    */
-  async load(at: number = Date.now()): Promise<readonly StoredRun[]> {
-    const touched = new Set<string>();
-    this.touchedDuringLoad = touched;
-    let records: StoredRecord<StoredRun>[];
-    try {
-      records = (await this.store.list()).map(plain);
-    } finally {
-      if (this.touchedDuringLoad === touched) this.touchedDuringLoad = null;
-    }
-    const loaded = new Map(records.map((record) => [record.key, record]));
-    for (const key of [...this.copy.keys()]) {
-      if (!loaded.has(key) && !touched.has(key)) this.copy.delete(key);
-    }
-    for (const [key, record] of loaded) {
-      const held = this.copy.get(key);
-      if (touched.has(key) || (held && held.version > record.version)) continue;
-      this.copy.set(key, record);
-    }
-    this.loadedAt = at;
+  constructor(
+    private readonly store: KeyedStore<StoredRun>,
+    refreshMs: number,
+  ) {
+    this.mirror = new StoreMirror(store, { refreshMs });
+  }
+
+  /**
+   * Reloads the copy from the store; answers every stored run. A record this engine wrote while the reload
+   * was reading is kept: a reload never goes back in time.
+   */
+  async load(): Promise<readonly StoredRun[]> {
+    await this.mirror.load();
     return this.list();
   }
 
-  /** When the copy was last reloaded from the store (epoch ms), null before the first load. */
-  lastLoadedAt(): number | null {
-    return this.loadedAt;
-  }
-
   private remember(key: string, record: StoredRecord<StoredRun> | undefined): void {
-    this.touchedDuringLoad?.add(key);
-    if (record) this.copy.set(key, record);
-    else this.copy.delete(key);
+    if (record) this.mirror.remember(record);
+    else this.mirror.forget(key);
   }
 
   list(): readonly StoredRun[] {
-    return [...this.copy.values()]
-      .map((record) => record.value)
+    return this.mirror
+      .values()
       .sort((a, b) => (a.observedAtUtc < b.observedAtUtc ? 1 : a.observedAtUtc > b.observedAtUtc ? -1 : 0));
   }
 
   find(runId: string): StoredRecord<StoredRun> | undefined {
-    return this.copy.get(runId);
+    return this.mirror.record(runId);
   }
 
   /** Reads one run from the store itself (the truth), refreshing the copy. */
@@ -103,7 +92,7 @@ export class RunStore {
       .filter((run) => run.phase === 'finished')
       .at(-1);
     if (!oldest) return false;
-    const record = this.copy.get(oldest.runId);
+    const record = this.mirror.record(oldest.runId);
     const deleted = await this.store.delete(oldest.runId, { expectedVersion: record?.version });
     if (deleted) this.remember(oldest.runId, undefined);
     return deleted;

@@ -1,4 +1,12 @@
-import { pollUntil, requireService } from '@corekit/testing';
+import * as storePostgres from '@corekit/store-postgres';
+import * as storeRedis from '@corekit/store-redis';
+import {
+  pollUntil,
+  postgresReplicaTarget,
+  redisReplicaTarget,
+  requireService,
+  type ReplicaStores,
+} from '@corekit/testing';
 import type { PumpPassResult } from './capture-pump';
 import {
   capture,
@@ -9,13 +17,15 @@ import {
   type ServedData,
 } from './test-support/data-fixture';
 import { postgresSource } from './test-support/postgres-source';
-import { postgresReplicaTarget, redisReplicaTarget, type ReplicaStores } from './test-support/replica-stores';
 
 // Two or three data engines (replicas) in this process, each behind its own web host, on one shared store:
 // one PostgreSQL table or one Redis key prefix per test. They share one manual clock, so leases move on it.
 const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const targets = [postgresReplicaTarget(postgresUrl), redisReplicaTarget(redisUrl)];
+const targets = [
+  postgresReplicaTarget(storePostgres, { url: postgresUrl, label: 'data' }),
+  redisReplicaTarget(storeRedis, { url: redisUrl, label: 'data' }),
+];
 
 beforeAll(async () => {
   await requireService('PostgreSQL', postgresUrl, 'POSTGRES_URL');

@@ -50,6 +50,7 @@ import { RuntimeEventHub } from './pack/runtime-event-hub';
 import { RuntimeStory } from './runtime-story';
 import { StoreBinding, storesOptionsSchema } from './stores';
 import { engineRecordEventIdRange } from './engine-record-event-ids';
+import { newInstanceId } from './instance-id';
 
 /** Options of createEngineBuilder. Everything is optional; the defaults suit a production process. */
 export interface EngineBuilderOptions {
@@ -65,6 +66,8 @@ export interface EngineBuilderOptions {
   readonly clock?: Clock;
   /** Where structured records go. Default: JSON lines on stdout. */
   readonly logger?: Logger;
+  /** The engine instance id (`builder.instanceId`); a new `<host>:<pid>:<random>` by default. */
+  readonly instanceId?: string;
 }
 
 /** The EngineBuilder implementation: collects registrations, validates everything at build(). */
@@ -74,6 +77,7 @@ export class CoreEngineBuilder implements EngineBuilder {
   readonly story: RuntimeStory;
   readonly events: RuntimeEventHub;
   readonly meter = new EngineMeter();
+  readonly instanceId: string;
   private readonly clock: Clock;
   private readonly contentRoot: string;
   private readonly modules: ModuleDefinition[] = [];
@@ -93,6 +97,7 @@ export class CoreEngineBuilder implements EngineBuilder {
 
   constructor(options: EngineBuilderOptions = {}) {
     this.eventIds.add(engineRecordEventIdRange);
+    this.instanceId = options.instanceId ?? newInstanceId();
     this.clock = options.clock ?? systemClock;
     this.contentRoot = options.contentRoot ?? process.cwd();
     this.logger = new RedactingLogger(options.logger ?? createJsonLogger());

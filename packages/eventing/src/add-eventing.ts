@@ -248,6 +248,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
         publications.useOutbox(outbox);
         const broker = dispatcher === inProcessDispatcher ? null : dispatcher;
         loop = new OutboxDispatchLoop(
+          builder.instanceId,
           outboxSettings,
           outbox,
           dispatcher,

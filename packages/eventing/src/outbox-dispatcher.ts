@@ -1,5 +1,3 @@
-import { hostname } from 'node:os';
-import { randomUUID } from 'node:crypto';
 import type { Logger, PackCounter, PackMeter, RuntimeStoryWriter } from '@corekit/abstractions';
 import type { DispatchPostureChange, DispatchReport, DispatchStateBook } from './dispatch-states';
 import { eventingEventIds } from './eventing-event-ids';
@@ -63,10 +61,9 @@ const reportEventIds: Partial<Record<DispatchReport['outcome'], number>> = {
  * Delivery is at-least-once: a message whose claim expires before completion is sent again.
  */
 export class OutboxDispatchLoop {
-  /** Identifies this process's claims: host, pid and a random suffix. */
-  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-
   constructor(
+    /** Identifies this engine's claims: the engine instance id (`builder.instanceId`). */
+    readonly owner: string,
     private readonly options: EventingOptions['Outbox'],
     private readonly outbox: OutboxStore,
     private readonly dispatcher: EventDispatcher,

@@ -108,6 +108,7 @@ export function addRetrieval(
       }),
   );
   const leases = new ReindexLeases(
+    builder.instanceId,
     builder.openStore<LeaseRecord>(reindexLeaseStoreName, {
       maxEntries: 10_000,
       description: 'which replica indexes a knowledge collection now (owner and lease)',

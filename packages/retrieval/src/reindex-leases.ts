@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
 import {
   leaseIsLive,
   StoreLeases,
@@ -32,8 +30,6 @@ export interface ReindexLeaseTimings {
  * shared index every run is this process's own and no lease is written.
  */
 export class ReindexLeases {
-  /** This replica: host, pid and a random suffix. */
-  readonly owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   private readonly leases: StoreLeases;
   private readonly mirror: StoreMirror<LeaseRecord>;
   private readonly held = new Map<
@@ -46,6 +42,8 @@ export class ReindexLeases {
   private watchdog: ReturnType<typeof setInterval> | null = null;
 
   constructor(
+    /** This replica: the engine instance id (`builder.instanceId`). */
+    readonly owner: string,
     store: KeyedStore<LeaseRecord>,
     private readonly timings: ReindexLeaseTimings,
     private readonly now: () => number,

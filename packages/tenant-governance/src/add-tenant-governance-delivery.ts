@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import os from 'node:os';
 import path from 'node:path';
 import { CoreError, type EngineBuilder } from '@corekit/abstractions';
 import { governanceContextKey, tenantGovernanceRegistrationKey } from './add-tenant-governance';
@@ -55,11 +53,6 @@ export interface TenantGovernanceDelivery {
   readonly settings: DeliveryOptions;
 }
 
-/** The claim owner of this registration's retry queue: host, process and a random part (two engines never share one). */
-function retryClaimOwner(): string {
-  return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-}
-
 /**
  * Registers invitation delivery and domain-ownership verification on top of `addTenantGovernance`: the
  * sender registry, the dispatcher, the retry queue and runner (with its job), delivery-status
@@ -109,7 +102,7 @@ export function addTenantGovernanceDelivery(
     queueStore,
     settings,
     now,
-    retryClaimOwner(),
+    builder.instanceId,
     () => queueStore.posture().shared,
   );
   const status = new DeliveryStatusBook(

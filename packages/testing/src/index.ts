@@ -81,6 +81,15 @@ export {
   sameOnReplicas,
   dropStoreNamespace,
 } from './replica-harness';
+export { postgresReplicaTarget, redisReplicaTarget } from './replica-stores';
+export type {
+  ClosableReplicaProvider,
+  PostgresStoreKit,
+  RedisStoreKit,
+  ReplicaStores,
+  ReplicaStoreTarget,
+  ReplicaTargetOptions,
+} from './replica-stores';
 export type {
   Replica,
   ReplicaAnswer,

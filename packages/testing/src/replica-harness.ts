@@ -195,24 +195,25 @@ export type StoreNamespace =
 
 /**
  * Best effort, after a test: drops the PostgreSQL table or deletes every Redis key under the prefix (psql /
- * redis-cli at POSTGRES_URL / REDIS_URL; nothing happens when the tool or the server is gone).
+ * redis-cli at `url`, by default POSTGRES_URL / REDIS_URL; nothing happens when the tool or the server is gone).
  */
-export async function dropStoreNamespace(namespace: StoreNamespace): Promise<void> {
+export async function dropStoreNamespace(namespace: StoreNamespace, url?: string): Promise<void> {
   try {
     if (namespace.provider === 'postgresql') {
-      await run('psql', [postgresUrl(), '-qc', `DROP TABLE IF EXISTS "${namespace.tableName}"`]);
+      await run('psql', [url ?? postgresUrl(), '-qc', `DROP TABLE IF EXISTS "${namespace.tableName}"`]);
       return;
     }
+    const server = url ?? redisUrl();
     const { stdout } = await run('redis-cli', [
       '-u',
-      redisUrl(),
+      server,
       '--scan',
       '--pattern',
       `${namespace.keyPrefix}*`,
     ]);
     const keys = stdout.split('\n').filter(Boolean);
     for (let start = 0; start < keys.length; start += 500) {
-      await run('redis-cli', ['-u', redisUrl(), 'DEL', ...keys.slice(start, start + 500)]);
+      await run('redis-cli', ['-u', server, 'DEL', ...keys.slice(start, start + 500)]);
     }
   } catch {
     /* the tool or the server is gone: nothing to clean */

@@ -1,6 +1,7 @@
 import { answersOnReplicas, sameOnReplicas, type ReplicaAnswer, type ReplicaSet } from '@corekit/testing';
 import { agentsDemoTokens } from '../packs/agents-demo';
 import type { ReplicaCheck, ReplicaCheckContext } from './replica-checks';
+import { indexes } from './surfaces';
 
 /**
  * The agents settings the replica test gives every sample host: a short refresh and lease so a dead owner is
@@ -55,8 +56,6 @@ async function executionSurfaces(set: ReplicaSet, on: readonly number[]): Promis
     }),
   );
 }
-
-const indexes = (count: number) => [...Array(count).keys()];
 
 /** Starts a run that executes until its callback is sent, on replica `owner`; answers when every replica sees it executing. */
 async function holdRun(set: ReplicaSet, context: ReplicaCheckContext, owner: number, name: string) {

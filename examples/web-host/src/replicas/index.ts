@@ -1,11 +1,28 @@
-import { agentsReplicaChecks } from './agents-replica-checks';
+import { agentsReplicaChecks, agentsReplicaEnvironment } from './agents-replica-checks';
+import { dataReplicaChecks, dataReplicaEnvironment } from './data-replica-checks';
+import { eventingReplicaChecks, eventingReplicaEnvironment } from './eventing-replica-checks';
+import { governanceReplicaChecks, governanceReplicaEnvironment } from './governance-replica-checks';
 import type { ReplicaCheck } from './replica-checks';
+import { retrievalReplicaChecks } from './retrieval-replica-checks';
 
-export { agentsReplicaEnvironment } from './agents-replica-checks';
 export type { ReplicaCheck, ReplicaCheckContext } from './replica-checks';
+
+/** The settings every sample host of the replica table gets: each pack's short refresh and lease timings. */
+export const replicaEnvironment: Readonly<Record<string, string>> = {
+  ...agentsReplicaEnvironment,
+  ...governanceReplicaEnvironment,
+  ...eventingReplicaEnvironment,
+  ...dataReplicaEnvironment,
+};
 
 /**
  * Every pack's rows of the replica table (`replicas.test.ts` runs each on PostgreSQL and Redis, with 2 and 3
- * replicas). Governance, eventing, data/CDC and retrieval add theirs here.
+ * replicas on one set per provider).
  */
-export const replicaChecks: readonly ReplicaCheck[] = [...agentsReplicaChecks];
+export const replicaChecks: readonly ReplicaCheck[] = [
+  ...agentsReplicaChecks,
+  ...governanceReplicaChecks,
+  ...eventingReplicaChecks,
+  ...dataReplicaChecks,
+  ...retrievalReplicaChecks,
+];
