@@ -10,6 +10,8 @@ export interface RecordedHttpRequest {
   /** Header names lower-cased. */
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: string;
+  /** The body as received (binary formats such as protobuf; still compressed when Content-Encoding says so). */
+  readonly bytes: Buffer;
 }
 
 /** What a fake handler answers. A string or object body is sent as is / as JSON. */
@@ -50,6 +52,7 @@ export async function startHttpFakeServer(handler: FakeHttpHandler): Promise<Fak
         query: Object.fromEntries(url.searchParams),
         headers: { ...request.headers },
         body: Buffer.concat(chunks).toString('utf8'),
+        bytes: Buffer.concat(chunks),
       };
       requests.push(recorded);
       Promise.resolve()
