@@ -125,3 +125,15 @@ export type {
   SenderCallbackPairRun,
 } from './sender-callback-pair';
 export * from './fakes/mail-providers';
+export * from './servers/protobuf-wire';
+export * from './servers/otlp-decoding';
+export * from './servers/otlp-receiver';
+export {
+  describeObservabilityPackConformance,
+  startOtlpPlatformReceiver,
+} from './observability-pack-conformance';
+export type {
+  ObservabilityPackConformance,
+  PlatformReceivedData,
+  PlatformReceiver,
+} from './observability-pack-conformance';
