@@ -23,6 +23,11 @@ export interface OtlpPlatformWiring {
     readonly metrics?: Readonly<Record<string, string>>;
     readonly logs?: Readonly<Record<string, string>>;
   };
+  /**
+   * Headers computed before every export request, over the static ones (a short-lived OAuth access token
+   * from the platform's auth library).
+   */
+  readonly dynamicHeaders?: () => Promise<Readonly<Record<string, string>>>;
   /** Default `cumulative` (the SDK's own default). */
   readonly metricTemporality?: MetricTemporality;
 }
@@ -42,11 +47,15 @@ export function otlpPlatformExporters(
   wiring: OtlpPlatformWiring = {},
 ): Pick<ObservabilityContribution, 'spanExporters' | 'metricExporters' | 'logRecordExporters'> {
   const json = settings.Protocol === 'http/json';
-  const common = (signal: 'traces' | 'metrics' | 'logs') => ({
-    url: otlpSignalUrl(settings.Endpoint, signal),
-    headers: { ...settings.Headers, ...wiring.headers, ...wiring.signalHeaders?.[signal] },
-    timeoutMillis: settings.TimeoutMilliseconds,
-  });
+  const common = (signal: 'traces' | 'metrics' | 'logs') => {
+    const headers = { ...settings.Headers, ...wiring.headers, ...wiring.signalHeaders?.[signal] };
+    const dynamic = wiring.dynamicHeaders;
+    return {
+      url: otlpSignalUrl(settings.Endpoint, signal),
+      headers: dynamic ? async () => ({ ...headers, ...(await dynamic()) }) : headers,
+      timeoutMillis: settings.TimeoutMilliseconds,
+    };
+  };
   const temporalityPreference =
     wiring.metricTemporality === 'delta'
       ? AggregationTemporalityPreference.DELTA

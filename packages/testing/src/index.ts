@@ -137,3 +137,5 @@ export type {
   PlatformReceivedData,
   PlatformReceiver,
 } from './observability-pack-conformance';
+export * from './servers/azure-monitor-ingestion';
+export * from './servers/gce-metadata-server';
