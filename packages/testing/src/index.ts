@@ -129,6 +129,7 @@ export * from './servers/protobuf-wire';
 export * from './servers/otlp-decoding';
 export * from './servers/otlp-receiver';
 export {
+  composeObservabilityHost,
   describeObservabilityPackConformance,
   startOtlpPlatformReceiver,
 } from './observability-pack-conformance';

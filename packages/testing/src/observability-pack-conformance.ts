@@ -44,6 +44,28 @@ function nestedAt(path: string, value: unknown): Record<string, unknown> {
     .reduce<unknown>((inner, segment) => ({ [segment]: inner }), value) as Record<string, unknown>;
 }
 
+/**
+ * A test engine builder with `addOpenTelemetry` (service `serviceName`, metrics pushed every 200 ms, no
+ * Prometheus route) and the pack under test registered with `options`: what a host using the pack composes.
+ */
+export function composeObservabilityHost<Options>(host: {
+  readonly addOpenTelemetry: (builder: EngineBuilder, options?: Record<string, unknown>) => unknown;
+  readonly register: (builder: EngineBuilder, options?: Options) => unknown;
+  readonly options: Options;
+  readonly serviceName: string;
+  /** Further code configuration, nested by key segments. */
+  readonly configuration?: Record<string, unknown>;
+}) {
+  const test = createTestEngineBuilder(host.configuration ? { configuration: host.configuration } : {});
+  host.addOpenTelemetry(test.builder, {
+    ServiceName: host.serviceName,
+    MetricExportIntervalMilliseconds: 200,
+    Prometheus: { Enabled: false },
+  });
+  host.register(test.builder, host.options);
+  return test;
+}
+
 export interface ObservabilityPackConformance<Options, Receiver extends PlatformReceiver = PlatformReceiver> {
   /** Platform name for the test titles. */
   readonly platform: string;
@@ -61,6 +83,8 @@ export interface ObservabilityPackConformance<Options, Receiver extends Platform
   readonly addOpenTelemetry: (builder: EngineBuilder, options?: Record<string, unknown>) => unknown;
   /** A credential the options carry: it must never appear in a log record or an error. */
   readonly secret: string;
+  /** The option key holding the credential; a `<PLACEHOLDER>` left in it is refused at that key path. */
+  readonly secretKey?: string;
   /** Asserts the platform's credential headers on one export request. */
   readonly expectCredentials: (headers: Readonly<Record<string, string | string[] | undefined>>) => void;
   /** The metric temporality the platform ingests; undefined when its format has none (Azure). */
@@ -69,8 +93,6 @@ export interface ObservabilityPackConformance<Options, Receiver extends Platform
   readonly resource?: Readonly<Record<string, unknown>>;
   /** A key of the section to misspell, with the value to give it: refused naming the key and the closest. */
   readonly misspelled: { readonly key: string; readonly typo: string; readonly value: unknown };
-  /** The secret option key; a `<PLACEHOLDER>` left in it is refused at that key path. */
-  readonly secretKey: string;
 }
 
 /**
@@ -95,16 +117,8 @@ export function describeObservabilityPackConformance<
       await receiver.close();
     });
 
-    function compose(options: Options, configuration?: Record<string, unknown>) {
-      const test = createTestEngineBuilder(configuration ? { configuration } : {});
-      suite.addOpenTelemetry(test.builder, {
-        ServiceName: serviceName,
-        MetricExportIntervalMilliseconds: 200,
-        Prometheus: { Enabled: false },
-      });
-      suite.register(test.builder, options);
-      return test;
-    }
+    const compose = (options: Options, configuration?: Record<string, unknown>) =>
+      composeObservabilityHost({ ...suite, serviceName, options, configuration });
 
     it(`logs event id ${suite.eventId} when it is registered, never the credential`, () => {
       const { logger } = compose(suite.options(receiver));
@@ -183,14 +197,16 @@ export function describeObservabilityPackConformance<
       expect(message).not.toContain(suite.secret);
     });
 
-    it(`refuses a credential left as a placeholder at ${suite.section}:${suite.secretKey}`, () => {
-      const options = { ...suite.options(receiver), [suite.secretKey]: '<SECRET>' } as Options;
-      expect(() => compose(options)).toThrow(
-        expect.objectContaining({
-          code: 'CONFIGURATION_INVALID',
-          message: expect.stringContaining(`${suite.section}:${suite.secretKey}`),
-        }),
-      );
-    });
+    const secretKey = suite.secretKey;
+    if (secretKey)
+      it(`refuses a credential left as a placeholder at ${suite.section}:${secretKey}`, () => {
+        const options = { ...suite.options(receiver), [secretKey]: '<SECRET>' } as Options;
+        expect(() => compose(options)).toThrow(
+          expect.objectContaining({
+            code: 'CONFIGURATION_INVALID',
+            message: expect.stringContaining(`${suite.section}:${secretKey}`),
+          }),
+        );
+      });
   });
 }
