@@ -80,9 +80,13 @@ export class ConfigurationStore implements ConfigurationReader {
     unregisteredProbeSection,
   );
   private readonly onSecret?: (value: string) => void;
+  private readonly environment: Readonly<Record<string, string | undefined>>;
+  readonly environmentName: string | undefined;
 
   constructor(sources: ConfigurationSources) {
     this.onSecret = sources.onSecret;
+    this.environment = sources.environment;
+    this.environmentName = sources.environmentName || undefined;
     const base = readJsonFile(path.join(sources.contentRoot, 'engine.json'));
     if (base) flatten(base, '', 'engine.json', this.leaves);
     if (sources.environmentName) {
@@ -96,6 +100,11 @@ export class ConfigurationStore implements ConfigurationReader {
       this.leaves.set(keyPath.toLowerCase(), { path: keyPath, value, source: 'environment' });
     }
     if (sources.code) flatten(sources.code, '', 'code', this.leaves);
+  }
+
+  /** One environment variable from the environment this store read (the builder's, process.env by default). */
+  environmentVariable(name: string): string | undefined {
+    return this.environment[name];
   }
 
   /** The raw value or subtree at a key path. Reading marks the path and everything below it as known. */

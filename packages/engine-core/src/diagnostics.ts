@@ -1,5 +1,6 @@
-import { metrics, trace, type Counter, type Histogram, type Tracer } from '@opentelemetry/api';
+import { trace, type Counter, type Histogram, type Tracer } from '@opentelemetry/api';
 import type { DiagnosticsInstrument } from '@corekit/abstractions';
+import { meterBound } from './meter-binding';
 
 /** Meter and activity-source (tracer) names under which the engine records (spec 4.1). */
 export const meterName = 'corekit.engine';
@@ -84,37 +85,37 @@ export const diagnosticsConventions = {
 };
 
 /**
- * Records the engine's counters and histograms through @opentelemetry/api. The meter is taken when the engine
- * is built: a host must register its meter provider (start the OpenTelemetry SDK) before building, or every
- * instrument stays a no-op.
+ * Records the engine's counters and histograms through @opentelemetry/api, on the meter provider registered
+ * at the time of each measurement (a provider registered after the engine was built is used from then on).
  */
 export class EngineInstruments {
-  private readonly counters: Record<CounterKey, Counter>;
-  private readonly histograms: Record<HistogramKey, Histogram>;
-  readonly tracer = engineTracer();
-
-  constructor() {
-    const meter = metrics.getMeter(meterName);
-    this.counters = Object.fromEntries(
-      Object.entries(counterNames).map(([key, name]) => [
-        key,
-        meter.createCounter(name, { description: counterDescriptions[key as CounterKey] }),
-      ]),
-    ) as Record<CounterKey, Counter>;
-    this.histograms = {
+  private readonly counters = meterBound(
+    meterName,
+    (meter) =>
+      Object.fromEntries(
+        Object.entries(counterNames).map(([key, name]) => [
+          key,
+          meter.createCounter(name, { description: counterDescriptions[key as CounterKey] }),
+        ]),
+      ) as Record<CounterKey, Counter>,
+  );
+  private readonly histograms = meterBound(
+    meterName,
+    (meter): Record<HistogramKey, Histogram> => ({
       dependencyCheckDuration: meter.createHistogram(
         histogramNames.dependencyCheckDuration,
         histogramDescriptions.dependencyCheckDuration,
       ),
-    };
-  }
+    }),
+  );
+  readonly tracer = engineTracer();
 
   /** Records one measurement in milliseconds. */
   record(key: HistogramKey, milliseconds: number, attributes: Record<string, string> = {}): void {
-    this.histograms[key].record(milliseconds, attributes);
+    this.histograms()[key].record(milliseconds, attributes);
   }
 
   count(key: CounterKey, attributes: Record<string, string> = {}): void {
-    this.counters[key].add(1, attributes);
+    this.counters()[key].add(1, attributes);
   }
 }

@@ -20,6 +20,7 @@ export {
   engineTracer,
   spanNames,
 } from './diagnostics';
+export { meterBound } from './meter-binding';
 export { HealthChangeMonitor } from './health-change-monitor';
 export { DependencyHealthScheduler } from './dependency-health-scheduler';
 export { foldPosture, postureOrder } from './catalogs/cell-materialization';

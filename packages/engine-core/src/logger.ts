@@ -1,4 +1,5 @@
 import { redactValue, type LogLevel, type LogRecord, type Logger } from '@corekit/abstractions';
+import { emitLogRecord, withTraceContext } from './log-telemetry';
 
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
@@ -41,7 +42,13 @@ export class RedactingLogger implements Logger {
     return redactValue(value, [...this.secrets]);
   }
 
+  /**
+   * Writes the redacted record, with the active span's `trace_id` and `span_id` when there is one, and emits
+   * it through the OpenTelemetry logs API (a no-op until an SDK is started).
+   */
   log(record: LogRecord): void {
-    this.inner.log(this.redact(record));
+    const redacted = this.redact(withTraceContext(record));
+    this.inner.log(redacted);
+    emitLogRecord(redacted);
   }
 }

@@ -10,7 +10,7 @@ const resource = resourceFromAttributes({ 'service.name': 'kit-test' });
 const schema = z.object(otlpPackShape());
 
 function settings(receiver: OtlpReceiver, extra: Record<string, unknown> = {}): OtlpPackSettings {
-  return schema.parse({ Endpoint: receiver.endpoint, ...extra });
+  return schema.parse({ Endpoint: receiver.url, ...extra });
 }
 
 /** Exports one span and one counter point through the exporters the kit builds for `wiring`. */
@@ -64,34 +64,34 @@ describe('otlpPlatformExporters', () => {
       );
       const running = await exportThrough(exporters);
       try {
-        const seen = await pollUntil(
-          async () => receiver.exports,
-          (all) => all.some((entry) => entry.signal === 'traces') && all.some((entry) => entry.metrics.length > 0),
+        await pollUntil(
+          async () => receiver,
+          (seen) => seen.spans.length > 0 && seen.metrics.some((metric) => metric.name === 'kit.count'),
           { timeoutMs: 10_000 },
         );
-        const traces = seen.find((entry) => entry.signal === 'traces')!;
-        expect(traces.encoding).toBe(protocol === 'http/json' ? 'json' : 'protobuf');
+        const traces = receiver.exports.find((entry) => entry.signal === 'traces')!;
+        expect(traces.transport).toBe(protocol);
         expect(traces.path).toBe('/otlp/v1/traces');
         expect(traces.headers['api-key']).toBe('platform-key');
         expect(traces.headers['x-route']).toBe('blue');
         expect(traces.headers['x-dataset']).toBeUndefined();
-        expect(traces.spans).toEqual([
+        expect(receiver.spans).toEqual([
           expect.objectContaining({
             name: 'kit-span',
             attributes: { 'kit.case': 1 },
             resource: expect.objectContaining({ 'service.name': 'kit-test' }),
           }),
         ]);
-        expect(traces.spans[0]!.traceId).toMatch(/^[0-9a-f]{32}$/);
-        const metrics = seen.find((entry) => entry.metrics.length > 0)!;
+        expect(receiver.spans[0]!.traceId).toMatch(/^[0-9a-f]{32}$/);
+        const metrics = receiver.exports.find((entry) => entry.signal === 'metrics')!;
         expect(metrics.headers['x-dataset']).toBe('metrics-set');
-        expect(metrics.metrics).toContainEqual(
+        expect(receiver.metrics).toContainEqual(
           expect.objectContaining({
             name: 'kit.count',
             type: 'sum',
             temporality: 'delta',
             monotonic: true,
-            points: [{ attributes: { side: 'left' }, value: 2 }],
+            dataPoints: [{ attributes: { side: 'left' }, value: 2 }],
           }),
         );
       } finally {
@@ -99,6 +99,26 @@ describe('otlpPlatformExporters', () => {
       }
     },
   );
+
+  it('computes dynamic headers for every request, over the static ones', async () => {
+    let issued = 0;
+    const exporters = otlpPlatformExporters(settings(receiver), {
+      headers: { authorization: 'static' },
+      dynamicHeaders: async () => ({ authorization: `Bearer token-${++issued}` }),
+    });
+    const running = await exportThrough(exporters);
+    try {
+      const seen = await pollUntil(
+        async () => receiver.exports.filter((entry) => entry.signal === 'metrics'),
+        (all) => all.length >= 2,
+        { timeoutMs: 10_000 },
+      );
+      expect(seen[0]!.headers.authorization).toMatch(/^Bearer token-\d+$/);
+      expect(seen[1]!.headers.authorization).not.toBe(seen[0]!.headers.authorization);
+    } finally {
+      await running.shutdown();
+    }
+  });
 
   it('builds only the exporters of the enabled signals', () => {
     const exporters = otlpPlatformExporters(
@@ -108,7 +128,7 @@ describe('otlpPlatformExporters', () => {
   });
 
   it('refuses a Headers entry that would override a credential header', () => {
-    const result = schema.safeParse({ Endpoint: receiver.endpoint, Headers: { Authorization: 'x' } });
+    const result = schema.safeParse({ Endpoint: receiver.url, Headers: { Authorization: 'x' } });
     expect(result.success).toBe(false);
   });
 });

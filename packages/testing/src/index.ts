@@ -125,9 +125,15 @@ export type {
   SenderCallbackPairRun,
 } from './sender-callback-pair';
 export * from './fakes/mail-providers';
-export * from './servers/protobuf-wire';
-export * from './servers/otlp-decoding';
-export * from './servers/otlp-receiver';
+export { startOtlpReceiver } from './fakes/otlp/otlp-receiver';
+export type { OtlpReceiver, OtlpSignal, ReceivedExport } from './fakes/otlp/otlp-receiver';
+export type {
+  ReceivedAttributes,
+  ReceivedDataPoint,
+  ReceivedLogRecord,
+  ReceivedMetric,
+  ReceivedSpan,
+} from './fakes/otlp/otlp-records';
 export {
   composeObservabilityHost,
   describeObservabilityPackConformance,

@@ -1,14 +1,14 @@
 import type { EngineBuilder } from '@corekit/abstractions';
 import { metrics, trace } from '@opentelemetry/api';
 import { pollUntil } from './poll-until';
-import type { OtlpMetric, OtlpSpan } from './servers/otlp-decoding';
-import { startOtlpReceiver, type OtlpReceiver } from './servers/otlp-receiver';
+import { startOtlpReceiver, type OtlpReceiver } from './fakes/otlp/otlp-receiver';
+import type { ReceivedMetric, ReceivedSpan } from './fakes/otlp/otlp-records';
 import { createTestEngineBuilder } from './test-engine-builder';
 
 /** What one export request carried, whatever the platform's wire format (OTLP, Azure track, Cloud Trace). */
 export interface PlatformReceivedData {
-  readonly spans: readonly Pick<OtlpSpan, 'name' | 'traceId' | 'attributes' | 'resource'>[];
-  readonly metrics: readonly Pick<OtlpMetric, 'name' | 'temporality' | 'resource'>[];
+  readonly spans: readonly Pick<ReceivedSpan, 'name' | 'traceId' | 'attributes' | 'resource'>[];
+  readonly metrics: readonly Pick<ReceivedMetric, 'name' | 'temporality' | 'resource'>[];
   /** Headers of every request, names lower-cased. */
   readonly headers: readonly Readonly<Record<string, string | string[] | undefined>>[];
 }
@@ -28,9 +28,9 @@ export async function startOtlpPlatformReceiver(
 ): Promise<PlatformReceiver & { readonly endpoint: string; readonly otlp: OtlpReceiver }> {
   const otlp = await startOtlpReceiver(options);
   return {
-    endpoint: otlp.endpoint,
+    endpoint: otlp.url,
     otlp,
-    received: () => ({ spans: otlp.spans(), metrics: otlp.metrics(), headers: otlp.exports.map((entry) => entry.headers) }),
+    received: () => ({ spans: otlp.spans, metrics: otlp.metrics, headers: otlp.exports.map((entry) => entry.headers) }),
     failWith: (status) => otlp.failWith(status),
     close: () => otlp.close(),
   };

@@ -10,6 +10,7 @@ import { authorizeOperation, hostAuthorizer } from './operation-authorization';
 import { operationRoute, type OperationRouteContext } from './operation-routes';
 import { EventClients } from './event-clients';
 import { fastAnswersOf, serveFastAnswer, type FastAnswer } from './fast-answers';
+import { serveWithTelemetry } from './http-server-telemetry';
 import { createDetailsPolicy, engineRoutesGuarded, isAuthorized } from './health-exposure';
 import { listenError } from './listen-error';
 import { utf8JsonBody } from './json-body';
@@ -161,9 +162,12 @@ export function createWebHost(
     engine,
     maxBodyBytes: settings.MaxRequestBodyBytes,
     isGuarded: (operation) =>
-      operation.authorization
+      operation.authorization && operation.authorization.mode !== 'operator'
         ? operation.authorization.mode === 'required'
-        : guardsEngineRoutes && (operation.path === '/engine' || operation.path.startsWith('/engine/')),
+        : guardsEngineRoutes &&
+          (operation.authorization?.mode === 'operator' ||
+            operation.path === '/engine' ||
+            operation.path.startsWith('/engine/')),
     guard: (request, operation) => authorizeOperation(request, operation, authorize, logger),
   };
   const ownsBody = (request: Request) =>
@@ -184,11 +188,13 @@ export function createWebHost(
 
   /** GET routes served before express (the health routes): exact path → answer. */
   let fastAnswers = new Map<string, FastAnswer>();
+  let routesBySpecificity: HostRoute[] = [];
 
   function rebuildRouter(): void {
     fastAnswers = fastAnswersOf(documented, isGuarded);
+    routesBySpecificity = [...documented].sort(bySpecificity);
     const next = express.Router();
-    for (const route of [...documented].sort(bySpecificity)) {
+    for (const route of routesBySpecificity) {
       const handlers: express.RequestHandler[] = [];
       if (isGuarded(route) && !route.guardedByHandler) handlers.push(guard);
       handlers.push(...(route.preHandlers ?? []));
@@ -233,14 +239,22 @@ export function createWebHost(
     );
   }
 
+  /** The route template a request matched (the fast answers' exact paths first), for the HTTP telemetry. */
+  const routeTemplate = (method: string, path: string): string | undefined => {
+    if (fastAnswers.has(path)) return path;
+    const verb = method === 'HEAD' ? 'get' : method.toLowerCase();
+    return routesBySpecificity.find((route) => route.method === verb && matchesPath(route, path))?.path;
+  };
+
   const host: WebHost = {
     engine,
     workerHost,
     app,
-    handler: (request, response) => {
-      if (!serveFastAnswer(fastAnswers, request, response, { draining: drain.isDraining, logger }))
-        outer(request, response);
-    },
+    handler: (request, response) =>
+      serveWithTelemetry(request, response, routeTemplate, () => {
+        if (!serveFastAnswer(fastAnswers, request, response, { draining: drain.isDraining, logger }))
+          outer(request, response);
+      }),
     get server() {
       return server;
     },

@@ -12,11 +12,17 @@ export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * identify (or when it has no authorizer at all) and 403 for one it refuses, and the handler never runs,
  * whatever the host's exposure settings. Left out: an operation under `/engine` follows the host's policy
  * for its `/engine` surfaces (the web host's `Engine:Web:EngineRoutes:Exposure`: guarded in production,
- * open in development); any other path is anonymous. Declare `required` for anything that changes state and
- * must stay guarded everywhere.
+ * open in development); any other path is anonymous. `operator` applies that `/engine` policy to another
+ * path. Declare `required` for anything that changes state and must stay guarded everywhere.
  */
 export type OperationAuthorization =
-  { readonly mode: 'anonymous' } | { readonly mode: 'required'; readonly policy?: string };
+  | { readonly mode: 'anonymous' }
+  | { readonly mode: 'required'; readonly policy?: string }
+  /**
+   * An operator surface outside `/engine` (a metrics route): guarded exactly when the host guards its
+   * `/engine` surfaces (the web host's `Engine:Web:EngineRoutes:Exposure`), whatever the path.
+   */
+  | { readonly mode: 'operator' };
 
 /** What the authorizer decided, as the handler sees it. */
 export interface OperationPrincipal {

@@ -1,4 +1,4 @@
-import { metrics, type Counter, type Histogram } from '@opentelemetry/api';
+import type { Counter, Histogram } from '@opentelemetry/api';
 import {
   CoreError,
   type MetricAttributes,
@@ -7,6 +7,7 @@ import {
   type PackMeter,
 } from '@corekit/abstractions';
 import { meterName, type InstrumentDescription } from '../diagnostics';
+import { meterBound } from '../meter-binding';
 
 const instrumentNamePattern = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
 
@@ -16,24 +17,27 @@ interface Instrument extends InstrumentDescription {
 
 /**
  * Counters and histograms for packs, on the engine's OpenTelemetry meter. Instruments are created on first
- * use of a name; asking again for the same name and kind returns the same instrument. A host must start its
- * OpenTelemetry SDK before the builder is created for the instruments to record.
+ * use of a name; asking again for the same name and kind returns the same instrument. Each follows the meter
+ * provider registered at the time of a measurement, so an SDK started after registration still sees it.
  */
 export class EngineMeter implements PackMeter {
   private readonly instruments = new Map<string, Instrument>();
 
   counter(name: string, description: string, unit?: string): PackCounter {
     return this.instrument(name, 'counter', description, unit, () => {
-      const counter: Counter = metrics.getMeter(meterName).createCounter(name, { description, unit });
-      return { add: (value = 1, attributes?: MetricAttributes) => counter.add(value, attributes) };
+      const counter = meterBound(meterName, (meter): Counter => meter.createCounter(name, { description, unit }));
+      return { add: (value = 1, attributes?: MetricAttributes) => counter().add(value, attributes) };
     }) as PackCounter;
   }
 
   histogram(name: string, description: string, unit?: string): PackHistogram {
     return this.instrument(name, 'histogram', description, unit, () => {
-      const histogram: Histogram = metrics.getMeter(meterName).createHistogram(name, { description, unit });
+      const histogram = meterBound(
+        meterName,
+        (meter): Histogram => meter.createHistogram(name, { description, unit }),
+      );
       return {
-        record: (value: number, attributes?: MetricAttributes) => histogram.record(value, attributes),
+        record: (value: number, attributes?: MetricAttributes) => histogram().record(value, attributes),
       };
     }) as PackHistogram;
   }

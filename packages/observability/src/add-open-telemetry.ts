@@ -1,0 +1,75 @@
+import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { contributionRegistry } from './contribution-registry';
+import { observabilityEventIdNames } from './observability-event-ids';
+import {
+  openTelemetryOptionsSchema,
+  openTelemetrySectionPath,
+  type OpenTelemetryOptionsInput,
+} from './open-telemetry-options';
+import { OtelEnvironment } from './otel-environment';
+import { prometheusOperation } from './prometheus-route';
+import { TelemetrySdk } from './telemetry-sdk';
+
+const registrationKey = '@corekit/observability/open-telemetry';
+
+/**
+ * One call gives the host traces, metrics and logs on `@opentelemetry/sdk-node`: binds
+ * `Engine:Observability:OpenTelemetry` (code options win over configuration), serves the Prometheus route
+ * through the pack contract, pushes OTLP when an endpoint is configured (section or `OTEL_*` variables), and
+ * installs every `addObservabilityContribution`. The SDK starts once the engine is built (contributions
+ * registered after this call are included) and flushes and stops in the engine's first stop step (a stopping
+ * hook, bounded by `ShutdownTimeoutMilliseconds`). One SDK per process: the OpenTelemetry API keeps the
+ * first providers registered. Throws CONFIGURATION_INVALID for a bad section and
+ * OPEN_TELEMETRY_ALREADY_ADDED for a second call on the same builder.
+ */
+export function addOpenTelemetry(builder: EngineBuilder, options?: OpenTelemetryOptionsInput): EngineBuilder {
+  if (builder.hasRegistration(registrationKey)) {
+    throw new CoreError(
+      'OPEN_TELEMETRY_ALREADY_ADDED',
+      'addOpenTelemetry was already called on this builder; pass every option in one call',
+    );
+  }
+  builder.markRegistration(registrationKey);
+  const settings = builder.configuration.bind(openTelemetrySectionPath, openTelemetryOptionsSchema, options);
+  const environment = new OtelEnvironment((name) => builder.configuration.environmentVariable(name));
+  const registry = contributionRegistry(builder);
+  registry.openTelemetryAdded = true;
+  builder.addEventIds({
+    component: 'Observability core',
+    ranges: [[3000, 3006]],
+    names: observabilityEventIdNames,
+  });
+  const sdk = new TelemetrySdk({
+    options: settings,
+    environment,
+    environmentName: builder.configuration.environmentName,
+    contributions: registry.contributions,
+    logger: builder.logger,
+    addSecret: (value) => builder.addSecret(value),
+  });
+  if (settings.Prometheus.Enabled) {
+    builder.addOperation(prometheusOperation(settings.Prometheus, () => sdk.prometheusText()));
+  }
+  builder.addTechnologySurfaces(() => {
+    const description = sdk.describe();
+    return [
+      {
+        id: 'observability.opentelemetry',
+        kind: 'observability',
+        displayName: 'OpenTelemetry',
+        sourcePackage: '@corekit/observability',
+        metadata: { ...description },
+      },
+    ];
+  });
+  builder.addLifecycleHooks({
+    id: 'observability',
+    attach: () => sdk.start(),
+    stopping: async (context) => {
+      // A restart keeps the SDK (and its counters) running; only a real stop flushes and ends it.
+      if (!context.restarting) await sdk.stop(settings.ShutdownTimeoutMilliseconds);
+    },
+  });
+  return builder;
+}
+

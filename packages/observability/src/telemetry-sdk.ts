@@ -1,0 +1,331 @@
+import { context, metrics, propagation, trace, type TextMapPropagator } from '@opentelemetry/api';
+import { logs } from '@opentelemetry/api-logs';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
+import type { ResourceDetector } from '@opentelemetry/resources';
+import { BatchLogRecordProcessor, type LogRecordProcessor } from '@opentelemetry/sdk-logs';
+import { PeriodicExportingMetricReader, type IMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import {
+  BatchSpanProcessor,
+  NoopSpanProcessor,
+  type IdGenerator,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import type { Logger } from '@corekit/abstractions';
+import type { ObservabilityContribution, ObservabilityResourceAttributes } from './observability-contribution';
+import { observabilityEventIds } from './observability-event-ids';
+import type { OpenTelemetryOptions } from './open-telemetry-options';
+import type { OtelEnvironment } from './otel-environment';
+import {
+  otlpLogRecordExporter,
+  otlpMetricExporter,
+  otlpSpanExporter,
+  otlpTargets,
+  type OtlpTarget,
+} from './otlp-exporters';
+import {
+  ReportingLogRecordExporter,
+  ReportingMetricExporter,
+  ReportingSpanExporter,
+  throttledFailureReport,
+  type ExportFailureReport,
+} from './reporting-exporters';
+import { telemetryResource } from './telemetry-resource';
+
+const category = 'corekit.observability';
+
+/** What the running SDK reports about itself (the technology surface, the started record). */
+export interface TelemetryDescription {
+  readonly state: 'NotStarted' | 'Started' | 'Disabled' | 'Failed' | 'Stopped';
+  readonly serviceName: string | null;
+  readonly prometheusPath: string | null;
+  /** One entry per OTLP signal pushed: signal, protocol and the URL without credentials or query. */
+  readonly otlp: ReadonlyArray<{ readonly signal: string; readonly protocol: string; readonly endpoint: string }>;
+  /** The platforms whose contributions are installed, with their event ids. */
+  readonly contributions: ReadonlyArray<{ readonly id: number; readonly platform: string }>;
+}
+
+export interface TelemetrySdkInputs {
+  readonly options: OpenTelemetryOptions;
+  readonly environment: OtelEnvironment;
+  readonly environmentName: string | undefined;
+  readonly contributions: readonly ObservabilityContribution[];
+  readonly logger: Logger;
+  /** Registers a secret value (OTLP header values from the environment). */
+  readonly addSecret: (value: string) => void;
+}
+
+/**
+ * The one OpenTelemetry Node SDK of a host: built from the section, the `OTEL_*` variables and every
+ * contribution when `start()` is called, flushed and shut down by `stop()`.
+ */
+export class TelemetrySdk {
+  private sdk: NodeSDK | undefined;
+  private prometheus: PrometheusExporter | undefined;
+  private readonly serializer = new PrometheusSerializer();
+  private description: TelemetryDescription;
+
+  constructor(private readonly inputs: TelemetrySdkInputs) {
+    this.description = {
+      state: 'NotStarted',
+      serviceName: null,
+      prometheusPath: null,
+      otlp: [],
+      contributions: inputs.contributions.map(({ id, platform }) => ({ id, platform })),
+    };
+  }
+
+  describe(): TelemetryDescription {
+    return this.description;
+  }
+
+  /** Builds and starts the SDK; never throws (a failure is logged, event 3006, and the engine runs without it). */
+  start(): void {
+    const { options, environment, logger } = this.inputs;
+    if (!options.Enabled || environment.sdkDisabled) {
+      this.description = { ...this.description, state: 'Disabled' };
+      logger.log({
+        level: 'info',
+        eventId: observabilityEventIds.disabled,
+        category,
+        message: `OpenTelemetry is off (${options.Enabled ? 'OTEL_SDK_DISABLED=true' : 'Engine:Observability:OpenTelemetry:Enabled is false'}): instruments and spans are no-ops`,
+      });
+      return;
+    }
+    try {
+      this.startSdk();
+    } catch (error) {
+      this.description = { ...this.description, state: 'Failed' };
+      logger.log({
+        level: 'error',
+        eventId: observabilityEventIds.startFailed,
+        category,
+        message: `OpenTelemetry could not start: ${(error as Error)?.message ?? String(error)}; the engine runs without telemetry`,
+      });
+    }
+  }
+
+  private startSdk(): void {
+    const { options, environment, contributions } = this.inputs;
+    const targets = otlpTargets(options.Otlp, environment);
+    for (const target of targets) for (const value of Object.values(target.headers)) this.inputs.addSecret(value);
+    const interval = options.MetricExportIntervalMilliseconds ?? environment.metricExportInterval ?? 60_000;
+    const periodic = (exporter: PushMetricExporter) =>
+      new PeriodicExportingMetricReader({
+        exporter,
+        exportIntervalMillis: interval,
+        exportTimeoutMillis: Math.min(interval, 30_000),
+      });
+
+    const spanProcessors: SpanProcessor[] = [];
+    const metricReaders: IMetricReader[] = [];
+    const logRecordProcessors: LogRecordProcessor[] = [];
+    const detectors: ResourceDetector[] = [];
+    const attributes: ObservabilityResourceAttributes[] = [];
+    const propagators: TextMapPropagator[] = [];
+    let idGenerator: { readonly platform: string; readonly generator: IdGenerator } | undefined;
+
+    if (options.Prometheus.Enabled) {
+      this.prometheus = new PrometheusExporter({ preventServerStart: true });
+      metricReaders.push(this.prometheus);
+    }
+    for (const target of targets) {
+      const failed = this.coreFailureReport(target);
+      if (target.signal === 'traces') {
+        spanProcessors.push(new BatchSpanProcessor(new ReportingSpanExporter(otlpSpanExporter(target), failed)));
+      } else if (target.signal === 'metrics') {
+        metricReaders.push(periodic(new ReportingMetricExporter(otlpMetricExporter(target), failed)));
+      } else {
+        logRecordProcessors.push(
+          new BatchLogRecordProcessor({
+            exporter: new ReportingLogRecordExporter(otlpLogRecordExporter(target), failed),
+          }),
+        );
+      }
+    }
+    for (const contribution of contributions) {
+      const failed = this.contributionFailureReport(contribution);
+      const parts = this.contributedParts(contribution);
+      for (const exporter of parts.spanExporters) {
+        spanProcessors.push(new BatchSpanProcessor(new ReportingSpanExporter(exporter, failed)));
+      }
+      spanProcessors.push(...parts.spanProcessors);
+      for (const exporter of parts.metricExporters) metricReaders.push(periodic(new ReportingMetricExporter(exporter, failed)));
+      metricReaders.push(...parts.metricReaders);
+      for (const exporter of parts.logRecordExporters) {
+        logRecordProcessors.push(
+          new BatchLogRecordProcessor({ exporter: new ReportingLogRecordExporter(exporter, failed) }),
+        );
+      }
+      logRecordProcessors.push(...parts.logRecordProcessors);
+      detectors.push(...parts.resourceDetectors);
+      propagators.push(...parts.propagators);
+      if (contribution.resourceAttributes) attributes.push(contribution.resourceAttributes);
+      if (parts.idGenerator) {
+        if (idGenerator) {
+          throw new Error(
+            `Two observability contributions give an id generator (${idGenerator.platform} and ${contribution.platform}); keep one`,
+          );
+        }
+        idGenerator = { platform: contribution.platform, generator: parts.idGenerator };
+      }
+    }
+
+    const resource = telemetryResource({
+      options,
+      environment,
+      environmentName: this.inputs.environmentName,
+      contributedAttributes: attributes,
+      contributedDetectors: detectors,
+    });
+    this.sdk = new NodeSDK({
+      resource,
+      autoDetectResources: false,
+      // A tracer provider always: spans give every log record written inside them its trace_id and span_id,
+      // and incoming traceparent headers are continued, even when nothing exports spans.
+      spanProcessors: spanProcessors.length > 0 ? spanProcessors : [new NoopSpanProcessor()],
+      metricReaders,
+      logRecordProcessors,
+      textMapPropagator: new CompositePropagator({
+        propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator(), ...propagators],
+      }),
+      ...(idGenerator ? { idGenerator: idGenerator.generator } : {}),
+    });
+    this.sdk.start();
+    const serviceName = String(resource.attributes['service.name']);
+    this.description = {
+      ...this.description,
+      state: 'Started',
+      serviceName,
+      prometheusPath: options.Prometheus.Enabled ? options.Prometheus.Path : null,
+      otlp: targets.map((target) => ({
+        signal: target.signal,
+        protocol: target.protocol,
+        endpoint: safeEndpoint(target.url),
+      })),
+    };
+    this.inputs.logger.log({
+      level: 'info',
+      eventId: observabilityEventIds.started,
+      category,
+      message: `OpenTelemetry started for ${serviceName}: ${[
+        options.Prometheus.Enabled ? `Prometheus at ${options.Prometheus.Path}` : undefined,
+        ...this.description.otlp.map((target) => `${target.signal} over OTLP ${target.protocol} to ${target.endpoint}`),
+        ...contributions.map((contribution) => `${contribution.platform} (${contribution.id})`),
+      ]
+        .filter(Boolean)
+        .join(', ') || 'no exporter'}`,
+      otlp: this.description.otlp,
+      contributions: this.description.contributions,
+    });
+  }
+
+  /** Calls each factory of a contribution once; a throwing factory is logged with the contribution's id and skipped. */
+  private contributedParts(contribution: ObservabilityContribution) {
+    const call = <T>(name: string, factory: (() => T) | undefined, fallback: T): T => {
+      if (!factory) return fallback;
+      try {
+        return factory.call(contribution);
+      } catch (error) {
+        this.inputs.logger.log({
+          level: 'error',
+          eventId: contribution.id,
+          category,
+          message: `The ${contribution.platform} observability pack failed to create its ${name}: ${(error as Error)?.message ?? String(error)}; started without them`,
+          platform: contribution.platform,
+        });
+        return fallback;
+      }
+    };
+    return {
+      spanExporters: call('span exporters', contribution.spanExporters, []),
+      spanProcessors: [...call('span processors', contribution.spanProcessors, [])],
+      metricExporters: call('metric exporters', contribution.metricExporters, []),
+      metricReaders: [...call('metric readers', contribution.metricReaders, [])],
+      logRecordExporters: call('log record exporters', contribution.logRecordExporters, []),
+      logRecordProcessors: [...call('log record processors', contribution.logRecordProcessors, [])],
+      resourceDetectors: [...call('resource detectors', contribution.resourceDetectors, [])],
+      propagators: [...call('propagators', contribution.propagators, [])],
+      idGenerator: call('id generator', contribution.idGenerator, undefined),
+    };
+  }
+
+  private coreFailureReport(target: OtlpTarget): ExportFailureReport {
+    return throttledFailureReport((error, suppressed) =>
+      this.inputs.logger.log({
+        level: 'warn',
+        eventId: observabilityEventIds.exportFailed,
+        category,
+        message: `OTLP export of ${target.signal} to ${safeEndpoint(target.url)} failed: ${error?.message ?? 'no reason given'}${suppressed ? ` (${suppressed} more failures since the last report)` : ''}`,
+        signal: target.signal,
+      }),
+    );
+  }
+
+  private contributionFailureReport(contribution: ObservabilityContribution): ExportFailureReport {
+    return throttledFailureReport((error, suppressed) =>
+      this.inputs.logger.log({
+        level: 'warn',
+        eventId: contribution.id,
+        category,
+        message: `The ${contribution.platform} observability pack (${contribution.id}) failed to export: ${error?.message ?? 'no reason given'}${suppressed ? ` (${suppressed} more failures since the last report)` : ''}`,
+        platform: contribution.platform,
+      }),
+    );
+  }
+
+  /** The current metrics in the Prometheus text format; empty when the route's reader is not running. */
+  async prometheusText(): Promise<string> {
+    if (!this.prometheus || this.description.state !== 'Started') {
+      return `# OpenTelemetry is ${this.description.state === 'Disabled' ? 'off' : 'not running'}: no metrics\n`;
+    }
+    const { resourceMetrics } = await this.prometheus.collect();
+    return this.serializer.serialize(resourceMetrics);
+  }
+
+  /**
+   * Flushes and shuts the SDK down within `timeoutMs`, then unregisters it from the OpenTelemetry API so a later
+   * engine in the same process can start its own. Never throws; logs event 3003 (warn when it ran out of time).
+   */
+  async stop(timeoutMs: number): Promise<void> {
+    const sdk = this.sdk;
+    if (!sdk || this.description.state !== 'Started') return;
+    this.sdk = undefined;
+    this.description = { ...this.description, state: 'Stopped' };
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      sdk.shutdown().then(
+        () => 'flushed' as const,
+        (error: unknown) => error as Error,
+      ),
+      new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+        timer.unref();
+      }),
+    ]);
+    clearTimeout(timer);
+    for (const api of [trace, metrics, propagation, context, logs]) api.disable();
+    this.inputs.logger.log({
+      level: outcome === 'flushed' ? 'info' : 'warn',
+      eventId: observabilityEventIds.stopped,
+      category,
+      message:
+        outcome === 'flushed'
+          ? 'OpenTelemetry flushed and stopped'
+          : outcome === 'timeout'
+            ? `OpenTelemetry did not finish flushing within ${timeoutMs} ms (ShutdownTimeoutMilliseconds); buffered data may be lost`
+            : `OpenTelemetry shut down with an error: ${outcome.message}`,
+    });
+  }
+}
+
+/** The URL without user info, query or fragment (an API key in a query string is never logged). */
+function safeEndpoint(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
