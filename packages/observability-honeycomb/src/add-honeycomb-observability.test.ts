@@ -1,5 +1,12 @@
 import { addOpenTelemetry } from '@corekit/observability';
-import { describeObservabilityPackConformance, startOtlpPlatformReceiver } from '@corekit/testing';
+import {
+  composeObservabilityHost,
+  describeObservabilityPackConformance,
+  pollUntil,
+  startOtlpReceiver,
+  startOtlpPlatformReceiver,
+} from '@corekit/testing';
+import { metrics, trace } from '@opentelemetry/api';
 import { addHoneycombObservability } from './add-honeycomb-observability';
 
 const secret = 'hcaik_conformance0123456789abcdefghijklmnop';
@@ -21,18 +28,16 @@ describeObservabilityPackConformance({
 
 describe('addHoneycombObservability', () => {
   it('names the metrics dataset on metric exports only', async () => {
-    const { startOtlpReceiver, composeObservabilityHost, pollUntil } = await import('@corekit/testing');
     const receiver = await startOtlpReceiver();
     const { builder } = composeObservabilityHost({
       addOpenTelemetry,
       register: addHoneycombObservability,
-      options: { Endpoint: receiver.endpoint, ApiKey: secret, MetricsDataset: 'host-metrics' },
+      options: { Endpoint: receiver.url, ApiKey: secret, MetricsDataset: 'host-metrics' },
       serviceName: 'honeycomb-dataset',
     });
     const engine = builder.build();
     await engine.start();
     try {
-      const { trace, metrics } = await import('@opentelemetry/api');
       trace.getTracer('dataset').startSpan('dataset-span').end();
       metrics.getMeter('dataset').createCounter('dataset.count').add(1);
       const exports = await pollUntil(
@@ -40,6 +45,7 @@ describe('addHoneycombObservability', () => {
         (seen) => seen.some((entry) => entry.signal === 'traces') && seen.some((entry) => entry.signal === 'metrics'),
         { timeoutMs: 15_000 },
       );
+      expect(new Set(exports.map((entry) => entry.signal))).toEqual(new Set(['traces', 'metrics']));
       for (const entry of exports)
         expect(entry.headers['x-honeycomb-dataset']).toBe(entry.signal === 'metrics' ? 'host-metrics' : undefined);
     } finally {

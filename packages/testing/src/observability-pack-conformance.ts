@@ -1,5 +1,5 @@
 import type { EngineBuilder } from '@corekit/abstractions';
-import { metrics, trace } from '@opentelemetry/api';
+import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { pollUntil } from './poll-until';
 import { startOtlpReceiver, type OtlpReceiver } from './fakes/otlp/otlp-receiver';
 import type { ReceivedMetric, ReceivedSpan } from './fakes/otlp/otlp-records';
@@ -185,10 +185,17 @@ export function describeObservabilityPackConformance<
       const { key, typo, value } = suite.misspelled;
       const { builder } = compose(suite.options(receiver), nestedAt(`${suite.section}:${typo}`, value));
       let failure: unknown;
+      let engine: ReturnType<typeof builder.build> | undefined;
       try {
-        await builder.build().start();
+        engine = builder.build();
+        await engine.start();
       } catch (error) {
         failure = error;
+      } finally {
+        // The SDK starts when the engine is built, and a stop after a failed start does not shut it down:
+        // unregister the API's globals too, or it stays the process's provider for the next test.
+        await engine?.stop().catch(() => undefined);
+        for (const api of [trace, metrics, propagation, context]) api.disable();
       }
       expect(failure).toMatchObject({ code: 'CONFIGURATION_INVALID' });
       const message = (failure as Error).message;
