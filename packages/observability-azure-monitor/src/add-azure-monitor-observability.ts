@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { EngineBuilder } from '@corekit/abstractions';
 import { addObservabilityPack } from '@corekit/observability-kit';
 import { azureMonitorExporters, connectionStringParts } from './azure-monitor-exporters';
@@ -37,6 +38,8 @@ export function addAzureMonitorObservability(
           problems.push(`${path}:ConnectionString must carry InstrumentationKey=<GUID> (value not shown)`);
         if (parts.ingestionendpoint !== undefined && !/^https?:\/\/[^\s;]+$/i.test(parts.ingestionendpoint))
           problems.push(`${path}:ConnectionString has an IngestionEndpoint that is not an http(s) URL`);
+        if (settings.CertificateAuthorityFile && !existsSync(settings.CertificateAuthorityFile))
+          problems.push(`${path}:CertificateAuthorityFile names a file that does not exist`);
         return problems;
       },
       contribution: azureMonitorExporters,

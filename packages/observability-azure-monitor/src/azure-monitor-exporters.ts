@@ -4,6 +4,7 @@ import {
   AzureMonitorTraceExporter,
   type AzureMonitorExporterOptions,
 } from '@azure/monitor-opentelemetry-exporter';
+import { readFileSync } from 'node:fs';
 import type { PlatformContribution } from '@corekit/observability-kit';
 import type { AzureMonitorObservabilityOptions } from './azure-monitor-observability-options';
 
@@ -45,6 +46,9 @@ export function azureMonitorExporters(settings: AzureMonitorObservabilityOptions
     connectionString: settings.ConnectionString,
     disableOfflineStorage: !settings.OfflineStorage,
     ...(settings.StorageDirectory ? { storageDirectory: settings.StorageDirectory } : {}),
+    ...(settings.CertificateAuthorityFile
+      ? { tlsOptions: { ca: readFileSync(settings.CertificateAuthorityFile, 'utf8') } }
+      : {}),
   };
   return {
     ...(settings.Signals.Traces

@@ -18,6 +18,11 @@ export const azureMonitorObservabilityOptionsSchema = z.object({
    * Default true; the folder is `StorageDirectory`.
    */
   OfflineStorage: z.boolean().default(true),
+  /**
+   * A PEM file of the certificate authorities to trust for the ingestion endpoint instead of the system's
+   * (a private-link proxy that re-signs TLS). Default: the system's trusted authorities.
+   */
+  CertificateAuthorityFile: z.string().min(1).optional(),
   /** Folder of the offline storage. Default: the exporter's own, under the system temporary folder. */
   StorageDirectory: z.string().min(1).optional(),
   /**

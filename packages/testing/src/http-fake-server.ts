@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type net from 'node:net';
 
 /** One request as a fake HTTP server received it. */
@@ -38,10 +39,16 @@ export interface FakeHttpServer {
  * A small HTTP/1.1 server on 127.0.0.1 for the fakes of HTTP-speaking products (Consul, Elasticsearch,
  * OpenSearch). It records each request and answers with `handler`; a handler error answers 500.
  */
-export async function startHttpFakeServer(handler: FakeHttpHandler): Promise<FakeHttpServer> {
+export async function startHttpFakeServer(
+  handler: FakeHttpHandler,
+  options: {
+    /** Serve HTTPS with this leaf certificate and key (PEM) instead of plain HTTP; `url` says `https://`. */
+    readonly tls?: { readonly cert: string; readonly key: string };
+  } = {},
+): Promise<FakeHttpServer> {
   const requests: RecordedHttpRequest[] = [];
   const sockets = new Set<net.Socket>();
-  const server = http.createServer((request, response) => {
+  const listener: http.RequestListener = (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -75,8 +82,9 @@ export async function startHttpFakeServer(handler: FakeHttpHandler): Promise<Fak
           },
         );
     });
-  });
-  server.on('connection', (socket) => {
+  };
+  const server = options.tls ? https.createServer(options.tls, listener) : http.createServer(listener);
+  server.on(options.tls ? 'secureConnection' : 'connection', (socket: net.Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -86,7 +94,7 @@ export async function startHttpFakeServer(handler: FakeHttpHandler): Promise<Fak
   });
   const port = (server.address() as net.AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     requests,
     get openConnections() {

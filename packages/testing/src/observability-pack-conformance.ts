@@ -87,6 +87,11 @@ export interface ObservabilityPackConformance<Options, Receiver extends Platform
   readonly secretKey?: string;
   /** Asserts the platform's credential headers on one export request. */
   readonly expectCredentials: (headers: Readonly<Record<string, string | string[] | undefined>>) => void;
+  /**
+   * The status the receiver answers to make an export fail (default 401): one the platform's exporter
+   * reports as a failure rather than keeping for a retry.
+   */
+  readonly failureStatus?: number;
   /** The metric temporality the platform ingests; undefined when its format has none (Azure). */
   readonly temporality?: 'delta' | 'cumulative';
   /** Resource attributes the pack itself adds (`cloud.provider: aws`), asserted on what arrives. */
@@ -164,7 +169,7 @@ export function describeObservabilityPackConformance<
 
     it(`logs a failed export with event id ${suite.eventId}, without the credential`, async () => {
       const { builder, logger } = compose(suite.options(receiver));
-      receiver.failWith(401);
+      receiver.failWith(suite.failureStatus ?? 401);
       const engine = builder.build();
       await engine.start();
       try {

@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import { startHttpFakeServer, type RecordedHttpRequest } from '../http-fake-server';
 import type { PlatformReceivedData, PlatformReceiver } from '../observability-pack-conformance';
+import { createTestCertificateAuthority } from './test-certificate-authority';
 
 /**
  * One Application Insights telemetry item as the ingestion ("Breeze") track API takes it: an envelope
@@ -16,8 +17,10 @@ export interface AzureMonitorEnvelope {
 }
 
 export interface AzureMonitorIngestion extends PlatformReceiver {
-  /** The `IngestionEndpoint` of a connection string pointing here (`http://127.0.0.1:<port>/`). */
+  /** The `IngestionEndpoint` of a connection string pointing here (`https://127.0.0.1:<port>/`). */
   readonly ingestionEndpoint: string;
+  /** PEM of the test CA that signed the server's certificate: the exporter must trust it. */
+  readonly certificateAuthority: string;
   /** Every envelope received, oldest first. */
   readonly envelopes: AzureMonitorEnvelope[];
   /** Requests that were not a track call (wrong path, body not a JSON array), answered 404 or 400. */
@@ -61,13 +64,15 @@ function receivedFrom(envelopes: readonly AzureMonitorEnvelope[], headers: Platf
 /**
  * A fake Azure Monitor ingestion endpoint on 127.0.0.1 speaking the track API the Azure Monitor exporters
  * use: `POST /v2.1/track` with a JSON array of envelopes (gzip or not), answered with the track response
- * (`itemsReceived`, `itemsAccepted`, `errors`).
+ * (`itemsReceived`, `itemsAccepted`, `errors`). HTTPS only, as the exporters rewrite any ingestion endpoint
+ * to https: the certificate comes from a fresh test CA (`certificateAuthority`).
  */
 export async function startAzureMonitorIngestion(): Promise<AzureMonitorIngestion> {
   const envelopes: AzureMonitorEnvelope[] = [];
   const rejected: RecordedHttpRequest[] = [];
   const accepted: RecordedHttpRequest[] = [];
   let failure: number | undefined;
+  const authority = createTestCertificateAuthority({ dnsNames: ['localhost'] });
   const server = await startHttpFakeServer((request) => {
     if (request.method !== 'POST' || request.path !== '/v2.1/track') {
       rejected.push(request);
@@ -88,9 +93,10 @@ export async function startAzureMonitorIngestion(): Promise<AzureMonitorIngestio
     envelopes.push(...(items as AzureMonitorEnvelope[]));
     if (failure !== undefined) return { status: failure, body: { itemsReceived: items.length, itemsAccepted: 0, errors: [] } };
     return { status: 200, body: { itemsReceived: items.length, itemsAccepted: items.length, errors: [] } };
-  });
+  }, { tls: { cert: authority.leafCert, key: authority.leafKeyPem } });
   return {
     ingestionEndpoint: `${server.url}/`,
+    certificateAuthority: authority.caCert,
     envelopes,
     rejected,
     connectionString: (instrumentationKey) =>
