@@ -12,19 +12,22 @@ const scopes = ['https://www.googleapis.com/auth/cloud-platform'];
 export function googleCloudAuthorization(
   settings: GoogleCloudObservabilityOptions,
 ): () => Promise<Record<string, string>> {
+  const serviceAccount = Boolean(settings.ServiceAccountEmail && settings.ServiceAccountPrivateKey);
   const auth = new GoogleAuth({
     projectId: settings.ProjectId,
     scopes,
-    ...(settings.ServiceAccountEmail && settings.ServiceAccountPrivateKey
+    ...(serviceAccount
       ? {
           credentials: {
             client_email: settings.ServiceAccountEmail,
             private_key: settings.ServiceAccountPrivateKey,
           },
-          clientOptions: { useJWTAccessWithScope: true },
         }
       : {}),
   });
+  // A service account signs its own JWT with the scope (the library's public switch for it): no token
+  // exchange with the OAuth endpoint, one less round trip and no second host to reach.
+  if (serviceAccount) auth.useJWTAccessWithScope = true;
   return async () => {
     const client = await auth.getClient();
     const headers = await client.getRequestHeaders();
