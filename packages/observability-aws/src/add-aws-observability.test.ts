@@ -70,7 +70,9 @@ describe('addAwsObservability', () => {
       const { traceId, spanId } = span.spanContext();
       // An X-Ray trace id starts with the epoch second it was made in, in hex.
       expect(Math.abs(parseInt(traceId.slice(0, 8), 16) - startedAtSeconds)).toBeLessThanOrEqual(1);
-      expect(carrier['x-amzn-trace-id']).toBe(`Root=1-${traceId.slice(0, 8)}-${traceId.slice(8)};Parent=${spanId};Sampled=1`);
+      expect(carrier['x-amzn-trace-id']).toBe(
+        `Root=1-${traceId.slice(0, 8)}-${traceId.slice(8)};Parent=${spanId};Sampled=1`,
+      );
       expect(carrier.traceparent).toBe(`00-${traceId}-${spanId}-01`);
       const received = await pollUntil(
         async () => receiver.received().spans,

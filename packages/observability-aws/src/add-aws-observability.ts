@@ -49,7 +49,10 @@ export function addAwsObservability(
         ...(settings.XRayIdGenerator ? { idGenerator: () => new AWSXRayIdGenerator() } : {}),
         ...(settings.XRayPropagation ? { propagators: () => [new AWSXRayPropagator()] } : {}),
         ...(settings.ResourceDetectors.length > 0
-          ? { resourceDetectors: () => [...new Set(settings.ResourceDetectors)].map((name) => detectors[name]) }
+          ? {
+              resourceDetectors: () =>
+                [...new Set(settings.ResourceDetectors)].map((name) => detectors[name]),
+            }
           : {}),
       }),
     },

@@ -24,10 +24,7 @@ function optionsFor(ingestion: AzureMonitorIngestion) {
   };
 }
 
-describeObservabilityPackConformance<
-  ReturnType<typeof optionsFor>,
-  AzureMonitorIngestion
->({
+describeObservabilityPackConformance<ReturnType<typeof optionsFor>, AzureMonitorIngestion>({
   platform: 'Azure Monitor',
   eventId: 3111,
   section: 'Engine:Observability:AzureMonitor',
@@ -78,7 +75,11 @@ describe('addAzureMonitorObservability', () => {
   it('refuses a connection string without an instrumentation key, without echoing it', () => {
     const { builder } = createTestEngineBuilder();
     expect(() =>
-      addAzureMonitorObservability(builder, { ConnectionString: 'IngestionEndpoint=https://westeurope-5.in.example/' }),
-    ).toThrow(/Engine:Observability:AzureMonitor:ConnectionString must carry InstrumentationKey=<GUID> \(value not shown\)$/m);
+      addAzureMonitorObservability(builder, {
+        ConnectionString: 'IngestionEndpoint=https://westeurope-5.in.example/',
+      }),
+    ).toThrow(
+      /Engine:Observability:AzureMonitor:ConnectionString must carry InstrumentationKey=<GUID> \(value not shown\)$/m,
+    );
   });
 });

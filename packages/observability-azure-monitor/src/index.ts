@@ -1,4 +1,7 @@
-export { addAzureMonitorObservability, azureMonitorObservabilityEventId } from './add-azure-monitor-observability';
+export {
+  addAzureMonitorObservability,
+  azureMonitorObservabilityEventId,
+} from './add-azure-monitor-observability';
 export { azureMonitorObservabilityOptionsSchema } from './azure-monitor-observability-options';
 export type {
   AzureMonitorObservabilityOptions,

@@ -1,5 +1,9 @@
 import { addOpenTelemetry } from '@corekit/observability';
-import { createTestEngineBuilder, describeObservabilityPackConformance, startOtlpPlatformReceiver } from '@corekit/testing';
+import {
+  createTestEngineBuilder,
+  describeObservabilityPackConformance,
+  startOtlpPlatformReceiver,
+} from '@corekit/testing';
 import { addDatadogObservability, datadogEndpoint } from './add-datadog-observability';
 import { datadogObservabilityOptionsSchema } from './datadog-observability-options';
 
@@ -27,7 +31,9 @@ describe('addDatadogObservability', () => {
   it('sends to the local Agent by default and to the site intake agentless', () => {
     expect(datadogEndpoint(datadogObservabilityOptionsSchema.parse({}))).toBe('http://localhost:4318');
     expect(
-      datadogEndpoint(datadogObservabilityOptionsSchema.parse({ Mode: 'Agentless', Site: 'datadoghq.eu', ApiKey: 'k' })),
+      datadogEndpoint(
+        datadogObservabilityOptionsSchema.parse({ Mode: 'Agentless', Site: 'datadoghq.eu', ApiKey: 'k' }),
+      ),
     ).toBe('https://otlp.datadoghq.eu');
   });
 

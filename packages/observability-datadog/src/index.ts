@@ -1,4 +1,8 @@
-export { addDatadogObservability, datadogEndpoint, datadogObservabilityEventId } from './add-datadog-observability';
+export {
+  addDatadogObservability,
+  datadogEndpoint,
+  datadogObservabilityEventId,
+} from './add-datadog-observability';
 export { datadogObservabilityOptionsSchema } from './datadog-observability-options';
 export type {
   DatadogObservabilityOptions,

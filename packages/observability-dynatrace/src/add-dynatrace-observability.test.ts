@@ -1,5 +1,9 @@
 import { addOpenTelemetry } from '@corekit/observability';
-import { createTestEngineBuilder, describeObservabilityPackConformance, startOtlpPlatformReceiver } from '@corekit/testing';
+import {
+  createTestEngineBuilder,
+  describeObservabilityPackConformance,
+  startOtlpPlatformReceiver,
+} from '@corekit/testing';
 import { addDynatraceObservability } from './add-dynatrace-observability';
 
 const secret = 'dt0c01.CONFORMANCE.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';

@@ -1,5 +1,9 @@
 import { addOpenTelemetry } from '@corekit/observability';
-import { createTestEngineBuilder, describeObservabilityPackConformance, startOtlpPlatformReceiver } from '@corekit/testing';
+import {
+  createTestEngineBuilder,
+  describeObservabilityPackConformance,
+  startOtlpPlatformReceiver,
+} from '@corekit/testing';
 import { addElasticObservability } from './add-elastic-observability';
 
 const secret = 'VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw==';
@@ -23,7 +27,13 @@ describe('addElasticObservability', () => {
   it('refuses an API key and a secret token together', () => {
     const { builder } = createTestEngineBuilder();
     expect(() =>
-      addElasticObservability(builder, { Endpoint: 'https://apm.example:443', ApiKey: 'a-key', SecretToken: 'a-token' }),
-    ).toThrow('Engine:Observability:Elastic:ApiKey and Engine:Observability:Elastic:SecretToken are both set');
+      addElasticObservability(builder, {
+        Endpoint: 'https://apm.example:443',
+        ApiKey: 'a-key',
+        SecretToken: 'a-token',
+      }),
+    ).toThrow(
+      'Engine:Observability:Elastic:ApiKey and Engine:Observability:Elastic:SecretToken are both set',
+    );
   });
 });

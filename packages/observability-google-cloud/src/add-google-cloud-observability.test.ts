@@ -85,7 +85,12 @@ describe('addGoogleCloudObservability', () => {
   it('refuses a service account email without its key', () => {
     const { builder } = createTestEngineBuilder();
     expect(() =>
-      addGoogleCloudObservability(builder, { ProjectId: 'corekit-tests', ServiceAccountEmail: serviceAccount }),
-    ).toThrow('ServiceAccountEmail and Engine:Observability:GoogleCloud:ServiceAccountPrivateKey go together');
+      addGoogleCloudObservability(builder, {
+        ProjectId: 'corekit-tests',
+        ServiceAccountEmail: serviceAccount,
+      }),
+    ).toThrow(
+      'ServiceAccountEmail and Engine:Observability:GoogleCloud:ServiceAccountPrivateKey go together',
+    );
   });
 });

@@ -32,7 +32,9 @@ export function addGoogleCloudObservability(
       check: (settings, path) =>
         Boolean(settings.ServiceAccountEmail) === Boolean(settings.ServiceAccountPrivateKey)
           ? []
-          : [`${path}:ServiceAccountEmail and ${path}:ServiceAccountPrivateKey go together; set both or neither`],
+          : [
+              `${path}:ServiceAccountEmail and ${path}:ServiceAccountPrivateKey go together; set both or neither`,
+            ],
       contribution: (settings) => ({
         resourceAttributes: { 'gcp.project_id': settings.ProjectId },
         ...(settings.ResourceDetection ? { resourceDetectors: () => [gcpDetector] } : {}),

@@ -9,7 +9,10 @@ export const googleCloudObservabilityOptionsSchema = z.object({
   /** Required: the project that receives the telemetry (`gcp.project_id`, and the quota project). */
   ProjectId: z
     .string()
-    .regex(/^[a-z][a-z0-9-]{4,28}[a-z0-9]$/, 'must be a Google Cloud project id (6-30 lower-case letters, digits, -)'),
+    .regex(
+      /^[a-z][a-z0-9-]{4,28}[a-z0-9]$/,
+      'must be a Google Cloud project id (6-30 lower-case letters, digits, -)',
+    ),
   /**
    * A service account's email. With `ServiceAccountPrivateKey`, requests carry a self-signed JWT made from
    * the key (no token exchange). Without both, Application Default Credentials are used

@@ -1,4 +1,7 @@
-export { addGoogleCloudObservability, googleCloudObservabilityEventId } from './add-google-cloud-observability';
+export {
+  addGoogleCloudObservability,
+  googleCloudObservabilityEventId,
+} from './add-google-cloud-observability';
 export { googleCloudObservabilityOptionsSchema } from './google-cloud-observability-options';
 export type {
   GoogleCloudObservabilityOptions,

@@ -30,7 +30,11 @@ describeObservabilityPackConformance({
 
 describe('addGrafanaCloudObservability', () => {
   it('derives the OTLP gateway from the zone', () => {
-    const settings = grafanaCloudObservabilityOptionsSchema.parse({ Zone: 'prod-eu-west-2', InstanceId: '1', Token: 't' });
+    const settings = grafanaCloudObservabilityOptionsSchema.parse({
+      Zone: 'prod-eu-west-2',
+      InstanceId: '1',
+      Token: 't',
+    });
     expect(grafanaCloudEndpoint(settings)).toBe('https://otlp-gateway-prod-eu-west-2.grafana.net/otlp');
   });
 

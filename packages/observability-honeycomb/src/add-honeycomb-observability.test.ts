@@ -42,12 +42,15 @@ describe('addHoneycombObservability', () => {
       metrics.getMeter('dataset').createCounter('dataset.count').add(1);
       const exports = await pollUntil(
         async () => receiver.exports,
-        (seen) => seen.some((entry) => entry.signal === 'traces') && seen.some((entry) => entry.signal === 'metrics'),
+        (seen) =>
+          seen.some((entry) => entry.signal === 'traces') && seen.some((entry) => entry.signal === 'metrics'),
         { timeoutMs: 15_000 },
       );
       expect(new Set(exports.map((entry) => entry.signal))).toEqual(new Set(['traces', 'metrics']));
       for (const entry of exports)
-        expect(entry.headers['x-honeycomb-dataset']).toBe(entry.signal === 'metrics' ? 'host-metrics' : undefined);
+        expect(entry.headers['x-honeycomb-dataset']).toBe(
+          entry.signal === 'metrics' ? 'host-metrics' : undefined,
+        );
     } finally {
       await engine.stop();
       await receiver.close();

@@ -34,11 +34,9 @@ export interface ObservabilityPackDefinition<T extends { readonly Enabled: boole
  * event id at registration and on every failed export. With `Enabled: false` it only registers the event id
  * and logs that the pack is off.
  */
-export function addObservabilityPack<T extends { readonly Enabled: boolean; readonly Headers?: Readonly<Record<string, string>> }>(
-  builder: EngineBuilder,
-  definition: ObservabilityPackDefinition<T>,
-  options: unknown,
-): T {
+export function addObservabilityPack<
+  T extends { readonly Enabled: boolean; readonly Headers?: Readonly<Record<string, string>> },
+>(builder: EngineBuilder, definition: ObservabilityPackDefinition<T>, options: unknown): T {
   const registrationKey = `@corekit/observability-kit/${definition.section}`;
   if (builder.hasRegistration(registrationKey)) {
     throw new CoreError(

@@ -8,7 +8,13 @@ export const otlpProtocols = ['http/protobuf', 'http/json'] as const;
 export type OtlpProtocol = (typeof otlpProtocols)[number];
 
 /** Header names a platform pack sets itself (credentials, framing): `Headers` may not override them. */
-const reservedHeaderNames = new Set(['authorization', 'content-type', 'content-length', 'content-encoding', 'host']);
+const reservedHeaderNames = new Set([
+  'authorization',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'host',
+]);
 
 /** `Enabled` (default true): false registers nothing but the event id and one record saying so. */
 export const enabledField = () => z.boolean().default(true);

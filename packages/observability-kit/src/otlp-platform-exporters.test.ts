@@ -27,7 +27,10 @@ async function exportThrough(
       (exporter) => new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 100 }),
     ),
   });
-  tracerProvider.getTracer('kit').startSpan('kit-span', { attributes: { 'kit.case': 1 } }).end();
+  tracerProvider
+    .getTracer('kit')
+    .startSpan('kit-span', { attributes: { 'kit.case': 1 } })
+    .end();
   meterProvider.getMeter('kit').createCounter('kit.count').add(2, { side: 'left' });
   return {
     shutdown: async () => {
@@ -47,7 +50,9 @@ describe('otlpPlatformExporters', () => {
   });
 
   it('appends the signal path to the base endpoint, with or without a trailing slash', () => {
-    expect(otlpSignalUrl('https://gateway.example/otlp/', 'traces')).toBe('https://gateway.example/otlp/v1/traces');
+    expect(otlpSignalUrl('https://gateway.example/otlp/', 'traces')).toBe(
+      'https://gateway.example/otlp/v1/traces',
+    );
     expect(otlpSignalUrl('http://localhost:4318', 'metrics')).toBe('http://localhost:4318/v1/metrics');
   });
 

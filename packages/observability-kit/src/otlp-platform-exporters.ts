@@ -64,7 +64,9 @@ export function otlpPlatformExporters(
     ...(settings.Signals.Traces
       ? {
           spanExporters: () => [
-            json ? new OtlpJsonTraceExporter(common('traces')) : new OtlpProtobufTraceExporter(common('traces')),
+            json
+              ? new OtlpJsonTraceExporter(common('traces'))
+              : new OtlpProtobufTraceExporter(common('traces')),
           ],
         }
       : {}),

@@ -30,7 +30,11 @@ export async function startOtlpPlatformReceiver(
   return {
     endpoint: otlp.url,
     otlp,
-    received: () => ({ spans: otlp.spans, metrics: otlp.metrics, headers: otlp.exports.map((entry) => entry.headers) }),
+    received: () => ({
+      spans: otlp.spans,
+      metrics: otlp.metrics,
+      headers: otlp.exports.map((entry) => entry.headers),
+    }),
     failWith: (status) => otlp.failWith(status),
     close: () => otlp.close(),
   };
@@ -137,10 +141,15 @@ export function describeObservabilityPackConformance<
       await engine.start();
       try {
         const tracer = trace.getTracer('corekit-conformance');
-        const span = tracer.startSpan('conformance-operation', { attributes: { 'conformance.case': 'span' } });
+        const span = tracer.startSpan('conformance-operation', {
+          attributes: { 'conformance.case': 'span' },
+        });
         span.end();
         const traceId = span.spanContext().traceId;
-        metrics.getMeter('corekit-conformance').createCounter('conformance.operations').add(3, { case: 'count' });
+        metrics
+          .getMeter('corekit-conformance')
+          .createCounter('conformance.operations')
+          .add(3, { case: 'count' });
 
         const data = await pollUntil(
           async () => receiver.received(),

@@ -35,7 +35,9 @@ function resourceOf(envelope: AzureMonitorEnvelope): Record<string, unknown> {
   const tags = envelope.tags ?? {};
   return {
     ...(tags['ai.cloud.role'] !== undefined ? { 'service.name': tags['ai.cloud.role'] } : {}),
-    ...(tags['ai.cloud.roleInstance'] !== undefined ? { 'service.instance.id': tags['ai.cloud.roleInstance'] } : {}),
+    ...(tags['ai.cloud.roleInstance'] !== undefined
+      ? { 'service.instance.id': tags['ai.cloud.roleInstance'] }
+      : {}),
   };
 }
 
@@ -73,27 +75,31 @@ export async function startAzureMonitorIngestion(): Promise<AzureMonitorIngestio
   const accepted: RecordedHttpRequest[] = [];
   let failure: number | undefined;
   const authority = createTestCertificateAuthority({ dnsNames: ['localhost'] });
-  const server = await startHttpFakeServer((request) => {
-    if (request.method !== 'POST' || request.path !== '/v2.1/track') {
-      rejected.push(request);
-      return { status: 404, body: { error: 'not a track call' } };
-    }
-    let items: unknown;
-    try {
-      const gzip = String(request.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
-      items = JSON.parse((gzip ? gunzipSync(request.bytes) : request.bytes).toString('utf8'));
-    } catch {
-      items = undefined;
-    }
-    if (!Array.isArray(items)) {
-      rejected.push(request);
-      return { status: 400, body: { itemsReceived: 0, itemsAccepted: 0, errors: [] } };
-    }
-    accepted.push(request);
-    envelopes.push(...(items as AzureMonitorEnvelope[]));
-    if (failure !== undefined) return { status: failure, body: { itemsReceived: items.length, itemsAccepted: 0, errors: [] } };
-    return { status: 200, body: { itemsReceived: items.length, itemsAccepted: items.length, errors: [] } };
-  }, { tls: { cert: authority.leafCert, key: authority.leafKeyPem } });
+  const server = await startHttpFakeServer(
+    (request) => {
+      if (request.method !== 'POST' || request.path !== '/v2.1/track') {
+        rejected.push(request);
+        return { status: 404, body: { error: 'not a track call' } };
+      }
+      let items: unknown;
+      try {
+        const gzip = String(request.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
+        items = JSON.parse((gzip ? gunzipSync(request.bytes) : request.bytes).toString('utf8'));
+      } catch {
+        items = undefined;
+      }
+      if (!Array.isArray(items)) {
+        rejected.push(request);
+        return { status: 400, body: { itemsReceived: 0, itemsAccepted: 0, errors: [] } };
+      }
+      accepted.push(request);
+      envelopes.push(...(items as AzureMonitorEnvelope[]));
+      if (failure !== undefined)
+        return { status: failure, body: { itemsReceived: items.length, itemsAccepted: 0, errors: [] } };
+      return { status: 200, body: { itemsReceived: items.length, itemsAccepted: items.length, errors: [] } };
+    },
+    { tls: { cert: authority.leafCert, key: authority.leafKeyPem } },
+  );
   return {
     ingestionEndpoint: `${server.url}/`,
     certificateAuthority: authority.caCert,
@@ -101,7 +107,11 @@ export async function startAzureMonitorIngestion(): Promise<AzureMonitorIngestio
     rejected,
     connectionString: (instrumentationKey) =>
       `InstrumentationKey=${instrumentationKey};IngestionEndpoint=${server.url}/`,
-    received: () => receivedFrom(envelopes, accepted.map((request) => request.headers)),
+    received: () =>
+      receivedFrom(
+        envelopes,
+        accepted.map((request) => request.headers),
+      ),
     failWith(status) {
       failure = status;
     },

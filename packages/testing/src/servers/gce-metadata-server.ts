@@ -35,13 +35,19 @@ export async function startGceMetadataServer(instance: GceInstance): Promise<Gce
   };
   const flavor = { 'metadata-flavor': 'Google', 'content-type': 'application/text' };
   const server = await startHttpFakeServer((request) => {
-    if (request.headers['metadata-flavor'] !== 'Google') return { status: 403, body: 'Missing Metadata-Flavor' };
+    if (request.headers['metadata-flavor'] !== 'Google')
+      return { status: 403, body: 'Missing Metadata-Flavor' };
     const path = request.path.replace(/^\/computeMetadata\/v1\/?/, '').replace(/\/$/, '');
-    if (path === 'instance' || path === '') return { status: 200, headers: flavor, body: 'attributes/\nid\nzone\n' };
+    if (path === 'instance' || path === '')
+      return { status: 200, headers: flavor, body: 'attributes/\nid\nzone\n' };
     const value = values[path];
     return value === undefined
       ? { status: 404, headers: flavor, body: 'Not Found' }
       : { status: 200, headers: flavor, body: value };
   });
-  return { host: `127.0.0.1:${server.port}`, requests: server.requests as RecordedHttpRequest[], close: () => server.close() };
+  return {
+    host: `127.0.0.1:${server.port}`,
+    requests: server.requests as RecordedHttpRequest[],
+    close: () => server.close(),
+  };
 }

@@ -42,7 +42,11 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-const httpPaths: Record<string, OtlpSignal> = { '/v1/traces': 'traces', '/v1/metrics': 'metrics', '/v1/logs': 'logs' };
+const httpPaths: Record<string, OtlpSignal> = {
+  '/v1/traces': 'traces',
+  '/v1/metrics': 'metrics',
+  '/v1/logs': 'logs',
+};
 const toObjectOptions = { longs: Number, enums: Number, defaults: false } as const;
 
 function readBody(request: IncomingMessage): Promise<Buffer> {
@@ -56,7 +60,10 @@ function readBody(request: IncomingMessage): Promise<Buffer> {
 
 function flatHeaders(headers: IncomingMessage['headers']): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : (value ?? '')]),
+    Object.entries(headers).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.join(',') : (value ?? ''),
+    ]),
   );
 }
 

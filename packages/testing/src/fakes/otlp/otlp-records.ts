@@ -83,19 +83,17 @@ export function attributes(list: Loose[] | undefined): ReceivedAttributes {
 export function spansOf(request: Loose): ReceivedSpan[] {
   return (request.resourceSpans ?? []).flatMap((resourceSpans: Loose) =>
     (resourceSpans.scopeSpans ?? []).flatMap((scopeSpans: Loose) =>
-      (scopeSpans.spans ?? []).map(
-        (span: Loose): ReceivedSpan => ({
-          name: span.name,
-          kind: number(span.kind) ?? 0,
-          traceId: hex(span.traceId),
-          spanId: hex(span.spanId),
-          parentSpanId: hex(span.parentSpanId),
-          attributes: attributes(span.attributes),
-          status: { code: number(span.status?.code) ?? 0, message: span.status?.message ?? '' },
-          scope: scopeSpans.scope?.name ?? '',
-          resource: attributes(resourceSpans.resource?.attributes),
-        }),
-      ),
+      (scopeSpans.spans ?? []).map((span: Loose): ReceivedSpan => ({
+        name: span.name,
+        kind: number(span.kind) ?? 0,
+        traceId: hex(span.traceId),
+        spanId: hex(span.spanId),
+        parentSpanId: hex(span.parentSpanId),
+        attributes: attributes(span.attributes),
+        status: { code: number(span.status?.code) ?? 0, message: span.status?.message ?? '' },
+        scope: scopeSpans.scope?.name ?? '',
+        resource: attributes(resourceSpans.resource?.attributes),
+      })),
     ),
   );
 }
@@ -160,18 +158,16 @@ export function metricsOf(request: Loose): ReceivedMetric[] {
 export function logRecordsOf(request: Loose): ReceivedLogRecord[] {
   return (request.resourceLogs ?? []).flatMap((resourceLogs: Loose) =>
     (resourceLogs.scopeLogs ?? []).flatMap((scopeLogs: Loose) =>
-      (scopeLogs.logRecords ?? []).map(
-        (record: Loose): ReceivedLogRecord => ({
-          body: anyValue(record.body),
-          severityNumber: number(record.severityNumber) ?? 0,
-          severityText: record.severityText ?? '',
-          attributes: attributes(record.attributes),
-          traceId: hex(record.traceId),
-          spanId: hex(record.spanId),
-          scope: scopeLogs.scope?.name ?? '',
-          resource: attributes(resourceLogs.resource?.attributes),
-        }),
-      ),
+      (scopeLogs.logRecords ?? []).map((record: Loose): ReceivedLogRecord => ({
+        body: anyValue(record.body),
+        severityNumber: number(record.severityNumber) ?? 0,
+        severityText: record.severityText ?? '',
+        attributes: attributes(record.attributes),
+        traceId: hex(record.traceId),
+        spanId: hex(record.spanId),
+        scope: scopeLogs.scope?.name ?? '',
+        resource: attributes(resourceLogs.resource?.attributes),
+      })),
     ),
   );
 }
