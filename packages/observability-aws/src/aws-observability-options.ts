@@ -1,4 +1,4 @@
-import { otlpPackShape } from '@corekit/observability-kit';
+import { endpointField, otlpPackShape } from '@corekit/observability-kit';
 import { z } from 'zod';
 
 /** The AWS resource detectors the pack can run (from `@opentelemetry/resource-detector-aws`). */
@@ -7,11 +7,12 @@ export type AwsResourceDetectorName = (typeof awsResourceDetectorNames)[number];
 
 /** `Engine:Observability:Aws`. */
 export const awsObservabilityOptionsSchema = z.object({
+  ...otlpPackShape(),
   /**
-   * OTLP/HTTP to the AWS Distro for OpenTelemetry collector or the CloudWatch agent beside the host, which
-   * sign and forward to X-Ray and CloudWatch. Default endpoint `http://localhost:4318`.
+   * OTLP/HTTP base URL of the AWS Distro for OpenTelemetry collector or the CloudWatch agent beside the
+   * host, which sign and forward to X-Ray and CloudWatch. Default `http://localhost:4318`.
    */
-  ...otlpPackShape({ endpoint: 'http://localhost:4318' }),
+  Endpoint: endpointField('http://localhost:4318'),
   /** Generate X-Ray compatible trace ids (the first 8 hex digits are the start time). Default true. */
   XRayIdGenerator: z.boolean().default(true),
   /** Inject and extract the `X-Amzn-Trace-Id` header besides W3C trace context. Default true. */

@@ -28,7 +28,7 @@ export function googleCloudAuthorization(
   // A service account signs its own JWT with the scope (the library's public switch for it): no token
   // exchange with the OAuth endpoint, one less round trip and no second host to reach.
   if (serviceAccount) auth.useJWTAccessWithScope = true;
-  return async () => {
+  return async (): Promise<Record<string, string>> => {
     const client = await auth.getClient();
     const headers = await client.getRequestHeaders();
     const authorization = headers.get('authorization');

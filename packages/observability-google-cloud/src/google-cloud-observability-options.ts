@@ -1,11 +1,12 @@
 import { secretString } from '@corekit/abstractions';
-import { otlpPackShape } from '@corekit/observability-kit';
+import { endpointField, otlpPackShape } from '@corekit/observability-kit';
 import { z } from 'zod';
 
 /** `Engine:Observability:GoogleCloud`. */
 export const googleCloudObservabilityOptionsSchema = z.object({
-  /** OTLP/HTTP protobuf to Google's Telemetry API (`https://telemetry.googleapis.com`, Cloud Trace and Monitoring). */
-  ...otlpPackShape({ endpoint: 'https://telemetry.googleapis.com', protocols: ['http/protobuf'] }),
+  ...otlpPackShape({ protocols: ['http/protobuf'] }),
+  /** OTLP/HTTP base URL of Google's Telemetry API (Cloud Trace, Monitoring, Logging). */
+  Endpoint: endpointField('https://telemetry.googleapis.com'),
   /** Required: the project that receives the telemetry (`gcp.project_id`, and the quota project). */
   ProjectId: z
     .string()

@@ -20,11 +20,10 @@ const reservedHeaderNames = new Set([
 export const enabledField = () => z.boolean().default(true);
 
 /** An absolute http(s) URL; `fallback` is the platform's public endpoint when it has one. */
-export function endpointField(fallback?: string) {
-  const url = z
-    .string()
-    .url()
-    .refine((value) => /^https?:\/\//i.test(value), { message: 'must be an http:// or https:// URL' });
+export function endpointField(): z.ZodString;
+export function endpointField(fallback: string): z.ZodDefault<z.ZodString>;
+export function endpointField(fallback?: string): z.ZodString | z.ZodDefault<z.ZodString> {
+  const url = z.string().regex(/^https?:\/\/[^\s/?#]+[^\s]*$/i, 'must be an http:// or https:// URL');
   return fallback === undefined ? url : url.default(fallback);
 }
 
@@ -70,15 +69,14 @@ export const extraHeadersField = () =>
 export const exportTimeoutField = () => z.number().int().min(100).max(120_000).default(10_000);
 
 /**
- * The fields every OTLP-speaking platform pack has. `endpoint` is the platform's default base URL (the
- * exporters append `/v1/traces`, `/v1/metrics`, `/v1/logs`); `protocols` the encodings the platform ingests.
+ * The fields every OTLP-speaking platform pack has but `Endpoint`, which each pack declares with its own
+ * default (`endpointField`; the exporters append `/v1/traces`, `/v1/metrics`, `/v1/logs`). `protocols`: the
+ * encodings the platform ingests.
  */
-export function otlpPackShape(options: { endpoint?: string; protocols?: readonly OtlpProtocol[] } = {}) {
+export function otlpPackShape(options: { protocols?: readonly OtlpProtocol[] } = {}) {
   return {
     /** Default true. */
     Enabled: enabledField(),
-    /** OTLP/HTTP base URL; the signal paths are appended. */
-    Endpoint: endpointField(options.endpoint),
     Protocol: otlpProtocolField(options.protocols),
     Signals: signalsField(),
     Headers: extraHeadersField(),

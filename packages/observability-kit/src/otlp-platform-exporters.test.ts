@@ -3,11 +3,11 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { z } from 'zod';
-import { otlpPackShape, type OtlpPackSettings } from './observability-pack-options';
+import { endpointField, otlpPackShape, type OtlpPackSettings } from './observability-pack-options';
 import { otlpPlatformExporters, otlpSignalUrl } from './otlp-platform-exporters';
 
 const resource = resourceFromAttributes({ 'service.name': 'kit-test' });
-const schema = z.object(otlpPackShape());
+const schema = z.object({ ...otlpPackShape(), Endpoint: endpointField() });
 
 function settings(receiver: OtlpReceiver, extra: Record<string, unknown> = {}): OtlpPackSettings {
   return schema.parse({ Endpoint: receiver.url, ...extra });
