@@ -3,17 +3,11 @@
 // and exit code 1; COREKIT_DEBUG=1 adds the stack trace.
 import { runStartup } from '@corekit/worker-host';
 import { createSampleHost } from './sample-host';
-import { startTelemetry } from './telemetry';
 
 await runStartup(async () => {
-  // Before the engine is built: the engine takes its meter then.
-  const telemetry = startTelemetry();
-  const { host } = await createSampleHost({ telemetry });
-  host.workerHost.addShutdownParticipant({
-    name: 'opentelemetry',
-    drain: async () => undefined,
-    close: () => telemetry.shutdown(),
-  });
+  // OpenTelemetry comes with the host (addOpenTelemetry in createSampleHost): it flushes when the engine stops.
+  const { host } = await createSampleHost();
+  const otlp = Boolean(process.env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim());
   const { url } = await host.listen();
   process.stdout.write(
     [
@@ -24,7 +18,7 @@ await runStartup(async () => {
       `  snapshot         ${url}/engine/snapshot`,
       `  API reference    ${url}/scalar   (OpenAPI: ${url}/openapi/v1.json)`,
       `  live events      ${url}/engine/events`,
-      `  metrics          ${url}/metrics${telemetry.otlp ? '   (and OTLP to OTEL_EXPORTER_OTLP_ENDPOINT)' : ''}`,
+      `  metrics          ${url}/metrics${otlp ? '   (and OTLP to OTEL_EXPORTER_OTLP_ENDPOINT)' : ''}`,
       `  module route     ${url}/api/orders/status`,
       'Ctrl-C stops it gracefully.',
       '',

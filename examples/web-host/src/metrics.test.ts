@@ -1,19 +1,13 @@
 import { createMemoryLogger } from '@corekit/engine-core';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
-import { startTelemetry, type SampleTelemetry } from './telemetry';
 
-// One SDK for the file, started before any engine is built (the engine takes its meter when it is built).
-let telemetry: SampleTelemetry;
+// Each sample host starts its own OpenTelemetry SDK (addOpenTelemetry) and stops it when it closes.
 let host: WebHost | undefined;
-beforeAll(() => {
-  telemetry = startTelemetry({});
-});
 afterEach(async () => {
   await host?.close();
   host = undefined;
 });
-afterAll(() => telemetry.shutdown());
 
 async function scrape(): Promise<{ status: number; contentType: string; text: string }> {
   const sample = await createSampleHost({
@@ -21,7 +15,6 @@ async function scrape(): Promise<{ status: number; contentType: string; text: st
     handleSignals: false,
     environment: {},
     logger: createMemoryLogger(),
-    telemetry,
   });
   host = sample.host;
   const { port } = await sample.host.listen();
@@ -47,7 +40,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
   return undefined;
 }
 
-describe('/metrics (OpenTelemetry Prometheus exporter on the host port)', () => {
+describe('/metrics (addOpenTelemetry: the Prometheus route on the host port)', () => {
   it('serves the engine counters in the Prometheus text format', async () => {
     const { status, contentType, text } = await scrape();
     expect(status).toBe(200);

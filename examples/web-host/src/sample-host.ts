@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '@corekit/abstractions';
 import { createEngineBuilder } from '@corekit/engine-core';
+import { addOpenTelemetry, type OpenTelemetryOptionsInput } from '@corekit/observability';
 import { createWebHost, webHostEventIds, type WebHost } from '@corekit/web-host';
 import { z } from 'zod';
 import { bearerToken } from './bearer-token';
@@ -20,7 +21,6 @@ import { addGovernanceWebDemo, governanceDemoAuthorize } from './packs/governanc
 import { addTenancyDemo } from './packs/tenancy-demo';
 import { addSharedStoresWhenConfigured } from './shared-stores';
 import { addTransportsDemo } from './packs/transports-demo';
-import { mountMetrics, type SampleTelemetry } from './telemetry';
 
 /** The example directory: engine.json and engine.<NODE_ENV>.json live there. */
 export const sampleRoot = path.resolve(
@@ -35,8 +35,11 @@ export interface SampleHostOptions {
   /** Default process.env: `PORT`, `SAMPLE_OPERATOR_TOKEN` and `Engine__...` overrides. */
   readonly environment?: Readonly<Record<string, string | undefined>>;
   readonly configuration?: Record<string, unknown>;
-  /** Started with startTelemetry before this call: `/metrics` is served from it. */
-  readonly telemetry?: SampleTelemetry;
+  /**
+   * Code options of `addOpenTelemetry` (`Engine:Observability:OpenTelemetry`). The sample always adds it: the
+   * Prometheus route at `/metrics`, OTLP when `OTEL_EXPORTER_OTLP_ENDPOINT` is set.
+   */
+  readonly openTelemetry?: OpenTelemetryOptionsInput;
   /**
    * Where the demo packs keep their files (File stores, the log outbox, the SendGrid demo webhook key);
    * default `<tmp>/corekit-sample-host`. Tests give each host its own.
@@ -97,16 +100,12 @@ export async function createSampleHost(
   );
   // Demo tokens and the demo-only route (it switches a dependency down) exist only outside production.
   const demo = environment.NODE_ENV !== 'production';
-  const metrics = builder.configuration.bind(
-    'Engine:Sample:Metrics',
-    z.object({
-      /**
-       * Who may read `/metrics`: `Auto` (default) guards it under NODE_ENV=production (the operator token),
-       * opens it otherwise; `Open` serves anyone who reaches the port; `RequireAuthorization` always guards it.
-       */
-      Exposure: z.enum(['Auto', 'Open', 'RequireAuthorization']).default('Auto'),
-    }),
-  );
+  // Traces, metrics and logs on the OpenTelemetry Node SDK; `/metrics` follows the /engine exposure (guarded in
+  // production: the operator token). OTEL_SERVICE_NAME, when set, names the service instead of the sample's name.
+  addOpenTelemetry(builder, {
+    ...(environment.OTEL_SERVICE_NAME?.trim() ? {} : { ServiceName: 'corekit-sample-host' }),
+    ...options.openTelemetry,
+  });
   addOrdersModule(builder, upstream, { demoRoutes: demo });
   // Opt-in: Engine__Stores__Provider=PostgreSql or Redis puts every pack's stores there (README, "Several replicas").
   addSharedStoresWhenConfigured(builder);
@@ -157,12 +156,6 @@ export async function createSampleHost(
       return matches ? { outcome: 'allowed', principal: { subject: 'operator' } } : false;
     },
   });
-  if (options.telemetry) {
-    mountMetrics(host, options.telemetry, {
-      requireAuthorization:
-        metrics.Exposure === 'RequireAuthorization' || (metrics.Exposure === 'Auto' && !demo),
-    });
-  }
   host.workerHost.addShutdownParticipant({
     name: 'inventory-upstream',
     drain: async () => undefined,

@@ -1,19 +1,12 @@
 import { createMemoryLogger } from '@corekit/engine-core';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
-import { startTelemetry, type SampleTelemetry } from './telemetry';
 
-// One SDK for the file, started before any engine is built (the engine takes its meter when it is built).
-let telemetry: SampleTelemetry;
 let host: WebHost | undefined;
-beforeAll(() => {
-  telemetry = startTelemetry({});
-});
 afterEach(async () => {
   await host?.close();
   host = undefined;
 });
-afterAll(() => telemetry.shutdown());
 
 const operatorToken = 'operator-token-7f3a';
 const production = { NODE_ENV: 'production', SAMPLE_OPERATOR_TOKEN: operatorToken };
@@ -26,7 +19,6 @@ async function start(environment: Record<string, string> = {}, configuration?: R
     environment,
     logger,
     configuration,
-    telemetry,
   });
   host = sample.host;
   const { port } = await sample.host.listen();
@@ -117,7 +109,7 @@ describe('the sample host in production', () => {
     expect((await request('GET', '/health/ready')).status).toBe(200);
   });
 
-  it('guards /metrics by default (Engine:Sample:Metrics:Exposure) and carries no host, process or owner attributes', async () => {
+  it('guards /metrics by default (Engine:Observability:OpenTelemetry:Prometheus:Exposure) and carries no host, process or owner attributes', async () => {
     const { request } = await start(production);
     expect([401, 403]).toContain((await request('GET', '/metrics')).status);
     const scraped = await request('GET', '/metrics', { headers: bearer(operatorToken) });
@@ -132,7 +124,9 @@ describe('the sample host in production', () => {
       expect([attribute, scraped.text.includes(attribute)]).toEqual([attribute, false]);
     }
     await host!.close();
-    const opened = await start(production, { Engine: { Sample: { Metrics: { Exposure: 'Open' } } } });
+    const opened = await start(production, {
+      Engine: { Observability: { OpenTelemetry: { Prometheus: { Exposure: 'Open' } } } },
+    });
     expect((await opened.request('GET', '/metrics')).status).toBe(200);
   });
 });

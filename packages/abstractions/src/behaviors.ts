@@ -4,7 +4,7 @@ import { OperationError, type ErrorKind } from './pack/error-kinds';
 import { defineExtensionKey } from './pack/extension-key';
 import type { Logger } from './logging';
 import type { RestAuthoringPolicyDeclaration } from './rest-publication';
-import type { OperationAuthorization } from './pack/operations';
+import type { BehaviorAuthorization } from './pack/operations';
 
 /**
  * What a behavior handler receives besides its input. Transport neutral: the same handler answers REST today
@@ -56,7 +56,7 @@ export interface BehaviorDefinition<
    * JSON-RPC, gRPC): `required` asks the host's authorizer with `policy` before the input is read (401/403 or
    * the transport's equivalent, and the handler never runs); `anonymous` or left out serves every caller.
    */
-  readonly authorization?: OperationAuthorization;
+  readonly authorization?: BehaviorAuthorization;
   /** Runs with validated input; throw a `BehaviorError` for expected failures (not found, conflict...). */
   handler(
     input: ZodOutput<TInputSchema>,

@@ -33,6 +33,7 @@ const packed = [
   'engine-core',
   'web-host',
   'worker-host',
+  'observability',
   'probe-kit',
   'probe-http',
   'probe-redis',

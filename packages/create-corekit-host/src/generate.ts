@@ -93,7 +93,7 @@ export function generateHost(options: GenerateOptions, catalog: Catalog): { file
   const probes = pick(catalog.probes, options.probes, 'probe');
   const packs = withNeeds(catalog, options.packs);
   const nodeMajor = 20;
-  const corekit = ['abstractions', 'engine-core', 'web-host', 'worker-host']
+  const corekit = ['abstractions', 'engine-core', 'observability', 'web-host', 'worker-host']
     .concat(
       probes.map((probe) => probe.folder),
       packs.map((pack) => pack.folder),

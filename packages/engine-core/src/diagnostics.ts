@@ -99,15 +99,12 @@ export class EngineInstruments {
         ]),
       ) as Record<CounterKey, Counter>,
   );
-  private readonly histograms = meterBound(
-    meterName,
-    (meter): Record<HistogramKey, Histogram> => ({
-      dependencyCheckDuration: meter.createHistogram(
-        histogramNames.dependencyCheckDuration,
-        histogramDescriptions.dependencyCheckDuration,
-      ),
-    }),
-  );
+  private readonly histograms = meterBound(meterName, (meter): Record<HistogramKey, Histogram> => ({
+    dependencyCheckDuration: meter.createHistogram(
+      histogramNames.dependencyCheckDuration,
+      histogramDescriptions.dependencyCheckDuration,
+    ),
+  }));
   readonly tracer = engineTracer();
 
   /** Records one measurement in milliseconds. */

@@ -30,12 +30,23 @@ export function withTraceContext(record: LogRecord): LogRecord {
 }
 
 /**
- * Emits an (already redacted) record through the OpenTelemetry logs API: a no-op until an SDK registers a
- * logger provider, then a log record with the severity, the message as body, the active context (trace and
+ * Emits an (already redacted) record of level info and up through the OpenTelemetry logs API: a no-op until an
+ * SDK registers a logger provider, then a log record with the severity, the message as body, the active context (trace and
  * span ids) and every other field as an attribute (`eventId` as `event.id`; objects as JSON text).
  */
 export function emitLogRecord(record: LogRecord): void {
-  const { level, message, eventId, trace_id: _traceId, span_id: _spanId, trace_flags: _flags, ...rest } = record;
+  // Debug records stay with the host's logger: exporting every one of them (a record per publication, per
+  // check) would cost more than the telemetry of the requests they belong to.
+  if (record.level === 'debug') return;
+  const {
+    level,
+    message,
+    eventId,
+    trace_id: _traceId,
+    span_id: _spanId,
+    trace_flags: _flags,
+    ...rest
+  } = record;
   const attributes: Record<string, AnyValue> = { 'event.id': eventId };
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;

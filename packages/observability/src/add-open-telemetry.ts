@@ -35,8 +35,8 @@ export function addOpenTelemetry(builder: EngineBuilder, options?: OpenTelemetry
   const registry = contributionRegistry(builder);
   registry.openTelemetryAdded = true;
   builder.addEventIds({
-    component: 'Observability core',
-    ranges: [[3000, 3006]],
+    component: 'Observability: OpenTelemetry SDK',
+    ranges: [[3010, 3019]],
     names: observabilityEventIdNames,
   });
   const sdk = new TelemetrySdk({
@@ -72,4 +72,3 @@ export function addOpenTelemetry(builder: EngineBuilder, options?: OpenTelemetry
   });
   return builder;
 }
-

@@ -41,7 +41,8 @@ export class OtelEnvironment {
   /** `OTEL_EXPORTER_OTLP_<SIGNAL>_TIMEOUT`, else `OTEL_EXPORTER_OTLP_TIMEOUT`, milliseconds. */
   timeout(signal: TelemetrySignal): number | undefined {
     return positiveInteger(
-      this.read(`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_TIMEOUT`) ?? this.read('OTEL_EXPORTER_OTLP_TIMEOUT'),
+      this.read(`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_TIMEOUT`) ??
+        this.read('OTEL_EXPORTER_OTLP_TIMEOUT'),
     );
   }
 

@@ -33,7 +33,10 @@ const signalOption = { traces: 'Traces', metrics: 'Metrics', logs: 'Logs' } as c
  * `OTEL_<SIGNAL>_EXPORTER` not `none`), the section's `Endpoint`, else `OTEL_EXPORTER_OTLP_<SIGNAL>_ENDPOINT`
  * as is, else `OTEL_EXPORTER_OTLP_ENDPOINT`; no endpoint anywhere means the signal is not pushed.
  */
-export function otlpTargets(options: OpenTelemetryOptions['Otlp'], environment: OtelEnvironment): OtlpTarget[] {
+export function otlpTargets(
+  options: OpenTelemetryOptions['Otlp'],
+  environment: OtelEnvironment,
+): OtlpTarget[] {
   const targets: OtlpTarget[] = [];
   for (const signal of signals) {
     if (!options[signalOption[signal]] || environment.exporterOff(signal)) continue;
@@ -65,21 +68,26 @@ function grpcMetadata(headers: Readonly<Record<string, string>>): Metadata {
 
 export function otlpSpanExporter(target: OtlpTarget): SpanExporter {
   const common = { url: target.url, timeoutMillis: target.timeoutMillis };
-  if (target.protocol === 'grpc') return new GrpcTraceExporter({ ...common, metadata: grpcMetadata(target.headers) });
+  if (target.protocol === 'grpc')
+    return new GrpcTraceExporter({ ...common, metadata: grpcMetadata(target.headers) });
   const config = { ...common, headers: { ...target.headers } };
   return target.protocol === 'http/json' ? new JsonTraceExporter(config) : new ProtobufTraceExporter(config);
 }
 
 export function otlpMetricExporter(target: OtlpTarget): PushMetricExporter {
   const common = { url: target.url, timeoutMillis: target.timeoutMillis };
-  if (target.protocol === 'grpc') return new GrpcMetricExporter({ ...common, metadata: grpcMetadata(target.headers) });
+  if (target.protocol === 'grpc')
+    return new GrpcMetricExporter({ ...common, metadata: grpcMetadata(target.headers) });
   const config = { ...common, headers: { ...target.headers } };
-  return target.protocol === 'http/json' ? new JsonMetricExporter(config) : new ProtobufMetricExporter(config);
+  return target.protocol === 'http/json'
+    ? new JsonMetricExporter(config)
+    : new ProtobufMetricExporter(config);
 }
 
 export function otlpLogRecordExporter(target: OtlpTarget): LogRecordExporter {
   const common = { url: target.url, timeoutMillis: target.timeoutMillis };
-  if (target.protocol === 'grpc') return new GrpcLogExporter({ ...common, metadata: grpcMetadata(target.headers) });
+  if (target.protocol === 'grpc')
+    return new GrpcLogExporter({ ...common, metadata: grpcMetadata(target.headers) });
   const config = { ...common, headers: { ...target.headers } };
   return target.protocol === 'http/json' ? new JsonLogExporter(config) : new ProtobufLogExporter(config);
 }

@@ -13,7 +13,9 @@ describe('the Prometheus route (served through the pack contract)', () => {
     const { status, type, text } = await telemetry.get('/metrics');
     expect(status).toBe(200);
     expect(type).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(prometheusSample(text, 'corekit_engine_runtime_transitions_total', { transition: 'Started' })).toBe(1);
+    expect(
+      prometheusSample(text, 'corekit_engine_runtime_transitions_total', { transition: 'Started' }),
+    ).toBe(1);
     expect(text).toMatch(/^# TYPE http_server_request_duration histogram$/m);
     expect(
       prometheusSample(text, 'http_server_request_duration_count', {
@@ -50,7 +52,10 @@ describe('the Prometheus route (served through the pack contract)', () => {
     expect((await operator.get('/metrics', { authorization: 'Bearer operator' })).status).toBe(200);
     await closeTelemetryHosts();
 
-    const opened = await startTelemetryHost({ environment: production, openTelemetry: { Prometheus: { Exposure: 'Open' } } });
+    const opened = await startTelemetryHost({
+      environment: production,
+      openTelemetry: { Prometheus: { Exposure: 'Open' } },
+    });
     expect((await opened.get('/metrics')).status).toBe(200);
     await closeTelemetryHosts();
 
@@ -84,7 +89,7 @@ describe('the Prometheus route (served through the pack contract)', () => {
     const scraped = await off.get('/metrics');
     expect(scraped.status).toBe(200);
     expect(scraped.text).toBe('# OpenTelemetry is off: no metrics\n');
-    expect(off.logger.withEventId(3001)).toHaveLength(1);
+    expect(off.logger.withEventId(3011)).toHaveLength(1);
     const offSurfaces = JSON.parse((await off.get('/engine/technology-surfaces')).text);
     expect(offSurfaces).toEqual(
       expect.arrayContaining([

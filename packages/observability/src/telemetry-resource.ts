@@ -46,7 +46,8 @@ export function telemetryResource(inputs: ResourceInputs): Resource {
     ...(environmentName ? { 'deployment.environment.name': environmentName } : {}),
   };
   let resource = defaultResource();
-  for (const attributes of inputs.contributedAttributes) resource = resource.merge(resourceFromAttributes(attributes));
+  for (const attributes of inputs.contributedAttributes)
+    resource = resource.merge(resourceFromAttributes(attributes));
   if (inputs.contributedDetectors.length > 0) {
     resource = resource.merge(detectResources({ detectors: [...inputs.contributedDetectors] }));
   }

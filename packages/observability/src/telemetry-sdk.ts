@@ -4,7 +4,11 @@ import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } 
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import type { ResourceDetector } from '@opentelemetry/resources';
 import { BatchLogRecordProcessor, type LogRecordProcessor } from '@opentelemetry/sdk-logs';
-import { PeriodicExportingMetricReader, type IMetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
+import {
+  PeriodicExportingMetricReader,
+  type IMetricReader,
+  type PushMetricExporter,
+} from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import {
   BatchSpanProcessor,
@@ -13,7 +17,10 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import type { Logger } from '@corekit/abstractions';
-import type { ObservabilityContribution, ObservabilityResourceAttributes } from './observability-contribution';
+import type {
+  ObservabilityContribution,
+  ObservabilityResourceAttributes,
+} from './observability-contribution';
 import { observabilityEventIds } from './observability-event-ids';
 import type { OpenTelemetryOptions } from './open-telemetry-options';
 import type { OtelEnvironment } from './otel-environment';
@@ -32,6 +39,8 @@ import {
   type ExportFailureReport,
 } from './reporting-exporters';
 import { telemetryResource } from './telemetry-resource';
+import { contributedParts } from './contribution-parts';
+import { safeEndpoint } from './safe-endpoint';
 
 const category = 'corekit.observability';
 
@@ -41,7 +50,11 @@ export interface TelemetryDescription {
   readonly serviceName: string | null;
   readonly prometheusPath: string | null;
   /** One entry per OTLP signal pushed: signal, protocol and the URL without credentials or query. */
-  readonly otlp: ReadonlyArray<{ readonly signal: string; readonly protocol: string; readonly endpoint: string }>;
+  readonly otlp: ReadonlyArray<{
+    readonly signal: string;
+    readonly protocol: string;
+    readonly endpoint: string;
+  }>;
   /** The platforms whose contributions are installed, with their event ids. */
   readonly contributions: ReadonlyArray<{ readonly id: number; readonly platform: string }>;
 }
@@ -80,7 +93,7 @@ export class TelemetrySdk {
     return this.description;
   }
 
-  /** Builds and starts the SDK; never throws (a failure is logged, event 3006, and the engine runs without it). */
+  /** Builds and starts the SDK; never throws (a failure is logged, event 3014, and the engine runs without it). */
   start(): void {
     const { options, environment, logger } = this.inputs;
     if (!options.Enabled || environment.sdkDisabled) {
@@ -109,7 +122,8 @@ export class TelemetrySdk {
   private startSdk(): void {
     const { options, environment, contributions } = this.inputs;
     const targets = otlpTargets(options.Otlp, environment);
-    for (const target of targets) for (const value of Object.values(target.headers)) this.inputs.addSecret(value);
+    for (const target of targets)
+      for (const value of Object.values(target.headers)) this.inputs.addSecret(value);
     const interval = options.MetricExportIntervalMilliseconds ?? environment.metricExportInterval ?? 60_000;
     const periodic = (exporter: PushMetricExporter) =>
       new PeriodicExportingMetricReader({
@@ -133,7 +147,9 @@ export class TelemetrySdk {
     for (const target of targets) {
       const failed = this.coreFailureReport(target);
       if (target.signal === 'traces') {
-        spanProcessors.push(new BatchSpanProcessor(new ReportingSpanExporter(otlpSpanExporter(target), failed)));
+        spanProcessors.push(
+          new BatchSpanProcessor(new ReportingSpanExporter(otlpSpanExporter(target), failed)),
+        );
       } else if (target.signal === 'metrics') {
         metricReaders.push(periodic(new ReportingMetricExporter(otlpMetricExporter(target), failed)));
       } else {
@@ -146,12 +162,13 @@ export class TelemetrySdk {
     }
     for (const contribution of contributions) {
       const failed = this.contributionFailureReport(contribution);
-      const parts = this.contributedParts(contribution);
+      const parts = contributedParts(contribution, this.inputs.logger);
       for (const exporter of parts.spanExporters) {
         spanProcessors.push(new BatchSpanProcessor(new ReportingSpanExporter(exporter, failed)));
       }
       spanProcessors.push(...parts.spanProcessors);
-      for (const exporter of parts.metricExporters) metricReaders.push(periodic(new ReportingMetricExporter(exporter, failed)));
+      for (const exporter of parts.metricExporters)
+        metricReaders.push(periodic(new ReportingMetricExporter(exporter, failed)));
       metricReaders.push(...parts.metricReaders);
       for (const exporter of parts.logRecordExporters) {
         logRecordProcessors.push(
@@ -209,46 +226,20 @@ export class TelemetrySdk {
       level: 'info',
       eventId: observabilityEventIds.started,
       category,
-      message: `OpenTelemetry started for ${serviceName}: ${[
-        options.Prometheus.Enabled ? `Prometheus at ${options.Prometheus.Path}` : undefined,
-        ...this.description.otlp.map((target) => `${target.signal} over OTLP ${target.protocol} to ${target.endpoint}`),
-        ...contributions.map((contribution) => `${contribution.platform} (${contribution.id})`),
-      ]
-        .filter(Boolean)
-        .join(', ') || 'no exporter'}`,
+      message: `OpenTelemetry started for ${serviceName}: ${
+        [
+          options.Prometheus.Enabled ? `Prometheus at ${options.Prometheus.Path}` : undefined,
+          ...this.description.otlp.map(
+            (target) => `${target.signal} over OTLP ${target.protocol} to ${target.endpoint}`,
+          ),
+          ...contributions.map((contribution) => `${contribution.platform} (${contribution.id})`),
+        ]
+          .filter(Boolean)
+          .join(', ') || 'no exporter'
+      }`,
       otlp: this.description.otlp,
       contributions: this.description.contributions,
     });
-  }
-
-  /** Calls each factory of a contribution once; a throwing factory is logged with the contribution's id and skipped. */
-  private contributedParts(contribution: ObservabilityContribution) {
-    const call = <T>(name: string, factory: (() => T) | undefined, fallback: T): T => {
-      if (!factory) return fallback;
-      try {
-        return factory.call(contribution);
-      } catch (error) {
-        this.inputs.logger.log({
-          level: 'error',
-          eventId: contribution.id,
-          category,
-          message: `The ${contribution.platform} observability pack failed to create its ${name}: ${(error as Error)?.message ?? String(error)}; started without them`,
-          platform: contribution.platform,
-        });
-        return fallback;
-      }
-    };
-    return {
-      spanExporters: call('span exporters', contribution.spanExporters, []),
-      spanProcessors: [...call('span processors', contribution.spanProcessors, [])],
-      metricExporters: call('metric exporters', contribution.metricExporters, []),
-      metricReaders: [...call('metric readers', contribution.metricReaders, [])],
-      logRecordExporters: call('log record exporters', contribution.logRecordExporters, []),
-      logRecordProcessors: [...call('log record processors', contribution.logRecordProcessors, [])],
-      resourceDetectors: [...call('resource detectors', contribution.resourceDetectors, [])],
-      propagators: [...call('propagators', contribution.propagators, [])],
-      idGenerator: call('id generator', contribution.idGenerator, undefined),
-    };
   }
 
   private coreFailureReport(target: OtlpTarget): ExportFailureReport {
@@ -286,7 +277,7 @@ export class TelemetrySdk {
 
   /**
    * Flushes and shuts the SDK down within `timeoutMs`, then unregisters it from the OpenTelemetry API so a later
-   * engine in the same process can start its own. Never throws; logs event 3003 (warn when it ran out of time).
+   * engine in the same process can start its own. Never throws; logs event 3013 (warn when it ran out of time).
    */
   async stop(timeoutMs: number): Promise<void> {
     const sdk = this.sdk;
@@ -317,15 +308,5 @@ export class TelemetrySdk {
             ? `OpenTelemetry did not finish flushing within ${timeoutMs} ms (ShutdownTimeoutMilliseconds); buffered data may be lost`
             : `OpenTelemetry shut down with an error: ${outcome.message}`,
     });
-  }
-}
-
-/** The URL without user info, query or fragment (an API key in a query string is never logged). */
-function safeEndpoint(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-  } catch {
-    return '(invalid URL)';
   }
 }

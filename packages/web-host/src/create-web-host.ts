@@ -246,12 +246,17 @@ export function createWebHost(
     return routesBySpecificity.find((route) => route.method === verb && matchesPath(route, path))?.path;
   };
 
+  const telemetryRoutes = {
+    routeOf: routeTemplate,
+    traced: (path: string) => !fastAnswers.has(path),
+  };
+
   const host: WebHost = {
     engine,
     workerHost,
     app,
     handler: (request, response) =>
-      serveWithTelemetry(request, response, routeTemplate, () => {
+      serveWithTelemetry(request, response, telemetryRoutes, () => {
         if (!serveFastAnswer(fastAnswers, request, response, { draining: drain.isDraining, logger }))
           outer(request, response);
       }),

@@ -8,16 +8,24 @@ export const httpServerScope = '@corekit/web-host';
 /** Bucket boundaries (seconds) the HTTP semantic conventions advise for `http.server.request.duration`. */
 const durationBuckets = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
-const knownMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'CONNECT', 'TRACE']);
+const knownMethods = new Set([
+  'GET',
+  'HEAD',
+  'POST',
+  'PUT',
+  'PATCH',
+  'DELETE',
+  'OPTIONS',
+  'CONNECT',
+  'TRACE',
+]);
 
-const requestDuration = meterBound(
-  httpServerScope,
-  (meter): Histogram =>
-    meter.createHistogram('http.server.request.duration', {
-      description: 'Duration of HTTP server requests',
-      unit: 's',
-      advice: { explicitBucketBoundaries: durationBuckets },
-    }),
+const requestDuration = meterBound(httpServerScope, (meter): Histogram =>
+  meter.createHistogram('http.server.request.duration', {
+    description: 'Duration of HTTP server requests',
+    unit: 's',
+    advice: { explicitBucketBoundaries: durationBuckets },
+  }),
 );
 
 /**
@@ -25,13 +33,17 @@ const requestDuration = meterBound(
  * attributed per the OpenTelemetry HTTP semantic conventions (`http.request.method`, `http.route`,
  * `http.response.status_code`, `url.scheme`; the span also `url.path`). The incoming `traceparent` is
  * continued; the handler (operations, logs) runs in the span's context. `routeOf` gives the matched route
- * template (`/engine/cdc-captures/:cdcCaptureId`), undefined for a request no route matched. With no
- * OpenTelemetry SDK registered, the span and the histogram are no-ops.
+ * template (`/engine/cdc-captures/:cdcCaptureId`), undefined for a request no route matched. `traced` false
+ * (the health routes, which orchestrators poll constantly and which answer a cached report) records the
+ * histogram but starts no span. With no OpenTelemetry SDK registered, the span and the histogram are no-ops.
  */
 export function serveWithTelemetry(
   request: IncomingMessage,
   response: ServerResponse,
-  routeOf: (method: string, path: string) => string | undefined,
+  routes: {
+    readonly routeOf: (method: string, path: string) => string | undefined;
+    readonly traced: (path: string) => boolean;
+  },
   serve: () => void,
 ): void {
   const startedAt = performance.now();
@@ -39,6 +51,22 @@ export function serveWithTelemetry(
   const url = request.url ?? '/';
   const query = url.indexOf('?');
   const path = query < 0 ? url : url.slice(0, query);
+  const finish = () => {
+    const route = routes.routeOf(method, path);
+    const attributes = {
+      'http.request.method': method,
+      'http.response.status_code': response.statusCode,
+      'url.scheme': 'http',
+      ...(route ? { 'http.route': route } : {}),
+    };
+    requestDuration().record((performance.now() - startedAt) / 1000, attributes);
+    return { route, attributes };
+  };
+  if (!routes.traced(path)) {
+    response.once('close', finish);
+    serve();
+    return;
+  }
   const parent = propagation.extract(context.active(), request.headers);
   const span = trace.getTracer(httpServerScope).startSpan(
     method,
@@ -49,21 +77,12 @@ export function serveWithTelemetry(
     parent,
   );
   response.once('close', () => {
-    const route = routeOf(method, path);
-    const status = response.statusCode;
-    const attributes = {
-      'http.request.method': method,
-      'http.response.status_code': status,
-      'url.scheme': 'http',
-      ...(route ? { 'http.route': route } : {}),
-    };
-    requestDuration().record((performance.now() - startedAt) / 1000, attributes);
-    if (span.isRecording()) {
-      if (route) span.updateName(`${method} ${route}`);
-      span.setAttributes(attributes);
-      if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    }
+    const { route, attributes } = finish();
+    if (!span.isRecording()) return;
+    if (route) span.updateName(`${method} ${route}`);
+    span.setAttributes(attributes);
+    if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
   });
   context.with(trace.setSpan(parent, span), serve);
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { OperationError } from './error-kinds';
-import type { OperationAuthorization, OperationPrincipal } from './operations';
+import type { BehaviorAuthorization, OperationPrincipal } from './operations';
 
 /** What the host's authorizer is asked: one request, and the named policy it must satisfy (if any). */
 export interface AuthorizationRequest {
@@ -54,7 +54,7 @@ export const behaviorAuthorizationCodes = {
  */
 export async function authorizeBehaviorCall(
   authorizer: Authorizer | undefined,
-  behavior: { readonly id: string; readonly authorization?: OperationAuthorization },
+  behavior: { readonly id: string; readonly authorization?: BehaviorAuthorization },
   request: Omit<AuthorizationRequest, 'policy' | 'operationId'>,
 ): Promise<OperationPrincipal | null> {
   if (behavior.authorization?.mode !== 'required') return null;

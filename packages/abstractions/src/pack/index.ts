@@ -8,6 +8,7 @@ export { defineOperation, operationResponse, isOperationResponse, operationError
 export type {
   OperationMethod,
   OperationAuthorization,
+  BehaviorAuthorization,
   OperationPrincipal,
   OperationInput,
   OperationContext,

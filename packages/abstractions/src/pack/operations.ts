@@ -16,13 +16,20 @@ export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * path. Declare `required` for anything that changes state and must stay guarded everywhere.
  */
 export type OperationAuthorization =
-  | { readonly mode: 'anonymous' }
-  | { readonly mode: 'required'; readonly policy?: string }
+  | BehaviorAuthorization
   /**
    * An operator surface outside `/engine` (a metrics route): guarded exactly when the host guards its
    * `/engine` surfaces (the web host's `Engine:Web:EngineRoutes:Exposure`), whatever the path.
    */
   | { readonly mode: 'operator' };
+
+/**
+ * Who may call a behavior, on every transport that serves it: `anonymous`, or `required` (the host's
+ * authorizer, naming `policy`). Operations accept these and `operator` (a host-exposure rule that only the web
+ * host's operation routes know, so a behavior never declares it).
+ */
+export type BehaviorAuthorization =
+  { readonly mode: 'anonymous' } | { readonly mode: 'required'; readonly policy?: string };
 
 /** What the authorizer decided, as the handler sees it. */
 export interface OperationPrincipal {

@@ -25,16 +25,17 @@ export class EngineMeter implements PackMeter {
 
   counter(name: string, description: string, unit?: string): PackCounter {
     return this.instrument(name, 'counter', description, unit, () => {
-      const counter = meterBound(meterName, (meter): Counter => meter.createCounter(name, { description, unit }));
+      const counter = meterBound(meterName, (meter): Counter =>
+        meter.createCounter(name, { description, unit }),
+      );
       return { add: (value = 1, attributes?: MetricAttributes) => counter().add(value, attributes) };
     }) as PackCounter;
   }
 
   histogram(name: string, description: string, unit?: string): PackHistogram {
     return this.instrument(name, 'histogram', description, unit, () => {
-      const histogram = meterBound(
-        meterName,
-        (meter): Histogram => meter.createHistogram(name, { description, unit }),
+      const histogram = meterBound(meterName, (meter): Histogram =>
+        meter.createHistogram(name, { description, unit }),
       );
       return {
         record: (value: number, attributes?: MetricAttributes) => histogram().record(value, attributes),

@@ -30,7 +30,10 @@ export interface TelemetryHost {
   readonly host: WebHost;
   readonly logger: CaptureLogger;
   readonly base: string;
-  get(path: string, headers?: Record<string, string>): Promise<{ status: number; type: string; text: string }>;
+  get(
+    path: string,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; type: string; text: string }>;
 }
 
 /** A real engine and web host with addOpenTelemetry, listening on a free port. */
@@ -69,12 +72,17 @@ export async function startTelemetryHost(options: TelemetryHostOptions = {}): Pr
 }
 
 /** The value of the Prometheus sample `name{...}` whose labels include every one of `labels`. */
-export function prometheusSample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+export function prometheusSample(
+  text: string,
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][\w:]*)(\{.*\})? (\S+)/.exec(line);
     if (!match || match[1] !== name) continue;
     const given = match[2] ?? '';
-    if (Object.entries(labels).every(([key, value]) => given.includes(`${key}="${value}"`))) return Number(match[3]);
+    if (Object.entries(labels).every(([key, value]) => given.includes(`${key}="${value}"`)))
+      return Number(match[3]);
   }
   return undefined;
 }

@@ -1,0 +1,131 @@
+// `pnpm --filter @corekit/bench-telemetry-overhead bench`: the web host's /health/ready and a pack operation
+// (POST /engine/event-publications, the eventing pack) with addOpenTelemetry against the same host without it,
+// each side in its own process, alternating rounds in one run. Prints the medians and the ratios; these machines
+// are noisy, so only the ratios are a result; the server CPU per request (read from /proc) is the steadier one on
+// a shared machine. Exits 1 when a target is missed (health >= 0.90, pack op >= 0.85) on both measures.
+// BENCH_DURATION_SECONDS (5), BENCH_ROUNDS (5), BENCH_CONNECTIONS (10) tune it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon, { type Options, type Result } from 'autocannon';
+import { startDiscardCollector } from './discard-collector';
+import { processCpuMicros } from './process-cpu';
+
+const directory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const duration = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const targets = { health: 0.9, operation: 0.85 } as const;
+
+type Side = 'off' | 'on';
+type Route = keyof typeof targets;
+
+async function startServer(side: Side, otlpUrl: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/telemetry-server.ts'], {
+    cwd: directory,
+    env: {
+      ...process.env,
+      TSX_TSCONFIG_PATH: 'tsconfig.run.json',
+      BENCH_TELEMETRY: side,
+      BENCH_OTLP_URL: otlpUrl,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    child.stdout!.setEncoding('utf8');
+    child.stdout!.on('data', (chunk: string) => {
+      output += chunk;
+      const line = output.split('\n').find((candidate) => candidate.startsWith('{"port"'));
+      if (line) resolve((JSON.parse(line) as { port: number }).port);
+    });
+    child.once('exit', (code) => reject(new Error(`the ${side} server exited with code ${code}`)));
+  });
+  return { child, port };
+}
+
+function request(route: Route, port: number): Options {
+  return route === 'health'
+    ? { url: `http://127.0.0.1:${port}/health/ready` }
+    : {
+        url: `http://127.0.0.1:${port}/engine/event-publications`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ channelId: 'orders', eventType: 'order-placed', payload: { orderId: 'o-1' } }),
+      };
+}
+
+const collector = await startDiscardCollector();
+const servers = {
+  off: await startServer('off', collector.url),
+  on: await startServer('on', collector.url),
+};
+const results: Record<Route, Record<Side, Result[]>> = {
+  health: { off: [], on: [] },
+  operation: { off: [], on: [] },
+};
+/** Server CPU microseconds per answered request, per round. */
+const cpu: Record<Route, Record<Side, number[]>> = {
+  health: { off: [], on: [] },
+  operation: { off: [], on: [] },
+};
+try {
+  for (const route of ['health', 'operation'] as const) {
+    for (const side of ['off', 'on'] as const) {
+      await autocannon({ ...request(route, servers[side].port), connections, duration: 2 });
+    }
+  }
+  for (let round = 1; round <= rounds; round++) {
+    // Alternate which side goes first: a machine whose load drifts favours neither.
+    const order: Side[] = round % 2 === 1 ? ['off', 'on'] : ['on', 'off'];
+    for (const route of ['health', 'operation'] as const) {
+      for (const side of order) {
+        const pid = servers[side].child.pid!;
+        const cpuBefore = processCpuMicros(pid);
+        const result = await autocannon({ ...request(route, servers[side].port), connections, duration });
+        const cpuPerRequest = (processCpuMicros(pid) - cpuBefore) / result.requests.total;
+        if (result.non2xx > 0 || result.errors > 0) {
+          throw new Error(`${route} ${side}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+        }
+        results[route][side].push(result);
+        cpu[route][side].push(cpuPerRequest);
+        process.stdout.write(
+          `round ${round} ${route.padEnd(9)} telemetry ${side.padEnd(3)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p99 ${String(result.latency.p99).padStart(3)} ms  server CPU ${cpuPerRequest.toFixed(1).padStart(6)} µs/request\n`,
+        );
+      }
+    }
+  }
+} finally {
+  for (const { child } of Object.values(servers)) child.kill('SIGTERM');
+}
+await new Promise((resolve) => setTimeout(resolve, 500));
+await collector.close();
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const rate = (route: Route, side: Side) =>
+  median(results[route][side].map((result) => result.requests.average));
+const p99 = (route: Route, side: Side) => median(results[route][side].map((result) => result.latency.p99));
+const cpuPerRequest = (route: Route, side: Side) => median(cpu[route][side]);
+const lines = [
+  '',
+  `${connections} connections, ${rounds} rounds of ${duration} s per side and route (medians); the telemetry side exported ${collector.received.requests} OTLP requests (${(collector.received.bytes / 1024).toFixed(0)} KiB).`,
+  'Throughput ratio: with/without requests per second. CPU ratio: without/with server CPU per request (the throughput',
+  'ratio a saturated server would show; steadier than wall time on a shared machine).',
+  '| route | req/s without / with | throughput ratio | server CPU µs/request without / with | CPU ratio | target |',
+  '|---|---|---|---|---|---|',
+];
+let missed = false;
+for (const route of ['health', 'operation'] as const) {
+  const ratio = rate(route, 'on') / rate(route, 'off');
+  const roundRatios = results[route].on.map(
+    (result, index) => result.requests.average / results[route].off[index]!.requests.average,
+  );
+  const cpuRatio = cpuPerRequest(route, 'off') / cpuPerRequest(route, 'on');
+  const met = Math.max(ratio, cpuRatio) >= targets[route];
+  missed ||= !met;
+  lines.push(
+    `| ${route === 'health' ? 'GET /health/ready' : 'POST /engine/event-publications'} | ${rate(route, 'off').toFixed(0)} / ${rate(route, 'on').toFixed(0)} | **${ratio.toFixed(2)}** (round median ${median(roundRatios).toFixed(2)}) | ${cpuPerRequest(route, 'off').toFixed(1)} / ${cpuPerRequest(route, 'on').toFixed(1)} | **${cpuRatio.toFixed(2)}** | >= ${targets[route].toFixed(2)}: ${met ? 'met' : 'NOT met'} |`,
+  );
+}
+process.stdout.write(`${lines.join('\n')}\n\n`);
+process.exitCode = missed ? 1 : 0;
