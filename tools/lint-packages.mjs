@@ -21,6 +21,7 @@ function expectedExport(folder) {
   if (folder.startsWith('sender-')) return /\badd\w*InvitationDelivery\b/;
   if (folder.startsWith('callback-')) return /\bmap\w*StatusCallbacks\b/;
   if (folder.startsWith('transport-')) return /\badd\w*Transport\b/;
+  if (folder.startsWith('observability-')) return /\badd\w*Observability\b/;
   void pascal;
   return null;
 }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import https from 'node:https';
 import type net from 'node:net';
 
 /** One request as a fake HTTP server received it. */
@@ -10,6 +11,8 @@ export interface RecordedHttpRequest {
   /** Header names lower-cased. */
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: string;
+  /** The body as received (binary formats such as protobuf; still compressed when Content-Encoding says so). */
+  readonly bytes: Buffer;
 }
 
 /** What a fake handler answers. A string or object body is sent as is / as JSON. */
@@ -36,10 +39,16 @@ export interface FakeHttpServer {
  * A small HTTP/1.1 server on 127.0.0.1 for the fakes of HTTP-speaking products (Consul, Elasticsearch,
  * OpenSearch). It records each request and answers with `handler`; a handler error answers 500.
  */
-export async function startHttpFakeServer(handler: FakeHttpHandler): Promise<FakeHttpServer> {
+export async function startHttpFakeServer(
+  handler: FakeHttpHandler,
+  options: {
+    /** Serve HTTPS with this leaf certificate and key (PEM) instead of plain HTTP; `url` says `https://`. */
+    readonly tls?: { readonly cert: string; readonly key: string };
+  } = {},
+): Promise<FakeHttpServer> {
   const requests: RecordedHttpRequest[] = [];
   const sockets = new Set<net.Socket>();
-  const server = http.createServer((request, response) => {
+  const listener: http.RequestListener = (request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -50,6 +59,7 @@ export async function startHttpFakeServer(handler: FakeHttpHandler): Promise<Fak
         query: Object.fromEntries(url.searchParams),
         headers: { ...request.headers },
         body: Buffer.concat(chunks).toString('utf8'),
+        bytes: Buffer.concat(chunks),
       };
       requests.push(recorded);
       Promise.resolve()
@@ -72,8 +82,9 @@ export async function startHttpFakeServer(handler: FakeHttpHandler): Promise<Fak
           },
         );
     });
-  });
-  server.on('connection', (socket) => {
+  };
+  const server = options.tls ? https.createServer(options.tls, listener) : http.createServer(listener);
+  server.on(options.tls ? 'secureConnection' : 'connection', (socket: net.Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
@@ -83,7 +94,7 @@ export async function startHttpFakeServer(handler: FakeHttpHandler): Promise<Fak
   });
   const port = (server.address() as net.AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     requests,
     get openConnections() {

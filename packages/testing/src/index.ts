@@ -159,3 +159,15 @@ export type {
   ReceivedMetric,
   ReceivedSpan,
 } from './fakes/otlp/otlp-records';
+export {
+  composeObservabilityHost,
+  describeObservabilityPackConformance,
+  startOtlpPlatformReceiver,
+} from './observability-pack-conformance';
+export type {
+  ObservabilityPackConformance,
+  PlatformReceivedData,
+  PlatformReceiver,
+} from './observability-pack-conformance';
+export * from './servers/azure-monitor-ingestion';
+export * from './servers/gce-metadata-server';

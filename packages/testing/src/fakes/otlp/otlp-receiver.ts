@@ -29,7 +29,7 @@ export interface ReceivedExport {
  * log records a test asserts on.
  */
 export interface OtlpReceiver {
-  /** OTLP/HTTP base URL (`http://127.0.0.1:<port>`): the value of `OTEL_EXPORTER_OTLP_ENDPOINT`. */
+  /** OTLP/HTTP base URL (`http://127.0.0.1:<port>` plus the prefix): the value of `OTEL_EXPORTER_OTLP_ENDPOINT`. */
   readonly url: string;
   /** OTLP/gRPC URL (`http://127.0.0.1:<port>`), when started with `grpc: true`. */
   readonly grpcUrl: string | undefined;
@@ -67,7 +67,14 @@ function flatHeaders(headers: IncomingMessage['headers']): Record<string, string
   );
 }
 
-export async function startOtlpReceiver(options: { readonly grpc?: boolean } = {}): Promise<OtlpReceiver> {
+export async function startOtlpReceiver(
+  options: {
+    readonly grpc?: boolean;
+    /** A platform's path before `/v1/<signal>` (`/otlp` for Grafana Cloud, `/api/v2/otlp` for Dynatrace). */
+    readonly prefix?: string;
+  } = {},
+): Promise<OtlpReceiver> {
+  const prefix = (options.prefix ?? '').replace(/\/+$/, '');
   const exports: ReceivedExport[] = [];
   const spans: ReceivedSpan[] = [];
   const metrics: ReceivedMetric[] = [];
@@ -85,7 +92,8 @@ export async function startOtlpReceiver(options: { readonly grpc?: boolean } = {
   };
 
   const server: Server = createServer((request, response) => {
-    const signal = httpPaths[request.url ?? ''];
+    const path = request.url ?? '';
+    const signal = path.startsWith(`${prefix}/`) ? httpPaths[path.slice(prefix.length)] : undefined;
     if (request.method !== 'POST' || !signal) {
       response.writeHead(404).end();
       return;
@@ -115,7 +123,7 @@ export async function startOtlpReceiver(options: { readonly grpc?: boolean } = {
       .catch((error: Error) => response.writeHead(400).end(error.message));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${prefix}`;
 
   let grpcServer: grpc.Server | undefined;
   let grpcUrl: string | undefined;

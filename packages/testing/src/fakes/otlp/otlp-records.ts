@@ -28,6 +28,10 @@ export interface ReceivedMetric {
   readonly description: string;
   readonly unit: string;
   readonly type: 'sum' | 'gauge' | 'histogram' | 'other';
+  /** Sums and histograms: the aggregation temporality the exporter chose (platforms require one). */
+  readonly temporality?: 'unspecified' | 'delta' | 'cumulative';
+  /** Sums: whether the sum only grows (a counter). */
+  readonly monotonic?: boolean;
   readonly dataPoints: readonly ReceivedDataPoint[];
   readonly scope: string;
   readonly resource: ReceivedAttributes;
@@ -94,6 +98,15 @@ export function spansOf(request: Loose): ReceivedSpan[] {
   );
 }
 
+const temporalities = ['unspecified', 'delta', 'cumulative'] as const;
+
+/** `aggregationTemporality` as a number (protobuf) or an enum name (some OTLP/JSON producers). */
+function temporality(value: unknown): ReceivedMetric['temporality'] {
+  if (typeof value === 'string' && !/^\d+$/.test(value))
+    return value.replace('AGGREGATION_TEMPORALITY_', '').toLowerCase() as ReceivedMetric['temporality'];
+  return temporalities[number(value) ?? 0] ?? 'unspecified';
+}
+
 function numberPoint(point: Loose): ReceivedDataPoint {
   return { attributes: attributes(point.attributes), value: number(point.asDouble ?? point.asInt) };
 }
@@ -110,8 +123,15 @@ export function metricsOf(request: Loose): ReceivedMetric[] {
           scope: scopeMetrics.scope?.name ?? '',
           resource: attributes(resourceMetrics.resource?.attributes),
         };
-        if (metric.sum)
-          return { ...common, type: 'sum', dataPoints: (metric.sum.dataPoints ?? []).map(numberPoint) };
+        if (metric.sum) {
+          return {
+            ...common,
+            type: 'sum',
+            temporality: temporality(metric.sum.aggregationTemporality),
+            monotonic: metric.sum.isMonotonic === true,
+            dataPoints: (metric.sum.dataPoints ?? []).map(numberPoint),
+          };
+        }
         if (metric.gauge) {
           return { ...common, type: 'gauge', dataPoints: (metric.gauge.dataPoints ?? []).map(numberPoint) };
         }
@@ -119,6 +139,7 @@ export function metricsOf(request: Loose): ReceivedMetric[] {
           return {
             ...common,
             type: 'histogram',
+            temporality: temporality(metric.histogram.aggregationTemporality),
             dataPoints: (metric.histogram.dataPoints ?? []).map((point: Loose) => ({
               attributes: attributes(point.attributes),
               count: number(point.count),

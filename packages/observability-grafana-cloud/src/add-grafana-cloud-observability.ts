@@ -1,0 +1,48 @@
+import type { EngineBuilder } from '@corekit/abstractions';
+import { addObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import {
+  grafanaCloudObservabilityOptionsSchema,
+  type GrafanaCloudObservabilityOptions,
+  type GrafanaCloudObservabilityOptionsInput,
+} from './grafana-cloud-observability-options';
+
+/** The spec's event id of the Grafana Cloud pack (runtime-operations 6). */
+export const grafanaCloudObservabilityEventId = 3117;
+
+/** The OTLP gateway URL the settings resolve to. */
+export function grafanaCloudEndpoint(settings: GrafanaCloudObservabilityOptions): string {
+  return settings.Endpoint ?? `https://otlp-gateway-${settings.Zone}.grafana.net/otlp`;
+}
+
+/**
+ * Sends the host's traces, metrics and logs to a Grafana Cloud stack's OTLP gateway
+ * (`Engine:Observability:GrafanaCloud`) with basic auth (instance id, token). Metrics stay cumulative, as
+ * Grafana's Prometheus-compatible store expects. Needs `addOpenTelemetry(builder)` from `@corekit/observability`.
+ */
+export function addGrafanaCloudObservability(
+  builder: EngineBuilder,
+  options?: GrafanaCloudObservabilityOptionsInput,
+): GrafanaCloudObservabilityOptions {
+  return addObservabilityPack(
+    builder,
+    {
+      id: grafanaCloudObservabilityEventId,
+      platform: 'Grafana Cloud',
+      section: 'GrafanaCloud',
+      schema: grafanaCloudObservabilityOptionsSchema,
+      check: (settings, path) =>
+        settings.Zone || settings.Endpoint ? [] : [`${path}:Zone or ${path}:Endpoint is required`],
+      secrets: (settings) => [basicCredentials(settings)],
+      contribution: (settings) =>
+        otlpPlatformExporters(
+          { ...settings, Endpoint: grafanaCloudEndpoint(settings) },
+          { headers: { Authorization: `Basic ${basicCredentials(settings)}` } },
+        ),
+    },
+    options,
+  );
+}
+
+function basicCredentials(settings: GrafanaCloudObservabilityOptions): string {
+  return Buffer.from(`${settings.InstanceId}:${settings.Token}`).toString('base64');
+}
