@@ -1,4 +1,5 @@
-import { trace, type Counter, type Histogram, type Tracer } from '@opentelemetry/api';
+import type { Counter, Histogram, Tracer } from '@opentelemetry/api';
+import { tracerBound } from './tracer-binding';
 import type { DiagnosticsInstrument } from '@corekit/abstractions';
 import { meterBound } from './meter-binding';
 
@@ -70,12 +71,10 @@ export const spanNames = {
 } as const;
 
 /**
- * The engine's tracer. Looked up on each call, so a tracer provider the host registers after the engine was
- * built is still used; a no-op until one is registered.
+ * The engine's tracer, bound to the tracer provider registered now (see `tracerBound`): a tracer provider the
+ * host registers after the engine was built is still used; a no-op until one is registered.
  */
-export function engineTracer(): Tracer {
-  return trace.getTracer(activitySourceName);
-}
+export const engineTracer: () => Tracer = tracerBound(activitySourceName);
 
 export const diagnosticsConventions = {
   logFormat: 'structured records with eventId, level, message and category; secrets are redacted',

@@ -204,11 +204,12 @@ describe('spec 3.1: restart after a restartable startup failure', () => {
 });
 
 describe('pack lifecycle hooks', () => {
-  it('tell the stopping and started hooks whether they run as part of a restart', async () => {
+  it('tell the starting, started and stopping hooks whether they run as part of a restart', async () => {
     const seen: string[] = [];
     const { engine } = build([], (builder) =>
       builder.addLifecycleHooks({
         id: 'watcher',
+        starting: ({ restarting }) => void seen.push(`starting restarting=${restarting}`),
         started: ({ restarting }) => void seen.push(`started restarting=${restarting}`),
         stopping: ({ restarting }) => void seen.push(`stopping restarting=${restarting}`),
       }),
@@ -220,13 +221,57 @@ describe('pack lifecycle hooks', () => {
     engine.beginShutdown();
     await engine.stop();
     expect(seen).toEqual([
+      'starting restarting=false',
       'started restarting=false',
       'stopping restarting=true',
+      'starting restarting=true',
       'started restarting=true',
       'stopping restarting=false',
+      'starting restarting=true',
       'started restarting=true',
       'stopping restarting=false',
     ]);
+  });
+
+  it('runs starting first in a start, before modules, and a failed start runs stopping after it', async () => {
+    const calls: string[] = [];
+    const { engine } = build(
+      [
+        {
+          id: 'm',
+          version: '1.0.0',
+          start: () => void calls.push('start m'),
+          stop: () => void calls.push('stop m'),
+        },
+      ],
+      (builder) =>
+        builder.addLifecycleHooks({
+          id: 'watcher',
+          starting: ({ state }) => void calls.push(`starting in ${state}`),
+          started: () => {
+            throw new Error('refused');
+          },
+          stopping: ({ state }) => void calls.push(`stopping in ${state}`),
+        }),
+    );
+    await expect(engine.start()).rejects.toMatchObject({ details: { phase: 'pack-started' } });
+    expect(calls).toEqual(['starting in Starting', 'start m', 'stopping in Starting', 'stop m']);
+  });
+
+  it('fails the start in phase pack-starting when a starting hook throws, and runs stopping', async () => {
+    const calls: string[] = [];
+    const { engine } = build([], (builder) =>
+      builder.addLifecycleHooks({
+        id: 'watcher',
+        starting: () => {
+          throw new Error('no provider');
+        },
+        stopping: () => void calls.push('stopping'),
+      }),
+    );
+    await expect(engine.start()).rejects.toMatchObject({ details: { phase: 'pack-starting' } });
+    expect(calls).toEqual(['stopping']);
+    expect(engine.state).toBe('Failed');
   });
 });
 

@@ -21,6 +21,7 @@ export {
   spanNames,
 } from './diagnostics';
 export { meterBound } from './meter-binding';
+export { tracerBound } from './tracer-binding';
 export { HealthChangeMonitor } from './health-change-monitor';
 export { DependencyHealthScheduler } from './dependency-health-scheduler';
 export { foldPosture, postureOrder } from './catalogs/cell-materialization';

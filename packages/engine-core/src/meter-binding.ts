@@ -4,7 +4,7 @@ import { metrics, type Meter, type MeterProvider } from '@opentelemetry/api';
  * Instruments bound to the meter provider registered now, recreated when another one is registered. The
  * OpenTelemetry metrics API has no proxy provider: an instrument taken before the SDK starts stays a no-op
  * forever. Binding this way lets an SDK started at any point of registration (`addOpenTelemetry` starts it
- * once the engine is built) see every engine and pack instrument, at the cost of one identity check per use.
+ * as the first step of each engine start) see every engine and pack instrument, at the cost of one identity check per use.
  */
 export function meterBound<T>(meterName: string, create: (meter: Meter) => T): () => T {
   let provider: MeterProvider | undefined;

@@ -16,9 +16,10 @@ const registrationKey = '@corekit/observability/open-telemetry';
  * One call gives the host traces, metrics and logs on `@opentelemetry/sdk-node`: binds
  * `Engine:Observability:OpenTelemetry` (code options win over configuration), serves the Prometheus route
  * through the pack contract, pushes OTLP when an endpoint is configured (section or `OTEL_*` variables), and
- * installs every `addObservabilityContribution`. The SDK starts once the engine is built (contributions
- * registered after this call are included) and flushes and stops in the engine's first stop step (a stopping
- * hook, bounded by `ShutdownTimeoutMilliseconds`). One SDK per process: the OpenTelemetry API keeps the
+ * installs every `addObservabilityContribution`. The SDK starts as the first step of every engine start (a
+ * `starting` hook: contributions registered after this call are included) and flushes and stops in the first
+ * step of a stop or of a failed start (a `stopping` hook, bounded by `ShutdownTimeoutMilliseconds`); a restart
+ * keeps it running. One SDK per process: the OpenTelemetry API keeps the
  * first providers registered. Throws CONFIGURATION_INVALID for a bad section and
  * OPEN_TELEMETRY_ALREADY_ADDED for a second call on the same builder.
  */
@@ -64,9 +65,11 @@ export function addOpenTelemetry(builder: EngineBuilder, options?: OpenTelemetry
   });
   builder.addLifecycleHooks({
     id: 'observability',
-    attach: () => sdk.start(),
+    // The SDK follows the engine's run: it starts as the first step of a start (so a start refused by the
+    // configuration check never starts it), and a failed start or a stop flushes and ends it. A restart keeps
+    // it (and its counters) running: `starting` finds it started.
+    starting: () => sdk.start(),
     stopping: async (context) => {
-      // A restart keeps the SDK (and its counters) running; only a real stop flushes and ends it.
       if (!context.restarting) await sdk.stop(settings.ShutdownTimeoutMilliseconds);
     },
   });

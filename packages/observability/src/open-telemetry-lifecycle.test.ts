@@ -1,4 +1,5 @@
 import { defineOperation } from '@corekit/abstractions';
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { createJsonLogger } from '@corekit/engine-core';
 import { createTestEngineBuilder } from '@corekit/testing';
 import { z } from 'zod';
@@ -81,6 +82,47 @@ describe('addOpenTelemetry over the engine lifecycle', () => {
       expect.objectContaining({ level: 'warn', message: expect.stringContaining('within 200 ms') }),
     ]);
     expect(telemetry.host.engine.state).toBe('Stopped');
+  });
+
+  it('follows the engine across a failed start, a stop and a new start: never left as the process provider', async () => {
+    const sdkRunning = () =>
+      isSpanContextValid(trace.getTracer('lifecycle').startSpan('probe').spanContext());
+    // A start refused by the configuration check never starts the SDK, and the stop after it leaves none.
+    const refused = createTestEngineBuilder({
+      configuration: { Engine: { Observability: { OpenTelemetry: { Promethus: { Path: '/m' } } } } },
+    });
+    addOpenTelemetry(refused.builder, { Prometheus: { Enabled: false } });
+    const refusedEngine = refused.builder.build();
+    await expect(refusedEngine.start()).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    await refusedEngine.stop();
+    expect(sdkRunning()).toBe(false);
+
+    // A start failing after the SDK started (a module) shuts it down; the next start builds a new one.
+    let failStart = true;
+    const failing = createTestEngineBuilder();
+    addOpenTelemetry(failing.builder, { Prometheus: { Enabled: false } });
+    failing.builder.addModule({
+      id: 'flaky',
+      version: '1.0.0',
+      start: () => {
+        if (failStart) throw new Error('not yet');
+      },
+    });
+    const engine = failing.builder.build();
+    await expect(engine.start()).rejects.toMatchObject({ code: 'ENGINE_START_FAILED' });
+    await engine.stop();
+    expect(failing.logger.withEventId(3010)).toHaveLength(1);
+    expect(failing.logger.withEventId(3013)).toEqual([expect.objectContaining({ level: 'info' })]);
+    expect(sdkRunning()).toBe(false);
+    failStart = false;
+    await engine.start();
+    try {
+      expect(sdkRunning()).toBe(true);
+      expect(failing.logger.withEventId(3010)).toHaveLength(2);
+    } finally {
+      await engine.stop();
+    }
+    expect(sdkRunning()).toBe(false);
   });
 
   it('refuses an unknown key naming the closest known one, and a bad value naming its key path', async () => {

@@ -44,6 +44,11 @@ import { safeEndpoint } from './safe-endpoint';
 
 const category = 'corekit.observability';
 
+/** Unregisters the providers from the OpenTelemetry API, so a later SDK in the same process can register its own. */
+function unregisterGlobals(): void {
+  for (const api of [trace, metrics, propagation, context, logs]) api.disable();
+}
+
 /** What the running SDK reports about itself (the technology surface, the started record). */
 export interface TelemetryDescription {
   readonly state: 'NotStarted' | 'Started' | 'Disabled' | 'Failed' | 'Stopped';
@@ -93,8 +98,12 @@ export class TelemetrySdk {
     return this.description;
   }
 
-  /** Builds and starts the SDK; never throws (a failure is logged, event 3014, and the engine runs without it). */
+  /**
+   * Builds and starts the SDK; does nothing while it runs (the second half of a restart), builds a new one after
+   * a stop. Never throws (a failure is logged, event 3014, and the engine runs without it).
+   */
   start(): void {
+    if (this.sdk) return;
     const { options, environment, logger } = this.inputs;
     if (!options.Enabled || environment.sdkDisabled) {
       this.description = { ...this.description, state: 'Disabled' };
@@ -109,6 +118,9 @@ export class TelemetrySdk {
     try {
       this.startSdk();
     } catch (error) {
+      // Nothing half-started stays the process's provider: the next start builds a new SDK.
+      this.sdk = undefined;
+      unregisterGlobals();
       this.description = { ...this.description, state: 'Failed' };
       logger.log({
         level: 'error',
@@ -296,7 +308,7 @@ export class TelemetrySdk {
       }),
     ]);
     clearTimeout(timer);
-    for (const api of [trace, metrics, propagation, context, logs]) api.disable();
+    unregisterGlobals();
     this.inputs.logger.log({
       level: outcome === 'flushed' ? 'info' : 'warn',
       eventId: observabilityEventIds.stopped,

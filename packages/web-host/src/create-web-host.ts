@@ -11,6 +11,7 @@ import { operationRoute, type OperationRouteContext } from './operation-routes';
 import { EventClients } from './event-clients';
 import { fastAnswersOf, serveFastAnswer, type FastAnswer } from './fast-answers';
 import { serveWithTelemetry } from './http-server-telemetry';
+import { routeTemplates } from './route-templates';
 import { createDetailsPolicy, engineRoutesGuarded, isAuthorized } from './health-exposure';
 import { listenError } from './listen-error';
 import { utf8JsonBody } from './json-body';
@@ -190,10 +191,12 @@ export function createWebHost(
   /** GET routes served before express (the health routes): exact path → answer. */
   let fastAnswers = new Map<string, FastAnswer>();
   let routesBySpecificity: HostRoute[] = [];
+  let templateOf = routeTemplates(routesBySpecificity);
 
   function rebuildRouter(): void {
     fastAnswers = fastAnswersOf(documented, isGuarded);
     routesBySpecificity = [...documented].sort(bySpecificity);
+    templateOf = routeTemplates(routesBySpecificity);
     const next = express.Router();
     for (const route of routesBySpecificity) {
       const handlers: express.RequestHandler[] = [];
@@ -244,7 +247,7 @@ export function createWebHost(
   const routeTemplate = (method: string, path: string): string | undefined => {
     if (fastAnswers.has(path)) return path;
     const verb = method === 'HEAD' ? 'get' : method.toLowerCase();
-    return routesBySpecificity.find((route) => route.method === verb && matchesPath(route, path))?.path;
+    return templateOf(verb, path);
   };
 
   const telemetryRoutes = {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Histogram } from '@opentelemetry/api';
-import { meterBound } from '@corekit/engine-core';
+import { meterBound, tracerBound } from '@corekit/engine-core';
 
 /** Instrumentation scope of the web host's HTTP server telemetry. */
 export const httpServerScope = '@corekit/web-host';
@@ -19,6 +19,8 @@ const knownMethods = new Set([
   'CONNECT',
   'TRACE',
 ]);
+
+const serverTracer = tracerBound(httpServerScope);
 
 const requestDuration = meterBound(httpServerScope, (meter): Histogram =>
   meter.createHistogram('http.server.request.duration', {
@@ -53,14 +55,14 @@ export function serveWithTelemetry(
   const path = query < 0 ? url : url.slice(0, query);
   const finish = () => {
     const route = routes.routeOf(method, path);
-    const attributes = {
+    const attributes: Record<string, string | number> = {
       'http.request.method': method,
       'http.response.status_code': response.statusCode,
       'url.scheme': 'http',
-      ...(route ? { 'http.route': route } : {}),
     };
+    if (route) attributes['http.route'] = route;
     requestDuration().record((performance.now() - startedAt) / 1000, attributes);
-    return { route, attributes };
+    return route;
   };
   if (!routes.traced(path)) {
     response.once('close', finish);
@@ -68,7 +70,7 @@ export function serveWithTelemetry(
     return;
   }
   const parent = propagation.extract(context.active(), request.headers);
-  const span = trace.getTracer(httpServerScope).startSpan(
+  const span = serverTracer().startSpan(
     method,
     {
       kind: SpanKind.SERVER,
@@ -77,10 +79,14 @@ export function serveWithTelemetry(
     parent,
   );
   response.once('close', () => {
-    const { route, attributes } = finish();
+    const route = finish();
     if (!span.isRecording()) return;
-    if (route) span.updateName(`${method} ${route}`);
-    span.setAttributes(attributes);
+    // The method, scheme and path are set at the start; the end adds what only it knows.
+    if (route) {
+      span.updateName(`${method} ${route}`);
+      span.setAttribute('http.route', route);
+    }
+    span.setAttribute('http.response.status_code', response.statusCode);
     if (response.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
   });

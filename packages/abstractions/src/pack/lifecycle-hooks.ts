@@ -16,9 +16,9 @@ export interface RuntimeHookContext extends ExtensionResolver {
   /** The runtime state at the time of the call. */
   readonly state: RuntimeState;
   /**
-   * True when the hook runs as part of `engine.restart()`: in `stopping`, a start follows at once (a pack with
-   * its own server can keep it open, answering "not serving" in between, instead of closing it); in `started`,
-   * the start is the second half of a restart.
+   * True when the hook runs as part of `engine.restart()`: in `starting` and `started`, the start is the second
+   * half of a restart; in `stopping`, a start follows at once (a pack with
+   * its own server can keep it open, answering "not serving" in between, instead of closing it).
    */
   readonly restarting: boolean;
 }
@@ -29,6 +29,10 @@ export interface RuntimeHookContext extends ExtensionResolver {
  *   of them);
  * - `attach` once the engine exists, with the engine itself (to read its state later or `subscribe` to its
  *   runtime events);
+ * - `starting` as the first step of every start, `restart()` included (`restarting` says which): the state is
+ *   `Starting`, before packages are discovered and modules start. A hook that throws fails the start (phase
+ *   `pack-starting`), and the failed start runs `stopping`: what a pack opens here follows the engine's run
+ *   (a process-wide provider started here is stopped by a failed start, a stop, never left behind);
  * - `started` as the last step of a start, while the state is still `Starting`: after modules, hosted services
  *   and the first dependency checks, before jobs are armed and the state turns `Started`. A hook that throws
  *   fails the start (phase `pack-started`);
@@ -43,6 +47,7 @@ export interface LifecycleHooks {
   readonly id: string;
   build?(context: BuildHookContext): readonly string[] | void;
   attach?(engine: Engine): void;
+  starting?(context: RuntimeHookContext): void | Promise<void>;
   started?(context: RuntimeHookContext): void | Promise<void>;
   stopping?(context: RuntimeHookContext): void | Promise<void>;
 }

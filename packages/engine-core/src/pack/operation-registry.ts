@@ -1,4 +1,4 @@
-import { SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanStatusCode } from '@opentelemetry/api';
 import {
   CoreError,
   isIdentifier,
@@ -17,7 +17,7 @@ import {
   type PackCounter,
 } from '@corekit/abstractions';
 import type { ZodType } from 'zod';
-import { activitySourceName } from '../diagnostics';
+import { engineTracer } from '../diagnostics';
 
 const methods = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -216,7 +216,7 @@ export class EngineOperationRegistry implements OperationRegistry {
       engine: runtime.engine,
       signal: invocation.signal ?? new AbortController().signal,
     };
-    return trace.getTracer(activitySourceName).startActiveSpan(`operation ${id}`, async (span) => {
+    return engineTracer().startActiveSpan(`operation ${id}`, async (span) => {
       span.setAttribute('corekit.operation.id', id);
       span.setAttribute('corekit.operation.transport', context.transport);
       try {

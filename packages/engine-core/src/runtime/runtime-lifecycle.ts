@@ -198,9 +198,11 @@ export class RuntimeLifecycle {
     lifecycle.startedAt = null;
     this.setState('Starting', 'startup begins');
     this.log('info', engineEventIds.runtimeStarting, `Runtime starting (${modules.count} modules)`);
-    let phase = 'package-discovery';
+    let phase = 'pack-starting';
     let current: string | null = null;
     try {
+      await this.runHooks('starting', true, restarting);
+      phase = 'package-discovery';
       for (const loaded of await this.parts.packages.load((entry) => this.parts.story.record(entry))) {
         if (!modules.has(loaded.definition)) {
           modules.add(loaded.definition, 'package', loaded.packageId);
@@ -324,9 +326,12 @@ export class RuntimeLifecycle {
     );
   }
 
-  /** Runs the packs' started or stopping hooks in registration order. `started` failures fail the start. */
+  /**
+   * Runs the packs' starting, started or stopping hooks in registration order. `starting` and `started`
+   * failures fail the start.
+   */
   private async runHooks(
-    which: 'started' | 'stopping',
+    which: 'starting' | 'started' | 'stopping',
     rethrow: boolean,
     restarting: boolean,
     onHook: (id: string) => void = () => undefined,
