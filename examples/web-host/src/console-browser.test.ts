@@ -249,7 +249,9 @@ describeInBrowser('the operator console in Chromium', () => {
     await page.locator('[data-operator-view="invitation-delivery-attention"]').waitFor();
     const shown = await page
       .locator('[data-operator-view]')
-      .evaluateAll((nodes) => nodes.map((node) => (node as unknown as { dataset: { operatorView: string } }).dataset.operatorView));
+      .evaluateAll((nodes) =>
+        nodes.map((node) => (node as unknown as { dataset: { operatorView: string } }).dataset.operatorView),
+      );
     expect(shown).toEqual(
       expect.arrayContaining([
         'cdc-capture-lag',

@@ -13,7 +13,11 @@ interface Gadget {
 }
 
 /** A pack the console has never heard of, with live state the test changes. */
-function addGadgetsPack(builder: EngineBuilder, gadgets: Gadget[], actionOperationId = 'gadgets.nudge'): void {
+function addGadgetsPack(
+  builder: EngineBuilder,
+  gadgets: Gadget[],
+  actionOperationId = 'gadgets.nudge',
+): void {
   const view: OperatorViewDefinition<Gadget> = {
     id: 'gadgets-behind',
     title: 'Gadgets behind',
@@ -127,6 +131,8 @@ describe('operator views', () => {
       rows: () => [],
     });
     expect(() => twice.build()).toThrow(/operator view id "gadgets-behind" is registered twice/);
-    expect(() => twice.build()).toThrow(/operator view gadgets-behind action "Nudge" does not fill the parameters id/);
+    expect(() => twice.build()).toThrow(
+      /operator view gadgets-behind action "Nudge" does not fill the parameters id/,
+    );
   });
 });

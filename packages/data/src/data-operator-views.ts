@@ -3,7 +3,10 @@ import type { CdcCaptureRuntimeState } from './data-model';
 import type { DataRuntime } from './data-runtime';
 
 /** Why a capture is in `cdc-capture-lag`, most severe first; null when it needs nobody. */
-export function captureLagAttention(state: CdcCaptureRuntimeState, lagAttentionSeconds: number): string | null {
+export function captureLagAttention(
+  state: CdcCaptureRuntimeState,
+  lagAttentionSeconds: number,
+): string | null {
   if (state.lastOutcome === 'failed') return `failed (${state.failureKind ?? 'unknown'})`;
   if (state.freshness.state === 'stale') return 'stale';
   const lag = state.lag.lagSeconds;

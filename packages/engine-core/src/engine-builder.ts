@@ -277,7 +277,10 @@ export class CoreEngineBuilder implements EngineBuilder {
     problems.push(
       ...actionProblems(
         this.operatorViews.flatMap((view) =>
-          (view.actions ?? []).map((action) => ({ where: `operator view ${view.id} action "${action.label}"`, action })),
+          (view.actions ?? []).map((action) => ({
+            where: `operator view ${view.id} action "${action.label}"`,
+            action,
+          })),
         ),
         this.operations.list(),
       ),
@@ -472,7 +475,10 @@ function catalogActions(views: readonly CatalogView[]): PlacedAction[] {
 }
 
 /** An action (of a catalog view or an operator view) must name a registered operation whose path parameters it fills. */
-function actionProblems(actions: readonly PlacedAction[], operations: readonly OperationDefinition[]): string[] {
+function actionProblems(
+  actions: readonly PlacedAction[],
+  operations: readonly OperationDefinition[],
+): string[] {
   const problems: string[] = [];
   for (const { where, action } of actions) {
     const operation = operations.find((candidate) => candidate.id === action.operationId);

@@ -150,7 +150,8 @@ export function addRetrieval(
   const staleAfterMs = settings.StaleAfterMinutes * 60_000;
   builder.addCatalog(knowledgeIndexCatalog(states, now, staleAfterMs));
   const indexes = () => presentIndexStates(states, now, staleAfterMs);
-  for (const view of retrievalOperatorViews(indexes, settings.StaleAfterMinutes)) builder.addOperatorView(view);
+  for (const view of retrievalOperatorViews(indexes, settings.StaleAfterMinutes))
+    builder.addOperatorView(view);
   for (const operation of retrievalOperations(reindex, queries)) builder.addOperation(operation);
   builder.addTechnologySurfaces(() =>
     retrievalSurfaces({

@@ -10,7 +10,9 @@ describe('retrieval operator view', () => {
       listPath: '/engine/knowledge-indexes',
       idField: 'collectionId',
       entryPath: '/engine/knowledge-indexes/{collectionId}',
-      actions: [{ operationId: 'retrieval.reindex', label: 'Reindex', params: { collectionId: 'collectionId' } }],
+      actions: [
+        { operationId: 'retrieval.reindex', label: 'Reindex', params: { collectionId: 'collectionId' } },
+      ],
     });
     expect(view.description).toContain('10 min (Engine:Retrieval:StaleAfterMinutes)');
     const rows = async () =>
@@ -26,14 +28,16 @@ describe('retrieval operator view', () => {
     await reindex();
     expect(await rows()).toEqual([['handbook', 'failed']]);
 
-    source.failWith = undefined;
+    source.failWith = null;
     await reindex();
     expect(await rows()).toEqual([]);
 
     clock.advance(10 * 60_000 + 1);
     expect(await rows()).toEqual([['handbook', 'stale']]);
     // The action is the pack's own reindex operation, resolved by the engine.
-    expect(engine.operations.find('retrieval.reindex')?.path).toBe('/engine/knowledge-indexes/:collectionId/reindex');
+    expect(engine.operations.find('retrieval.reindex')?.path).toBe(
+      '/engine/knowledge-indexes/:collectionId/reindex',
+    );
     await engine.stop();
   });
 });

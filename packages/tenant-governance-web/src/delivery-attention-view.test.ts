@@ -9,13 +9,21 @@ describe('operator view invitation-delivery-attention', () => {
     const host = await startGovernanceWeb({
       web: { RequireTenantInvitationDeliveryStatusCallbackProviderMessageMatch: false },
     });
-    const view = host.engine.operatorViews().find((candidate) => candidate.id === 'invitation-delivery-attention')!;
+    const view = host.engine
+      .operatorViews()
+      .find((candidate) => candidate.id === 'invitation-delivery-attention')!;
     expect(view).toMatchObject({
       listPath: observations,
       idField: 'key',
       entryPath: `${observations}?tenantId={tenantId}&invitationId={invitationId}`,
     });
-    expect(view.columns.map((column) => column.label)).toEqual(['Tenant', 'Category', 'Status', 'Since', 'Hint']);
+    expect(view.columns.map((column) => column.label)).toEqual([
+      'Tenant',
+      'Category',
+      'Status',
+      'Since',
+      'Hint',
+    ]);
     const rows = async () =>
       (await view.rows()).map((row) => [
         (row as { key: string }).key,
@@ -45,7 +53,9 @@ describe('operator view invitation-delivery-attention', () => {
     ]);
     expect(await rows()).toEqual([[`acme/${bounced.invitationId}`, 'acme', 'bounced', 'bounced']]);
     // The row's link is the pack's own route, drilled down to that invitation (it authorizes as always).
-    const anonymous = await host.request(`${observations}?tenantId=acme&invitationId=${bounced.invitationId}`);
+    const anonymous = await host.request(
+      `${observations}?tenantId=acme&invitationId=${bounced.invitationId}`,
+    );
     expect([401, 403]).toContain(anonymous.status);
   });
 

@@ -137,7 +137,8 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
           headers: headersOf(request),
           principal,
           resource,
-          authorize: (requirement) => handlerAuthorization(context, request, operation, resource, requirement.policy),
+          authorize: (requirement) =>
+            handlerAuthorization(context, request, operation, resource, requirement.policy),
           transport: 'http',
           signal: controller.signal,
         });

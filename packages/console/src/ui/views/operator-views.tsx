@@ -57,9 +57,7 @@ function OperatorViewTable({
           <tbody>
             {view.rows.map((row) => (
               <tr key={row.id} data-row={row.id}>
-                <th scope="row">
-                  {row.path ? <a href={relativeEnginePath(row.path)}>{row.id}</a> : row.id}
-                </th>
+                <th scope="row">{row.path ? <a href={relativeEnginePath(row.path)}>{row.id}</a> : row.id}</th>
                 {row.cells.map((cell, index) => (
                   <td key={view.columns[index]}>{valueText(cell)}</td>
                 ))}
@@ -126,7 +124,11 @@ export function OperatorViewsView({ selected }: { readonly selected?: string | u
       {error ? <p class="error-text">{error}</p> : null}
       {views === null && !error ? <p>Loading…</p> : null}
       {views !== null && shown.length === 0 ? (
-        <p>{selected ? `No installed pack declares the view ${selected}.` : 'No installed pack declares an operator view.'}</p>
+        <p>
+          {selected
+            ? `No installed pack declares the view ${selected}.`
+            : 'No installed pack declares an operator view.'}
+        </p>
       ) : null}
       {shown.map((view) => (
         <OperatorViewTable key={view.id} view={view} onAct={(action, row) => void act(action, row)} />
