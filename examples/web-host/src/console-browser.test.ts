@@ -222,6 +222,12 @@ describeInBrowser('the operator console in Chromium', () => {
         ['#/catalogs', '.catalog-index li'],
         ['#/catalogs/agent-tool-runs', '.filters'],
         ['#/attention', '.attention'],
+        ['#/views', '[data-operator-view]'],
+        // Each operator view a pack of the sample declares (builder.addOperatorView), opened on its own.
+        ['#/views/cdc-capture-lag', '[data-operator-view="cdc-capture-lag"]'],
+        ['#/views/cdc-reporter-coordination', '[data-operator-view="cdc-reporter-coordination"]'],
+        ['#/views/knowledge-index-freshness', '[data-operator-view="knowledge-index-freshness"]'],
+        ['#/views/invitation-delivery-attention', '[data-operator-view="invitation-delivery-attention"]'],
       ] as const;
       for (const [fragment, ready] of views) {
         await page.goto(`${sample.base}/engine/console${fragment}`);
@@ -234,6 +240,36 @@ describeInBrowser('the operator console in Chromium', () => {
         ]);
       }
     }
+  });
+
+  it("lists every pack's operator view, each row linked to the pack's JSON route", async () => {
+    const sample = await startSample();
+    const { page } = await openPage();
+    await page.goto(`${sample.base}/engine/console#/views`);
+    await page.locator('[data-operator-view="invitation-delivery-attention"]').waitFor();
+    const shown = await page
+      .locator('[data-operator-view]')
+      .evaluateAll((nodes) =>
+        nodes.map((node) => (node as unknown as { dataset: { operatorView: string } }).dataset.operatorView),
+      );
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        'cdc-capture-lag',
+        'cdc-reporter-coordination',
+        'knowledge-index-freshness',
+        'invitation-delivery-attention',
+      ]),
+    );
+    const listLink = page.locator('[data-operator-view="cdc-capture-lag"] p.muted a');
+    await expect(listLink.getAttribute('href')).resolves.toBe('cdc-captures/runtime');
+  });
+
+  it('sends /engine/console/ (trailing slash) to /engine/console, where the page works', async () => {
+    const sample = await startSample();
+    const { page } = await openPage();
+    await page.goto(`${sample.base}/engine/console/#/views`);
+    expect(new URL(page.url()).pathname).toBe('/engine/console');
+    await page.locator('[data-operator-view]').first().waitFor();
   });
 
   it('approves a run waiting for approval through the agents pack operation, which the authorize hook decides', async () => {

@@ -100,3 +100,33 @@ export interface CatalogView {
   entries(): readonly unknown[];
   find(id: string): unknown | undefined;
 }
+
+/** One column of an operator view: a label and the cell shown for an entry. */
+export interface OperatorViewColumn<T = unknown> {
+  readonly label: string;
+  value(entry: T): string | number | boolean | null;
+}
+
+/**
+ * A list an operator should look at (captures lagging, indexes gone stale, invitations whose delivery needs
+ * someone), declared by a pack with `builder.addOperatorView` and shown by operator surfaces such as
+ * `@corekit/console`. It adds no route of its own, so it can never shadow a catalog's by-id route: the
+ * surface reads `rows()` and links every row to the pack's own JSON routes.
+ */
+export interface OperatorViewDefinition<T = unknown> {
+  /** Unique among operator views (`cdc-capture-attention`). */
+  readonly id: string;
+  readonly title: string;
+  readonly description: string;
+  /** The JSON route holding the full data behind the view (`/engine/cdc-captures/runtime`). */
+  readonly listPath: string;
+  /** Field identifying a row. */
+  readonly idField: string;
+  /** Route of one row's JSON, `{field}` filled from the row (`/engine/cdc-captures/runtime/{cdcCaptureId}`). */
+  readonly entryPath?: string;
+  readonly columns: readonly OperatorViewColumn<T>[];
+  /** What an operator can do to a row, through the pack's own operations (checked at build). */
+  readonly actions?: readonly CatalogEntryAction[];
+  /** The rows that want an operator now (empty when all is well). */
+  rows(): readonly T[] | Promise<readonly T[]>;
+}

@@ -1,4 +1,4 @@
-import type { CatalogDefinition } from './catalogs';
+import type { CatalogDefinition, OperatorViewDefinition } from './catalogs';
 import type { ConfigurationReader } from './configuration';
 import type { DependencyHealthContributor } from './dependency-health';
 import type { Logger } from './logging';
@@ -51,6 +51,11 @@ export interface EngineBuilder extends ExtensionResolver {
   addCatalog<T>(definition: CatalogDefinition<T>): this;
   /** Contributes entries to a registered catalog on behalf of a module (null for the host itself). */
   addCatalogEntries(catalogId: string, sourceModuleId: string | null, entries: readonly unknown[]): this;
+  /**
+   * Declares a list an operator should look at (no route of its own; operator surfaces show it). Ids are
+   * unique; an action naming an unknown operation or leaving a path parameter unfilled fails the build.
+   */
+  addOperatorView<T>(definition: OperatorViewDefinition<T>): this;
   /** Registers an operation; hosts serve it (web host over HTTP) and in-process callers invoke it. */
   addOperation(operation: OperationDefinition<any, any, any, any>): this;
   addHostedService(service: HostedService): this;

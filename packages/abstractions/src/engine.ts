@@ -1,4 +1,4 @@
-import type { CatalogView } from './catalogs';
+import type { CatalogView, OperatorViewDefinition } from './catalogs';
 import type { ConfigurationReader } from './configuration';
 import type {
   DependencyHealthEntry,
@@ -213,6 +213,8 @@ export interface Engine extends ExtensionResolver {
   snapshot(): Record<string, unknown>;
   catalogs(): readonly CatalogView[];
   catalog(id: string): CatalogView | undefined;
+  /** Every operator view the installed packs declared (`builder.addOperatorView`). */
+  operatorViews(): readonly OperatorViewDefinition[];
   packages(): readonly PackageRecord[];
   packagePolicy(): Record<string, unknown>;
   trustPolicy(): Record<string, unknown>;

@@ -15,6 +15,8 @@ export type {
   CatalogProblem,
   CatalogResolutionContext,
   CatalogView,
+  OperatorViewColumn,
+  OperatorViewDefinition,
 } from './catalogs';
 export * from './descriptors';
 export type { EngineBuilder } from './engine-builder';

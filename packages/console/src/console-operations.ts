@@ -11,6 +11,7 @@ import { consolePage, consoleSecurityHeaders, immutableCacheControl } from './co
 import { summarize, type DependencyHistory } from './dependency-history';
 import type { ConsoleOptions } from './console-options';
 import { catalogIndex, catalogIndexEntrySchema } from './catalog-index';
+import { operatorViewDocumentSchema, operatorViews } from './operator-views';
 
 /** Where the console lives; every operation path is under it, so `/engine` exposure applies to all of them. */
 export const consolePath = '/engine/console';
@@ -81,7 +82,15 @@ export function consoleOperations(parts: ConsoleOperationParts): OperationDefini
       tags: ['Console'],
       result: z.string().describe('text/html'),
       servedWhileDraining: true,
-      handler: () => textAnswer(page, 'text/html; charset=utf-8'),
+      handler: (_input, context) =>
+        // With a trailing slash every relative URL of the page would resolve one level too deep: send the
+        // browser to the one address (relative Location, so a proxy's sub-path is kept).
+        context.requestPath?.endsWith('/')
+          ? operationResponse(308, 'Moved to ../console', {
+              contentType: 'text/plain; charset=utf-8',
+              headers: { ...consoleSecurityHeaders, Location: '../console' },
+            })
+          : textAnswer(page, 'text/html; charset=utf-8'),
     }),
     defineOperation({
       id: 'console.asset',
@@ -129,6 +138,15 @@ export function consoleOperations(parts: ConsoleOperationParts): OperationDefini
       tags: ['Console'],
       result: z.array(catalogIndexEntrySchema),
       handler: (_input, context) => catalogIndex(context.engine),
+    }),
+    defineOperation({
+      id: 'console.operator-views',
+      method: 'GET',
+      path: `${consolePath}/operator-views`,
+      summary: 'Every operator view the installed packs declared, with its current rows (at most 200 each)',
+      tags: ['Console'],
+      result: z.array(operatorViewDocumentSchema),
+      handler: (_input, context) => operatorViews(context.engine),
     }),
     defineOperation({
       id: 'console.recent-history',

@@ -77,3 +77,19 @@ describe('the console page and its assets', () => {
     }
   });
 });
+
+describe('the console address', () => {
+  it('redirects /engine/console/ (trailing slash) to /engine/console with a relative Location', async () => {
+    const test = await startConsoleHost();
+    const answer = await fetch(`${test.base}/engine/console/`, { redirect: 'manual' });
+    expect(answer.status).toBe(308);
+    expect(answer.headers.get('location')).toBe('../console');
+    expect(new URL(answer.headers.get('location')!, `${test.base}/engine/console/`).pathname).toBe(
+      '/engine/console',
+    );
+    const followed = await fetch(`${test.base}/engine/console/`);
+    expect(followed.url).toBe(`${test.base}/engine/console`);
+    expect(followed.status).toBe(200);
+    expect(await followed.text()).toContain('<html lang="en">');
+  });
+});

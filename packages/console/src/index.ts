@@ -13,3 +13,5 @@ export type { ConsoleAssets, ConsoleAsset } from './console-assets';
 export { DependencyHistory, summarize, outcomeOf } from './dependency-history';
 export type { HistorySample, HistorySummary, CheckOutcome } from './dependency-history';
 export { consoleEventIds } from './console-event-ids';
+export { operatorViews, operatorViewDocumentSchema, operatorViewRowLimit } from './operator-views';
+export type { OperatorViewDocument } from './operator-views';

@@ -10,6 +10,7 @@ import {
 } from '@corekit/abstractions';
 import type { PumpPassResult } from './capture-pump';
 import { CaptureStateBook, type CaptureRecord } from './capture-state-book';
+import { dataOperatorViews } from './data-operator-views';
 import { dataCatalogs } from './data-catalogs';
 import { dataEventIdNames, dataEventIds } from './data-event-ids';
 import { registerDataOperations } from './data-operations';
@@ -102,6 +103,7 @@ export function addData(
   );
   const runtime = new DataRuntime(runtimes, book, now, settings.StaleAfterSeconds);
   for (const catalog of dataCatalogs(runtime)) builder.addCatalog(catalog);
+  for (const view of dataOperatorViews(runtime, settings.LagAttentionSeconds)) builder.addOperatorView(view);
   registerDataOperations(builder, runtime, settings);
 
   const counters = {

@@ -110,6 +110,11 @@ export const dataRuntimeOptionsSchema = z.strictObject({
   /** A capture whose last observation is older than this is reported with freshness stale. Default 300; 1 to 604,800. */
   StaleAfterSeconds: z.number().int().min(1).max(604_800).default(300),
   /**
+   * A capture whose reported lag is above this many seconds is listed in the operator view
+   * `cdc-capture-lag` (with the stale and failed ones). Default 60; 1 to 604,800.
+   */
+  LagAttentionSeconds: z.number().int().min(1).max(604_800).default(60),
+  /**
    * With a shared store provider (PostgreSQL, Redis), how often this replica reads the capture states (with
    * their checkpoints and reporter coordination) again, in milliseconds: another replica's report shows here at
    * most this long, plus one store round trip, later. Unused with Memory or File. Default 1000; 50 to 60,000.

@@ -3,6 +3,8 @@ import {
   isIdentifier,
   type CatalogDefinition,
   type CatalogView,
+  type CatalogEntryAction,
+  type OperatorViewDefinition,
   type DependencyHealthContributor,
   type EngineBuilder,
   type EventIdCatalogEntry,
@@ -84,6 +86,7 @@ export class CoreEngineBuilder implements EngineBuilder {
   private readonly contributors: DependencyHealthContributor[] = [];
   private readonly hostedServices: HostedService[] = [];
   private readonly catalogs = new CatalogRegistry();
+  private readonly operatorViews: OperatorViewDefinition[] = [];
   private readonly surfaces: Array<() => readonly TechnologySurface[]> = [];
   private readonly extensions = new ExtensionRegistry();
   private readonly operations = new EngineOperationRegistry();
@@ -162,6 +165,12 @@ export class CoreEngineBuilder implements EngineBuilder {
   addCatalogEntries(catalogId: string, sourceModuleId: string | null, entries: readonly unknown[]): this {
     this.assertOpen();
     this.catalogs.contribute(catalogId, sourceModuleId, entries);
+    return this;
+  }
+
+  addOperatorView<T>(definition: OperatorViewDefinition<T>): this {
+    this.assertOpen();
+    this.operatorViews.push(definition as OperatorViewDefinition);
     return this;
   }
 
@@ -259,7 +268,24 @@ export class CoreEngineBuilder implements EngineBuilder {
   }
 
   private catalogActionProblems(): string[] {
-    return actionProblems(this.catalogs.views(), this.operations.list());
+    const problems = actionProblems(catalogActions(this.catalogs.views()), this.operations.list());
+    checkIds(
+      'operator view',
+      this.operatorViews.map((view) => view.id),
+      problems,
+    );
+    problems.push(
+      ...actionProblems(
+        this.operatorViews.flatMap((view) =>
+          (view.actions ?? []).map((action) => ({
+            where: `operator view ${view.id} action "${action.label}"`,
+            action,
+          })),
+        ),
+        this.operations.list(),
+      ),
+    );
+    return problems;
   }
 
   /**
@@ -400,6 +426,7 @@ export class CoreEngineBuilder implements EngineBuilder {
           hooks,
         ),
       catalogs: this.catalogs,
+      operatorViews: [...this.operatorViews],
       failurePolicy,
       shutdown,
       technologySurfaces: [...this.surfaces],
@@ -431,23 +458,37 @@ export class CoreEngineBuilder implements EngineBuilder {
   }
 }
 
-/** A catalog view's action must name a registered operation whose path parameters it fills. */
-function actionProblems(views: readonly CatalogView[], operations: readonly OperationDefinition[]): string[] {
+interface PlacedAction {
+  readonly where: string;
+  readonly action: CatalogEntryAction;
+}
+
+function catalogActions(views: readonly CatalogView[]): PlacedAction[] {
+  return views.flatMap((view) =>
+    (view.definition.views ?? []).flatMap((filter) =>
+      (filter.actions ?? []).map((action) => ({
+        where: `catalog ${view.definition.id} view ${filter.segment} action "${action.label}"`,
+        action,
+      })),
+    ),
+  );
+}
+
+/** An action (of a catalog view or an operator view) must name a registered operation whose path parameters it fills. */
+function actionProblems(
+  actions: readonly PlacedAction[],
+  operations: readonly OperationDefinition[],
+): string[] {
   const problems: string[] = [];
-  for (const view of views) {
-    for (const filter of view.definition.views ?? []) {
-      for (const action of filter.actions ?? []) {
-        const operation = operations.find((candidate) => candidate.id === action.operationId);
-        const where = `catalog ${view.definition.id} view ${filter.segment} action "${action.label}"`;
-        if (!operation) {
-          problems.push(`${where} names operation "${action.operationId}", which is not registered`);
-          continue;
-        }
-        const parameters = [...operation.path.matchAll(/:([A-Za-z_][\w]*)/g)].map((match) => match[1]);
-        const missing = parameters.filter((name) => !(action.params && name in action.params));
-        if (missing.length > 0) problems.push(`${where} does not fill the parameters ${missing.join(', ')}`);
-      }
+  for (const { where, action } of actions) {
+    const operation = operations.find((candidate) => candidate.id === action.operationId);
+    if (!operation) {
+      problems.push(`${where} names operation "${action.operationId}", which is not registered`);
+      continue;
     }
+    const parameters = [...operation.path.matchAll(/:([A-Za-z_][\w]*)/g)].map((match) => match[1]);
+    const missing = parameters.filter((name) => !(action.params && name in action.params));
+    if (missing.length > 0) problems.push(`${where} does not fill the parameters ${missing.join(', ')}`);
   }
   return problems;
 }

@@ -1,6 +1,7 @@
 import {
   engineEventIds,
   type CatalogView,
+  type OperatorViewDefinition,
   type DependencyHealthEntry,
   type DiagnosticsDocument,
   type Engine,
@@ -62,6 +63,7 @@ export interface EngineParts {
     hooks: ConstructorParameters<typeof DependencyHealthScheduler>[4],
   ) => DependencyHealthScheduler;
   readonly catalogs: CatalogRegistry;
+  readonly operatorViews: readonly OperatorViewDefinition[];
   readonly failurePolicy: FailurePolicy;
   /** `Engine:Shutdown`: the bound of each wait a stop takes. */
   readonly shutdown: ShutdownOptions;
@@ -354,6 +356,10 @@ export class CoreEngine implements Engine {
 
   catalog(id: string): CatalogView | undefined {
     return this.parts.catalogs.view(id);
+  }
+
+  operatorViews(): readonly OperatorViewDefinition[] {
+    return this.parts.operatorViews;
   }
 
   packages(): readonly PackageRecord[] {

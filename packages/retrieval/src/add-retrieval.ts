@@ -26,8 +26,9 @@ import { ProviderSelection } from './provider-selection';
 import { QueryService } from './query-service';
 import { ReindexLeases, reindexLeaseStoreName } from './reindex-leases';
 import { ReindexService } from './reindex-service';
-import { knowledgeIndexCatalog } from './retrieval-catalog';
+import { knowledgeIndexCatalog, presentIndexStates } from './retrieval-catalog';
 import { retrievalOperations } from './retrieval-operations';
+import { retrievalOperatorViews } from './retrieval-operator-views';
 import {
   retrievalOptionsSchema,
   retrievalSectionPath,
@@ -146,7 +147,11 @@ export function addRetrieval(
     });
   }
   builder.addEventIds(retrievalEventIdCatalog);
-  builder.addCatalog(knowledgeIndexCatalog(states, now, settings.StaleAfterMinutes * 60_000));
+  const staleAfterMs = settings.StaleAfterMinutes * 60_000;
+  builder.addCatalog(knowledgeIndexCatalog(states, now, staleAfterMs));
+  const indexes = () => presentIndexStates(states, now, staleAfterMs);
+  for (const view of retrievalOperatorViews(indexes, settings.StaleAfterMinutes))
+    builder.addOperatorView(view);
   for (const operation of retrievalOperations(reindex, queries)) builder.addOperation(operation);
   builder.addTechnologySurfaces(() =>
     retrievalSurfaces({

@@ -8,6 +8,7 @@ import {
 } from '@corekit/tenant-governance';
 import { administrationCommandOperation, deliveryDispatchOperation } from './administration-endpoints';
 import { CallbackReplayGuard, callbackReplayStoreName } from './callback-replay-guard';
+import { deliveryAttentionView } from './delivery-attention-view';
 import { deliveryStatusCallbackOperation, observationReadOperation } from './delivery-status-endpoints';
 import {
   governanceWebOptionsSchema,
@@ -402,6 +403,8 @@ export function mapTenantInvitationDeliveryStatusObservationEndpoint(
         s.TenantInvitationDeliveryStatusObservationMaxLimit,
       ),
     );
+    const status = builder.resolve(invitationDeliveryStatusKey);
+    if (status) builder.addOperatorView(deliveryAttentionView(status, plan.routePattern));
   }
   return plan;
 }

@@ -133,6 +133,7 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
           query,
           body: raw ?? request.body,
           rawBody: raw,
+          requestPath: request.path,
           headers: headersOf(request),
           principal,
           resource,

@@ -71,6 +71,11 @@ export interface OperationContext {
   readonly headers: Readonly<Record<string, string | undefined>>;
   /** The exact request bytes, present only for operations declared with `rawBody: true`. */
   readonly rawBody: Buffer | null;
+  /**
+   * The path the caller asked for, as sent (`/engine/console/`, trailing slash and all), when the transport has
+   * one; null in process. For answers that depend on the exact address (redirecting a misspelt form of it).
+   */
+  readonly requestPath: string | null;
   /** Set when the operation required authorization and the authorizer allowed it. */
   readonly principal: OperationPrincipal | null;
   /**
@@ -207,6 +212,8 @@ export interface OperationInvocation {
   readonly query?: Record<string, unknown>;
   readonly body?: unknown;
   readonly rawBody?: Buffer;
+  /** The path as the caller sent it (`OperationContext.requestPath`); transports with paths pass it. */
+  readonly requestPath?: string;
   readonly headers?: Readonly<Record<string, string | undefined>>;
   readonly principal?: OperationPrincipal | null;
   /**

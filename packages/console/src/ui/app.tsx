@@ -5,6 +5,7 @@ import { href, useRoute } from './router';
 import { AttentionView } from './views/attention';
 import { CatalogIndexView, CatalogView } from './views/catalogs';
 import { DependencyDetailView } from './views/dependency-detail';
+import { OperatorViewsView } from './views/operator-views';
 import { OverviewView } from './views/overview';
 import { StoryView } from './views/story';
 
@@ -33,6 +34,7 @@ const sections = [
   { key: 'story', label: 'Runtime story', target: href('story') },
   { key: 'catalogs', label: 'Catalogs', target: href('catalogs') },
   { key: 'attention', label: 'Needs attention', target: href('attention') },
+  { key: 'views', label: 'Operator views', target: href('views') },
 ];
 
 export function App({ title }: { readonly title: string }) {
@@ -52,6 +54,7 @@ export function App({ title }: { readonly title: string }) {
     view = <CatalogView catalogId={route[1]} selected={route[2]} />;
   else if (route[0] === 'catalogs') view = <CatalogIndexView />;
   else if (route[0] === 'attention') view = <AttentionView />;
+  else if (route[0] === 'views') view = <OperatorViewsView selected={route[1]} />;
   else view = <OverviewView state={state} now={now} />;
   return (
     <div class="shell">

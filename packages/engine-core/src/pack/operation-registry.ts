@@ -208,6 +208,7 @@ export class EngineOperationRegistry implements OperationRegistry {
       transport: invocation.transport ?? 'in-process',
       headers: invocation.headers ?? {},
       rawBody: operation.rawBody ? (invocation.rawBody ?? Buffer.alloc(0)) : null,
+      requestPath: invocation.requestPath ?? null,
       principal: invocation.principal ?? null,
       resource,
       authorize: invocation.authorize ?? inProcessAuthorize(invocation),

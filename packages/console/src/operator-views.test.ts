@@ -1,0 +1,138 @@
+import { defineOperation, type EngineBuilder, type OperatorViewDefinition } from '@corekit/abstractions';
+import { createTestEngineBuilder } from '@corekit/testing';
+import { z } from 'zod';
+import { addConsole } from './add-console';
+import type { OperatorViewDocument } from './operator-views';
+import { closeConsoleHosts, startConsoleHost } from './test-support/console-test-host';
+
+afterEach(closeConsoleHosts);
+
+interface Gadget {
+  readonly gadgetId: string;
+  readonly behindSeconds: number;
+}
+
+/** A pack the console has never heard of, with live state the test changes. */
+function addGadgetsPack(
+  builder: EngineBuilder,
+  gadgets: Gadget[],
+  actionOperationId = 'gadgets.nudge',
+): void {
+  const view: OperatorViewDefinition<Gadget> = {
+    id: 'gadgets-behind',
+    title: 'Gadgets behind',
+    description: 'gadgets more than 10 s behind',
+    listPath: '/engine/gadgets',
+    idField: 'gadgetId',
+    entryPath: '/engine/gadgets/{gadgetId}',
+    columns: [{ label: 'Behind (s)', value: (gadget) => gadget.behindSeconds }],
+    actions: [{ operationId: actionOperationId, label: 'Nudge', params: { id: 'gadgetId' } }],
+    rows: async () => gadgets.filter((gadget) => gadget.behindSeconds > 10),
+  };
+  builder.addOperatorView(view);
+  builder.addOperation(
+    defineOperation({
+      id: 'gadgets.nudge',
+      method: 'POST',
+      path: '/engine/gadgets/:id/nudge',
+      summary: 'Nudge a gadget',
+      params: z.object({ id: z.string() }),
+      result: z.object({ nudged: z.string() }),
+      authorization: { mode: 'required', policy: 'gadgets.operate' },
+      handler: ({ params }) => ({ nudged: params.id }),
+    }),
+  );
+}
+
+describe('operator views', () => {
+  it("shows a new pack's declared view with its rows, cells, row links and actions, following the pack's state", async () => {
+    const gadgets: Gadget[] = [
+      { gadgetId: 'g 1', behindSeconds: 30 },
+      { gadgetId: 'g-2', behindSeconds: 1 },
+    ];
+    const test = await startConsoleHost({ setup: (builder) => addGadgetsPack(builder, gadgets) });
+    const read = async () =>
+      ((await (await test.get('/engine/console/operator-views')).json()) as OperatorViewDocument[]).find(
+        (view) => view.id === 'gadgets-behind',
+      );
+    expect(await read()).toEqual({
+      id: 'gadgets-behind',
+      title: 'Gadgets behind',
+      description: 'gadgets more than 10 s behind',
+      listPath: '/engine/gadgets',
+      columns: ['Behind (s)'],
+      rowCount: 1,
+      rows: [
+        {
+          id: 'g 1',
+          path: '/engine/gadgets/g%201',
+          cells: [30],
+          actions: [
+            {
+              label: 'Nudge',
+              operationId: 'gadgets.nudge',
+              method: 'POST',
+              path: '/engine/gadgets/g%201/nudge',
+              body: null,
+            },
+          ],
+        },
+      ],
+      error: null,
+    });
+    gadgets[1] = { gadgetId: 'g-2', behindSeconds: 50 };
+    gadgets[0] = { gadgetId: 'g 1', behindSeconds: 0 };
+    expect((await read())?.rows.map((row) => row.id)).toEqual(['g-2']);
+    // The view adds no route: nothing is served under the pack's path for it.
+    expect((await test.get('/engine/gadgets-behind')).status).toBe(404);
+    // Offering the action grants nothing: the operation's own policy decides (no authorize hook: refused).
+    expect((await fetch(`${test.base}/engine/gadgets/g-2/nudge`, { method: 'POST' })).status).toBe(401);
+  });
+
+  it('shows a view whose rows cannot be read with the reason, and still answers the others', async () => {
+    const test = await startConsoleHost({
+      setup: (builder) => {
+        addGadgetsPack(builder, []);
+        builder.addOperatorView({
+          id: 'broken',
+          title: 'Broken',
+          description: 'rows fail',
+          listPath: '/engine/broken',
+          idField: 'id',
+          columns: [],
+          rows: () => Promise.reject(new Error('store unreachable')),
+        });
+      },
+    });
+    const views = (await (await test.get('/engine/console/operator-views')).json()) as OperatorViewDocument[];
+    expect(views.map((view) => [view.id, view.rowCount, view.error])).toEqual([
+      ['broken', 0, 'store unreachable'],
+      ['gadgets-behind', 0, null],
+    ]);
+  });
+
+  it('fails the build on an action naming an unknown operation, an unfilled parameter, or a duplicate view id', () => {
+    const unknown = createTestEngineBuilder().builder;
+    addConsole(unknown);
+    addGadgetsPack(unknown, [], 'gadgets.unknown');
+    expect(() => unknown.build()).toThrow(
+      /operator view gadgets-behind action "Nudge" names operation "gadgets.unknown"/,
+    );
+    const twice = createTestEngineBuilder().builder;
+    addGadgetsPack(twice, []);
+    twice.addOperatorView({
+      id: 'gadgets-behind',
+      title: 'Again',
+      description: 'same id',
+      listPath: '/engine/gadgets',
+      idField: 'gadgetId',
+      columns: [],
+      actions: [{ operationId: 'gadgets.nudge', label: 'Nudge' }],
+      rows: () => [],
+    });
+    expect(() => twice.build()).toThrow(/operator view id "gadgets-behind" is registered twice/);
+    expect(() => twice.build()).toThrow(
+      /operator view gadgets-behind action "Nudge" does not fill the parameters id/,
+    );
+  });
+});

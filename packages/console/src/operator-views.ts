@@ -1,0 +1,101 @@
+import type { Engine, OperatorViewDefinition } from '@corekit/abstractions';
+import { z } from 'zod';
+
+/** Rows shown per view; the view's JSON route holds the rest. */
+export const operatorViewRowLimit = 200;
+
+const cellSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** One declared operator view with its current rows, as the console shows it. */
+export const operatorViewDocumentSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  listPath: z.string(),
+  columns: z.array(z.string()),
+  rowCount: z.number().int(),
+  rows: z.array(
+    z.object({
+      id: z.string(),
+      /** The row's JSON route, when the view declares one. */
+      path: z.string().nullable(),
+      cells: z.array(cellSchema),
+      actions: z.array(
+        z.object({
+          label: z.string(),
+          operationId: z.string(),
+          method: z.string(),
+          /** The operation's route with the row's values filled in. */
+          path: z.string(),
+          body: z.record(z.string(), z.unknown()).nullable(),
+        }),
+      ),
+    }),
+  ),
+  /** Set when reading the rows failed: the view is shown with the reason, the others still load. */
+  error: z.string().nullable(),
+});
+
+export type OperatorViewDocument = z.infer<typeof operatorViewDocumentSchema>;
+
+const fieldOf = (row: unknown, field: string): string => {
+  const value = row !== null && typeof row === 'object' ? (row as Record<string, unknown>)[field] : undefined;
+  return value === undefined || value === null ? '' : String(value);
+};
+
+/** `/engine/x/{id}` with `{id}` taken from the row. */
+const fillBraces = (template: string, row: unknown) =>
+  template.replace(/\{([A-Za-z_]\w*)\}/g, (_match, field: string) => encodeURIComponent(fieldOf(row, field)));
+
+/** `/engine/x/:id` with `:id` taken from the row field the action maps it to. */
+const fillParams = (template: string, params: Readonly<Record<string, string>>, row: unknown) =>
+  template.replace(/:([A-Za-z_]\w*)/g, (_match, name: string) =>
+    encodeURIComponent(fieldOf(row, params[name] ?? name)),
+  );
+
+async function presentView(engine: Engine, view: OperatorViewDefinition): Promise<OperatorViewDocument> {
+  const base = {
+    id: view.id,
+    title: view.title,
+    description: view.description,
+    listPath: view.listPath,
+    columns: view.columns.map((column) => column.label),
+  };
+  let rows: readonly unknown[];
+  try {
+    rows = await view.rows();
+  } catch (error) {
+    return { ...base, rowCount: 0, rows: [], error: error instanceof Error ? error.message : String(error) };
+  }
+  const actions = (view.actions ?? []).flatMap((action) => {
+    const operation = engine.operations.find(action.operationId);
+    return operation ? [{ action, operation }] : [];
+  });
+  return {
+    ...base,
+    rowCount: rows.length,
+    rows: rows.slice(0, operatorViewRowLimit).map((row) => ({
+      id: fieldOf(row, view.idField),
+      path: view.entryPath ? fillBraces(view.entryPath, row) : null,
+      cells: view.columns.map((column) => column.value(row)),
+      actions: actions.map(({ action, operation }) => ({
+        label: action.label,
+        operationId: action.operationId,
+        method: operation.method,
+        path: fillParams(operation.path, action.params ?? {}, row),
+        body: action.body ? { ...action.body } : null,
+      })),
+    })),
+    error: null,
+  };
+}
+
+/**
+ * Every operator view the installed packs declared, each with its rows now. Generic: a pack's new view appears
+ * without console code. Views add no route of their own (nothing can shadow a catalog's by-id route); this is
+ * the console's one read of them.
+ */
+export async function operatorViews(engine: Engine): Promise<OperatorViewDocument[]> {
+  const views = [...engine.operatorViews()].sort((a, b) => a.title.localeCompare(b.title));
+  return Promise.all(views.map((view) => presentView(engine, view)));
+}
