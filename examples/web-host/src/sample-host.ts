@@ -20,6 +20,7 @@ import { addDeliveryCallbacksDemo } from './packs/delivery-callbacks-demo';
 import { addGovernanceDeliveryDemo } from './packs/governance-delivery-demo';
 import { addGovernanceWebDemo, governanceDemoAuthorize } from './packs/governance-web-demo';
 import { addTenancyDemo } from './packs/tenancy-demo';
+import { addPlatformObservabilityWhenConfigured } from './platform-observability';
 import { addSharedStoresWhenConfigured } from './shared-stores';
 import { addTransportsDemo } from './packs/transports-demo';
 
@@ -108,6 +109,8 @@ export async function createSampleHost(
     ...(environment.OTEL_SERVICE_NAME?.trim() ? {} : { ServiceName: 'corekit-sample-host' }),
     ...options.openTelemetry,
   });
+  // Opt-in: a configured Engine:Observability:<Platform> section adds that hosted-platform pack (README, "Telemetry").
+  addPlatformObservabilityWhenConfigured(builder);
   addOrdersModule(builder, upstream, { demoRoutes: demo });
   // Opt-in: Engine__Stores__Provider=PostgreSql or Redis puts every pack's stores there (README, "Several replicas").
   addSharedStoresWhenConfigured(builder);
