@@ -1,12 +1,6 @@
 import * as storePostgres from '@corekit/store-postgres';
 import * as storeRedis from '@corekit/store-redis';
-import {
-  pollUntil,
-  postgresReplicaTarget,
-  redisReplicaTarget,
-  requireService,
-  type ReplicaStores,
-} from '@corekit/testing';
+import { pollUntil, sharedReplicaTargets, type ReplicaStores } from '@corekit/testing';
 import type { PumpPassResult } from './capture-pump';
 import {
   capture,
@@ -20,23 +14,12 @@ import { postgresSource } from './test-support/postgres-source';
 
 // Two or three data engines (replicas) in this process, each behind its own web host, on one shared store:
 // one PostgreSQL table or one Redis key prefix per test. They share one manual clock, so leases move on it.
-const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const targets = [
-  postgresReplicaTarget(storePostgres, { url: postgresUrl, label: 'data' }),
-  redisReplicaTarget(storeRedis, { url: redisUrl, label: 'data' }),
-];
-
-beforeAll(async () => {
-  await requireService('PostgreSQL', postgresUrl, 'POSTGRES_URL');
-  await requireService('Redis', redisUrl, 'REDIS_URL');
-});
+const { postgresUrl, targets } = sharedReplicaTargets({ postgres: storePostgres, redis: storeRedis }, 'data');
 
 afterEach(closeHosts);
 
 const sources: Array<Awaited<ReturnType<typeof postgresSource>>> = [];
 afterAll(async () => {
-  for (const target of targets) await target.cleanUp();
   await Promise.all(sources.map((source) => source.drop()));
 });
 

@@ -1,33 +1,13 @@
 import * as storePostgres from '@corekit/store-postgres';
 import * as storeRedis from '@corekit/store-redis';
-import {
-  pollUntil,
-  postgresReplicaTarget,
-  redisReplicaTarget,
-  requireService,
-  type ReplicaStores,
-} from '@corekit/testing';
+import { pollUntil, sharedReplicaTargets, type ReplicaStores } from '@corekit/testing';
 import type { EventDispatcher, EventingOptionsInput, SubscriptionExecutor } from './index';
 import { KeyedOutboxStore, useEventDispatcher } from './index';
 import { declareOrders, startEventing } from './test-support/eventing-fixture';
 
 // Two or three eventing engines (replicas) in this process on one shared store: one PostgreSQL table or one
 // Redis key prefix per test, as replicas of one host share them.
-const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const targets = [
-  postgresReplicaTarget(storePostgres, { url: postgresUrl, label: 'eventing' }),
-  redisReplicaTarget(storeRedis, { url: redisUrl, label: 'eventing' }),
-];
-
-beforeAll(async () => {
-  await requireService('PostgreSQL', postgresUrl, 'POSTGRES_URL');
-  await requireService('Redis', redisUrl, 'REDIS_URL');
-});
-
-afterAll(async () => {
-  for (const target of targets) await target.cleanUp();
-});
+const { targets } = sharedReplicaTargets({ postgres: storePostgres, redis: storeRedis }, 'eventing');
 
 const stoppable: Array<{ stop(): Promise<void> }> = [];
 afterEach(async () => {

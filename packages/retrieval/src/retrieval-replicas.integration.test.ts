@@ -2,13 +2,7 @@ import { StoreLeases, type LeaseRecord } from '@corekit/abstractions';
 import { manualClock, type ManualClock } from '@corekit/engine-core';
 import * as storePostgres from '@corekit/store-postgres';
 import * as storeRedis from '@corekit/store-redis';
-import {
-  pollUntil,
-  postgresReplicaTarget,
-  redisReplicaTarget,
-  requireService,
-  type ReplicaStores,
-} from '@corekit/testing';
+import { pollUntil, sharedReplicaTargets, type ReplicaStores } from '@corekit/testing';
 import { createInProcessIndexProvider } from './in-process-provider';
 import type { KnowledgeIndexProvider } from './index-provider';
 import { reindexLeaseStoreName } from './reindex-leases';
@@ -17,21 +11,7 @@ import { retrievalFixture, testSource } from './test-support/retrieval-fixture';
 // Two or three retrieval engines (replicas) in this process on one shared store (one PostgreSQL table or one
 // Redis key prefix per test) and one shared index: the in-process index object handed to every replica and
 // marked durable, standing in for a PostgreSQL or search-cluster index they would all reach.
-const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const targets = [
-  postgresReplicaTarget(storePostgres, { url: postgresUrl, label: 'retrieval' }),
-  redisReplicaTarget(storeRedis, { url: redisUrl, label: 'retrieval' }),
-];
-
-beforeAll(async () => {
-  await requireService('PostgreSQL', postgresUrl, 'POSTGRES_URL');
-  await requireService('Redis', redisUrl, 'REDIS_URL');
-});
-
-afterAll(async () => {
-  for (const target of targets) await target.cleanUp();
-});
+const { targets } = sharedReplicaTargets({ postgres: storePostgres, redis: storeRedis }, 'retrieval');
 
 const stoppable: Array<{ stop(): Promise<void> }> = [];
 afterEach(async () => {

@@ -81,7 +81,7 @@ export {
   sameOnReplicas,
   dropStoreNamespace,
 } from './replica-harness';
-export { postgresReplicaTarget, redisReplicaTarget } from './replica-stores';
+export { postgresReplicaTarget, redisReplicaTarget, sharedReplicaTargets } from './replica-stores';
 export type {
   ClosableReplicaProvider,
   PostgresStoreKit,
@@ -89,6 +89,7 @@ export type {
   ReplicaStores,
   ReplicaStoreTarget,
   ReplicaTargetOptions,
+  SharedReplicaTargets,
 } from './replica-stores';
 export type {
   Replica,

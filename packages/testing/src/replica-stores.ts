@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EngineBuilder, StoreProvider } from '@corekit/abstractions';
 import { dropStoreNamespace, type StoreNamespace } from './replica-harness';
+import { requireService } from './require-service';
 
 /*
  * Replicas in one test process on one shared store: each test gets a fresh PostgreSQL table or Redis key
@@ -108,4 +109,37 @@ export function redisReplicaTarget(kit: RedisStoreKit, options: ReplicaTargetOpt
       },
     };
   });
+}
+
+/** The replica targets of one test file on the machine's PostgreSQL and Redis, and the addresses used. */
+export interface SharedReplicaTargets {
+  readonly postgresUrl: string;
+  readonly redisUrl: string;
+  /** PostgreSQL first, then Redis. */
+  readonly targets: readonly ReplicaStoreTarget[];
+}
+
+/**
+ * Replica targets on both shared providers for one test file (`POSTGRES_URL`, `REDIS_URL`, else the loopback
+ * servers), labelled `label`. Call it at the top level of the file: it checks both servers before the file's
+ * tests (under `CI=true` a missing one fails them) and drops every namespace the file made after them.
+ */
+export function sharedReplicaTargets(
+  kits: { readonly postgres: PostgresStoreKit; readonly redis: RedisStoreKit },
+  label: string,
+): SharedReplicaTargets {
+  const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const targets = [
+    postgresReplicaTarget(kits.postgres, { url: postgresUrl, label }),
+    redisReplicaTarget(kits.redis, { url: redisUrl, label }),
+  ];
+  beforeAll(async () => {
+    await requireService('PostgreSQL', postgresUrl, 'POSTGRES_URL');
+    await requireService('Redis', redisUrl, 'REDIS_URL');
+  });
+  afterAll(async () => {
+    for (const target of targets) await target.cleanUp();
+  });
+  return { postgresUrl, redisUrl, targets };
 }
