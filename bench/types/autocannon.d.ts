@@ -1,4 +1,4 @@
-// The part of autocannon's API the benchmark uses (the package ships no types).
+// The part of autocannon's API the benchmarks use (the package ships no types); included by each bench's tsconfig.
 declare module 'autocannon' {
   export interface Histogram {
     average: number;
