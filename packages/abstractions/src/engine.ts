@@ -177,6 +177,18 @@ export type RuntimeEvent =
       readonly atUtc: string;
     };
 
+/** Options of `Engine.recordStartFailure`. */
+export interface StartFailureOptions {
+  /**
+   * Whether a later `start()` or `restart()` may cure it. Default: true, unless the error is a CoreError whose
+   * `details.restartable` is false. Pass false for what only a new process (new configuration) cures: a
+   * configuration error, the host's own section refused, a port the host cannot bind.
+   */
+  readonly restartable?: boolean;
+  /** The module at fault, when there is one. */
+  readonly moduleId?: string | null;
+}
+
 /**
  * The built engine as hosts see it: lifecycle control plus every read surface. Reads never run a
  * dependency check; they answer from cached state.
@@ -199,8 +211,18 @@ export interface Engine extends ExtensionResolver {
    * Refuses every configuration key under `Engine:` that no registration bound (CONFIGURATION_INVALID, each
    * key with its closest known key). The first start runs it too; hosts call it earlier, once their own
    * sections are bound and before they open a port, so a misspelled key ends the process before it serves.
+   * Refused before the first start, it is a start failure: the state turns Failed, not restartable.
    */
   checkConfiguration?(): void;
+  /**
+   * Records a start failure that a host detected itself, outside `start()` (its listener could not bind, its own
+   * configuration section was refused): the state turns Failed, `lastFailure` holds `phase`, the error's code
+   * and (redacted) message, the time and `restartable`, and the runtime story gets a `failure` entry. Allowed
+   * while the runtime is Created, Stopped or Failed (the newest failure wins); refused with ENGINE_INVALID_STATE
+   * while it is Starting, Started or Stopping. After a failure that is not restartable, `start()` and `restart()`
+   * throw ENGINE_NOT_RESTARTABLE.
+   */
+  recordStartFailure(phase: string, error: unknown, options?: StartFailureOptions): void;
   health(): HealthReport;
   liveness(): HealthReport;
   readiness(): HealthReport;

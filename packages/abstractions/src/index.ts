@@ -23,6 +23,7 @@ export type { EngineBuilder } from './engine-builder';
 export type {
   Engine,
   RuntimeStoryEntry,
+  StartFailureOptions,
   RuntimeStoryDocument,
   ModuleLifecycle,
   ExecutionLifecycle,

@@ -37,6 +37,8 @@ import {
   shutdownOptionsSchema,
   type FailurePolicy,
   type ShutdownOptions,
+  startupOptionsSchema,
+  type StartupOptions,
 } from './engine-options';
 import { createJsonLogger, RedactingLogger } from './logger';
 import { ModulePackages } from './packages/module-packages';
@@ -302,6 +304,10 @@ export class CoreEngineBuilder implements EngineBuilder {
       'Engine:Shutdown',
       shutdownOptionsSchema,
     ) as unknown as ShutdownOptions;
+    const startup = this.configuration.bind(
+      'Engine:Startup',
+      startupOptionsSchema,
+    ) as unknown as StartupOptions;
     const healthDefaults = this.configuration.bind(
       'Engine:Observability:DependencyHealth',
       dependencyHealthDefaultsSchema,
@@ -429,6 +435,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       operatorViews: [...this.operatorViews],
       failurePolicy,
       shutdown,
+      startup,
       technologySurfaces: [...this.surfaces],
       extensions: this.extensions,
       operations: this.operations,

@@ -51,3 +51,24 @@ export type ShutdownOptions = {
   JobStopTimeout: number;
   StoreCloseTimeout: number;
 };
+
+/** The longest timer Node.js accepts (about 24.8 days); a longer startup bound would fire at once. */
+const maxTimerMs = 2_147_483_647;
+
+/**
+ * `Engine:Startup`: the bound of a start. Durations accept `00:02:00`, `2m` or `PT2M`; values are milliseconds.
+ */
+export const startupOptionsSchema = z.object({
+  /**
+   * Longest time from `Starting` to `Started` (the packs' starting hooks, package discovery, every module's
+   * initialize and start, hosted services, the first dependency checks, the packs' started hooks). Past it the
+   * start fails with ENGINE_START_TIMEOUT in the phase that was running, the engine signal is aborted and what had
+   * started is stopped; the failure is restartable. Default `0s`: no bound.
+   */
+  Timeout: durationSchema()
+    .refine((milliseconds) => milliseconds <= maxTimerMs, {
+      message: `must be at most ${maxTimerMs} ms (about 24 days); use 0s for no bound`,
+    })
+    .default(0 as never),
+});
+export type StartupOptions = { Timeout: number };

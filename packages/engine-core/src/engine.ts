@@ -17,6 +17,7 @@ import {
   type RuntimeEvent,
   type RuntimeState,
   type RuntimeStoryDocument,
+  type StartFailureOptions,
   type StatusDocument,
   type TechnologySurface,
 } from '@corekit/abstractions';
@@ -32,7 +33,7 @@ import {
   engineInstrumentDescriptions,
   meterName,
 } from './diagnostics';
-import type { FailurePolicy, ShutdownOptions } from './engine-options';
+import type { FailurePolicy, ShutdownOptions, StartupOptions } from './engine-options';
 import type { ExecutionLifecycleHooks, ExecutionLifecycleTracker } from './execution-lifecycle';
 import type { RedactingLogger } from './logger';
 import type { ModulePackages } from './packages/module-packages';
@@ -67,6 +68,8 @@ export interface EngineParts {
   readonly failurePolicy: FailurePolicy;
   /** `Engine:Shutdown`: the bound of each wait a stop takes. */
   readonly shutdown: ShutdownOptions;
+  /** `Engine:Startup`: the bound of a start. */
+  readonly startup: StartupOptions;
   readonly technologySurfaces: ReadonlyArray<() => readonly TechnologySurface[]>;
   readonly extensions: ExtensionRegistry;
   readonly operations: EngineOperationRegistry;
@@ -150,6 +153,7 @@ export class CoreEngine implements Engine {
       hooks: parts.hooks,
       failurePolicy: parts.failurePolicy,
       shutdown: parts.shutdown,
+      startup: parts.startup,
       extensions: parts.extensions,
       beforeFirstStart: () => parts.configuration.assertKnownKeys?.(),
       onStateChange: () => {
@@ -188,10 +192,26 @@ export class CoreEngine implements Engine {
   /**
    * Refuses, with CONFIGURATION_INVALID, every configuration key under `Engine:` that no registration bound,
    * each with the closest known key. The first start runs the same check; a host calls this before it listens
-   * (after binding its own sections), so a misspelled key ends the process before any port opens.
+   * (after binding its own sections), so a misspelled key ends the process before any port opens. Before the
+   * first start, a refusal is a start failure too: the state turns Failed (not restartable), as `start()` would.
    */
   checkConfiguration(): void {
-    this.parts.configuration.assertKnownKeys();
+    try {
+      this.parts.configuration.assertKnownKeys();
+    } catch (error) {
+      if (this.lifecycleState.state === 'Created') {
+        this.lifecycle.recordStartFailure('configuration', error, { restartable: false });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Records a start failure a host found itself (its listener, its own section): Failed, `lastFailure`, a story
+   * entry. Refused (ENGINE_INVALID_STATE) while Starting, Started or Stopping.
+   */
+  recordStartFailure(phase: string, error: unknown, options?: StartFailureOptions): void {
+    this.lifecycle.recordStartFailure(phase, error, options);
   }
 
   /**

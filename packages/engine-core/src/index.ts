@@ -10,8 +10,9 @@ export {
   runtimeStoryOptionsSchema,
   dependencyHealthDefaultsSchema,
   shutdownOptionsSchema,
+  startupOptionsSchema,
 } from './engine-options';
-export type { ShutdownOptions } from './engine-options';
+export type { ShutdownOptions, StartupOptions } from './engine-options';
 export {
   meterName,
   activitySourceName,

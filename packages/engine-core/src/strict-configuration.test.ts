@@ -204,8 +204,12 @@ describe('unknown configuration keys', () => {
         ),
       }),
     );
-    expect(engine.state).toBe('Created');
-    await expect(engine.start()).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    // The refusal is a start failure that no start cures: Failed, and a later start() names it.
+    expect(engine.state).toBe('Failed');
+    await expect(engine.start()).rejects.toMatchObject({
+      code: 'ENGINE_NOT_RESTARTABLE',
+      message: expect.stringContaining('CONFIGURATION_INVALID'),
+    });
   });
 
   it('fail the first start on a misspelled key in code options, naming code as the source', async () => {

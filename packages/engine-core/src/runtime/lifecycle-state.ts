@@ -8,6 +8,8 @@ export interface LifecycleState {
   failedAt: number | null;
   restartCount: number;
   lastFailure: FailureContext | null;
+  /** The error behind `lastFailure` (the cause of a later ENGINE_NOT_RESTARTABLE); never serialized. */
+  lastError: unknown;
 }
 
 export function initialLifecycleState(): LifecycleState {
@@ -18,5 +20,6 @@ export function initialLifecycleState(): LifecycleState {
     failedAt: null,
     restartCount: 0,
     lastFailure: null,
+    lastError: undefined,
   };
 }

@@ -8,13 +8,14 @@ import {
   type ModuleDefinition,
   type RuntimeState,
   type RuntimeStoryWriter,
+  type StartFailureOptions,
   type ExtensionResolver,
   type ConfigurationReader,
 } from '@corekit/abstractions';
 import { isoAt, type Clock } from '../clock';
 import type { DependencyHealthScheduler } from '../dependency-health-scheduler';
 import type { EngineInstruments } from '../diagnostics';
-import type { FailurePolicy, ShutdownOptions } from '../engine-options';
+import type { FailurePolicy, ShutdownOptions, StartupOptions } from '../engine-options';
 import type { ExecutionLifecycleTracker } from '../execution-lifecycle';
 import type { RedactingLogger } from '../logger';
 import type { ModulePackages } from '../packages/module-packages';
@@ -44,6 +45,16 @@ export async function settlesWithin(work: Promise<unknown>, ms: number): Promise
   return outcome;
 }
 
+/** The error code of a start that outlived `Engine:Startup:Timeout`. */
+const startTimeoutCode = 'ENGINE_START_TIMEOUT';
+
+/** Where a start is: the phase and module in progress; `abandoned` once the startup timeout ran out. */
+interface StartProgress {
+  phase: string;
+  moduleId: string | null;
+  abandoned: boolean;
+}
+
 /** What the lifecycle drives. */
 export interface RuntimeLifecycleParts {
   readonly state: LifecycleState;
@@ -62,6 +73,8 @@ export interface RuntimeLifecycleParts {
   readonly failurePolicy: FailurePolicy;
   /** `Engine:Shutdown`: the bounds of the stopping hooks and the job wait. */
   readonly shutdown: ShutdownOptions;
+  /** `Engine:Startup`: the bound of a start (0: none). */
+  readonly startup: StartupOptions;
   readonly extensions: ExtensionResolver;
   /** Checks done once, before the first start (strict configuration). */
   readonly beforeFirstStart: () => void;
@@ -98,13 +111,7 @@ export class RuntimeLifecycle {
     return this.serialize(async () => {
       const { state: lifecycle, clock, failurePolicy } = this.parts;
       const now = clock.now();
-      if (lifecycle.state === 'Failed' && lifecycle.lastFailure && !lifecycle.lastFailure.restartable) {
-        throw new CoreError(
-          'ENGINE_NOT_RESTARTABLE',
-          `The startup failure (${lifecycle.lastFailure.code}) is not restartable`,
-          { lastFailure: lifecycle.lastFailure },
-        );
-      }
+      this.assertRestartable('restart');
       if (lifecycle.state === 'Failed' && lifecycle.failedAt !== null) {
         const availableAt = lifecycle.failedAt + failurePolicy.ManualRestartBackoff;
         if (now < availableAt) {
@@ -182,14 +189,53 @@ export class RuntimeLifecycle {
     };
   }
 
+  /**
+   * Records a failure found outside the start steps (strict configuration, a host's own section or listener):
+   * Failed, `lastFailure`, a story entry and the error log. Nothing had started, so nothing is torn down.
+   * Refused while a start, a run or a stop is in progress.
+   */
+  recordStartFailure(phase: string, error: unknown, options: StartFailureOptions = {}): void {
+    const state = this.parts.state.state;
+    if (state === 'Starting' || state === 'Started' || state === 'Stopping') {
+      throw new CoreError(
+        'ENGINE_INVALID_STATE',
+        `A start failure cannot be recorded while the runtime is ${state}`,
+      );
+    }
+    this.recordFailure(phase, options.moduleId ?? null, error, options.restartable);
+    this.setState('Failed', `startup failed in ${phase}`);
+    this.logFailure();
+  }
+
+  /**
+   * Throws ENGINE_NOT_RESTARTABLE, carrying the original failure, when the last start failed in a way no start
+   * can cure (configuration, the host's own settings).
+   */
+  private assertRestartable(action: 'start' | 'restart'): void {
+    const { state, lastFailure, lastError } = this.parts.state;
+    if (state !== 'Failed' || !lastFailure || lastFailure.restartable) return;
+    throw new CoreError(
+      'ENGINE_NOT_RESTARTABLE',
+      `Cannot ${action}: the last start failed in phase ${lastFailure.phase} with ${lastFailure.code}, which a ${action} cannot cure (fix it and start a new process): ${lastFailure.message}`,
+      { lastFailure },
+      { cause: lastError },
+    );
+  }
+
   private async startNow(restarting = false): Promise<void> {
     const { state: lifecycle, modules } = this.parts;
     if (lifecycle.state === 'Started') return;
     if (lifecycle.state === 'Starting' || lifecycle.state === 'Stopping') {
       throw new CoreError('ENGINE_INVALID_STATE', `Cannot start while the runtime is ${lifecycle.state}`);
     }
+    this.assertRestartable(restarting ? 'restart' : 'start');
     if (!this.firstStartChecked) {
-      this.parts.beforeFirstStart();
+      try {
+        this.parts.beforeFirstStart();
+      } catch (error) {
+        this.recordStartFailure('configuration', error, { restartable: false });
+        throw error;
+      }
       this.firstStartChecked = true;
     }
     this.abort = new AbortController();
@@ -198,62 +244,113 @@ export class RuntimeLifecycle {
     lifecycle.startedAt = null;
     this.setState('Starting', 'startup begins');
     this.log('info', engineEventIds.runtimeStarting, `Runtime starting (${modules.count} modules)`);
-    let phase = 'pack-starting';
-    let current: string | null = null;
+    const progress: StartProgress = { phase: 'pack-starting', moduleId: null, abandoned: false };
     try {
-      await this.runHooks('starting', true, restarting);
-      phase = 'package-discovery';
-      for (const loaded of await this.parts.packages.load((entry) => this.parts.story.record(entry))) {
-        if (!modules.has(loaded.definition)) {
-          modules.add(loaded.definition, 'package', loaded.packageId);
-          this.parts.onModuleLoaded(loaded.definition, loaded.packageId);
-        }
-      }
-      phase = 'module-initialize';
-      const dependenciesChecked = this.parts.dependencies.start();
-      await modules.startAll(
-        (definition) => this.moduleContext(definition),
-        (next, moduleId) => {
-          phase = next;
-          current = moduleId;
-        },
-      );
-      phase = 'hosted-service-start';
-      for (const service of this.parts.hostedServices) {
-        await service.start(this.abort.signal);
-        this.startedHostedServices.push(service);
-        this.parts.story.record({
-          kind: 'hosted-service',
-          subjectId: service.id,
-          transition: 'started',
-          message: `Hosted service ${service.id} started`,
-        });
-      }
-      phase = 'hosted-execution-start';
-      await this.parts.executions.activate(this.abort.signal);
-      phase = 'dependency-health';
-      await dependenciesChecked;
-      phase = 'pack-started';
-      await this.runHooks('started', true, restarting);
-      this.parts.jobs.start();
+      await this.withinStartupTimeout(this.startSteps(restarting, progress), progress);
       lifecycle.startedAt = this.parts.clock.now();
       this.setState('Started', 'startup completed');
       this.log('info', engineEventIds.runtimeStarted, 'Runtime started');
     } catch (error) {
-      await this.fail(phase, current, error);
+      const { phase, moduleId } = progress;
+      await this.fail(phase, moduleId, error);
+      if (error instanceof CoreError && error.code === startTimeoutCode) throw error;
       throw new CoreError(
         'ENGINE_START_FAILED',
-        `The runtime failed to start in phase ${phase}${current ? ` (module ${current})` : ''}: ${this.parts.logger.redact(String((error as Error)?.message ?? error))}`,
-        { phase, moduleId: current },
+        `The runtime failed to start in phase ${phase}${moduleId ? ` (module ${moduleId})` : ''}: ${this.parts.logger.redact(String((error as Error)?.message ?? error))}`,
+        { phase, moduleId },
         { cause: error },
       );
     }
   }
 
+  /**
+   * Every step from Starting to Started; `progress` names the phase and module in progress. Once the start was
+   * abandoned (the startup timeout ran out), the next step refuses to run, so nothing starts after Failed.
+   */
+  private async startSteps(restarting: boolean, progress: StartProgress): Promise<void> {
+    const { modules } = this.parts;
+    const enter = (phase: string, moduleId: string | null = null) => {
+      if (progress.abandoned) throw new CoreError(startTimeoutCode, 'the start was abandoned');
+      progress.phase = phase;
+      progress.moduleId = moduleId;
+    };
+    enter('pack-starting');
+    await this.runHooks('starting', true, restarting);
+    enter('package-discovery');
+    for (const loaded of await this.parts.packages.load((entry) => this.parts.story.record(entry))) {
+      if (!modules.has(loaded.definition)) {
+        modules.add(loaded.definition, 'package', loaded.packageId);
+        this.parts.onModuleLoaded(loaded.definition, loaded.packageId);
+      }
+    }
+    enter('module-initialize');
+    const dependenciesChecked = this.parts.dependencies.start();
+    await modules.startAll(
+      (definition) => this.moduleContext(definition),
+      (next, moduleId) => enter(next, moduleId),
+    );
+    enter('hosted-service-start');
+    for (const service of this.parts.hostedServices) {
+      await service.start(this.abort.signal);
+      enter('hosted-service-start');
+      this.startedHostedServices.push(service);
+      this.parts.story.record({
+        kind: 'hosted-service',
+        subjectId: service.id,
+        transition: 'started',
+        message: `Hosted service ${service.id} started`,
+      });
+    }
+    enter('hosted-execution-start');
+    await this.parts.executions.activate(this.abort.signal);
+    enter('dependency-health');
+    await dependenciesChecked;
+    enter('pack-started');
+    await this.runHooks('started', true, restarting);
+    enter('pack-started');
+    this.parts.jobs.start();
+  }
+
+  /**
+   * Awaits the start steps, at most `Engine:Startup:Timeout` (0: no bound). When it runs out: the steps are
+   * abandoned (the next one refuses to run), the engine signal aborts, and ENGINE_START_TIMEOUT names the phase
+   * and module that were running; the caller then fails the start as for any other error.
+   */
+  private async withinStartupTimeout(steps: Promise<void>, progress: StartProgress): Promise<void> {
+    const bound = this.parts.startup.Timeout;
+    if (bound <= 0) return steps;
+    // A step that settles after the bound ran out is ignored: the start has already failed.
+    steps.catch(() => undefined);
+    if (await settlesWithin(steps, bound)) return steps;
+    progress.abandoned = true;
+    const { phase, moduleId } = progress;
+    this.abort.abort();
+    throw new CoreError(
+      startTimeoutCode,
+      `The runtime did not start within Engine:Startup:Timeout (${bound} ms): phase ${phase}${moduleId ? ` (module ${moduleId})` : ''} was still running`,
+      { phase, moduleId, timeoutMs: bound },
+    );
+  }
+
+  /** Records the failure, then releases what the start opened: stopping hooks, then teardown; then Failed. */
   private async fail(phase: string, moduleId: string | null, error: unknown): Promise<void> {
+    this.recordFailure(phase, moduleId, error);
+    // The packs release what they opened for this start (their `started` may have run for some of them).
+    await (this.stoppingHooks ?? this.runStoppingHooks(false));
+    await this.teardown();
+    this.setState('Failed', `startup failed in ${phase}`);
+    this.logFailure();
+  }
+
+  /** Writes `lastFailure` (and the original error, the cause of a later ENGINE_NOT_RESTARTABLE) and the story entry. */
+  private recordFailure(
+    phase: string,
+    moduleId: string | null,
+    error: unknown,
+    restartable = !(error instanceof CoreError && error.details.restartable === false),
+  ): void {
     const { state: lifecycle, clock } = this.parts;
     const now = clock.now();
-    const restartable = !(error instanceof CoreError && error.details.restartable === false);
     lifecycle.lastFailure = {
       phase,
       moduleId,
@@ -262,6 +359,7 @@ export class RuntimeLifecycle {
       occurredAtUtc: isoAt(now),
       restartable,
     };
+    lifecycle.lastError = error;
     lifecycle.failedAt = now;
     this.parts.instruments.count('failures', { phase });
     this.parts.story.record({
@@ -271,20 +369,17 @@ export class RuntimeLifecycle {
       message: `Startup failed in ${phase}${moduleId ? ` (module ${moduleId})` : ''}: ${lifecycle.lastFailure.message}`,
       details: { ...lifecycle.lastFailure },
     });
-    // The packs release what they opened for this start (their `started` may have run for some of them).
-    await (this.stoppingHooks ?? this.runStoppingHooks(false));
-    await this.teardown();
-    this.setState('Failed', `startup failed in ${phase}`);
-    this.log(
-      'error',
-      engineEventIds.runtimeStartFailed,
-      `Runtime failed to start: ${lifecycle.lastFailure.message}`,
-      {
-        phase,
-        moduleId,
-        errorCode: lifecycle.lastFailure.code,
-      },
-    );
+  }
+
+  private logFailure(): void {
+    const failure = this.parts.state.lastFailure;
+    if (!failure) return;
+    this.log('error', engineEventIds.runtimeStartFailed, `Runtime failed to start: ${failure.message}`, {
+      phase: failure.phase,
+      moduleId: failure.moduleId,
+      errorCode: failure.code,
+      restartable: failure.restartable,
+    });
   }
 
   private async stopNow(): Promise<void> {
