@@ -1,4 +1,10 @@
-import { engineEventIds, errorCode, type Engine, type Logger } from '@corekit/abstractions';
+import {
+  engineEventIds,
+  errorCode,
+  type Engine,
+  type Logger,
+  type StartFailureOptions,
+} from '@corekit/abstractions';
 import { isBuildableBuilder, resolveEngineSource, type EngineSource } from './engine-source';
 import { reportStartupFailure } from './startup-error-report';
 
@@ -77,6 +83,13 @@ export interface WorkerHost {
    * when `endsOnStartFailure`, resources released, the report on stderr and exit code 1; then it rejects.
    */
   checkConfiguration(): Promise<void>;
+  /**
+   * A start failure the host found itself (a listener that cannot bind, its own configuration section refused):
+   * `engine.recordStartFailure(phase, error, options)` (the engine turns Failed with `lastFailure` and a story
+   * entry), then the way of a failed start: logged, and when `endsOnStartFailure`, resources released, the report
+   * on stderr and exit code 1. Resolves once that is done; the caller then throws or serves the failure.
+   */
+  recordStartFailure(phase: string, error: unknown, options?: StartFailureOptions): Promise<void>;
   /** True when a failed start ends the process (`exitProcess` and `exitOnStartFailure`). */
   readonly endsOnStartFailure: boolean;
   /**
@@ -87,7 +100,8 @@ export interface WorkerHost {
   /**
    * Graceful shutdown: `await engine.beginShutdown()` (readiness Unhealthy at once, the packs' stopping hooks
    * awaited), drain every participant, `engine.stop()` (jobs, modules, stores), close participants. Idempotent;
-   * resolves with the exit code.
+   * resolves with the exit code: 0 after a clean stop, 1 when the engine failed to stop or had failed to start
+   * (state Failed when the stop began).
    */
   stop(reason?: string): Promise<number>;
   /** Registers work that must drain before the engine stops; returns the function that removes it. */
@@ -174,6 +188,8 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
     try {
       await engine.start();
     } catch (error) {
+      // The engine records its own failures; one it did not (an engine of another make) is recorded here.
+      if (engine.state !== 'Failed') markFailed('host-start', error, {});
       await startFailed(error);
       throw error;
     }
@@ -183,8 +199,31 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
     try {
       engine.checkConfiguration?.();
     } catch (error) {
+      if (engine.state !== 'Failed') markFailed('configuration', error, { restartable: false });
       if (endsOnStartFailure) await startFailed(error);
       throw error;
+    }
+  }
+
+  async function recordStartFailure(
+    phase: string,
+    error: unknown,
+    failureOptions: StartFailureOptions = {},
+  ): Promise<void> {
+    markFailed(phase, error, failureOptions);
+    await startFailed(error);
+  }
+
+  /** `engine.recordStartFailure`, logged instead of thrown when the engine is past the point of recording. */
+  function markFailed(phase: string, error: unknown, failureOptions: StartFailureOptions): void {
+    try {
+      engine.recordStartFailure(phase, error, failureOptions);
+    } catch (refused) {
+      log(
+        'warn',
+        engineEventIds.runtimeStartFailed,
+        `The start failure (${phase}) was not recorded: ${(refused as Error)?.message ?? refused}`,
+      );
     }
   }
 
@@ -241,7 +280,8 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
 
   function stop(reason = 'stop requested'): Promise<number> {
     stopping ??= (async () => {
-      let code = 0;
+      // A host whose engine failed to start did not do its work: the stop that ends it reports failure.
+      let code = engine.state === 'Failed' ? 1 : 0;
       // Stopping at once, no new work anywhere, then the packs' stopping hooks (awaited, bounded by
       // Engine:Shutdown:StoppingHooksTimeout).
       const hooks = engine.beginShutdown();
@@ -298,6 +338,7 @@ export function createWorkerHost(source: EngineSource, options: WorkerHostOption
     logger,
     start,
     checkConfiguration,
+    recordStartFailure,
     endsOnStartFailure,
     run,
     stop,

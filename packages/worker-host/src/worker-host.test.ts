@@ -120,7 +120,8 @@ describe('createWorkerHost', () => {
       close: async () => void closed.push('http'),
     });
     await expect(host.checkConfiguration()).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
-    expect(host.engine.state).toBe('Created');
+    expect(host.engine.state).toBe('Failed');
+    expect(host.engine.status().lastFailure).toMatchObject({ phase: 'configuration', restartable: false });
     expect(closed).toEqual(['http']);
     expect(exits).toEqual([1]);
     expect(reports[0]).toContain('did you mean `StartupReadinessDelay`?');
