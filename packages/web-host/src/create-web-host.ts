@@ -45,6 +45,7 @@ import {
 import { isWorkerHost, portFromEnvironment, webHostArguments } from './web-host-source';
 import { WebSocketEvents, webSocketEventsRoute, type UpgradeHandler } from './websocket-events';
 import { boundedBodyParser } from './bounded-body-parser';
+import { failsStartOnThrow, startFailureGate, webHostFailurePhases } from './start-failure-gate';
 
 /** A running (or ready to run) web host. */
 export interface WebHost {
@@ -117,11 +118,14 @@ export function createWebHost(
       });
   const engine = workerHost.engine;
   const logger: Logger = options.logger ?? workerHost.logger;
-  const settings = engine.configuration.bind(
-    'Engine:Web',
-    webHostConfigurationSchema,
-  ) as unknown as WebHostConfiguration;
-  const transports = resolveTransports(engine, readTransportNames(engine.configuration));
+  const settings = failsStartOnThrow(
+    workerHost,
+    () =>
+      engine.configuration.bind('Engine:Web', webHostConfigurationSchema) as unknown as WebHostConfiguration,
+  );
+  const transports = failsStartOnThrow(workerHost, () =>
+    resolveTransports(engine, readTransportNames(engine.configuration)),
+  );
   const title = options.title ?? 'Core host';
   const authorize = options.authorize;
   const authorizer = hostAuthorizer(authorize, logger);
@@ -218,6 +222,7 @@ export function createWebHost(
 
   const outer = express();
   outer.disable('x-powered-by');
+  outer.use(startFailureGate(engine));
   outer.use(drain.middleware);
   outer.use(app);
   outer.use(
@@ -323,8 +328,11 @@ export function createWebHost(
     },
     async listen() {
       if (address) return address;
-      const port =
-        options.port ?? settings.Port ?? portFromEnvironment(options.environment ?? process.env) ?? 3000;
+      const port = failsStartOnThrow(
+        workerHost,
+        () =>
+          options.port ?? settings.Port ?? portFromEnvironment(options.environment ?? process.env) ?? 3000,
+      );
       const bindAddress = options.bindAddress ?? settings.BindAddress;
       // Unknown configuration keys end the process before a port opens (when a failed start ends it at all).
       if (workerHost.endsOnStartFailure) await workerHost.checkConfiguration();
@@ -333,14 +341,20 @@ export function createWebHost(
         'upgrade',
         upgradeDispatcher(upgradeHandlers, () => drain.isDraining),
       );
-      await new Promise<void>((resolve, reject) => {
-        const fail = (error: Error) => reject(listenError(error, port, bindAddress));
-        created.once('error', fail);
-        created.listen(port, bindAddress, () => {
-          created.off('error', fail);
-          resolve();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const fail = (error: Error) => reject(listenError(error, port, bindAddress));
+          created.once('error', fail);
+          created.listen(port, bindAddress, () => {
+            created.off('error', fail);
+            resolve();
+          });
         });
-      });
+      } catch (error) {
+        // The engine records it (Failed, not restartable); a host that owns the process frees its ports and exits 1.
+        await workerHost.recordStartFailure(webHostFailurePhases.listen, error, { restartable: false });
+        throw error;
+      }
       server = created;
       const bound = created.address() as AddressInfo;
       const shownHost =

@@ -116,7 +116,13 @@ describe('listen errors', () => {
       port,
       whatToDo: expect.stringContaining('PORT or Engine:Web:Port'),
     });
-    expect(host.engine.state).toBe('Created');
+    // The failed listen is a start failure the engine records (Failed, not restartable), not a never-started engine.
+    expect(host.engine.state).toBe('Failed');
+    expect(host.engine.status().lastFailure).toMatchObject({
+      phase: 'host-listen',
+      code: listenErrorCodes.portInUse,
+      restartable: false,
+    });
   });
 
   it('under guarded exposure the OpenAPI documents and /scalar describe /engine only to callers the hook admits', async () => {

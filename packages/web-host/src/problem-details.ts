@@ -25,6 +25,8 @@ export const webHostProblemCodes = {
   upgradeRequired: 'UPGRADE_REQUIRED',
   tooManyConnections: 'TOO_MANY_CONNECTIONS',
   shuttingDown: 'HOST_SHUTTING_DOWN',
+  /** The engine failed to start: only `/health*` and `/engine*` answer (start-failure-gate). */
+  engineStartFailed: 'ENGINE_START_FAILED',
   internalError: 'INTERNAL_ERROR',
 } as const;
 

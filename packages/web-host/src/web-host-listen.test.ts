@@ -121,7 +121,8 @@ describe('port and composition', () => {
     });
     expect(exits).toEqual([1]);
     expect(web.server).toBeUndefined();
-    expect(web.engine.state).toBe('Created');
+    expect(web.engine.state).toBe('Failed');
+    expect(web.engine.status().lastFailure).toMatchObject({ phase: 'configuration', restartable: false });
     expect(reports[0]).toContain('Startup failed: CONFIGURATION_INVALID');
   });
 
