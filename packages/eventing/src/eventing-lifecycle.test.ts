@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { declareOrders, eventually, startEventing } from './test-support/eventing-fixture';
+import type { ModuleDefinition } from '@corekit/abstractions';
+import { buildEventing, declareOrders, eventually, startEventing } from './test-support/eventing-fixture';
 
 const engines: Array<{ stop(): Promise<void> }> = [];
 const folders: string[] = [];
@@ -159,6 +160,86 @@ describe('eventing across the engine lifecycle', () => {
     expect(second.engine.catalog('event-dispatches')!.find('eventing-outbox')).toMatchObject({
       failedCount: 0,
       terminalFailure: false,
+    });
+  });
+});
+
+/** A module that fails its first start in the given way, then starts normally. */
+function failsFirstStart(how: 'throws' | 'hangs'): ModuleDefinition {
+  let attempts = 0;
+  return {
+    id: 'flaky-upstream',
+    version: '1.0.0',
+    start: () => {
+      if (++attempts > 1) return undefined;
+      if (how === 'hangs') return new Promise<void>(() => undefined);
+      throw Object.assign(new Error('the upstream is not ready'), { code: 'UPSTREAM_NOT_READY' });
+    },
+  };
+}
+
+describe('eventing after a failed start, then engine.restart()', () => {
+  const lifecycle = (timeout?: string) => ({
+    Engine: {
+      FailurePolicy: { ManualRestartBackoff: '0s' },
+      ...(timeout ? { Startup: { Timeout: timeout } } : {}),
+    },
+  });
+
+  it.each([
+    ['a module whose start throws', 'throws', 'UPSTREAM_NOT_READY', undefined],
+    ['the startup timeout', 'hangs', 'ENGINE_START_TIMEOUT', '50ms'],
+  ] as const)(
+    '%s: publishing is refused while Failed, staged delivery comes back after the restart (outbox lane)',
+    async (_case, how, code, timeout) => {
+      const staged: string[] = [];
+      const { engine, publish } = buildEventing(
+        { Outbox: { Enabled: true, DispatchIntervalMilliseconds: 10, RetryDelayMilliseconds: 0 } },
+        (builder) => {
+          builder.addModule(failsFirstStart(how));
+          declareOrders(builder, {
+            billing: ({ message }) => void staged.push(message.publicationId),
+          });
+        },
+        lifecycle(timeout),
+      );
+      engines.push(engine);
+      await expect(engine.start()).rejects.toMatchObject({
+        code: how === 'hangs' ? 'ENGINE_START_TIMEOUT' : 'ENGINE_START_FAILED',
+      });
+      expect(engine.state).toBe('Failed');
+      expect(engine.status().lastFailure).toMatchObject({ code, restartable: true });
+      await expect(publish(placed('while-failed'))).rejects.toMatchObject({ code: 'OPERATION_UNAVAILABLE' });
+
+      await engine.restart();
+      expect(engine.state).toBe('Started');
+      await publish(placed('after-restart'));
+      await eventually(() => staged.includes('after-restart'));
+      expect(staged).toEqual(['after-restart']);
+      expect(engine.catalog('event-dispatches')!.find('eventing-outbox')).toMatchObject({
+        failedCount: 0,
+        terminalFailure: false,
+      });
+    },
+  );
+
+  it('a module whose start throws: in-process subscriptions run after the restart (direct lane)', async () => {
+    const delivered: string[] = [];
+    const { engine, publish } = buildEventing(
+      {},
+      (builder) => {
+        builder.addModule(failsFirstStart('throws'));
+        declareOrders(builder, { billing: ({ message }) => void delivered.push(message.publicationId) });
+      },
+      lifecycle(),
+    );
+    engines.push(engine);
+    await expect(engine.start()).rejects.toMatchObject({ code: 'ENGINE_START_FAILED' });
+    await engine.restart();
+    const answer = await publish(placed('after-restart'));
+    expect(delivered).toEqual(['after-restart']);
+    expect(answer.body).toMatchObject({
+      metadata: { succeededSubscriptionCount: 1, failedSubscriptionCount: 0 },
     });
   });
 });

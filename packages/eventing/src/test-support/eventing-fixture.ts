@@ -24,8 +24,8 @@ export function declareOrders(
   });
 }
 
-/** Builds and starts an engine with the eventing pack; `setup` runs before addEventing. */
-export async function startEventing(
+/** Builds an engine with the eventing pack, not started; `setup` runs before addEventing. */
+export function buildEventing(
   options: EventingOptionsInput,
   setup: (builder: EngineBuilder) => void,
   configuration: Record<string, unknown> = {},
@@ -35,9 +35,15 @@ export async function startEventing(
   setup(builder);
   const registration = addEventing(builder, options);
   const engine = builder.build();
-  await engine.start();
   const publish = (body: unknown) => engine.operations.invoke('eventing.publish', { body });
   return { engine, logger, registration, publish };
+}
+
+/** Builds and starts an engine with the eventing pack; `setup` runs before addEventing. */
+export async function startEventing(...args: Parameters<typeof buildEventing>) {
+  const built = buildEventing(...args);
+  await built.engine.start();
+  return built;
 }
 
 /** Polls until `read` answers a truthy value (at most `attempts` × 10 ms). */
