@@ -46,7 +46,8 @@ import type { RuntimeStory } from './runtime-story';
 import { HealthReporting } from './runtime/health-reporting';
 import { initialLifecycleState, type LifecycleState } from './runtime/lifecycle-state';
 import { ModuleLifecycles } from './runtime/module-lifecycle';
-import { RuntimeLifecycle, settlesWithin, type BackgroundWork } from './runtime/runtime-lifecycle';
+import { RuntimeLifecycle, type BackgroundWork } from './runtime/runtime-lifecycle';
+import { settlesWithin } from './runtime/settles-within';
 
 export const engineVersion: string = packageJson.version;
 

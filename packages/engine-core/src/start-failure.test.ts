@@ -208,3 +208,23 @@ describe('module failures stay restartable', () => {
     await expect(engine.start()).rejects.toMatchObject({ code: 'ENGINE_START_FAILED' });
   });
 });
+
+describe('a configuration error thrown during the start', () => {
+  it('is not restartable even when a module throws it', async () => {
+    const reads: ModuleDefinition = {
+      id: 'reads-late',
+      version: '1.0.0',
+      start: () => {
+        throw new CoreError('CONFIGURATION_INVALID', 'Engine:Late:Port must be an integer, got "eighty"');
+      },
+    };
+    const { engine } = build({}, [reads]);
+    await expect(engine.start()).rejects.toMatchObject({ code: 'ENGINE_START_FAILED' });
+    expect(engine.status().lastFailure).toMatchObject({
+      phase: 'module-start',
+      code: 'CONFIGURATION_INVALID',
+      restartable: false,
+    });
+    await expect(engine.restart()).rejects.toMatchObject({ code: 'ENGINE_NOT_RESTARTABLE' });
+  });
+});

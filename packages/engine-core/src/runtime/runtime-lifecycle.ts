@@ -21,38 +21,14 @@ import type { RedactingLogger } from '../logger';
 import type { ModulePackages } from '../packages/module-packages';
 import type { LifecycleState } from './lifecycle-state';
 import type { ModuleLifecycles } from './module-lifecycle';
+import { settlesWithin } from './settles-within';
+import { boundedStart, isRestartable, isStartTimeout, StartProgress } from './start-progress';
 
 /** Background work the lifecycle starts after the modules and stops first. */
 export interface BackgroundWork {
   start(): void;
   /** Aborts running work and waits for it at most `timeoutMs`. */
   stop(timeoutMs?: number): Promise<void>;
-}
-
-/** Resolves true when `work` settled within `ms`, false when the wait ran out (the work goes on unobserved). */
-export async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-    timer.unref?.();
-  });
-  const settled = work.then(
-    () => true as const,
-    () => true as const,
-  );
-  const outcome = await Promise.race([settled, timedOut]);
-  clearTimeout(timer);
-  return outcome;
-}
-
-/** The error code of a start that outlived `Engine:Startup:Timeout`. */
-const startTimeoutCode = 'ENGINE_START_TIMEOUT';
-
-/** Where a start is: the phase and module in progress; `abandoned` once the startup timeout ran out. */
-interface StartProgress {
-  phase: string;
-  moduleId: string | null;
-  abandoned: boolean;
 }
 
 /** What the lifecycle drives. */
@@ -244,16 +220,18 @@ export class RuntimeLifecycle {
     lifecycle.startedAt = null;
     this.setState('Starting', 'startup begins');
     this.log('info', engineEventIds.runtimeStarting, `Runtime starting (${modules.count} modules)`);
-    const progress: StartProgress = { phase: 'pack-starting', moduleId: null, abandoned: false };
+    const progress = new StartProgress();
     try {
-      await this.withinStartupTimeout(this.startSteps(restarting, progress), progress);
+      await boundedStart(this.startSteps(restarting, progress), progress, this.parts.startup.Timeout, () =>
+        this.abort.abort(),
+      );
       lifecycle.startedAt = this.parts.clock.now();
       this.setState('Started', 'startup completed');
       this.log('info', engineEventIds.runtimeStarted, 'Runtime started');
     } catch (error) {
       const { phase, moduleId } = progress;
       await this.fail(phase, moduleId, error);
-      if (error instanceof CoreError && error.code === startTimeoutCode) throw error;
+      if (isStartTimeout(error)) throw error;
       throw new CoreError(
         'ENGINE_START_FAILED',
         `The runtime failed to start in phase ${phase}${moduleId ? ` (module ${moduleId})` : ''}: ${this.parts.logger.redact(String((error as Error)?.message ?? error))}`,
@@ -269,11 +247,7 @@ export class RuntimeLifecycle {
    */
   private async startSteps(restarting: boolean, progress: StartProgress): Promise<void> {
     const { modules } = this.parts;
-    const enter = (phase: string, moduleId: string | null = null) => {
-      if (progress.abandoned) throw new CoreError(startTimeoutCode, 'the start was abandoned');
-      progress.phase = phase;
-      progress.moduleId = moduleId;
-    };
+    const enter = (phase: string, moduleId: string | null = null) => progress.enter(phase, moduleId);
     enter('pack-starting');
     await this.runHooks('starting', true, restarting);
     enter('package-discovery');
@@ -311,27 +285,6 @@ export class RuntimeLifecycle {
     this.parts.jobs.start();
   }
 
-  /**
-   * Awaits the start steps, at most `Engine:Startup:Timeout` (0: no bound). When it runs out: the steps are
-   * abandoned (the next one refuses to run), the engine signal aborts, and ENGINE_START_TIMEOUT names the phase
-   * and module that were running; the caller then fails the start as for any other error.
-   */
-  private async withinStartupTimeout(steps: Promise<void>, progress: StartProgress): Promise<void> {
-    const bound = this.parts.startup.Timeout;
-    if (bound <= 0) return steps;
-    // A step that settles after the bound ran out is ignored: the start has already failed.
-    steps.catch(() => undefined);
-    if (await settlesWithin(steps, bound)) return steps;
-    progress.abandoned = true;
-    const { phase, moduleId } = progress;
-    this.abort.abort();
-    throw new CoreError(
-      startTimeoutCode,
-      `The runtime did not start within Engine:Startup:Timeout (${bound} ms): phase ${phase}${moduleId ? ` (module ${moduleId})` : ''} was still running`,
-      { phase, moduleId, timeoutMs: bound },
-    );
-  }
-
   /** Records the failure, then releases what the start opened: stopping hooks, then teardown; then Failed. */
   private async fail(phase: string, moduleId: string | null, error: unknown): Promise<void> {
     this.recordFailure(phase, moduleId, error);
@@ -347,7 +300,7 @@ export class RuntimeLifecycle {
     phase: string,
     moduleId: string | null,
     error: unknown,
-    restartable = !(error instanceof CoreError && error.details.restartable === false),
+    restartable = isRestartable(error),
   ): void {
     const { state: lifecycle, clock } = this.parts;
     const now = clock.now();
