@@ -169,16 +169,17 @@ describe('gRPC transport over TLS', () => {
       /Engine:Grpc:Tls:RequireClientCertificate.*ClientCaFile is only used with RequireClientCertificate: true/s,
     );
     expect(await refusal({ CertificateFile: file('server.pem') })).toMatch(/Engine:Grpc:Tls:PrivateKeyFile/);
-    // An unknown key fails the start (strict configuration) before the engine leaves Created.
+    // An unknown key fails the start (strict configuration) before Starting: Failed, not restartable.
     const { host, logger, adapter } = await tlsHost({
       ...serverFiles(),
       KeyPassword: 'x',
     } as GrpcOptionsInput['Tls']);
-    expect(host.engine.state).toBe('Created');
+    expect(host.engine.state).toBe('Failed');
+    expect(host.engine.status().lastFailure).toMatchObject({ phase: 'configuration', restartable: false });
     expect(logger.records.map((record) => record.message).join('\n')).toContain(
       '`Engine:Grpc:Tls:KeyPassword` is not a known key',
     );
-    // The web host does not unmount adapters on close, and a start refused in Created stops nothing.
+    // The web host does not unmount adapters on close, and a start refused before Starting stops nothing.
     await adapter.unmount!();
   });
 });
