@@ -76,6 +76,7 @@ describe('the demo entry point', () => {
     ['Engine__Stores__Provdier', 'Redis', 'Provider'],
     ['Engine__Sample__Upstream__Prot', '0', 'Port'],
     ['Engine__Web__Health__ShowDetail', 'Always', 'ShowDetails'],
+    ['Engine__Startup__Timout', '00:01:00', 'Timeout'],
   ])('a misspelled %s exits 1 before listening, naming the closest key', async (key, value, closest) => {
     const [port, grpcPort] = [await freePort(), await freePort()];
     const { code, stderr, stdout } = await runDemo({
@@ -88,6 +89,22 @@ describe('the demo entry point', () => {
     expect(stderr).toContain(
       `\`${key.split('__').join(':')}\` is not a known key; did you mean \`${closest}\`?`,
     );
+    expect(stderr).toContain('What to do:');
+    expect(stderr).not.toMatch(stackLine);
+    expect(stdout).not.toContain(listening);
+    expect([await portIsFree(port), await portIsFree(grpcPort)]).toEqual([true, true]);
+  });
+
+  it('an Engine:Web value the web host refuses exits 1 naming the key, its HTTP and gRPC ports free', async () => {
+    const [port, grpcPort] = [await freePort(), await freePort()];
+    const { code, stderr, stdout } = await runDemo({
+      PORT: String(port),
+      Engine__Grpc__Port: String(grpcPort),
+      Engine__Web__MaxRequestBodyBytes: '-1',
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain('Startup failed: CONFIGURATION_INVALID');
+    expect(stderr).toContain('Engine:Web:MaxRequestBodyBytes');
     expect(stderr).toContain('What to do:');
     expect(stderr).not.toMatch(stackLine);
     expect(stdout).not.toContain(listening);
@@ -110,5 +127,12 @@ describe('the demo entry point', () => {
     expect(stderr).toContain('Engine:Grpc:Port');
     expect(stderr).not.toMatch(stackLine);
     expect(await portIsFree(port)).toBe(true);
+    // The engine recorded the failure before the host ended the process: Failed, restartable (a pack's start).
+    const failed = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((record) => record.category === 'engine' && record.eventId === 2002);
+    expect(failed).toMatchObject({ errorCode: 'GRPC_LISTEN_FAILED', restartable: true });
   });
 });
