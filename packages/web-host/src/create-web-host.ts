@@ -167,7 +167,7 @@ export function createWebHost(
     guard: (request, operation, resource, policy) =>
       policy !== undefined || operation.authorization?.mode === 'required'
         ? authorizeOperation(request, operation, authorize, logger, resource, policy)
-        : gate.check(request, operation.id),
+        : gate.check(request, operation.id, resource),
   };
   const ownsBody = (request: Request) =>
     documented.some(

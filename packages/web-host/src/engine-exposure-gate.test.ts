@@ -174,4 +174,40 @@ describe('the /engine exposure gate, one rule for every operator surface (NODE_E
       expect.arrayContaining(['/engine', '/engine/panel', '/engine/panel/info']),
     );
   });
+
+  it('asks the hook about an operation with its id and the resource it declares', async () => {
+    const asked: unknown[] = [];
+    const test = await startTestHost({
+      setup: (builder) =>
+        builder.addOperation(
+          defineOperation({
+            id: 'panel.tenant',
+            method: 'GET',
+            path: '/engine/panel/tenants/:tenantId',
+            summary: 'A read in one tenant',
+            params: z.object({ tenantId: z.string() }),
+            authorizationResource: ({ params }) => ({
+              tenantId: (params as { tenantId: string }).tenantId,
+              kind: 'panel',
+            }),
+            result: z.object({ ok: z.boolean() }),
+            handler: async () => ({ ok: true }),
+          }),
+        ),
+      host: {
+        environment: production,
+        authorize: (request, requirement) => {
+          asked.push(requirement);
+          return request.headers.authorization === 'Bearer operator';
+        },
+      },
+    });
+    const answer = await test.request('/engine/panel/tenants/acme', {
+      headers: { authorization: 'Bearer operator' },
+    });
+    expect(answer.status).toBe(200);
+    expect(asked).toEqual([
+      { policy: null, operationId: 'panel.tenant', resource: { tenantId: 'acme', kind: 'panel' } },
+    ]);
+  });
 });

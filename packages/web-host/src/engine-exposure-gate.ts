@@ -1,5 +1,10 @@
 import type { IncomingMessage } from 'node:http';
-import type { AuthorizationDecision, Logger, OperationPrincipal } from '@corekit/abstractions';
+import type {
+  AuthorizationDecision,
+  AuthorizationResource,
+  Logger,
+  OperationPrincipal,
+} from '@corekit/abstractions';
 import { HttpProblem, webHostProblemCodes } from './problem-details';
 import { webHostEventIds } from './web-host-event-ids';
 import type { AuthorizationRequirement, AuthorizeRequest } from './web-host-options';
@@ -29,9 +34,14 @@ export class EngineExposureGate {
   /**
    * Asks about one request to a guarded surface (whatever `guarded` says: the caller serves a route that
    * requires the hook). `operationId` names the operation asked about (the hook then receives
-   * `{ policy: null, operationId }`); left out for the host's own routes, which ask the hook with the request only.
+   * `{ policy: null, operationId }`, and `resource` when the operation declares one); left out for the host's own
+   * routes, which ask the hook with the request only.
    */
-  async decide(request: IncomingMessage, operationId?: string): Promise<ExposureVerdict> {
+  async decide(
+    request: IncomingMessage,
+    operationId?: string,
+    resource?: AuthorizationResource | null,
+  ): Promise<ExposureVerdict> {
     if (!this.authorize) {
       return {
         allowed: false,
@@ -45,7 +55,9 @@ export class EngineExposureGate {
     let decision: AuthorizationDecision;
     try {
       const requirement: AuthorizationRequirement | undefined =
-        operationId === undefined ? undefined : { policy: null, operationId };
+        operationId === undefined
+          ? undefined
+          : { policy: null, operationId, ...(resource ? { resource } : {}) };
       decision = await (requirement ? this.authorize(request, requirement) : this.authorize(request));
     } catch (error) {
       this.logger.log({
@@ -105,8 +117,12 @@ export class EngineExposureGate {
   }
 
   /** The principal of an admitted request; throws the refusal's HttpProblem otherwise. */
-  async check(request: IncomingMessage, operationId?: string): Promise<OperationPrincipal | null> {
-    const verdict = await this.decide(request, operationId);
+  async check(
+    request: IncomingMessage,
+    operationId?: string,
+    resource?: AuthorizationResource | null,
+  ): Promise<OperationPrincipal | null> {
+    const verdict = await this.decide(request, operationId, resource);
     if (!verdict.allowed) throw verdict.problem;
     return verdict.principal;
   }
