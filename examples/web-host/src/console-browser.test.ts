@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { addConsole } from '@corekit/console';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
+import { pollUntil } from '@corekit/testing';
 import { createWebHost } from '@corekit/web-host';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, seriousViolations } from './console-browser/chromium';
@@ -27,6 +28,13 @@ interface PageGlobals {
 }
 
 const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
+
+/** One entry of `/engine/dependencies`, as far as these tests read it. */
+interface DependencyEntry {
+  readonly id: string;
+  readonly error: { readonly code: string } | null;
+  readonly data?: Record<string, unknown>;
+}
 const screenshotPath = path.resolve(sampleRoot, '..', '..', 'docs', 'console.png');
 
 let browser: Browser;
@@ -130,27 +138,46 @@ describeInBrowser('the operator console in Chromium', () => {
     expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
   });
 
-  it('labels a degraded dependency Degraded, and its detail shows duration, timeout budget, error and every data key', async () => {
+  it('labels timed out, failed and degraded three different ways, each detail with duration, timeout budget, error and every data key', async () => {
     const sample = await startSample();
     const { page } = await openPage();
-    sample.upstream.state.pricing = 'slow';
     await page.goto(`${sample.base}/engine/console#/dependencies/pricing-api`);
     await page.locator('h2', { hasText: 'Pricing API' }).waitFor();
-    await page.waitForSelector('section .badge-degraded', { timeout: 15_000 });
-    await expect(page.locator('section .badge').first().textContent()).resolves.toContain('Degraded');
-    await expect(page.locator('[data-fact="timeout"]').textContent()).resolves.toMatch(/\d+ s/);
-    await expect(page.locator('[data-fact="duration"]').textContent()).resolves.toMatch(/ms|s/);
-    await expect(page.locator('[data-fact="error"]').textContent()).resolves.toBeTruthy();
-    const entry = (await (await fetch(`${sample.base}/engine/dependencies`)).json()) as Array<{
-      id: string;
-      data: Record<string, unknown>;
-    }>;
-    for (const key of Object.keys(entry.find((item) => item.id === 'pricing-api')!.data)) {
-      await page.locator('.data-table th', { hasText: key }).first().waitFor();
+    const labels: string[] = [];
+    // hang: the fake upstream never answers, so the check really runs into its 2 s budget.
+    const cases = [
+      ['hang', 'timed-out', 'DEPENDENCY_TIMEOUT'],
+      ['down', 'failed', 'UNEXPECTED_STATUS'],
+      ['slow', 'degraded', 'none'],
+    ] as const;
+    for (const [upstreamState, shown, error] of cases) {
+      sample.upstream.state.pricing = upstreamState;
+      const badge = page.locator(`section .badge-${shown}`).first();
+      await badge.waitFor({ timeout: 20_000 });
+      labels.push((await badge.textContent())!.replace(/^\W+/u, '').trim());
+      await page.locator('[data-fact="error"]', { hasText: error }).waitFor();
+      await expect(page.locator('[data-fact="timeout"]').textContent()).resolves.toBe('2 s');
+      await expect(page.locator('[data-fact="duration"]').textContent()).resolves.toMatch(
+        /\d+(\.\d+)? (ms|s)/,
+      );
+      // Every key of the check's data, as the JSON route has it for this same result.
+      const entry = await pollUntil(
+        async () =>
+          ((await (await fetch(`${sample.base}/engine/dependencies`)).json()) as DependencyEntry[]).find(
+            (item) => item.id === 'pricing-api',
+          )!,
+        (item) => (item.error?.code ?? 'none') === error,
+        { timeoutMs: 20_000 },
+      );
+      expect(Object.keys(entry.data ?? {})).toEqual(expect.arrayContaining(['target']));
+      for (const key of Object.keys(entry.data ?? {})) {
+        await page.locator('.data-table th', { hasText: key }).first().waitFor();
+      }
     }
+    expect(labels).toEqual(['Timed out', 'Failed', 'Degraded']);
     await page.waitForSelector('[data-fact="uptime"]');
     await expect(page.locator('a[href^="console/history/pricing-api"]').count()).resolves.toBe(1);
-  });
+  }, 120_000);
 
   it('shows a banner when the host stops answering, and no dependency stays Healthy past its staleness bound', async () => {
     const sample = await startSample();
@@ -240,7 +267,7 @@ describeInBrowser('the operator console in Chromium', () => {
         ]);
       }
     }
-  });
+  }, 240_000);
 
   it("lists every pack's operator view, each row linked to the pack's JSON route", async () => {
     const sample = await startSample();

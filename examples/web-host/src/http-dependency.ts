@@ -4,7 +4,8 @@ import type { DependencyCheckResult, DependencyHealthContributor } from '@coreki
 /**
  * A dependency-health contributor in plain code: GET `url` on a dedicated connection (no keep-alive pool), closed
  * when the check settles or the engine aborts it. 2xx is Healthy (Degraded when the JSON body says
- * `"status":"degraded"`), anything else Unhealthy.
+ * `"status":"degraded"`), anything else Unhealthy. `target` (kept as `data.target`, also on a timeout) is the
+ * URL's host and path.
  */
 export function httpDependency(options: {
   readonly id: string;
@@ -14,6 +15,10 @@ export function httpDependency(options: {
   readonly refreshIntervalSeconds?: number;
   readonly timeoutSeconds?: number;
 }): DependencyHealthContributor {
+  const target = () => {
+    const url = new URL(options.url());
+    return `${url.host}${url.pathname}`;
+  };
   return {
     id: options.id,
     displayName: options.displayName,
@@ -21,6 +26,9 @@ export function httpDependency(options: {
     required: options.required,
     refreshIntervalSeconds: options.refreshIntervalSeconds,
     timeoutSeconds: options.timeoutSeconds ?? 2,
+    get target() {
+      return target();
+    },
     check: (signal) =>
       new Promise<DependencyCheckResult>((resolve) => {
         const url = options.url();
@@ -38,7 +46,7 @@ export function httpDependency(options: {
                 resolve({
                   status: degraded ? 'Degraded' : 'Healthy',
                   description: `GET ${url} answered ${status}`,
-                  data: { statusCode: status },
+                  data: { statusCode: status, target: target() },
                 });
               } else {
                 resolve({
@@ -47,7 +55,7 @@ export function httpDependency(options: {
                     code: 'UNEXPECTED_STATUS',
                     message: `GET ${url} answered ${status}, expected 2xx`,
                   },
-                  data: { statusCode: status },
+                  data: { statusCode: status, target: target() },
                 });
               }
             });
@@ -57,6 +65,7 @@ export function httpDependency(options: {
           resolve({
             status: 'Unhealthy',
             error: { code: error.code ?? 'REQUEST_FAILED', message: `GET ${url} failed: ${error.message}` },
+            data: { target: target() },
           }),
         );
         outgoing.end();

@@ -1,16 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** Health answers of the two fake upstream services; the demo routes flip them. */
+/**
+ * Health answers of the two fake upstream services; the demo routes flip them. `hang` (set by tests only, the
+ * demo route does not offer it) never answers, so the check runs into its timeout for real.
+ */
 export interface UpstreamState {
   inventory: 'up' | 'down';
-  pricing: 'up' | 'slow' | 'down';
+  pricing: 'up' | 'slow' | 'down' | 'hang';
 }
 
 /**
  * A small HTTP server the sample serves itself, so its dependency contributors have something real to probe on
  * a fresh machine: `GET /inventory/healthz` and `GET /pricing/healthz` (200 when up, 503 when down; pricing can
- * also answer 200 with `{"status":"degraded"}`).
+ * also answer 200 with `{"status":"degraded"}`, or not at all).
  */
 export class InventoryUpstream {
   readonly state: UpstreamState = { inventory: 'up', pricing: 'up' };
@@ -29,6 +32,7 @@ export class InventoryUpstream {
           : reply(503, { status: 'down' });
       }
       if (path === '/pricing/healthz') {
+        if (this.state.pricing === 'hang') return; // the socket stays open until the client gives up or close()
         if (this.state.pricing === 'down') return reply(503, { status: 'down' });
         return reply(200, { status: this.state.pricing === 'slow' ? 'degraded' : 'ok' });
       }

@@ -137,7 +137,8 @@ describe('the sample web host', () => {
       ['checkedAtUtc', 'duration', 'durationMs', 'status'],
     ]);
     expect((await get('/health/ready', operator)).body.dependencies).toHaveLength(2);
-    expect((await get('/engine/status')).status).toBe(403);
+    // Anonymous: 401 with a Bearer challenge; a wrong token: 403 (the web host's one exposure gate).
+    expect((await get('/engine/status')).status).toBe(401);
     expect((await get('/engine/status', { authorization: 'Bearer operator-token-12' })).status).toBe(403);
     expect((await get('/engine/status', operator)).status).toBe(200);
     expect(JSON.stringify(logger.records)).not.toContain('operator-token-123');

@@ -157,6 +157,8 @@ export async function createSampleHost(
           governanceDemoAuthorize(request.headers, policy, requirement?.resource))
         : null;
       if (demoDecision) return demoDecision;
+      // No operator token configured: nobody is an operator, so no credential helps (403, not 401).
+      if (expected === undefined) return { outcome: 'forbidden', reason: 'no SAMPLE_OPERATOR_TOKEN is set' };
       const given = bearerToken(request.headers);
       if (!given) return { outcome: 'unauthenticated', reason: 'pass Authorization: Bearer <token>' };
       const matches =

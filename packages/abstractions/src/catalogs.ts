@@ -127,6 +127,23 @@ export interface OperatorViewDefinition<T = unknown> {
   readonly columns: readonly OperatorViewColumn<T>[];
   /** What an operator can do to a row, through the pack's own operations (checked at build). */
   readonly actions?: readonly CatalogEntryAction[];
+  /**
+   * Rows belong to tenants and a caller sees only those of tenants it may read: the surface asks the host's
+   * authorizer about `policy` with the resource `{ tenantId, kind }` once per tenant among the rows, hides
+   * the rows of every tenant refused and says how many it hid. Left out, every row is shown to whoever may
+   * see the surface.
+   */
+  readonly tenantAuthorization?: OperatorViewTenantAuthorization<T>;
   /** The rows that want an operator now (empty when all is well). */
   rows(): readonly T[] | Promise<readonly T[]>;
+}
+
+/** How an operator view's rows are scoped to tenants (`OperatorViewDefinition.tenantAuthorization`). */
+export interface OperatorViewTenantAuthorization<T = unknown> {
+  /** The named policy a caller needs in a row's tenant: the policy of the pack's own route for those rows. */
+  readonly policy: string;
+  /** The resource kind asked about (the one the pack's route names: `tenant-invitation-delivery-observations`). */
+  readonly kind?: string;
+  /** The tenant a row belongs to. */
+  tenantOf(row: T): string;
 }

@@ -17,6 +17,7 @@ export type {
   CatalogView,
   OperatorViewColumn,
   OperatorViewDefinition,
+  OperatorViewTenantAuthorization,
 } from './catalogs';
 export * from './descriptors';
 export type { EngineBuilder } from './engine-builder';

@@ -146,7 +146,7 @@ export function consoleOperations(parts: ConsoleOperationParts): OperationDefini
       summary: 'Every operator view the installed packs declared, with its current rows (at most 200 each)',
       tags: ['Console'],
       result: z.array(operatorViewDocumentSchema),
-      handler: (_input, context) => operatorViews(context.engine),
+      handler: (_input, context) => operatorViews(context.engine, context.authorize),
     }),
     defineOperation({
       id: 'console.recent-history',

@@ -66,14 +66,26 @@ describe('the console page and its assets', () => {
     expect((await test.get(`/engine/${script}`, { authorization: 'Bearer operator' })).status).toBe(200);
   });
 
-  it('without an authorize hook in production, the console is refused to everyone like /engine', async () => {
+  it('without an authorize hook in production, the console is refused to everyone like /engine (403)', async () => {
     const test = await startConsoleHost({ environment: { NODE_ENV: 'production' } });
-    // Host routes answer 403 and operations 401 when no hook exists (web-host README): both refuse, neither serves.
-    expect((await test.get('/engine')).status).toBe(403);
-    for (const path of ['/engine/console', '/engine/console/info']) {
+    for (const path of ['/engine', '/engine/console', '/engine/console/info']) {
       const answer = await test.get(path);
-      expect([path, answer.status]).toEqual([path, 401]);
+      expect([path, answer.status]).toEqual([path, 403]);
       expect(answer.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(((await answer.json()) as { code: string }).code).toBe('FORBIDDEN');
+    }
+  });
+
+  it('in production with a hook that says unauthenticated, the console answers 401 with a Bearer challenge like /engine', async () => {
+    const test = await startConsoleHost({
+      environment: { NODE_ENV: 'production' },
+      authorize: (request) =>
+        request.headers.authorization === 'Bearer operator' ? true : { outcome: 'unauthenticated' },
+    });
+    for (const path of ['/engine', '/engine/console', '/engine/console/info']) {
+      const answer = await test.get(path);
+      expect([path, answer.status, answer.headers.get('www-authenticate')]).toEqual([path, 401, 'Bearer']);
+      expect(((await answer.json()) as { code: string }).code).toBe('UNAUTHENTICATED');
     }
   });
 });

@@ -62,6 +62,7 @@ describe('operator views', () => {
       listPath: '/engine/gadgets',
       columns: ['Behind (s)'],
       rowCount: 1,
+      hiddenRowCount: 0,
       rows: [
         {
           id: 'g 1',
@@ -87,6 +88,69 @@ describe('operator views', () => {
     expect((await test.get('/engine/gadgets-behind')).status).toBe(404);
     // Offering the action grants nothing: the operation's own policy decides (no authorize hook: refused).
     expect((await fetch(`${test.base}/engine/gadgets/g-2/nudge`, { method: 'POST' })).status).toBe(401);
+  });
+
+  it('shows a tenant-scoped view only the rows of tenants the authorizer admits, and counts the hidden ones', async () => {
+    interface Parcel {
+      readonly parcelId: string;
+      readonly tenantId: string;
+    }
+    const parcels: Parcel[] = [
+      { parcelId: 'p1', tenantId: 'acme' },
+      { parcelId: 'p2', tenantId: 'globex' },
+      { parcelId: 'p3', tenantId: 'acme' },
+      { parcelId: 'p4', tenantId: 'initech' },
+    ];
+    const asked: string[] = [];
+    const test = await startConsoleHost({
+      setup: (builder) =>
+        builder.addOperatorView<Parcel>({
+          id: 'parcels-stuck',
+          title: 'Parcels stuck',
+          description: 'parcels of every tenant',
+          listPath: '/engine/parcels',
+          idField: 'parcelId',
+          columns: [{ label: 'Tenant', value: (parcel) => parcel.tenantId }],
+          tenantAuthorization: {
+            policy: 'parcels.read',
+            kind: 'parcel',
+            tenantOf: (parcel) => parcel.tenantId,
+          },
+          rows: () => parcels,
+        }),
+      authorize: (request, requirement) => {
+        if (requirement?.policy) {
+          asked.push(`${requirement.policy}:${requirement.resource?.kind}:${requirement.resource?.tenantId}`);
+        }
+        const token = request.headers.authorization;
+        if (!token) return { outcome: 'unauthenticated' };
+        if (token === 'Bearer all') return true;
+        return (
+          token === `Bearer ${requirement?.resource?.tenantId}` && requirement?.policy === 'parcels.read'
+        );
+      },
+    });
+    const read = async (headers: Record<string, string> = {}) => {
+      const views = (await (
+        await test.get('/engine/console/operator-views', headers)
+      ).json()) as OperatorViewDocument[];
+      const view = views.find((candidate) => candidate.id === 'parcels-stuck')!;
+      return [view.rows.map((row) => row.id), view.rowCount, view.hiddenRowCount];
+    };
+    expect(await read({ authorization: 'Bearer acme' })).toEqual([['p1', 'p3'], 2, 2]);
+    // One question per tenant among the rows, with the view's policy and the row's tenant as the resource.
+    expect(asked).toEqual([
+      'parcels.read:parcel:acme',
+      'parcels.read:parcel:globex',
+      'parcels.read:parcel:initech',
+    ]);
+    expect(await read({ authorization: 'Bearer globex' })).toEqual([['p2'], 1, 3]);
+    expect(await read({ authorization: 'Bearer all' })).toEqual([['p1', 'p2', 'p3', 'p4'], 4, 0]);
+    expect(await read()).toEqual([[], 0, 4]);
+    // In process the caller is trusted: every row.
+    const inProcess = (await test.host.engine.operations.invoke('console.operator-views', {}))
+      .body as OperatorViewDocument[];
+    expect(inProcess.find((view) => view.id === 'parcels-stuck')?.rowCount).toBe(4);
   });
 
   it('shows a view whose rows cannot be read with the reason, and still answers the others', async () => {

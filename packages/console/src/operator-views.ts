@@ -1,4 +1,9 @@
-import type { Engine, OperatorViewDefinition } from '@corekit/abstractions';
+import {
+  isOperationError,
+  type Engine,
+  type OperationAuthorizeFunction,
+  type OperatorViewDefinition,
+} from '@corekit/abstractions';
 import { z } from 'zod';
 
 /** Rows shown per view; the view's JSON route holds the rest. */
@@ -13,7 +18,10 @@ export const operatorViewDocumentSchema = z.object({
   description: z.string(),
   listPath: z.string(),
   columns: z.array(z.string()),
+  /** Rows the caller may see (those of tenants the authorizer refused are not counted). */
   rowCount: z.number().int(),
+  /** Rows hidden because the view scopes its rows to tenants and the caller may not read theirs. */
+  hiddenRowCount: z.number().int(),
   rows: z.array(
     z.object({
       id: z.string(),
@@ -53,7 +61,43 @@ const fillParams = (template: string, params: Readonly<Record<string, string>>, 
     encodeURIComponent(fieldOf(row, params[name] ?? name)),
   );
 
-async function presentView(engine: Engine, view: OperatorViewDefinition): Promise<OperatorViewDocument> {
+/**
+ * The rows of a tenant-scoped view the caller may see: the authorizer is asked once per tenant among the rows
+ * (the view's policy, the resource `{ tenantId, kind }`); a refusal hides that tenant's rows, any other
+ * failure fails the view.
+ */
+async function visibleRows(
+  view: OperatorViewDefinition,
+  rows: readonly unknown[],
+  authorize: OperationAuthorizeFunction,
+): Promise<readonly unknown[]> {
+  const scope = view.tenantAuthorization;
+  if (!scope) return rows;
+  const allowed = new Map<string, boolean>();
+  for (const row of rows) {
+    const tenantId = scope.tenantOf(row);
+    if (allowed.has(tenantId)) continue;
+    try {
+      await authorize({
+        policy: scope.policy,
+        resource: { tenantId, ...(scope.kind !== undefined ? { kind: scope.kind } : {}) },
+      });
+      allowed.set(tenantId, true);
+    } catch (error) {
+      if (!isOperationError(error) || (error.kind !== 'unauthenticated' && error.kind !== 'forbidden')) {
+        throw error;
+      }
+      allowed.set(tenantId, false);
+    }
+  }
+  return rows.filter((row) => allowed.get(scope.tenantOf(row)) === true);
+}
+
+async function presentView(
+  engine: Engine,
+  view: OperatorViewDefinition,
+  authorize: OperationAuthorizeFunction,
+): Promise<OperatorViewDocument> {
   const base = {
     id: view.id,
     title: view.title,
@@ -62,10 +106,19 @@ async function presentView(engine: Engine, view: OperatorViewDefinition): Promis
     columns: view.columns.map((column) => column.label),
   };
   let rows: readonly unknown[];
+  let hiddenRowCount = 0;
   try {
-    rows = await view.rows();
+    const all = await view.rows();
+    rows = await visibleRows(view, all, authorize);
+    hiddenRowCount = all.length - rows.length;
   } catch (error) {
-    return { ...base, rowCount: 0, rows: [], error: error instanceof Error ? error.message : String(error) };
+    return {
+      ...base,
+      rowCount: 0,
+      hiddenRowCount: 0,
+      rows: [],
+      error: error instanceof Error ? error.message : String(error),
+    };
   }
   const actions = (view.actions ?? []).flatMap((action) => {
     const operation = engine.operations.find(action.operationId);
@@ -74,6 +127,7 @@ async function presentView(engine: Engine, view: OperatorViewDefinition): Promis
   return {
     ...base,
     rowCount: rows.length,
+    hiddenRowCount,
     rows: rows.slice(0, operatorViewRowLimit).map((row) => ({
       id: fieldOf(row, view.idField),
       path: view.entryPath ? fillBraces(view.entryPath, row) : null,
@@ -91,11 +145,15 @@ async function presentView(engine: Engine, view: OperatorViewDefinition): Promis
 }
 
 /**
- * Every operator view the installed packs declared, each with its rows now. Generic: a pack's new view appears
- * without console code. Views add no route of their own (nothing can shadow a catalog's by-id route); this is
- * the console's one read of them.
+ * Every operator view the installed packs declared, each with the rows now that the caller may see (`authorize`
+ * is the request's `OperationContext.authorize`, asked for the tenants of a tenant-scoped view). Generic: a
+ * pack's new view appears without console code. Views add no route of their own (nothing can shadow a
+ * catalog's by-id route); this is the console's one read of them.
  */
-export async function operatorViews(engine: Engine): Promise<OperatorViewDocument[]> {
+export async function operatorViews(
+  engine: Engine,
+  authorize: OperationAuthorizeFunction,
+): Promise<OperatorViewDocument[]> {
   const views = [...engine.operatorViews()].sort((a, b) => a.title.localeCompare(b.title));
-  return Promise.all(views.map((view) => presentView(engine, view)));
+  return Promise.all(views.map((view) => presentView(engine, view, authorize)));
 }

@@ -17,6 +17,12 @@ describe('operator view invitation-delivery-attention', () => {
       idField: 'key',
       entryPath: `${observations}?tenantId={tenantId}&invitationId={invitationId}`,
     });
+    // Rows are scoped to tenants with the observation route's own policy: a caller sees what it may read there.
+    expect(view.tenantAuthorization).toMatchObject({
+      policy: 'tenant-governance.delivery-status-observations',
+      kind: 'tenant-invitation-delivery-observations',
+    });
+    expect(view.tenantAuthorization!.tenantOf({ tenantId: 'globex' })).toBe('globex');
     expect(view.columns.map((column) => column.label)).toEqual([
       'Tenant',
       'Category',
@@ -57,6 +63,16 @@ describe('operator view invitation-delivery-attention', () => {
       `${observations}?tenantId=acme&invitationId=${bounced.invitationId}`,
     );
     expect([401, 403]).toContain(anonymous.status);
+  });
+
+  it('is not scoped to tenants when the observation route is served without authorization', async () => {
+    const host = await startGovernanceWeb({
+      web: { RequireTenantInvitationDeliveryStatusObservationAuthorization: false },
+    });
+    const view = host.engine
+      .operatorViews()
+      .find((candidate) => candidate.id === 'invitation-delivery-attention')!;
+    expect(view.tenantAuthorization).toBeUndefined();
   });
 
   it('is not declared when the observation route is not mapped (no delivery registered)', async () => {

@@ -404,7 +404,15 @@ export function mapTenantInvitationDeliveryStatusObservationEndpoint(
       ),
     );
     const status = builder.resolve(invitationDeliveryStatusKey);
-    if (status) builder.addOperatorView(deliveryAttentionView(status, plan.routePattern));
+    if (status) {
+      builder.addOperatorView(
+        deliveryAttentionView(
+          status,
+          plan.routePattern,
+          plan.requiresAuthorization ? plan.authorizationPolicy : null,
+        ),
+      );
+    }
   }
   return plan;
 }

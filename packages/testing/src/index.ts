@@ -172,3 +172,5 @@ export type {
 } from './observability-pack-conformance';
 export * from './servers/azure-monitor-ingestion';
 export * from './servers/gce-metadata-server';
+export { webSocketUpgradeAnswer } from './websocket-upgrade';
+export type { UpgradeAnswer } from './websocket-upgrade';

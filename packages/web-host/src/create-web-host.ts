@@ -12,7 +12,8 @@ import { EventClients } from './event-clients';
 import { fastAnswersOf, serveFastAnswer, type FastAnswer } from './fast-answers';
 import { serveWithTelemetry } from './http-server-telemetry';
 import { routeTemplates } from './route-templates';
-import { createDetailsPolicy, engineRoutesGuarded, isAuthorized } from './health-exposure';
+import { createDetailsPolicy, engineRoutesGuarded } from './health-exposure';
+import { EngineExposureGate } from './engine-exposure-gate';
 import { listenError } from './listen-error';
 import { utf8JsonBody } from './json-body';
 import { bySpecificity, matchesPath, samePattern, toOpenApiPath, type HostRoute } from './host-route';
@@ -23,12 +24,7 @@ import {
   type OpenApiSelection,
   type UndocumentedRoute,
 } from './openapi-document';
-import {
-  HttpProblem,
-  problemErrorHandler,
-  routeNotFoundHandler,
-  webHostProblemCodes,
-} from './problem-details';
+import { problemErrorHandler, routeNotFoundHandler } from './problem-details';
 import { httpShutdownParticipant, upgradeDispatcher } from './http-shutdown';
 import { RequestDrain } from './request-drain';
 import { restEndpointRoutes } from './rest-endpoint-routes';
@@ -135,6 +131,8 @@ export function createWebHost(
     authorize,
     logger,
   );
+  /** The one decision of every operator surface (routes, operations, the WebSocket upgrade, OpenAPI). */
+  const gate = new EngineExposureGate(guardsEngineRoutes, authorize, logger);
   const isEnginePath = (path: string) => path === '/engine' || path.startsWith('/engine/');
   const isGuarded = (route: HostRoute) =>
     route.requireAuthorization ??
@@ -156,12 +154,8 @@ export function createWebHost(
   let address: { port: number; url: string } | undefined;
 
   const guard = async (request: Request, _response: Response, next: NextFunction) => {
-    if (await isAuthorized(request, authorize, logger)) return next();
-    throw new HttpProblem(
-      403,
-      webHostProblemCodes.forbidden,
-      'The host denied this request (authorize hook); this route requires authorization',
-    );
+    await gate.check(request);
+    next();
   };
   const operationContext: OperationRouteContext = {
     engine,
@@ -173,8 +167,11 @@ export function createWebHost(
           (operation.authorization?.mode === 'operator' ||
             operation.path === '/engine' ||
             operation.path.startsWith('/engine/')),
+    // A declared `required` policy (or a handler's further one) asks with it; the exposure rule asks the gate.
     guard: (request, operation, resource, policy) =>
-      authorizeOperation(request, operation, authorize, logger, resource, policy),
+      policy !== undefined || operation.authorization?.mode === 'required'
+        ? authorizeOperation(request, operation, authorize, logger, resource, policy)
+        : gate.check(request, operation.id, resource),
   };
   const ownsBody = (request: Request) =>
     documented.some(
@@ -429,7 +426,7 @@ export function createWebHost(
   /** The document a caller may see: the `/engine` routes only when they are open or the hook admits it. */
   const documentFor = async (selection: OpenApiSelection, request: IncomingMessage) =>
     host.openApiDocument(selection, {
-      engineRoutes: !guardsEngineRoutes || (await isAuthorized(request, authorize, logger)),
+      engineRoutes: await gate.admits(request),
     });
   const links = (): EngineLink[] =>
     host
@@ -488,9 +485,7 @@ export function createWebHost(
     );
   }
   if (transports.builtIn.has('WebSocket')) {
-    const isAllowed = async (request: IncomingMessage) =>
-      !guardsEngineRoutes || isAuthorized(request, authorize, logger);
-    webSocketEvents = new WebSocketEvents(eventClients, isAllowed);
+    webSocketEvents = new WebSocketEvents(eventClients, (request) => gate.refusal(request));
     documented.push(...webSocketEvents.routes());
     upgradeHandlers.set(webSocketEventsRoute, webSocketEvents.handleUpgrade);
   }

@@ -138,7 +138,13 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
           principal,
           resource,
           authorize: (requirement) =>
-            handlerAuthorization(context, request, operation, resource, requirement.policy),
+            handlerAuthorization(
+              context,
+              request,
+              operation,
+              requirement.resource ?? resource,
+              requirement.policy,
+            ),
           transport: 'http',
           signal: controller.signal,
         });

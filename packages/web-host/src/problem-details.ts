@@ -21,6 +21,7 @@ export const webHostProblemCodes = {
   requestBodyInvalid: 'REQUEST_BODY_INVALID',
   requestBodyTooLarge: 'REQUEST_BODY_TOO_LARGE',
   unsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  unauthenticated: 'UNAUTHENTICATED',
   forbidden: 'FORBIDDEN',
   upgradeRequired: 'UPGRADE_REQUIRED',
   tooManyConnections: 'TOO_MANY_CONNECTIONS',

@@ -17,6 +17,7 @@ export function rejectUpgrade(
   code: string,
   detail: string,
   path: string,
+  headers: Readonly<Record<string, string>> = {},
 ): void {
   const reasons: Record<number, string> = {
     400: 'Bad Request',
@@ -27,8 +28,11 @@ export function rejectUpgrade(
     503: 'Service Unavailable',
   };
   const body = JSON.stringify({ ...createProblem(status, code, detail), instance: path });
+  const extra = Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
-    `HTTP/1.1 ${status} ${reasons[status] ?? 'Error'}\r\nContent-Type: ${problemContentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reasons[status] ?? 'Error'}\r\nContent-Type: ${problemContentType}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
   );
 }
 
@@ -42,7 +46,8 @@ export class WebSocketEvents {
 
   constructor(
     private readonly clients: EventClients,
-    private readonly isAllowed: (request: IncomingMessage) => Promise<boolean>,
+    /** Null to accept the upgrade, else the problem it is refused with (the host's exposure gate). */
+    private readonly refusal: (request: IncomingMessage) => Promise<HttpProblem | null>,
   ) {}
 
   /** The plain-HTTP route at the same path: documents the transport and answers 426 without an upgrade. */
@@ -76,13 +81,15 @@ export class WebSocketEvents {
   }
 
   readonly handleUpgrade: UpgradeHandler = async (request, socket, head) => {
-    if (!(await this.isAllowed(request))) {
+    const refused = await this.refusal(request);
+    if (refused) {
       rejectUpgrade(
         socket,
-        403,
-        webHostProblemCodes.forbidden,
-        'The host denied this request (authorize hook)',
+        refused.status,
+        refused.code,
+        refused.message,
         webSocketEventsRoute,
+        refused.headers,
       );
       return;
     }

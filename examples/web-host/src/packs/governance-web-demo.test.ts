@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,7 @@ import { createWebHost } from '@corekit/web-host';
 import { addGovernanceDeliveryDemo } from './governance-delivery-demo';
 import {
   addGovernanceWebDemo,
+  demoCallbackSignature,
   governanceDemoAuthorize,
   governanceDemoCredentials as demo,
 } from './governance-web-demo';
@@ -71,15 +71,7 @@ it('runs an invitation through its lifecycle over HTTP behind the demo token and
         },
       ],
     });
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = createHmac('sha256', demo.callbackSigningSecret)
-      .update(`${timestamp}.${raw}`)
-      .digest('hex');
-    const headers = {
-      'X-Core-Callback-Signature': `v1=${signature}`,
-      'X-Core-Callback-Signature-Timestamp': timestamp,
-      'X-Core-Callback-Key-Id': demo.callbackSigningKeyId,
-    };
+    const headers = demoCallbackSignature(raw);
     const signed = await post('/engine/tenant-invitations/delivery-status', raw, headers);
     expect(signed.status).toBe(200);
     expect(signed.body.events[0]).toMatchObject({ outcome: 'reconciled', reconciledStatus: 'delivered' });

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import {
   allTenants,
   type AuthorizationDecision,
@@ -112,4 +113,20 @@ export function governanceDemoAuthorize(
   }
   const subject = tenants.includes(allTenants) ? 'demo-admin' : `${tenants.join('-')}-admin`;
   return { outcome: 'allowed', principal: { subject, policy } };
+}
+
+/**
+ * The headers that sign a delivery-status callback body with the demo's key (what a relay holding the demo
+ * secret would send), timestamped now.
+ */
+export function demoCallbackSignature(raw: string): Record<string, string> {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac('sha256', governanceDemoCredentials.callbackSigningSecret)
+    .update(`${timestamp}.${raw}`)
+    .digest('hex');
+  return {
+    'X-Core-Callback-Signature': `v1=${signature}`,
+    'X-Core-Callback-Signature-Timestamp': timestamp,
+    'X-Core-Callback-Key-Id': governanceDemoCredentials.callbackSigningKeyId,
+  };
 }

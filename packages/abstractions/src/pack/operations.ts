@@ -44,6 +44,11 @@ export interface OperationPrincipal {
 /** One more named policy a handler needs for a part of the request (a field that asks for more). */
 export interface OperationAuthorizationRequirement {
   readonly policy: string;
+  /**
+   * What this part acts on, when it is not the operation's own resource (a read spanning tenants asking
+   * about each row's tenant). Left out, the authorizer is asked about `OperationContext.resource`.
+   */
+  readonly resource?: AuthorizationResource;
 }
 
 /**

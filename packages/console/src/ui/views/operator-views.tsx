@@ -39,7 +39,15 @@ function OperatorViewTable({
         {view.description} · JSON: <a href={listPath}>{shownUrl(listPath)}</a>
       </p>
       {view.error ? <p class="error-text">Could not read this view: {view.error}</p> : null}
-      {!view.error && view.rowCount === 0 ? <p>Nothing needs attention here.</p> : null}
+      {!view.error && view.rowCount === 0 && view.hiddenRowCount === 0 ? (
+        <p>Nothing needs attention here.</p>
+      ) : null}
+      {view.hiddenRowCount > 0 ? (
+        <p class="muted" data-hidden-rows={view.hiddenRowCount}>
+          {view.hiddenRowCount} {view.hiddenRowCount === 1 ? 'row' : 'rows'} hidden: they belong to tenants
+          your credentials may not read.
+        </p>
+      ) : null}
       {view.rows.length > 0 ? (
         <table class="data-table">
           <caption class="visually-hidden">{view.title}</caption>
