@@ -172,3 +172,10 @@ export type {
 } from './observability-pack-conformance';
 export * from './servers/azure-monitor-ingestion';
 export * from './servers/gce-metadata-server';
+export { captureTelemetry, spanKindNames } from './capture-telemetry';
+export type { CapturedInstrument, CapturedPoint, TelemetryCapture } from './capture-telemetry';
+export { expectDatabaseClientTelemetry, expectMessagingTelemetry } from './semantic-convention-expectations';
+export type {
+  ExpectedDatabaseTelemetry,
+  ExpectedMessagingTelemetry,
+} from './semantic-convention-expectations';
