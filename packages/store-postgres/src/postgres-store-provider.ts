@@ -3,6 +3,8 @@ import {
   storeUnavailableError,
   systemStoreClock,
   type CoreError,
+  type DatabaseClientTarget,
+  type DatabaseClientTelemetry,
   type KeyedStore,
   type StoreClock,
 } from '@corekit/abstractions';
@@ -44,6 +46,10 @@ export interface PostgresStoreContext {
   pool(): Promise<pg.Pool>;
   /** Turns a driver failure into STORE_UNAVAILABLE naming the server, never the credentials. */
   unavailable(store: string, error: unknown): CoreError;
+  /** Measures each statement (`db.client.operation.duration`, a CLIENT span) once the engine gave telemetry. */
+  readonly telemetry: DatabaseClientTelemetry;
+  /** `db.collection.name` of every statement: `schema.table`. */
+  readonly collection: string;
 }
 
 /**
@@ -55,6 +61,7 @@ export interface PostgresStoreContext {
  */
 export class PostgresStoreProvider extends SharedStoreProvider {
   readonly kind = 'postgresql';
+  readonly database: DatabaseClientTarget;
   private readonly context: PostgresStoreContext;
   private current: { pool: pg.Pool; ready: Promise<void> | undefined } | undefined;
 
@@ -78,7 +85,10 @@ export class PostgresStoreProvider extends SharedStoreProvider {
       connection: options.connectionString,
       connectionPlaceholder: '<connection string>',
     };
+    this.database = databaseTargetOf(options.connectionString);
     this.context = {
+      telemetry: this.databaseTelemetry(),
+      collection: `${schema}.${tableName}`,
       table: `"${schema}"."${tableName}"`,
       tableId: `${schema}.${tableName}`,
       clock: options.clock ?? systemStoreClock,
@@ -170,6 +180,22 @@ export class PostgresStoreProvider extends SharedStoreProvider {
     } finally {
       client.release();
     }
+  }
+}
+
+/** The semantic conventions' view of the server: `postgresql`, the database, host and port (no credentials). */
+export function databaseTargetOf(connectionString: string): DatabaseClientTarget {
+  try {
+    const url = new URL(connectionString);
+    const namespace = decodeURIComponent(url.pathname.slice(1));
+    return {
+      system: 'postgresql',
+      ...(namespace ? { namespace } : {}),
+      ...(url.hostname ? { serverAddress: url.hostname } : {}),
+      serverPort: Number(url.port || '5432'),
+    };
+  } catch {
+    return { system: 'postgresql' };
   }
 }
 

@@ -3,6 +3,8 @@ import {
   storeUnavailableError,
   systemStoreClock,
   type CoreError,
+  type DatabaseClientTarget,
+  type DatabaseClientTelemetry,
   type KeyedStore,
   type StoreClock,
 } from '@corekit/abstractions';
@@ -36,6 +38,8 @@ export interface RedisStoreContext {
   run(script: StoreScript, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown>;
   /** Turns a client failure into STORE_UNAVAILABLE naming the server, never the credentials. */
   unavailable(store: string, error: unknown): CoreError;
+  /** Measures each command (`db.client.operation.duration`, a CLIENT span) once the engine gave telemetry. */
+  readonly telemetry: DatabaseClientTelemetry;
 }
 
 /**
@@ -46,6 +50,7 @@ export interface RedisStoreContext {
  */
 export class RedisStoreProvider extends SharedStoreProvider {
   readonly kind = 'redis';
+  readonly database: DatabaseClientTarget;
   private readonly context: RedisStoreContext;
   private current: Redis | undefined;
   /** The last connection error the client reported, named in the error of a call that failed while down. */
@@ -59,7 +64,9 @@ export class RedisStoreProvider extends SharedStoreProvider {
       connection: options.url,
       connectionPlaceholder: '<url>',
     };
+    this.database = databaseTargetOf(options.url);
     this.context = {
+      telemetry: this.databaseTelemetry(),
       keyPrefix: options.keyPrefix ?? 'corekit:store:',
       clock: options.clock ?? systemStoreClock,
       client: () => this.client(),
@@ -125,6 +132,21 @@ export class RedisStoreProvider extends SharedStoreProvider {
       this.current = client;
     }
     return this.current;
+  }
+}
+
+/** The semantic conventions' view of the server: `redis`, the database index, host and port (no credentials). */
+export function databaseTargetOf(url: string): DatabaseClientTarget {
+  try {
+    const parsed = new URL(url);
+    return {
+      system: 'redis',
+      namespace: parsed.pathname.slice(1) || '0',
+      ...(parsed.hostname ? { serverAddress: parsed.hostname } : {}),
+      serverPort: Number(parsed.port || '6379'),
+    };
+  } catch {
+    return { system: 'redis' };
   }
 }
 
