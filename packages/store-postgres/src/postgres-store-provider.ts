@@ -1,4 +1,5 @@
 import {
+  databaseTargetOfUrl,
   SharedStoreProvider,
   storeUnavailableError,
   systemStoreClock,
@@ -85,7 +86,7 @@ export class PostgresStoreProvider extends SharedStoreProvider {
       connection: options.connectionString,
       connectionPlaceholder: '<connection string>',
     };
-    this.database = databaseTargetOf(options.connectionString);
+    this.database = databaseTargetOfUrl('postgresql', options.connectionString, { port: 5432 });
     this.context = {
       telemetry: this.databaseTelemetry(),
       collection: `${schema}.${tableName}`,
@@ -180,22 +181,6 @@ export class PostgresStoreProvider extends SharedStoreProvider {
     } finally {
       client.release();
     }
-  }
-}
-
-/** The semantic conventions' view of the server: `postgresql`, the database, host and port (no credentials). */
-export function databaseTargetOf(connectionString: string): DatabaseClientTarget {
-  try {
-    const url = new URL(connectionString);
-    const namespace = decodeURIComponent(url.pathname.slice(1));
-    return {
-      system: 'postgresql',
-      ...(namespace ? { namespace } : {}),
-      ...(url.hostname ? { serverAddress: url.hostname } : {}),
-      serverPort: Number(url.port || '5432'),
-    };
-  } catch {
-    return { system: 'postgresql' };
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  databaseTargetOfUrl,
   SharedStoreProvider,
   storeUnavailableError,
   systemStoreClock,
@@ -64,7 +65,7 @@ export class RedisStoreProvider extends SharedStoreProvider {
       connection: options.url,
       connectionPlaceholder: '<url>',
     };
-    this.database = databaseTargetOf(options.url);
+    this.database = databaseTargetOfUrl('redis', options.url, { port: 6379, namespace: '0' });
     this.context = {
       telemetry: this.databaseTelemetry(),
       keyPrefix: options.keyPrefix ?? 'corekit:store:',
@@ -132,21 +133,6 @@ export class RedisStoreProvider extends SharedStoreProvider {
       this.current = client;
     }
     return this.current;
-  }
-}
-
-/** The semantic conventions' view of the server: `redis`, the database index, host and port (no credentials). */
-export function databaseTargetOf(url: string): DatabaseClientTarget {
-  try {
-    const parsed = new URL(url);
-    return {
-      system: 'redis',
-      namespace: parsed.pathname.slice(1) || '0',
-      ...(parsed.hostname ? { serverAddress: parsed.hostname } : {}),
-      serverPort: Number(parsed.port || '6379'),
-    };
-  } catch {
-    return { system: 'redis' };
   }
 }
 

@@ -95,3 +95,27 @@ export function sqlOperationOf(statement: string): string {
   const match = /^\s*([A-Za-z]+)/.exec(statement);
   return match ? match[1].toUpperCase() : 'UNKNOWN';
 }
+
+/**
+ * The target a connection URL names (`postgres://user:secret@db:5432/orders`, `redis://cache:6379/2`):
+ * `system`, the path as `db.namespace` (else `defaultNamespace`), host and port (else `defaultPort`).
+ * Credentials are never read. A URL that does not parse gives the system alone.
+ */
+export function databaseTargetOfUrl(
+  system: string,
+  url: string,
+  defaults: { readonly port: number; readonly namespace?: string },
+): DatabaseClientTarget {
+  try {
+    const parsed = new URL(url);
+    const namespace = decodeURIComponent(parsed.pathname.slice(1)) || defaults.namespace;
+    return {
+      system,
+      ...(namespace ? { namespace } : {}),
+      ...(parsed.hostname ? { serverAddress: parsed.hostname } : {}),
+      serverPort: Number(parsed.port || defaults.port),
+    };
+  } catch {
+    return { system };
+  }
+}

@@ -99,6 +99,7 @@ export type {
 export {
   DatabaseClientTelemetry,
   databaseDurationBuckets,
+  databaseTargetOfUrl,
   sqlOperationOf,
 } from './database-client-telemetry';
 export type { DatabaseClientTarget, DatabaseOperation } from './database-client-telemetry';
