@@ -173,8 +173,13 @@ export type {
 export * from './servers/azure-monitor-ingestion';
 export * from './servers/gce-metadata-server';
 export { captureTelemetry, spanKindNames } from './capture-telemetry';
+export { SpanKind } from '@opentelemetry/api';
 export type { CapturedInstrument, CapturedPoint, TelemetryCapture } from './capture-telemetry';
-export { expectDatabaseClientTelemetry, expectMessagingTelemetry } from './semantic-convention-expectations';
+export {
+  expectDatabaseClientTelemetry,
+  expectDeliveredTraceparent,
+  expectMessagingTelemetry,
+} from './semantic-convention-expectations';
 export type {
   ExpectedDatabaseTelemetry,
   ExpectedMessagingTelemetry,

@@ -165,3 +165,20 @@ export async function expectMessagingTelemetry(
   }
   return creates;
 }
+
+/**
+ * Asserts that `traceparent` (what a broker delivered with publication `publicationId`: an AMQP header, a
+ * Kafka header or envelope field, an MQTT 5 user property) is the W3C context of that publication's create
+ * span, so a consumer that extracts it continues the producer's trace.
+ */
+export function expectDeliveredTraceparent(
+  creates: readonly ReadableSpan[],
+  publicationId: string,
+  traceparent: unknown,
+): void {
+  const create = creates.find((span) => span.attributes['messaging.message.id'] === publicationId);
+  expect(create).toBeDefined();
+  const { traceId, spanId } = create!.spanContext();
+  const delivered = Buffer.isBuffer(traceparent) ? traceparent.toString('utf8') : traceparent;
+  expect(delivered).toBe(`00-${traceId}-${spanId}-01`);
+}
