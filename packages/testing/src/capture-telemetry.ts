@@ -1,4 +1,4 @@
-import { context, metrics, propagation, SpanKind, trace } from '@opentelemetry/api';
+import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
@@ -116,12 +116,3 @@ export function captureTelemetry(): TelemetryCapture {
     },
   };
 }
-
-/** The span kinds by name, for assertions that read like the conventions. */
-export const spanKindNames: Record<SpanKind, string> = {
-  [SpanKind.INTERNAL]: 'internal',
-  [SpanKind.SERVER]: 'server',
-  [SpanKind.CLIENT]: 'client',
-  [SpanKind.PRODUCER]: 'producer',
-  [SpanKind.CONSUMER]: 'consumer',
-};

@@ -172,7 +172,7 @@ export type {
 } from './observability-pack-conformance';
 export * from './servers/azure-monitor-ingestion';
 export * from './servers/gce-metadata-server';
-export { captureTelemetry, spanKindNames } from './capture-telemetry';
+export { captureTelemetry } from './capture-telemetry';
 export { SpanKind } from '@opentelemetry/api';
 export type { CapturedInstrument, CapturedPoint, TelemetryCapture } from './capture-telemetry';
 export {

@@ -63,10 +63,8 @@ class EngineSpan implements PackSpan {
 
   fail(error: unknown): void {
     this.span.setAttribute('error.type', errorTypeOf(error));
-    this.span.setStatus({
-      code: SpanStatusCode.ERROR,
-      message: error instanceof Error ? error.message.slice(0, 300) : undefined,
-    });
+    // No message: a driver's error text may name what a span must not carry; `error.type` says what failed.
+    this.span.setStatus({ code: SpanStatusCode.ERROR });
   }
 
   carrier(): Record<string, string> {
