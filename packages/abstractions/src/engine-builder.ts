@@ -9,6 +9,7 @@ import type { ExtensionResolver } from './pack/extension-resolver';
 import type { JobDefinition, JobHandle } from './pack/jobs';
 import type { LifecycleHooks } from './pack/lifecycle-hooks';
 import type { OperationDefinition } from './pack/operations';
+import type { PackTracer } from './pack/pack-tracer';
 import type {
   EventIdCatalogEntry,
   PackMeter,
@@ -39,6 +40,11 @@ export interface EngineBuilder extends ExtensionResolver {
   readonly events: RuntimeEventPublisher;
   /** Creates counters and histograms on the engine's meter; listed in `/engine/diagnostics`. */
   readonly meter: PackMeter;
+  /**
+   * Starts spans on the engine's tracer (`corekit.engine`) and reads or writes W3C trace context in message
+   * headers; a no-op until the host registers an OpenTelemetry SDK (`addOpenTelemetry`).
+   */
+  readonly tracer: PackTracer;
   /**
    * This engine instance: `<host>:<pid>:<random>`, new for every builder (a restarted process, or a second
    * engine in one process, is another instance). Packs name it as the owner of in-flight work they hold

@@ -1,4 +1,5 @@
 import type { EngineBuilder } from '@corekit/abstractions';
+import { captureTelemetry, expectDatabaseClientTelemetry } from '@corekit/testing';
 import type { PumpPassResult } from './capture-pump';
 import { cdcPollingProvidersKey, type CdcPollingProvider } from './polling-provider';
 import { PostgresPollingProvider } from './postgres-polling-provider';
@@ -116,6 +117,32 @@ describe('the shared polling pump with the PostgreSQL provider (real server)', (
     const surfaces = (await served.request('/engine/technology-surfaces')).body;
     expect(JSON.stringify(surfaces)).toContain('"kind":"cdc-capture-pumps"');
     expect(JSON.stringify(surfaces)).not.toContain('postgres://');
+  });
+
+  it('measures and traces every polling statement per the database-client conventions', async () => {
+    const telemetry = captureTelemetry();
+    try {
+      const source = await newSource();
+      await source.insert(3);
+      const served = await serveData(pumpOptions(source.outbox), (builder) =>
+        declareCaptures(builder, [pgCapture('measured', source.source)]),
+      );
+      await pass(served);
+      expect(await source.outboxRows('measured')).toMatchObject({ total: 3 });
+      // The staging read names its source table first; the acknowledgement writes its own table.
+      await expectDatabaseClientTelemetry(telemetry, {
+        system: 'postgresql',
+        operations: ['WITH'],
+        collection: source.source,
+      });
+      await expectDatabaseClientTelemetry(telemetry, {
+        system: 'postgresql',
+        operations: ['INSERT'],
+        collection: `${source.outbox}_acknowledgements`,
+      });
+    } finally {
+      await telemetry.stop();
+    }
   });
 
   it('on acknowledgement failure keeps the pending checkpoint visible, does not advance the durable one, and re-stages nothing twice', async () => {

@@ -1,4 +1,10 @@
-import { CoreError, defineExtensionKey, type CdcCaptureDescriptor } from '@corekit/abstractions';
+import {
+  CoreError,
+  defineExtensionKey,
+  type CdcCaptureDescriptor,
+  type DatabaseClientTarget,
+  type PackTelemetry,
+} from '@corekit/abstractions';
 import type { CompletenessState } from './data-model';
 
 /**
@@ -51,6 +57,13 @@ export interface CdcPollingProvider {
     readonly batch: StagedBatch;
   }): Promise<void>;
   close?(): Promise<void>;
+  /** The database the provider polls (`db.system.name` `postgresql`...), for the database-client telemetry. */
+  readonly database?: DatabaseClientTarget;
+  /**
+   * Called by the pump host when it creates the provider, with the engine's meter and tracer: the provider
+   * then measures its database operations (`db.client.operation.duration`, CLIENT spans).
+   */
+  useTelemetry?(telemetry: PackTelemetry): void;
 }
 
 /** Failure classes a provider reports; they become the state's failureKind. */

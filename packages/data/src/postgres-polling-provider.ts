@@ -1,4 +1,11 @@
-import type { CdcCaptureDescriptor } from '@corekit/abstractions';
+import {
+  DatabaseClientTelemetry,
+  databaseTargetOfUrl,
+  sqlOperationOf,
+  type CdcCaptureDescriptor,
+  type DatabaseClientTarget,
+  type PackTelemetry,
+} from '@corekit/abstractions';
 import pg from 'pg';
 import { CdcProviderError, type CdcPollingProvider, type StagedBatch } from './polling-provider';
 
@@ -90,8 +97,12 @@ export class PostgresPollingProvider implements CdcPollingProvider {
   private readonly acknowledgements: string;
   private schemaReady: Promise<void> | null = null;
   private readonly guards = new Map<string, { guarded: boolean; checkedAt: number }>();
+  readonly database: DatabaseClientTarget;
+  private readonly telemetry: DatabaseClientTelemetry;
 
   constructor(private readonly options: PostgresPollingProviderOptions) {
+    this.database = databaseTargetOfUrl('postgresql', options.connectionString, { port: 5432 });
+    this.telemetry = new DatabaseClientTelemetry(this.database);
     this.outbox = quoteQualified(options.outboxTable);
     this.acknowledgements = quoteQualified(`${options.outboxTable}_acknowledgements`);
     this.pool = new pg.Pool({
@@ -105,15 +116,35 @@ export class PostgresPollingProvider implements CdcPollingProvider {
     this.pool.on('error', () => undefined);
   }
 
+  /** Measures every statement from now on (the pump host calls it with the engine's meter and tracer). */
+  useTelemetry(telemetry: PackTelemetry): void {
+    this.telemetry.use(telemetry);
+  }
+
+  /**
+   * One statement as one database operation, named by its first keyword; `collection` is the first table it
+   * names (the source of a staging read, the outbox, the acknowledgements), omitted for catalog lookups.
+   */
+  private query<R extends pg.QueryResultRow>(
+    collection: string | undefined,
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    return this.telemetry.operation(
+      { name: sqlOperationOf(text), ...(collection ? { collection } : {}) },
+      () => this.pool.query<R>(text, values),
+    );
+  }
+
   private ensureSchema(): Promise<void> {
-    this.schemaReady ??= this.pool
-      .query(
-        `${cdcOutboxTableStatement(this.outbox)};
+    this.schemaReady ??= this.query(
+      this.options.outboxTable,
+      `${cdcOutboxTableStatement(this.outbox)};
         CREATE TABLE IF NOT EXISTS ${this.acknowledgements} (
           cdc_capture_id text PRIMARY KEY,
           checkpoint text NOT NULL,
           acknowledged_at timestamptz NOT NULL DEFAULT now())`,
-      )
+    )
       .then(() => undefined)
       .catch((error: unknown) => {
         this.schemaReady = null;
@@ -132,7 +163,8 @@ export class PostgresPollingProvider implements CdcPollingProvider {
     if (known && (known.guarded || Date.now() - known.checkedAt < unguardedRecheckMilliseconds)) {
       return known.guarded;
     }
-    const result = await this.pool.query<{ type: string | null }>(
+    const result = await this.query<{ type: string | null }>(
+      undefined,
       `SELECT (SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
                WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND a.attnum > 0 AND NOT a.attisdropped) AS type`,
       [quoteQualified(table), column],
@@ -197,12 +229,12 @@ export class PostgresPollingProvider implements CdcPollingProvider {
           SELECT (SELECT count(*) FROM batch)::int AS captured, (SELECT count(*) FROM inserted)::int AS produced,
             (SELECT max(change_value)::text FROM batch) AS last_change, NULL::text AS last_transaction`;
       }
-      const result = await this.pool.query<{
+      const result = await this.query<{
         captured: number;
         produced: number;
         last_change: string | null;
         last_transaction: string | null;
-      }>(sql, values);
+      }>(table, sql, values);
       const row = result.rows[0];
       return {
         capturedChangeCount: row.captured,
@@ -230,7 +262,8 @@ export class PostgresPollingProvider implements CdcPollingProvider {
 
   async acknowledge(request: { capture: CdcCaptureDescriptor; batch: StagedBatch }): Promise<void> {
     if (request.batch.nextCheckpoint === null) return;
-    await this.pool.query(
+    await this.query(
+      `${this.options.outboxTable}_acknowledgements`,
       `INSERT INTO ${this.acknowledgements} (cdc_capture_id, checkpoint) VALUES ($1, $2)
        ON CONFLICT (cdc_capture_id) DO UPDATE SET checkpoint = EXCLUDED.checkpoint, acknowledged_at = now()`,
       [request.capture.id, request.batch.nextCheckpoint],

@@ -74,8 +74,10 @@ export class PumpHost {
 
   /** Creates the providers and the pump (the `started` lifecycle hook). */
   start(resolver: ExtensionResolver): void {
-    for (const provider of this.specification.createProviders(resolver))
+    for (const provider of this.specification.createProviders(resolver)) {
+      provider.useTelemetry?.({ meter: this.builder.meter, tracer: this.builder.tracer });
       this.providers.set(provider.provider, provider);
+    }
     this.pump = new CapturePump(
       this.runtime.runtime(this.specification.id)!,
       this.book,

@@ -2,7 +2,14 @@ import net from 'node:net';
 import type { KeyedStore } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, KeyedOutboxStore, useOutboxStore } from '@corekit/eventing';
-import { expectBrokerDispatchReadiness, startKafkaFakeServer, type KafkaFakeServer } from '@corekit/testing';
+import {
+  captureTelemetry,
+  expectBrokerDispatchReadiness,
+  expectDeliveredTraceparent,
+  expectMessagingTelemetry,
+  startKafkaFakeServer,
+  type KafkaFakeServer,
+} from '@corekit/testing';
 import { addKafkaDispatcher } from './add-kafka-dispatcher';
 import type { KafkaDispatcherOptionsInput } from './kafka-dispatcher-options';
 
@@ -10,6 +17,10 @@ import type { KafkaDispatcherOptionsInput } from './kafka-dispatcher-options';
 // set, adds one run against a real broker (topic `orders` must exist there).
 const realBrokers = process.env.KAFKA_BOOTSTRAP_SERVERS;
 const cleanups: Array<() => Promise<unknown>> = [];
+
+// Every test records into an in-memory OpenTelemetry SDK: the messaging conventions are checked on it.
+const telemetry = captureTelemetry();
+afterAll(() => telemetry.stop());
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
 });
@@ -108,6 +119,15 @@ describe('Kafka dispatcher', () => {
     expect(broker.produced.map((record) => record.key?.toString())).toEqual(['ready-1']);
     expect(executed).toEqual([]);
     expectBrokerDispatchReadiness(engine, 'orders-audit', 'kafka');
+    // Messaging conventions: the topic is the destination. The fake speaks Produce v0-v2 (no record
+    // headers), so the trace context is read from the envelope's headers the value carries.
+    const creates = await expectMessagingTelemetry(telemetry, {
+      system: 'kafka',
+      destination: 'orders',
+      messages: 1,
+    });
+    const envelope = JSON.parse(broker.produced[0]!.value!.toString());
+    expectDeliveredTraceparent(creates, 'ready-1', envelope.headers.traceparent);
   });
 
   it('produces a staged message with acks all, keyed by publication id, as an envelope', async () => {

@@ -6,7 +6,7 @@ import {
   LazyConnection,
   type EventEnvelope,
 } from '@corekit/dispatch-kit';
-import type { EventDispatcher, EventMessage } from '@corekit/eventing';
+import { traceCarrierOf, type EventDispatcher, type EventMessage } from '@corekit/eventing';
 import { Kafka, logLevel, type Message, type Producer, type SASLOptions } from 'kafkajs';
 import type { KafkaDispatcherOptions } from './kafka-dispatcher-options';
 
@@ -23,6 +23,7 @@ export type KafkaEventEnvelope = EventEnvelope;
 export class KafkaDispatcher implements EventDispatcher {
   readonly id = 'kafka';
   readonly executionOwnership = 'provider-managed';
+  readonly messagingSystem = 'kafka';
   private readonly producer: LazyConnection<Producer>;
   private readonly topic: (message: EventMessage) => string;
 
@@ -38,6 +39,11 @@ export class KafkaDispatcher implements EventDispatcher {
       category: 'eventing.kafka',
       broker: 'Kafka',
     });
+  }
+
+  /** The topic: `messaging.destination.name`. */
+  destinationOf(message: EventMessage): string {
+    return this.topic(message);
   }
 
   async dispatch(message: EventMessage): Promise<void> {
@@ -92,7 +98,12 @@ export class KafkaDispatcher implements EventDispatcher {
       key,
       value: JSON.stringify(eventEnvelope(message)),
       timestamp: String(Date.parse(message.occurredAtUtc)),
-      headers: { publicationId: message.publicationId, eventType: message.eventType },
+      // `traceparent` (W3C): a consumer continues the trace of the message's create span.
+      headers: {
+        publicationId: message.publicationId,
+        eventType: message.eventType,
+        ...traceCarrierOf(message),
+      },
     };
   }
 

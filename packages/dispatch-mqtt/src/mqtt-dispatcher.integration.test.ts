@@ -4,7 +4,13 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { KeyedStore } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, KeyedOutboxStore, useOutboxStore } from '@corekit/eventing';
-import { expectBrokerDispatchReadiness, requireService } from '@corekit/testing';
+import {
+  captureTelemetry,
+  expectBrokerDispatchReadiness,
+  expectDeliveredTraceparent,
+  expectMessagingTelemetry,
+  requireService,
+} from '@corekit/testing';
 import { addMqttDispatcher } from './add-mqtt-dispatcher';
 import type { MqttEventEnvelope } from './mqtt-dispatcher';
 
@@ -13,6 +19,10 @@ import type { MqttEventEnvelope } from './mqtt-dispatcher';
 const mqttUrl = process.env.MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 let available = false;
 const cleanups: Array<() => Promise<unknown>> = [];
+
+// Every test records into an in-memory OpenTelemetry SDK: the messaging conventions are checked on it.
+const telemetry = captureTelemetry();
+afterAll(() => telemetry.stop());
 
 beforeAll(async () => {
   available = await requireService('MQTT broker', mqttUrl.replace(/^mqtts?:/, 'http:'), 'MQTT_URL');
@@ -45,20 +55,29 @@ async function relay() {
   };
 }
 
-async function subscriber(prefix: string) {
+async function subscriber(prefix: string, protocolVersion: 4 | 5 = 4) {
   const client: MqttClient = await mqtt.connectAsync(mqttUrl, {
     clientId: `sub-${randomUUID().slice(0, 8)}`,
+    protocolVersion,
   });
-  const received: Array<{ topic: string; envelope: MqttEventEnvelope }> = [];
-  client.on('message', (topic, payload) =>
-    received.push({ topic, envelope: JSON.parse(payload.toString()) }),
+  const received: Array<{
+    topic: string;
+    envelope: MqttEventEnvelope;
+    userProperties?: Record<string, string | string[]>;
+  }> = [];
+  client.on('message', (topic, payload, packet) =>
+    received.push({
+      topic,
+      envelope: JSON.parse(payload.toString()),
+      userProperties: packet.properties?.userProperties,
+    }),
   );
   await client.subscribeAsync(`${prefix}/#`, { qos: 1 });
   cleanups.push(() => client.endAsync(true));
   return received;
 }
 
-async function startEngine(url: string, prefix: string, maxAttempts: number) {
+async function startEngine(url: string, prefix: string, maxAttempts: number, protocolVersion: 4 | 5 = 4) {
   const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
   builder.addModule({ id: 'orders', version: '1.0.0' });
   // An in-process executor: with a broker dispatcher installed it must never run (only the broker receives).
@@ -89,6 +108,7 @@ async function startEngine(url: string, prefix: string, maxAttempts: number) {
     Topic: `${prefix}/{channelId}/{eventType}`,
     ConnectTimeoutMilliseconds: 2000,
     PublishTimeoutMilliseconds: 2000,
+    ...(protocolVersion === 5 ? { ProtocolVersion: 5 } : {}),
   });
   const engine = builder.build();
   await engine.start();
@@ -119,9 +139,34 @@ describe('MQTT dispatcher', () => {
     const { engine, publish, dispatchState, executed } = await startEngine(mqttUrl, prefix, 3);
     await publish('ready-1');
     await until(() => dispatchState()?.outcome === 'succeeded');
-    expect((await until(() => received[0])).envelope.publicationId).toBe('ready-1');
+    const delivered = await until(() => received[0]);
+    expect(delivered.envelope.publicationId).toBe('ready-1');
     expect(executed).toEqual([]);
     expectBrokerDispatchReadiness(engine, 'orders-audit', 'mqtt');
+    // Messaging conventions: the topic is the destination; MQTT 3.1.1 carries the trace in the envelope.
+    const creates = await expectMessagingTelemetry(telemetry, {
+      system: 'mqtt',
+      destination: delivered.topic,
+      messages: 1,
+    });
+    expect(delivered.topic).toBe(`${prefix}/orders/order-placed`);
+    expectDeliveredTraceparent(creates, 'ready-1', delivered.envelope.headers.traceparent);
+  });
+
+  it('over MQTT 5 the create span travels as the traceparent user property', async () => {
+    if (!available) return;
+    const prefix = `corekit-test/${randomUUID().slice(0, 8)}`;
+    const received = await subscriber(prefix, 5);
+    const { publish, dispatchState } = await startEngine(mqttUrl, prefix, 3, 5);
+    await publish('v5-1');
+    await until(() => dispatchState()?.outcome === 'succeeded');
+    const delivered = await until(() => received[0]);
+    const creates = await expectMessagingTelemetry(telemetry, {
+      system: 'mqtt',
+      destination: `${prefix}/orders/order-placed`,
+      messages: 1,
+    });
+    expectDeliveredTraceparent(creates, 'v5-1', delivered.userProperties?.traceparent);
   });
 
   it('publishes a staged message at QoS 1 as an envelope carrying the publication id', async () => {

@@ -8,7 +8,7 @@ import {
   LazyConnection,
   type EventEnvelope,
 } from '@corekit/dispatch-kit';
-import type { EventDispatcher, EventMessage } from '@corekit/eventing';
+import { traceCarrierOf, type EventDispatcher, type EventMessage } from '@corekit/eventing';
 import mqtt, { type IClientPublishOptions, type MqttClient } from 'mqtt';
 import type { MqttDispatcherOptions } from './mqtt-dispatcher-options';
 
@@ -24,6 +24,7 @@ export type MqttEventEnvelope = EventEnvelope;
 export class MqttDispatcher implements EventDispatcher {
   readonly id = 'mqtt';
   readonly executionOwnership = 'provider-managed';
+  readonly messagingSystem = 'mqtt';
   private readonly client: LazyConnection<MqttClient>;
   private readonly topic: (message: EventMessage) => string;
 
@@ -82,6 +83,11 @@ export class MqttDispatcher implements EventDispatcher {
     await this.client.close();
   }
 
+  /** The topic: `messaging.destination.name`. */
+  destinationOf(message: EventMessage): string {
+    return this.topic(message);
+  }
+
   private publishOptions(message: EventMessage): IClientPublishOptions {
     if (this.options.ProtocolVersion !== 5) return { qos: 1, retain: this.options.Retain };
     return {
@@ -89,7 +95,12 @@ export class MqttDispatcher implements EventDispatcher {
       retain: this.options.Retain,
       properties: {
         contentType: 'application/json',
-        userProperties: { publicationId: message.publicationId, eventType: message.eventType },
+        // `traceparent` (W3C) as a user property: a consumer continues the trace of the create span.
+        userProperties: {
+          publicationId: message.publicationId,
+          eventType: message.eventType,
+          ...traceCarrierOf(message),
+        },
         ...(message.correlationId ? { correlationData: Buffer.from(message.correlationId) } : {}),
       },
     };

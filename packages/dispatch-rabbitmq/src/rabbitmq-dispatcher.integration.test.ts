@@ -4,7 +4,13 @@ import amqp, { type ChannelModel } from 'amqplib';
 import type { KeyedStore } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, KeyedOutboxStore, useOutboxStore } from '@corekit/eventing';
-import { expectBrokerDispatchReadiness, requireService } from '@corekit/testing';
+import {
+  captureTelemetry,
+  expectBrokerDispatchReadiness,
+  expectDeliveredTraceparent,
+  expectMessagingTelemetry,
+  requireService,
+} from '@corekit/testing';
 import { addRabbitMqDispatcher } from './add-rabbitmq-dispatcher';
 import { RabbitMqDispatcher } from './rabbitmq-dispatcher';
 import { rabbitMqDispatcherOptionsSchema } from './rabbitmq-dispatcher-options';
@@ -15,6 +21,10 @@ const rabbitUrl = process.env.RABBITMQ_URL ?? 'amqp://guest:guest@127.0.0.1:5672
 let available = false;
 let admin: ChannelModel;
 const cleanups: Array<() => Promise<unknown>> = [];
+
+// Every test records into an in-memory OpenTelemetry SDK: the messaging conventions are checked on it.
+const telemetry = captureTelemetry();
+afterAll(() => telemetry.stop());
 
 beforeAll(async () => {
   available = await requireService('RabbitMQ', rabbitUrl.replace(/^amqps?:/, 'http:'), 'RABBITMQ_URL');
@@ -129,9 +139,17 @@ describe('RabbitMQ dispatcher', () => {
     const { engine, publish, dispatchState, executed } = await startEngine(rabbitUrl, exchange, 3);
     await publish('ready-1');
     await until(() => dispatchState()?.outcome === 'succeeded');
-    expect((await until(() => received[0])).properties.messageId).toBe('ready-1');
+    const delivered = await until(() => received[0]);
+    expect(delivered.properties.messageId).toBe('ready-1');
     expect(executed).toEqual([]);
     expectBrokerDispatchReadiness(engine, 'orders-audit', 'rabbitmq');
+    // Messaging conventions: `{exchange}:{routing key}`, and the AMQP headers carry the create span's context.
+    const creates = await expectMessagingTelemetry(telemetry, {
+      system: 'rabbitmq',
+      destination: `${exchange}:orders.order-placed`,
+      messages: 1,
+    });
+    expectDeliveredTraceparent(creates, 'ready-1', delivered.properties.headers?.traceparent);
   });
 
   it('publishes a staged message on a confirm channel with the publication id as messageId', async () => {

@@ -25,6 +25,7 @@ interface Session {
 export class RabbitMqDispatcher implements EventDispatcher {
   readonly id = 'rabbitmq';
   readonly executionOwnership = 'provider-managed';
+  readonly messagingSystem = 'rabbitmq';
   private readonly session: LazyConnection<Session>;
   private readonly routingKey: (message: EventMessage) => string;
 
@@ -81,6 +82,17 @@ export class RabbitMqDispatcher implements EventDispatcher {
     await this.session.close();
   }
 
+  /**
+   * `messaging.destination.name` as the RabbitMQ conventions compose it: `{exchange}:{routing key}`, the
+   * exchange or the routing key alone when the other is empty, `amq.default` when both are.
+   */
+  destinationOf(message: EventMessage): string {
+    const exchange = this.options.Exchange;
+    const routingKey = this.routingKey(message);
+    if (exchange && routingKey) return `${exchange}:${routingKey}`;
+    return exchange || routingKey || 'amq.default';
+  }
+
   private publish(channel: ConfirmChannel, message: EventMessage, confirmed: (error: unknown) => void) {
     channel.publish(
       this.options.Exchange,
@@ -93,6 +105,7 @@ export class RabbitMqDispatcher implements EventDispatcher {
         correlationId: message.correlationId ?? undefined,
         timestamp: Math.floor(Date.parse(message.occurredAtUtc) / 1000),
         persistent: this.options.Persistent,
+        // The message's headers carry `traceparent` (W3C): a consumer continues the create span's trace.
         headers: { ...message.headers, 'x-channel-id': message.channelId },
       },
       confirmed,

@@ -47,6 +47,7 @@ import { ExecutionLifecycleTracker } from './execution-lifecycle';
 import { builtinCatalogs } from './catalogs/builtin-catalogs';
 import { JobScheduler } from './jobs/job-scheduler';
 import { EngineMeter } from './pack/engine-meter';
+import { EngineTracer } from './pack/engine-tracer';
 import { EventIdCatalog } from './pack/event-id-catalog';
 import { ExtensionRegistry } from './pack/extension-registry';
 import { EngineOperationRegistry } from './pack/operation-registry';
@@ -81,6 +82,7 @@ export class CoreEngineBuilder implements EngineBuilder {
   readonly story: RuntimeStory;
   readonly events: RuntimeEventHub;
   readonly meter = new EngineMeter();
+  readonly tracer = new EngineTracer();
   readonly instanceId: string;
   private readonly clock: Clock;
   private readonly contentRoot: string;
@@ -218,6 +220,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       );
     }
     this.stores.install(provider);
+    provider.useTelemetry?.({ meter: this.meter, tracer: this.tracer });
     return this;
   }
 

@@ -23,6 +23,8 @@ export {
 } from './diagnostics';
 export { meterBound } from './meter-binding';
 export { tracerBound } from './tracer-binding';
+export { EngineMeter } from './pack/engine-meter';
+export { EngineTracer } from './pack/engine-tracer';
 export { HealthChangeMonitor } from './health-change-monitor';
 export { DependencyHealthScheduler } from './dependency-health-scheduler';
 export { foldPosture, postureOrder } from './catalogs/cell-materialization';

@@ -24,6 +24,7 @@ import { eventingSurfaces } from './eventing-surfaces';
 import { EventingRun } from './eventing-run';
 import { KeyedOutboxStore, type OutboxRecord } from './keyed-outbox-store';
 import { MemoryOutboxStore } from './memory-outbox-store';
+import { destinationOn, MessagingTelemetry } from './messaging-telemetry';
 import { OutboxDispatchLoop, type DispatchPassResult } from './outbox-dispatcher';
 import { eventDispatcherKey, outboxStoreKey, type EventDispatcher, type OutboxStore } from './outbox-store';
 import { providerDispatcher, subscriptionReadiness } from './subscription-readiness';
@@ -81,7 +82,12 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
   });
   const runner = new SubscriptionRunner(settings, registry.executors, ledger);
   const writers = PublicationService.writersOf(builder);
-  const publications = new PublicationService(settings, registry, runner, writers);
+  const messaging = new MessagingTelemetry(writers);
+  const publications = new PublicationService(settings, registry, runner, writers, {
+    outbox: (message) =>
+      destinationOn(dispatcher ?? builder.resolve(eventDispatcherKey) ?? inProcessDispatcher, message),
+    inProcess: (message) => destinationOn(inProcessDispatcher, message),
+  });
   const book = new DispatchStateBook();
   const sharedStates = openSharedEventingStates(builder, settings);
   const outboxSettings = settings.Outbox;
@@ -93,9 +99,14 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
   const inProcessDispatcher: EventDispatcher = {
     id: 'in-process-subscriptions',
     executionOwnership: 'core-managed',
+    messagingSystem: 'corekit',
+    destinationOf: (message) => message.channelId,
     async dispatch(message, signal) {
       const matching = registry.matching(message.channelId, message.eventType);
-      const results = await runner.run(matching, message, signal);
+      // Consumed from the outbox: the process span continues the trace of the message's create span.
+      const results = await messaging.process(message, destinationOn(inProcessDispatcher, message), () =>
+        runner.run(matching, message, signal),
+      );
       // Not completed, not failed: the loop gives the message back for the next start.
       if (results.some((result) => result.outcome === 'interrupted')) {
         throw new Error('the engine stopped before every subscription completed');

@@ -34,6 +34,8 @@ export { eventingErrorCodes, publicationRoute, routeTriggerPublisherId } from '.
 export { eventingEventIds } from './eventing-event-ids';
 export { outboxStoreKey, eventDispatcherKey, useOutboxStore, useEventDispatcher } from './outbox-store';
 export type { OutboxStore, ClaimedOutboxMessage, EventDispatcher } from './outbox-store';
+export { MessagingTelemetry, destinationOn, traceCarrierOf } from './messaging-telemetry';
+export type { MessagingDestination, MessagingDescription } from './messaging-telemetry';
 export { KeyedOutboxStore } from './keyed-outbox-store';
 export { MemoryOutboxStore } from './memory-outbox-store';
 export type { MemoryOutboxOptions } from './memory-outbox-store';

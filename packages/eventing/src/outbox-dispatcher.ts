@@ -1,9 +1,10 @@
-import type { Logger, PackCounter, PackMeter, RuntimeStoryWriter } from '@corekit/abstractions';
+import type { Logger, PackCounter, PackMeter, PackTracer, RuntimeStoryWriter } from '@corekit/abstractions';
 import type { DispatchPostureChange, DispatchReport, DispatchStateBook } from './dispatch-states';
 import { eventingEventIds } from './eventing-event-ids';
 import type { EventingOptions } from './eventing-options';
 import type { EventMessage } from './eventing-model';
 import type { ClaimedOutboxMessage, EventDispatcher, OutboxStore } from './outbox-store';
+import { destinationOn, MessagingTelemetry } from './messaging-telemetry';
 import { summarize } from './subscription-runner';
 
 /** What one dispatch pass did. */
@@ -68,7 +69,12 @@ export class OutboxDispatchLoop {
     private readonly outbox: OutboxStore,
     private readonly dispatcher: EventDispatcher,
     private readonly book: DispatchStateBook,
-    private readonly writers: { logger: Logger; story: RuntimeStoryWriter; meter: PackMeter },
+    private readonly writers: {
+      logger: Logger;
+      story: RuntimeStoryWriter;
+      meter: PackMeter;
+      tracer: PackTracer;
+    },
     private readonly run: DispatchRunState = { stopping: false },
     private readonly publicationSettled: PublicationSettlement | null = null,
   ) {
@@ -76,9 +82,11 @@ export class OutboxDispatchLoop {
       'corekit.eventing.dispatch.reports',
       'outbox dispatch reports by outcome',
     );
+    this.messaging = new MessagingTelemetry(writers);
   }
 
   private readonly reports: PackCounter;
+  private readonly messaging: MessagingTelemetry;
   /** The reports not yet recorded in the book, in order. */
   private reporting: Promise<void> = Promise.resolve();
 
@@ -183,13 +191,25 @@ export class OutboxDispatchLoop {
 
   /**
    * Sends a batch: with one `dispatchMany` call when the dispatcher offers it, else one `dispatch` per
-   * message, concurrently. Answers, in order, null for each confirmed message, else the error summary.
+   * message, concurrently. Answers, in order, null for each confirmed message, else the error summary. The
+   * send is measured per the messaging conventions (a `send {destination}` span per destination).
    */
   private async sendAll(
     claimed: readonly ClaimedOutboxMessage[],
     signal: AbortSignal,
-  ): Promise<(string | null)[]> {
+  ): Promise<readonly (string | null)[]> {
     this.reportBatch(claimed, 'started');
+    return this.messaging.send(
+      claimed.map((claim) => claim.message),
+      (message) => destinationOn(this.dispatcher, message),
+      () => this.sendBatch(claimed, signal),
+    );
+  }
+
+  private async sendBatch(
+    claimed: readonly ClaimedOutboxMessage[],
+    signal: AbortSignal,
+  ): Promise<(string | null)[]> {
     const dispatchMany = this.dispatcher.dispatchMany?.bind(this.dispatcher);
     if (!dispatchMany) return Promise.all(claimed.map((claim) => this.send(claim, signal)));
     try {

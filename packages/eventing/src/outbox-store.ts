@@ -1,4 +1,9 @@
-import { defineExtensionKey, type EngineBuilder } from '@corekit/abstractions';
+import {
+  defineExtensionKey,
+  type DatabaseClientTarget,
+  type EngineBuilder,
+  type PackTelemetry,
+} from '@corekit/abstractions';
 import type { EventMessage } from './eventing-model';
 
 /** A staged message a dispatcher holds under a lease. */
@@ -41,6 +46,13 @@ export interface OutboxStore {
   fail(id: string, owner: string, error: string): Promise<boolean>;
   /** Messages waiting (staged or retry-pending). */
   pendingCount(): Promise<number>;
+  /** The database of an outbox on a server (`db.system.name` `postgresql`...); absent for the engine store. */
+  readonly database?: DatabaseClientTarget;
+  /**
+   * Called once by `useOutboxStore` with the engine's meter and tracer: the outbox then measures its
+   * database operations per the semantic conventions (`db.client.operation.duration`, CLIENT spans).
+   */
+  useTelemetry?(telemetry: PackTelemetry): void;
 }
 
 /**
@@ -51,6 +63,16 @@ export interface EventDispatcher {
   readonly id: string;
   /** `core-managed` for in-process delivery, `provider-managed` for a broker. */
   readonly executionOwnership: string;
+  /**
+   * `messaging.system` of the telemetry (`rabbitmq`, `kafka`, `mqtt`; `corekit` for this process's
+   * subscriptions). Default: the dispatcher's `id`.
+   */
+  readonly messagingSystem?: string;
+  /**
+   * `messaging.destination.name` of `message`: where it goes (the exchange and routing key, the topic), the
+   * span names' `{destination}`. Default: the message's channel id.
+   */
+  destinationOf?(message: EventMessage): string;
   dispatch(message: EventMessage, signal: AbortSignal): Promise<void>;
   /**
    * Optional batch form of `dispatch`: sends every message (one confirm wait for the batch) and answers, in
@@ -74,6 +96,7 @@ export const eventDispatcherKey = defineExtensionKey<EventDispatcher>(
 /** Makes the outbox lane stage into this store (a PostgreSQL outbox, for example). */
 export function useOutboxStore(builder: EngineBuilder, store: OutboxStore): void {
   builder.provide(outboxStoreKey, store);
+  store.useTelemetry?.({ meter: builder.meter, tracer: builder.tracer });
 }
 
 /** Makes the dispatch job send staged messages with this dispatcher (a broker dispatcher, for example). */

@@ -4,6 +4,7 @@ import {
   type EngineBuilder,
   type Logger,
   type PackMeter,
+  type PackTracer,
   type RuntimeEventPublisher,
   type RuntimeStoryWriter,
 } from '@corekit/abstractions';
@@ -20,6 +21,7 @@ import type {
 } from './eventing-model';
 import type { EventingOptions } from './eventing-options';
 import type { EventingRegistry } from './eventing-registry';
+import { MessagingTelemetry, type MessagingDestination } from './messaging-telemetry';
 import type { OutboxStore } from './outbox-store';
 import type { SubscriptionRunner, SubscriptionRunResult } from './subscription-runner';
 
@@ -30,6 +32,7 @@ interface Writers {
   readonly story: RuntimeStoryWriter;
   readonly events: RuntimeEventPublisher;
   readonly meter: PackMeter;
+  readonly tracer: PackTracer;
 }
 
 /**
@@ -40,18 +43,34 @@ interface Writers {
 export class PublicationService {
   private readonly states: PublicationStateBook;
   private outbox: OutboxStore | null = null;
+  private readonly messaging: MessagingTelemetry;
 
   constructor(
     private readonly options: EventingOptions,
     private readonly registry: EventingRegistry,
     private readonly runner: SubscriptionRunner,
     private readonly writers: Writers,
+    /**
+     * Where a message of the outbox lane will go (the dispatcher installed, else this process's
+     * subscriptions), for its create span; the direct lane always runs this process's subscriptions.
+     */
+    private readonly destinations: {
+      readonly outbox: (message: EventMessage) => MessagingDestination;
+      readonly inProcess: (message: EventMessage) => MessagingDestination;
+    },
   ) {
     this.states = new PublicationStateBook(options.MaxPublicationStates);
+    this.messaging = new MessagingTelemetry(writers);
   }
 
   static writersOf(builder: EngineBuilder): Writers {
-    return { logger: builder.logger, story: builder.story, events: builder.events, meter: builder.meter };
+    return {
+      logger: builder.logger,
+      story: builder.story,
+      events: builder.events,
+      meter: builder.meter,
+      tracer: builder.tracer,
+    };
   }
 
   useOutbox(outbox: OutboxStore): void {
@@ -97,7 +116,7 @@ export class PublicationService {
       );
     }
     const acceptedAtUtc = new Date().toISOString();
-    const message: EventMessage = {
+    const created: EventMessage = {
       publicationId: request.id ?? randomUUID(),
       channelId: channel.id,
       eventType: request.eventType,
@@ -110,6 +129,11 @@ export class PublicationService {
       metadata: request.metadata ?? {},
       actorId: request.actorId ?? null,
     };
+    // The create span: the message carries its trace context (`traceparent`) to the dispatcher and consumers.
+    const message = this.messaging.created(
+      created,
+      (this.lane === 'outbox' ? this.destinations.outbox : this.destinations.inProcess)(created),
+    );
     const base = {
       trigger: 'route',
       route: publicationRoute,
@@ -165,7 +189,9 @@ export class PublicationService {
       null,
       { lane: 'direct' },
     );
-    const results = await this.runner.run(matching, message);
+    const results = await this.messaging.process(message, this.destinations.inProcess(message), () =>
+      this.runner.run(matching, message),
+    );
     await this.completeRun(message, matching.length, results);
     const counts = countResults(results);
     return {

@@ -1,3 +1,4 @@
+import type { PackHistogram } from '@corekit/abstractions';
 import { closeTelemetryHosts, prometheusSample, startTelemetryHost } from './test-support/telemetry-host';
 
 afterEach(closeTelemetryHosts);
@@ -37,6 +38,31 @@ describe('the Prometheus route (served through the pack contract)', () => {
     expect(target).toMatch(/service_instance_id="[0-9a-f-]{36}"/);
     // No host, process or owner detector: nothing about the machine is published.
     expect(target).not.toMatch(/host_name|process_pid|process_command|process_owner/);
+  });
+
+  it("aggregates a pack histogram with the buckets it advised (builder.meter.histogram's { unit, buckets })", async () => {
+    let histogram: PackHistogram | undefined;
+    const telemetry = await startTelemetryHost({
+      setup: (builder) => {
+        histogram = builder.meter.histogram('corekit.test.widget_duration', 'widget time', {
+          unit: 's',
+          buckets: [0.25, 2],
+        });
+      },
+    });
+    histogram!.record(0.5, { outcome: 'made' });
+    const { text } = await telemetry.get('/metrics');
+    const bounds = text
+      .split('\n')
+      .filter((line) => line.startsWith('corekit_test_widget_duration_bucket{'))
+      .map((line) => /le="([^"]+)"/.exec(line)?.[1]);
+    expect(bounds).toEqual(['0.25', '2', '+Inf']);
+    expect(
+      prometheusSample(text, 'corekit_test_widget_duration_bucket', { outcome: 'made', le: '0.25' }),
+    ).toBe(0);
+    expect(prometheusSample(text, 'corekit_test_widget_duration_bucket', { outcome: 'made', le: '2' })).toBe(
+      1,
+    );
   });
 
   it('follows the host /engine exposure by default: guarded under NODE_ENV=production, Open serves anyone', async () => {

@@ -1,4 +1,4 @@
-import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { CoreError, databaseTargetOfUrl, type EngineBuilder } from '@corekit/abstractions';
 import { eventingRegistrationKey, useOutboxStore } from '@corekit/eventing';
 import pg from 'pg';
 import { postgresOutboxOptionsSchema, type PostgresOutboxOptionsInput } from './postgres-outbox-options';
@@ -56,6 +56,7 @@ export function addPostgresOutbox(
     tableName: settings.TableName,
     createTable: settings.CreateTable,
     deleteDispatched: settings.DispatchedRetentionMinutes === 0,
+    database: databaseTargetOfUrl('postgresql', settings.ConnectionString, { port: 5432 }),
     ...(dispatchPool ? { dispatchPool } : {}),
   });
   useOutboxStore(builder, store);

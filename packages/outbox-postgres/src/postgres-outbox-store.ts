@@ -1,3 +1,9 @@
+import {
+  DatabaseClientTelemetry,
+  sqlOperationOf,
+  type DatabaseClientTarget,
+  type PackTelemetry,
+} from '@corekit/abstractions';
 import type { ClaimedOutboxMessage, EventMessage, OutboxStore } from '@corekit/eventing';
 import type { QueryResult } from 'pg';
 
@@ -19,6 +25,11 @@ export class PostgresOutboxStore implements OutboxStore {
   /** Where claims and settlements run: `dispatchPool` when given, else `pool`. */
   private readonly dispatch: Queryable;
   private readonly deleteDispatched: boolean;
+  /** `postgresql`, and the database, host and port when the registration knows the connection string. */
+  readonly database: DatabaseClientTarget;
+  private readonly telemetry: DatabaseClientTelemetry;
+  /** `db.collection.name` of every statement: `schema.table`. */
+  private readonly collection: string;
 
   /**
    * With `createTable` (default true) the table is created before the first statement that needs it.
@@ -35,12 +46,31 @@ export class PostgresOutboxStore implements OutboxStore {
       createTable?: boolean;
       dispatchPool?: Queryable;
       deleteDispatched?: boolean;
+      /** What the telemetry names as the database. Default `{ system: 'postgresql' }`. */
+      database?: DatabaseClientTarget;
     } = {},
   ) {
-    this.table = `"${options.schema ?? 'public'}"."${options.tableName ?? 'corekit_outbox'}"`;
+    const schema = options.schema ?? 'public';
+    const tableName = options.tableName ?? 'corekit_outbox';
+    this.table = `"${schema}"."${tableName}"`;
+    this.collection = `${schema}.${tableName}`;
+    this.database = options.database ?? { system: 'postgresql' };
+    this.telemetry = new DatabaseClientTelemetry(this.database);
     this.schema = options.createTable === false ? Promise.resolve() : null;
     this.dispatch = options.dispatchPool ?? pool;
     this.deleteDispatched = options.deleteDispatched ?? false;
+  }
+
+  /** Measures every statement from now on (`useOutboxStore` calls it with the engine's meter and tracer). */
+  useTelemetry(telemetry: PackTelemetry): void {
+    this.telemetry.use(telemetry);
+  }
+
+  /** One statement as one database operation, named by its first keyword, on the outbox table. */
+  private query(on: Queryable, text: string, values?: unknown[]): Promise<QueryResult> {
+    return this.telemetry.operation({ name: sqlOperationOf(text), collection: this.collection }, () =>
+      on.query(text, values),
+    );
   }
 
   private ready(): Promise<void> {
@@ -53,7 +83,9 @@ export class PostgresOutboxStore implements OutboxStore {
 
   /** Creates the table and its due-row index when missing (idempotent). */
   async ensureSchema(): Promise<void> {
-    await this.pool.query(`
+    await this.query(
+      this.pool,
+      `
       CREATE TABLE IF NOT EXISTS ${this.table} (
         outbox_id text NOT NULL,
         id text NOT NULL,
@@ -69,9 +101,11 @@ export class PostgresOutboxStore implements OutboxStore {
         settled_at timestamptz,
         last_error text,
         PRIMARY KEY (outbox_id, id)
-      )`);
+      )`,
+    );
     const index = `"${this.table.split('.')[1].replaceAll('"', '')}_due"`;
-    await this.pool.query(
+    await this.query(
+      this.pool,
       `CREATE INDEX IF NOT EXISTS ${index} ON ${this.table} (outbox_id, available_at) WHERE status = 'pending'`,
     );
   }
@@ -82,7 +116,8 @@ export class PostgresOutboxStore implements OutboxStore {
    */
   async stageInTransaction(client: Queryable, message: EventMessage): Promise<boolean> {
     await this.ready();
-    const result = await client.query(
+    const result = await this.query(
+      client,
       `INSERT INTO ${this.table} (outbox_id, id, channel_id, event_type, message)
        VALUES ($1, $2, $3, $4, $5) ON CONFLICT (outbox_id, id) DO NOTHING`,
       [this.outboxId, message.publicationId, message.channelId, message.eventType, JSON.stringify(message)],
@@ -101,7 +136,7 @@ export class PostgresOutboxStore implements OutboxStore {
    */
   async claim(owner: string, limit: number, leaseMs: number): Promise<ClaimedOutboxMessage[]> {
     await this.ready();
-    const result = await this.dispatch.query(claimStatement(this.table), [
+    const result = await this.query(this.dispatch, claimStatement(this.table), [
       this.outboxId,
       limit,
       owner,
@@ -119,7 +154,8 @@ export class PostgresOutboxStore implements OutboxStore {
   /** Settles every listed row as dispatched in one statement; answers the ids whose claim was still held. */
   async completeMany(ids: readonly string[], owner: string): Promise<readonly string[]> {
     const held = `outbox_id = $1 AND id = ANY($2::text[]) AND claim_owner = $3 AND status = 'pending'`;
-    const result = await this.dispatch.query(
+    const result = await this.query(
+      this.dispatch,
       this.deleteDispatched
         ? `DELETE FROM ${this.table} WHERE ${held} RETURNING id`
         : `UPDATE ${this.table} SET status = 'dispatched', settled_at = clock_timestamp(), claim_owner = NULL,
@@ -137,7 +173,8 @@ export class PostgresOutboxStore implements OutboxStore {
 
   /** Gives a claimed row back untouched: claimable at once, in its place, the attempt its claim counted uncounted. */
   async release(id: string, owner: string): Promise<boolean> {
-    const result = await this.dispatch.query(
+    const result = await this.query(
+      this.dispatch,
       `UPDATE ${this.table} SET claim_owner = NULL, claim_expires_at = NULL, attempts = greatest(attempts - 1, 0)
         WHERE outbox_id = $1 AND id = $2 AND claim_owner = $3 AND status = 'pending'`,
       [this.outboxId, id, owner],
@@ -153,7 +190,8 @@ export class PostgresOutboxStore implements OutboxStore {
 
   async pendingCount(): Promise<number> {
     await this.ready();
-    const result = await this.pool.query(
+    const result = await this.query(
+      this.pool,
       `SELECT count(*)::int AS count FROM ${this.table} WHERE outbox_id = $1 AND status = 'pending'`,
       [this.outboxId],
     );
@@ -163,7 +201,8 @@ export class PostgresOutboxStore implements OutboxStore {
   /** Deletes dispatched rows settled more than `olderThanMs` ago; answers how many. Failed rows stay. */
   async purgeDispatched(olderThanMs: number): Promise<number> {
     await this.ready();
-    const result = await this.pool.query(
+    const result = await this.query(
+      this.pool,
       `DELETE FROM ${this.table} WHERE outbox_id = $1 AND status = 'dispatched'
          AND settled_at < clock_timestamp() - $2 * interval '1 millisecond'`,
       [this.outboxId, olderThanMs],
@@ -172,7 +211,8 @@ export class PostgresOutboxStore implements OutboxStore {
   }
 
   private async settle(id: string, owner: string, assignments: string, values: unknown[]): Promise<boolean> {
-    const result = await this.dispatch.query(
+    const result = await this.query(
+      this.dispatch,
       `UPDATE ${this.table} SET ${assignments}, claim_owner = NULL, claim_expires_at = NULL
         WHERE outbox_id = $1 AND id = $2 AND claim_owner = $3 AND status = 'pending'`,
       [this.outboxId, id, owner, ...values],

@@ -3,7 +3,13 @@ import path from 'node:path';
 import pg from 'pg';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, type EventMessage } from '@corekit/eventing';
-import { requireService, startFixture, type FixtureProcess } from '@corekit/testing';
+import {
+  captureTelemetry,
+  expectDatabaseClientTelemetry,
+  requireService,
+  startFixture,
+  type FixtureProcess,
+} from '@corekit/testing';
 import { addPostgresOutbox } from './add-postgres-outbox';
 import { claimStatement, PostgresOutboxStore } from './postgres-outbox-store';
 
@@ -133,8 +139,9 @@ describe('PostgreSQL outbox', () => {
     expect(await store.pendingCount()).toBe(0);
   });
 
-  it('publishes through the pack into PostgreSQL and dispatches to the in-process subscriptions', async () => {
+  it('publishes through the pack into PostgreSQL and dispatches to the in-process subscriptions, measuring each statement', async () => {
     if (!available) return;
+    const capture = captureTelemetry();
     const outboxId = `pack-${randomUUID().slice(0, 8)}`;
     const delivered: string[] = [];
     const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
@@ -164,8 +171,22 @@ describe('PostgreSQL outbox', () => {
       expect(engine.catalog('event-dispatch-runtimes')!.entries()).toEqual([
         expect.objectContaining({ ownership: expect.objectContaining({ outboxProvider: 'postgresql' }) }),
       ]);
+      // Staging inserts, the claim is one `WITH ... UPDATE`, the settlement an UPDATE: each a CLIENT span
+      // and a db.client.operation.duration point on the outbox table.
+      await expectDatabaseClientTelemetry(capture, {
+        system: 'postgresql',
+        operations: ['INSERT', 'WITH', 'UPDATE'],
+        collection: `public.${table}`,
+      });
+      const insert = capture.spans().find((span) => span.attributes['db.operation.name'] === 'INSERT');
+      expect(insert?.attributes).toMatchObject({
+        'db.namespace': 'test',
+        'server.address': '127.0.0.1',
+        'server.port': 5432,
+      });
     } finally {
       await engine.stop();
+      await capture.stop();
     }
   });
 

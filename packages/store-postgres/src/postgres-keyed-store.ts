@@ -13,6 +13,7 @@ import {
   type PutOptions,
   type PutResult,
   type StoredRecord,
+  sqlOperationOf,
 } from '@corekit/abstractions';
 import type pg from 'pg';
 import type { PostgresStoreContext } from './postgres-store-provider';
@@ -87,12 +88,12 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
       );
       if (rows[0]) return written<T>(key, text, Number(rows[0].version), now);
     }
-    return this.transaction<PutResult<T>>(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
+    return this.transaction<PutResult<T>>(async (query) => {
+      await query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [
         this.context.tableId,
         this.name,
       ]);
-      const { rows } = await client.query<Row>(
+      const { rows } = await query<Row>(
         `SELECT value::text AS value, version, updated_at_ms, expires_at_ms FROM ${table}
          WHERE store_name = $1 AND key = $2 FOR UPDATE`,
         [this.name, key],
@@ -104,7 +105,7 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
         return { commit: false, result: refused<T>(key, current) };
       }
       if (current) {
-        const updated = await client.query<{ version: string }>(
+        const updated = await query<{ version: string }>(
           `UPDATE ${table} SET value = $3::json, version = version + 1, updated_at_ms = $4, expires_at_ms = $5
            WHERE store_name = $1 AND key = $2 RETURNING version`,
           [this.name, key, text, now, expiresAt],
@@ -112,7 +113,7 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
         return { commit: true, result: written<T>(key, text, Number(updated.rows[0].version), now) };
       }
       // A new key: drop this store's expired rows, then count what is live under the lock.
-      const counted = await client.query<{ n: number }>(
+      const counted = await query<{ n: number }>(
         `WITH swept AS (DELETE FROM ${table} WHERE store_name = $1 AND expires_at_ms <= $2 RETURNING 1)
          SELECT count(*)::int AS n FROM ${table} WHERE store_name = $1 AND ${liveAt('$2')}`,
         [this.name, now],
@@ -121,7 +122,7 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
       if (count >= this.maxEntries) {
         return { commit: true, error: storeFullError(this.name, count, this.maxEntries) };
       }
-      await client.query(
+      await query(
         `INSERT INTO ${table} (store_name, key, sort_key, value, version, updated_at_ms, expires_at_ms)
          VALUES ($1, $2, $3, $4::json, 1, $5, $6)
          ON CONFLICT (store_name, key) DO UPDATE SET value = EXCLUDED.value, version = 1,
@@ -152,19 +153,31 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
     text: string,
     values: unknown[],
   ): Promise<pg.QueryResult<R>> {
-    let pool: pg.Pool;
     try {
-      pool = await this.context.pool();
-      return await pool.query<R>(text, values);
+      // Waiting for the pool (and the table, the first time) is part of the operation: a server that cannot
+      // be reached fails it, with its `error.type`.
+      return await this.measured(() => this.context.pool(), text, values);
     } catch (error) {
       throw this.context.unavailable(this.name, error);
     }
   }
 
+  /** One statement as one database operation (named by its first keyword) on the store table. */
+  private measured<R extends pg.QueryResultRow>(
+    client: () => Promise<pg.Pool | pg.PoolClient>,
+    text: string,
+    values?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    return this.context.telemetry.operation(
+      { name: sqlOperationOf(text), collection: this.context.collection },
+      async () => (await client()).query<R>(text, values),
+    );
+  }
+
   /** Runs `work` in a transaction on one pooled client; `commit: false` rolls back. */
   private async transaction<R>(
     work: (
-      client: pg.PoolClient,
+      query: <Q extends pg.QueryResultRow>(text: string, values?: unknown[]) => Promise<pg.QueryResult<Q>>,
     ) => Promise<{ commit: boolean; result: R } | { commit: boolean; error: CoreError }>,
   ): Promise<R> {
     let client: pg.PoolClient;
@@ -173,13 +186,15 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
     } catch (error) {
       throw this.context.unavailable(this.name, error);
     }
+    const query = <Q extends pg.QueryResultRow>(text: string, values?: unknown[]) =>
+      this.measured<Q>(async () => client, text, values);
     let outcome: { commit: boolean; result: R } | { commit: boolean; error: CoreError };
     try {
-      await client.query('BEGIN');
-      outcome = await work(client);
-      await client.query(outcome.commit ? 'COMMIT' : 'ROLLBACK');
+      await query('BEGIN');
+      outcome = await work(query);
+      await query(outcome.commit ? 'COMMIT' : 'ROLLBACK');
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await query('ROLLBACK').catch(() => undefined);
       client.release();
       throw this.context.unavailable(this.name, error);
     }

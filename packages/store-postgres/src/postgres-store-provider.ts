@@ -1,8 +1,11 @@
 import {
+  databaseTargetOfUrl,
   SharedStoreProvider,
   storeUnavailableError,
   systemStoreClock,
   type CoreError,
+  type DatabaseClientTarget,
+  type DatabaseClientTelemetry,
   type KeyedStore,
   type StoreClock,
 } from '@corekit/abstractions';
@@ -44,6 +47,10 @@ export interface PostgresStoreContext {
   pool(): Promise<pg.Pool>;
   /** Turns a driver failure into STORE_UNAVAILABLE naming the server, never the credentials. */
   unavailable(store: string, error: unknown): CoreError;
+  /** Measures each statement (`db.client.operation.duration`, a CLIENT span) once the engine gave telemetry. */
+  readonly telemetry: DatabaseClientTelemetry;
+  /** `db.collection.name` of every statement: `schema.table`. */
+  readonly collection: string;
 }
 
 /**
@@ -55,6 +62,7 @@ export interface PostgresStoreContext {
  */
 export class PostgresStoreProvider extends SharedStoreProvider {
   readonly kind = 'postgresql';
+  readonly database: DatabaseClientTarget;
   private readonly context: PostgresStoreContext;
   private current: { pool: pg.Pool; ready: Promise<void> | undefined } | undefined;
 
@@ -78,7 +86,10 @@ export class PostgresStoreProvider extends SharedStoreProvider {
       connection: options.connectionString,
       connectionPlaceholder: '<connection string>',
     };
+    this.database = databaseTargetOfUrl('postgresql', options.connectionString, { port: 5432 });
     this.context = {
+      telemetry: this.databaseTelemetry(),
+      collection: `${schema}.${tableName}`,
       table: `"${schema}"."${tableName}"`,
       tableId: `${schema}.${tableName}`,
       clock: options.clock ?? systemStoreClock,

@@ -50,6 +50,11 @@ describeSharedStoreProvider('PostgresStoreProvider', {
     environment: { POSTGRES_URL: postgresUrl },
     prepare: (provider) => provider.ensureTable(),
   },
+  telemetry: {
+    system: 'postgresql',
+    operations: ['INSERT', 'UPDATE', 'SELECT', 'WITH', 'DELETE', 'BEGIN', 'COMMIT'],
+    collection: (tableName) => `public.${tableName}`,
+  },
   unreachable: {
     provider: () =>
       new PostgresStoreProvider({

@@ -68,7 +68,7 @@ export class RedisKeyedStore<T> implements KeyedStore<T> {
   async get(key: string): Promise<StoredRecord<T> | undefined> {
     assertValidKey(this.name, key);
     const now = this.now();
-    const text = await this.call(() => this.context.client().hget(this.keys.records, memberOf(key)));
+    const text = await this.call('HGET', () => this.context.client().hget(this.keys.records, memberOf(key)));
     if (text === null) return undefined;
     const record = parseRecord(text);
     return record.expiresAtMs === undefined || now < record.expiresAtMs ? toRecord<T>(record) : undefined;
@@ -80,7 +80,7 @@ export class RedisKeyedStore<T> implements KeyedStore<T> {
     const prefix = memberOf(options?.prefix ?? '');
     // Every member starting with `prefix` sorts below `prefix` + "g": hex digits are all below "g".
     const [min, max] = prefix === '' ? ['-', '+'] : [`[${prefix}`, `(${prefix}g`];
-    const texts = await this.call(() =>
+    const texts = await this.call('EVALSHA', () =>
       this.context.run(
         listScript,
         [this.keys.records, this.keys.order],
@@ -92,7 +92,7 @@ export class RedisKeyedStore<T> implements KeyedStore<T> {
 
   async count(): Promise<number> {
     return Number(
-      await this.call(() =>
+      await this.call('EVALSHA', () =>
         this.context.run(countScript, [this.keys.records, this.keys.expiry], [this.now()]),
       ),
     );
@@ -102,7 +102,7 @@ export class RedisKeyedStore<T> implements KeyedStore<T> {
     const json = admitPut(this.name, key, value, options);
     const now = this.now();
     const expiresAt = storeExpiryOf(now, options) ?? '';
-    const [outcome, text] = (await this.call(() =>
+    const [outcome, text] = (await this.call('EVALSHA', () =>
       this.context.run(
         putScript,
         [this.keys.records, this.keys.order, this.keys.expiry],
@@ -117,7 +117,7 @@ export class RedisKeyedStore<T> implements KeyedStore<T> {
 
   async delete(key: string, options?: { readonly expectedVersion?: number }): Promise<boolean> {
     assertDeleteArguments(this.name, key, options);
-    const deleted = await this.call(() =>
+    const deleted = await this.call('EVALSHA', () =>
       this.context.run(
         deleteScript,
         [this.keys.records, this.keys.order, this.keys.expiry],
@@ -131,9 +131,10 @@ export class RedisKeyedStore<T> implements KeyedStore<T> {
     return storeTimeOf(this.context.clock);
   }
 
-  private async call<R>(command: () => Promise<R>): Promise<R> {
+  /** One command (`HGET`, or `EVALSHA` for a script) as one database operation. */
+  private async call<R>(operation: string, command: () => Promise<R>): Promise<R> {
     try {
-      return await command();
+      return await this.context.telemetry.operation({ name: operation }, command);
     } catch (error) {
       throw this.context.unavailable(this.name, error);
     }

@@ -1,8 +1,11 @@
 import {
+  databaseTargetOfUrl,
   SharedStoreProvider,
   storeUnavailableError,
   systemStoreClock,
   type CoreError,
+  type DatabaseClientTarget,
+  type DatabaseClientTelemetry,
   type KeyedStore,
   type StoreClock,
 } from '@corekit/abstractions';
@@ -36,6 +39,8 @@ export interface RedisStoreContext {
   run(script: StoreScript, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown>;
   /** Turns a client failure into STORE_UNAVAILABLE naming the server, never the credentials. */
   unavailable(store: string, error: unknown): CoreError;
+  /** Measures each command (`db.client.operation.duration`, a CLIENT span) once the engine gave telemetry. */
+  readonly telemetry: DatabaseClientTelemetry;
 }
 
 /**
@@ -46,6 +51,7 @@ export interface RedisStoreContext {
  */
 export class RedisStoreProvider extends SharedStoreProvider {
   readonly kind = 'redis';
+  readonly database: DatabaseClientTarget;
   private readonly context: RedisStoreContext;
   private current: Redis | undefined;
   /** The last connection error the client reported, named in the error of a call that failed while down. */
@@ -59,7 +65,9 @@ export class RedisStoreProvider extends SharedStoreProvider {
       connection: options.url,
       connectionPlaceholder: '<url>',
     };
+    this.database = databaseTargetOfUrl('redis', options.url, { port: 6379, namespace: '0' });
     this.context = {
+      telemetry: this.databaseTelemetry(),
       keyPrefix: options.keyPrefix ?? 'corekit:store:',
       clock: options.clock ?? systemStoreClock,
       client: () => this.client(),

@@ -47,6 +47,7 @@ describeSharedStoreProvider('RedisStoreProvider', {
     return new RedisStoreProvider({ url: redisUrl, keyPrefix, ...options });
   },
   replicas: { packageDirectory: path.resolve(__dirname, '..'), environment: { REDIS_URL: redisUrl } },
+  telemetry: { system: 'redis', operations: ['EVALSHA', 'HGET'] },
   unreachable: {
     provider: () =>
       new RedisStoreProvider({ url: 'redis://app:s3cr3t-pw@127.0.0.1:1/0', connectTimeoutMs: 500 }),

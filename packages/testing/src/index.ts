@@ -174,3 +174,15 @@ export * from './servers/azure-monitor-ingestion';
 export * from './servers/gce-metadata-server';
 export { webSocketUpgradeAnswer } from './websocket-upgrade';
 export type { UpgradeAnswer } from './websocket-upgrade';
+export { captureTelemetry } from './capture-telemetry';
+export { SpanKind } from '@opentelemetry/api';
+export type { CapturedInstrument, CapturedPoint, TelemetryCapture } from './capture-telemetry';
+export {
+  expectDatabaseClientTelemetry,
+  expectDeliveredTraceparent,
+  expectMessagingTelemetry,
+} from './semantic-convention-expectations';
+export type {
+  ExpectedDatabaseTelemetry,
+  ExpectedMessagingTelemetry,
+} from './semantic-convention-expectations';

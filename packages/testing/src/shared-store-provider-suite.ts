@@ -1,5 +1,8 @@
 import type { EngineBuilder, StoreClock, StoreProvider } from '@corekit/abstractions';
+import { SpanKind } from '@opentelemetry/api';
+import { captureTelemetry } from './capture-telemetry';
 import { startFixture, type FixtureProcess } from './child-process';
+import { expectDatabaseClientTelemetry } from './semantic-convention-expectations';
 import { describeStoreContract, storeTestClock } from './store-contract-suite';
 import { createTestEngineBuilder } from './test-engine-builder';
 
@@ -37,6 +40,15 @@ export interface SharedStoreProviderSuite<P extends ClosableStoreProvider> {
     readonly secret: string;
     /** What the STORE_UNAVAILABLE message of a call must match (product, store "things", server, cause). */
     readonly message: RegExp;
+  };
+  /** The database-client semantic conventions the provider follows. */
+  readonly telemetry: {
+    /** `db.system.name` (`postgresql`, `redis`). */
+    readonly system: string;
+    /** `db.operation.name` values a put, get, list, count and delete give, each checked. */
+    readonly operations: readonly string[];
+    /** `db.collection.name` on `namespace`, for a database with tables. */
+    readonly collection?: (namespace: string) => string;
   };
   /** The package's `add*Stores` and the `Engine:Stores` section that puts it on `namespace`. */
   readonly registration: {
@@ -179,6 +191,64 @@ export function describeSharedStoreProvider<P extends ClosableStoreProvider>(
       const closed = jest.spyOn(provider, 'close');
       await engine.stop();
       expect(closed).toHaveBeenCalledTimes(1);
+    });
+
+    it('as the engine provider, measures and traces every database operation per the semantic conventions', async () => {
+      const capture = captureTelemetry();
+      const namespace = suite.freshNamespace();
+      try {
+        const { builder } = createTestEngineBuilder({
+          configuration: { Engine: { Stores: suite.registration.section(namespace) } },
+        });
+        const store = builder.openStore<{ n: number }>('measured');
+        const provider = suite.registration.add(builder);
+        const engine = builder.build();
+        await engine.start();
+        try {
+          await store.put('a', { n: 1 });
+          await store.put('a', { n: 2 }, { expectedVersion: 1 });
+          expect((await store.get('a'))?.value).toEqual({ n: 2 });
+          expect(await store.list()).toHaveLength(1);
+          expect(await store.count()).toBe(1);
+          expect(await store.delete('a')).toBe(true);
+        } finally {
+          await engine.stop();
+        }
+        expect(provider.database).toMatchObject({ system: suite.telemetry.system });
+        await expectDatabaseClientTelemetry(capture, {
+          system: suite.telemetry.system,
+          operations: suite.telemetry.operations,
+          collection: suite.telemetry.collection?.(namespace),
+        });
+        const spans = capture.spans().filter((span) => span.kind === SpanKind.CLIENT);
+        for (const span of spans) {
+          expect(span.attributes).toMatchObject({
+            'server.address': expect.any(String),
+            'server.port': expect.any(Number),
+          });
+        }
+
+        // A failed operation carries `error.type`, on the span and the measurement, and no credentials.
+        const unreachable = suite.unreachable.provider();
+        unreachable.useTelemetry?.(capture.telemetry);
+        try {
+          await expect(unreachable.open<number>('things').get('a')).rejects.toMatchObject({
+            code: 'STORE_UNAVAILABLE',
+          });
+        } finally {
+          await unreachable.close();
+        }
+        const failed = capture.spans().filter((span) => span.attributes['error.type'] !== undefined);
+        expect(failed.length).toBeGreaterThan(0);
+        expect(failed[0]!.status.code).toBe(2);
+        const duration = await capture.instrument('db.client.operation.duration');
+        expect(duration?.points.some((point) => point.attributes['error.type'] !== undefined)).toBe(true);
+        expect(JSON.stringify(capture.spans().map((span) => span.attributes))).not.toContain(
+          suite.unreachable.secret,
+        );
+      } finally {
+        await capture.stop();
+      }
     });
   });
 }

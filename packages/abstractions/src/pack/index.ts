@@ -73,6 +73,7 @@ export type {
   PackCounter,
   PackHistogram,
   PackMeter,
+  HistogramAdvice,
   RegistrationWarning,
   EventIdCatalogEntry,
 } from './runtime-writers';
@@ -85,3 +86,21 @@ export { StoreLeases, leaseFor, leaseIsLive } from './store-leases';
 export type { WorkLease, LeaseRecord, LeaseAcquisition } from './store-leases';
 export { StoreMirror } from './store-mirror';
 export type { StoreMirrorOptions } from './store-mirror';
+export { errorTypeOf } from './pack-tracer';
+export type {
+  PackSpanKind,
+  SpanAttributeValue,
+  TraceCarrier,
+  PackSpanOptions,
+  PackSpan,
+  PackTracer,
+  PackTelemetry,
+} from './pack-tracer';
+export {
+  DatabaseClientTelemetry,
+  databaseDurationBuckets,
+  databaseTargetOfUrl,
+  sqlOperationOf,
+} from './database-client-telemetry';
+export type { DatabaseClientTarget, DatabaseOperation } from './database-client-telemetry';
+export { messagingDurationBuckets } from './messaging-conventions';

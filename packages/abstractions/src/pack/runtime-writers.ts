@@ -41,12 +41,24 @@ export interface PackHistogram {
 }
 
 /**
+ * How a histogram should be aggregated, as the OpenTelemetry semantic conventions advise it: the unit (`s`
+ * for durations) and explicit bucket boundaries in that unit. An SDK view configured by the host wins.
+ */
+export interface HistogramAdvice {
+  readonly unit?: string;
+  /** Upper bounds of the buckets, ascending (`[0.005, 0.01, 0.025, ...]` seconds). */
+  readonly buckets?: readonly number[];
+}
+
+/**
  * The engine's meter, for packs: instruments are created on the engine's OpenTelemetry meter
- * (`corekit.engine`) and listed by name in `/engine/diagnostics`.
+ * (`corekit.engine`) and listed by name in `/engine/diagnostics`. Names are dotted lower case; a name the
+ * semantic conventions define (`db.client.operation.duration`) is used with exactly its unit and attributes.
  */
 export interface PackMeter {
   counter(name: string, description: string, unit?: string): PackCounter;
-  histogram(name: string, description: string, unit?: string): PackHistogram;
+  /** `advice` is the unit alone (`'ms'`) or the unit with bucket boundaries. */
+  histogram(name: string, description: string, advice?: string | HistogramAdvice): PackHistogram;
 }
 
 /** A warning found while registering (an `add*Health` call that found nothing to check...). */

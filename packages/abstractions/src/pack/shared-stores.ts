@@ -1,4 +1,6 @@
 import { CoreError } from '../errors';
+import { DatabaseClientTelemetry, type DatabaseClientTarget } from './database-client-telemetry';
+import type { PackTelemetry } from './pack-tracer';
 import { redactText, secretsInConnectionString } from '../redaction';
 import {
   admitJsonText,
@@ -33,10 +35,23 @@ export abstract class SharedStoreProvider implements StoreProvider {
   readonly durable = true;
   readonly shared = true;
   private readonly defaultMaxEntries: number;
+  /** The database the records live in: `db.system.name` and where the server is (never credentials). */
+  abstract readonly database: DatabaseClientTarget;
+  private clientTelemetry: DatabaseClientTelemetry | undefined;
 
   /** `defaultMaxEntries`: the bound of a store opened without `maxEntries` (default 10,000). */
   protected constructor(defaultMaxEntries: number | undefined) {
     this.defaultMaxEntries = defaultMaxEntries ?? defaultStoreMaxEntries;
+  }
+
+  /** Measures every database operation of every store from now on (`useStoreProvider` calls it). */
+  useTelemetry(telemetry: PackTelemetry): void {
+    this.databaseTelemetry().use(telemetry);
+  }
+
+  /** What the stores run their database operations through: bare until `useTelemetry` was called. */
+  protected databaseTelemetry(): DatabaseClientTelemetry {
+    return (this.clientTelemetry ??= new DatabaseClientTelemetry(this.database));
   }
 
   open<T>(name: string, options?: StoreOptions): KeyedStore<T> {

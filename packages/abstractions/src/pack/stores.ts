@@ -1,3 +1,5 @@
+import type { DatabaseClientTarget } from './database-client-telemetry';
+import type { PackTelemetry } from './pack-tracer';
 import { CoreError } from '../errors';
 
 /**
@@ -74,6 +76,16 @@ export interface StoreProviderTraits {
 /** Where stores come from: the engine's configured provider (`Engine:Stores`), or one a package adds. */
 export interface StoreProvider extends StoreProviderTraits {
   open<T>(name: string, options?: StoreOptions): KeyedStore<T>;
+  /**
+   * The database a shared provider talks to, for the database-client telemetry (`db.system.name`:
+   * `postgresql`, `redis`); absent for in-process providers (memory, file), which measure nothing.
+   */
+  readonly database?: DatabaseClientTarget;
+  /**
+   * Called once by `useStoreProvider` with the engine's meter and tracer: the provider then measures every
+   * database operation per the semantic conventions (`db.client.operation.duration`, CLIENT spans).
+   */
+  useTelemetry?(telemetry: PackTelemetry): void;
   /**
    * Flushes and releases resources (pools, clients); called when the engine stops (`engine.stop()`, not a
    * restart). Stores used again afterwards (a start after a stop) reopen what they need.

@@ -1,6 +1,7 @@
 import type { Counter, Histogram } from '@opentelemetry/api';
 import {
   CoreError,
+  type HistogramAdvice,
   type MetricAttributes,
   type PackCounter,
   type PackHistogram,
@@ -32,10 +33,17 @@ export class EngineMeter implements PackMeter {
     }) as PackCounter;
   }
 
-  histogram(name: string, description: string, unit?: string): PackHistogram {
+  histogram(name: string, description: string, advice?: string | HistogramAdvice): PackHistogram {
+    const { unit, buckets } =
+      typeof advice === 'string' ? { unit: advice, buckets: undefined } : (advice ?? {});
     return this.instrument(name, 'histogram', description, unit, () => {
+      // The SDK (2.x) applies the advised boundaries unless a view the host configured says otherwise.
       const histogram = meterBound(meterName, (meter): Histogram =>
-        meter.createHistogram(name, { description, unit }),
+        meter.createHistogram(name, {
+          description,
+          unit,
+          ...(buckets ? { advice: { explicitBucketBoundaries: [...buckets] } } : {}),
+        }),
       );
       return {
         record: (value: number, attributes?: MetricAttributes) => histogram().record(value, attributes),
