@@ -1,10 +1,12 @@
 // Checks what every package under packages/ must have (STYLE.md): README, src/index.ts, the exports map with
 // types/import/require, files, engines, repository.directory, the add*/create* export its kind calls for, a
-// built dist that publint accepts. Exits 1 listing every problem.
+// built dist that publint accepts; and the one supported Node.js range (tools/supported-node.mjs) in every
+// workspace package.json and in create-corekit-host's host template. Exits 1 listing every problem.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { publint } from 'publint';
+import { supportedNodeRange } from './supported-node.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const packagesDirectory = path.join(root, 'packages');
@@ -46,7 +48,6 @@ for (const folder of folders) {
     report('exports["."] must map import and require, each with types and default');
   }
   if (!Array.isArray(pkg.files) || !pkg.files.includes('dist')) report('files must include dist');
-  if (!pkg.engines?.node) report('engines.node is missing');
   if (pkg.repository?.directory !== `packages/${folder}`)
     report(`repository.directory must be packages/${folder}`);
   if (pkg.sideEffects !== false) report('sideEffects must be false (nothing registers itself on import)');
@@ -62,6 +63,33 @@ for (const folder of folders) {
   for (const message of messages)
     report(`publint ${message.type} ${message.code} ${JSON.stringify(message.args ?? {})}`);
 }
+
+// One supported Node.js range everywhere: the root, every workspace folder (pnpm-workspace.yaml's `dir/*`
+// entries), and the package.json a generated host gets.
+const workspaceGlobs = [
+  ...readFileSync(path.join(root, 'pnpm-workspace.yaml'), 'utf8').matchAll(/^\s*-\s*'?([\w-]+)\/\*'?\s*$/gm),
+].map((match) => match[1]);
+const manifests = [
+  'package.json',
+  ...workspaceGlobs.flatMap((parent) =>
+    readdirSync(path.join(root, parent))
+      .map((name) => `${parent}/${name}/package.json`)
+      .filter((file) => existsSync(path.join(root, file))),
+  ),
+];
+for (const file of manifests) {
+  const range = JSON.parse(readFileSync(path.join(root, file), 'utf8')).engines?.node;
+  if (range !== supportedNodeRange)
+    problems.push(`${file}: engines.node must be "${supportedNodeRange}", is ${JSON.stringify(range)}`);
+}
+const hostTemplate = 'packages/create-corekit-host/templates/host/package.json.tmpl';
+const templateRange = /"engines":\s*\{\s*"node":\s*"([^"]*)"/.exec(
+  readFileSync(path.join(root, hostTemplate), 'utf8'),
+)?.[1];
+if (templateRange !== supportedNodeRange)
+  problems.push(
+    `${hostTemplate}: engines.node must be "${supportedNodeRange}", is ${JSON.stringify(templateRange)}`,
+  );
 
 // The layering rule must be live: lint code that breaks it in each layer and expect the rule to fire.
 const eslint = new ESLint({ cwd: root });
@@ -93,4 +121,7 @@ if (problems.length > 0) {
   console.error(`Package checks failed:\n- ${problems.join('\n- ')}`);
   process.exit(1);
 }
-console.log(`Package checks passed for ${folders.length} packages; the layering rule fires in every layer.`);
+console.log(
+  `Package checks passed for ${folders.length} packages; engines.node is ${supportedNodeRange} in ${manifests.length} ` +
+    'package.json files and the host template; the layering rule fires in every layer.',
+);

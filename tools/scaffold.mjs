@@ -2,6 +2,7 @@
 // configs). Run once per new package: node tools/scaffold.mjs <folder> "<description>" [dep@range ...]
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { supportedNodeRange } from './supported-node.mjs';
 
 const [folder, description, ...dependencies] = process.argv.slice(2);
 if (!folder || !description) {
@@ -40,7 +41,7 @@ const pkg = {
     './package.json': './package.json',
   },
   files: ['dist', 'README.md'],
-  engines: { node: '>=20.10' },
+  engines: { node: supportedNodeRange },
   repository: {
     type: 'git',
     url: 'git+https://example.invalid/corekit.git',

@@ -2,7 +2,8 @@
 // Runs every package's tests through turbo and keeps going after a failure (`--continue`), so one red package
 // never hides the others. At the end it prints, from turbo's run summary and each package's jest output:
 // every package's duration (slowest first), the failing packages with their failing tests, and one closing
-// line that counts every test that ran. Exits non-zero when any package failed.
+// line that counts every test that ran and names the Node.js version it ran on (the `node` first on PATH:
+// turbo, jest and the tests' child processes all use it). Exits non-zero when any package failed.
 //
 // Usage: node tools/ci/run-tests.mjs [extra turbo arguments, e.g. --filter=@corekit/eventing]
 import { spawn } from 'node:child_process';
@@ -133,6 +134,7 @@ const elapsed = ((Date.now() - startedAt) / 1000).toFixed(0);
 console.log(
   `\ntests: ${total.passed} passed, ${total.failed} failed` +
     (total.skipped ? `, ${total.skipped} skipped` : '') +
-    `; packages: ${tasks.length - failedPackages.size} passed, ${failedPackages.size} failed; ${elapsed} s`,
+    `; packages: ${tasks.length - failedPackages.size} passed, ${failedPackages.size} failed; ${elapsed} s` +
+    ` on Node.js ${process.version}`,
 );
 process.exit(exitCode !== 0 || failedPackages.size > 0 ? 1 : 0);

@@ -92,7 +92,9 @@ export function generateHost(options: GenerateOptions, catalog: Catalog): { file
     throw new Error(`${directory} exists and is not empty`);
   const probes = pick(catalog.probes, options.probes, 'probe');
   const packs = withNeeds(catalog, options.packs);
-  const nodeMajor = 20;
+  // The container image runs the active LTS; the build targets the oldest major the engines range allows.
+  const nodeMajor = 24;
+  const buildTargetMajor = 20;
   const corekit = ['abstractions', 'engine-core', 'observability', 'web-host', 'worker-host']
     .concat(
       probes.map((probe) => probe.folder),
@@ -133,7 +135,7 @@ export function generateHost(options: GenerateOptions, catalog: Catalog): { file
     worker: options.host === 'worker',
     /** The console pack is chosen: the web host prints its address. */
     console: packs.some((pack) => pack.id === 'console'),
-    nodeMajor,
+    buildTargetMajor,
     dependencies,
     devDependencies,
   };
