@@ -8,6 +8,8 @@ export interface DemoProcess {
   stderr(): string;
   /** Resolves with the exit code once the process has ended (null when a signal ended it). */
   readonly exited: Promise<number | null>;
+  /** The exit code once the process ends on its own; SIGKILL if it is still running after `boundMs`. */
+  exit(boundMs: number): Promise<number | null>;
   /** SIGTERM (the demo shuts down gracefully), then the exit; SIGKILL if it is still running after `graceMs`. */
   stop(graceMs?: number): Promise<number | null>;
 }
@@ -35,19 +37,23 @@ export function spawnDemo(environment: Record<string, string>): DemoProcess {
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  async function exit(boundMs: number): Promise<number | null> {
+    const timer = setTimeout(() => child.kill('SIGKILL'), boundMs);
+    try {
+      return await exited;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
   return {
     child,
     stdout: () => stdout,
     stderr: () => stderr,
     exited,
-    async stop(graceMs = 30_000) {
+    exit,
+    stop(graceMs = 30_000) {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-      try {
-        return await exited;
-      } finally {
-        clearTimeout(timer);
-      }
+      return exit(graceMs);
     },
   };
 }

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { freePort, portIsFree } from '@corekit/testing';
-import { sampleRoot } from './sample-host';
+import { spawnDemo } from './demo-process';
 
 jest.setTimeout(120_000);
 
@@ -10,33 +9,12 @@ jest.setTimeout(120_000);
  * exit code. A demo still running after 90 s is killed (the test then fails on its exit code): the bound only
  * stops a hung demo; a loaded CI machine may need tens of seconds to compile and start it.
  */
-function runDemo(
+async function runDemo(
   environment: Record<string, string>,
 ): Promise<{ code: number | null; stderr: string; stdout: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: sampleRoot,
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      COREKIT_DEBUG: '',
-      ...environment,
-      TSX_TSCONFIG_PATH: 'tsconfig.run.json',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  let stdout = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => (stderr += chunk));
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (chunk: string) => (stdout += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stderr, stdout });
-    }),
-  );
+  const demo = spawnDemo(environment);
+  const code = await demo.exit(90_000);
+  return { code, stderr: demo.stderr(), stdout: demo.stdout() };
 }
 
 const stackLine = /^\s+at .+/m;
