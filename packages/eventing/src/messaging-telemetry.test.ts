@@ -60,14 +60,31 @@ describe('messaging telemetry of the eventing pack (semantic conventions)', () =
     }
   });
 
-  it('direct lane: the subscriptions run in a process span that continues the create span of the request', async () => {
-    const { publish } = await start({}, (builder) => declareOrders(builder, { billing: () => undefined }));
+  it('direct lane: no create span; the subscriptions run in a process span, child of the publishing span', async () => {
+    const seen = new Map<string, string>();
+    const { publish } = await start({}, (builder) =>
+      declareOrders(builder, {
+        billing: ({ message }) => void seen.set(message.publicationId, message.headers.traceparent ?? ''),
+      }),
+    );
     await publish(placed('d-1'));
-    const [create] = spansOf('d-1').filter((span) => span.kind === SpanKind.PRODUCER);
-    const [process] = spansOf('d-1').filter((span) => span.kind === SpanKind.CONSUMER);
-    expect(create?.name).toBe('create orders');
+    const spans = spansOf('d-1');
+    expect(spans.filter((span) => span.kind === SpanKind.PRODUCER)).toEqual([]);
+    const [process] = spans.filter((span) => span.kind === SpanKind.CONSUMER);
     expect(process?.name).toBe('process orders');
-    expect(process?.parentSpanContext?.spanId).toBe(create!.spanContext().spanId);
+    const operation = capture
+      .spans()
+      .find(
+        (span) =>
+          span.name === 'operation eventing.publish' &&
+          span.spanContext().traceId === process!.spanContext().traceId,
+      );
+    expect(operation).toBeDefined();
+    // The publishing span is the message's creation context: the process span's parent and its traceparent.
+    const { traceId, spanId } = operation!.spanContext();
+    expect(process?.parentSpanContext?.spanId).toBe(spanId);
+    expect(process?.spanContext().traceId).toBe(traceId);
+    expect(seen.get('d-1')).toBe(`00-${traceId}-${spanId}-01`);
     expect(process?.attributes).toMatchObject({
       'messaging.system': 'corekit',
       'messaging.operation.type': 'process',

@@ -44,8 +44,8 @@ const seconds = (startedAt: number) => (performance.now() - startedAt) / 1000;
 
 /**
  * The eventing pack's messaging telemetry, named per the OpenTelemetry messaging semantic conventions: a
- * PRODUCER `create {destination}` span per publication whose W3C context the message carries in its
- * headers (`traceparent`), a CLIENT `send {destination}` span per dispatched batch and destination linking
+ * PRODUCER `create {destination}` span per publication staged for a later send, whose W3C context the message
+ * carries in its headers (`traceparent`; a message delivered within its request carries the request's), a CLIENT `send {destination}` span per dispatched batch and destination linking
  * to those create spans, a CONSUMER `process {destination}` span per message this process runs, continuing
  * the message's trace; `messaging.client.operation.duration` (s), `messaging.client.sent.messages`,
  * `messaging.process.duration` (s) and `messaging.client.consumed.messages`.
@@ -96,6 +96,19 @@ export class MessagingTelemetry {
     });
     const carrier = span.carrier();
     span.end();
+    return Object.keys(carrier).length === 0
+      ? message
+      : { ...message, headers: { ...message.headers, ...carrier } };
+  }
+
+  /**
+   * Records a message delivered within the publishing request (the direct lane): no span of its own, the
+   * publishing span (the request's, or the caller's) is its creation context and goes into its headers as
+   * `traceparent`, so the `process` span is that span's child and a subscription that publishes onward or
+   * calls out continues the trace. A `create` span is for a message sent later, apart from its request.
+   */
+  inRequest(message: EventMessage): EventMessage {
+    const carrier = this.tracer.activeCarrier();
     return Object.keys(carrier).length === 0
       ? message
       : { ...message, headers: { ...message.headers, ...carrier } };
@@ -164,9 +177,15 @@ export class MessagingTelemetry {
 
   /**
    * Runs `work` as the processing of `message` by this process: a CONSUMER `process` span continuing the
-   * trace the message carries, the process duration and one consumed message; a throw marks both failed.
+   * trace the message carries (the active span's child when delivered within the request), the process duration and one consumed message; a throw marks both failed.
    */
-  process<T>(message: EventMessage, target: MessagingDestination, work: () => Promise<T>): Promise<T> {
+  process<T>(
+    message: EventMessage,
+    target: MessagingDestination,
+    work: () => Promise<T>,
+    /** Delivered within the publishing request (`inRequest`): the active span is the parent as it is. */
+    inRequest = false,
+  ): Promise<T> {
     const base = attributesOf(target, 'process', 'process');
     const startedAt = performance.now();
     this.consumed.add(1, attributesOf(target, 'process', 'process'));
@@ -175,7 +194,7 @@ export class MessagingTelemetry {
       {
         kind: 'consumer',
         attributes: { ...base, 'messaging.message.id': message.publicationId },
-        parent: message.headers,
+        ...(inRequest ? {} : { parent: message.headers }),
       },
       async () => {
         try {

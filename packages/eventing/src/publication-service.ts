@@ -129,11 +129,12 @@ export class PublicationService {
       metadata: request.metadata ?? {},
       actorId: request.actorId ?? null,
     };
-    // The create span: the message carries its trace context (`traceparent`) to the dispatcher and consumers.
-    const message = this.messaging.created(
-      created,
-      (this.lane === 'outbox' ? this.destinations.outbox : this.destinations.inProcess)(created),
-    );
+    // The message carries its creation context (`traceparent`) to the dispatcher and consumers: a create span
+    // when it is staged for a later send, the publishing span itself when it is delivered within the request.
+    const message =
+      this.lane === 'outbox'
+        ? this.messaging.created(created, this.destinations.outbox(created))
+        : this.messaging.inRequest(created);
     const base = {
       trigger: 'route',
       route: publicationRoute,
@@ -189,8 +190,11 @@ export class PublicationService {
       null,
       { lane: 'direct' },
     );
-    const results = await this.messaging.process(message, this.destinations.inProcess(message), () =>
-      this.runner.run(matching, message),
+    const results = await this.messaging.process(
+      message,
+      this.destinations.inProcess(message),
+      () => this.runner.run(matching, message),
+      true,
     );
     await this.completeRun(message, matching.length, results);
     const counts = countResults(results);

@@ -1,7 +1,7 @@
 import { context, metrics, propagation, trace, type TextMapPropagator } from '@opentelemetry/api';
 import { logs } from '@opentelemetry/api-logs';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
+import { PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import type { ResourceDetector } from '@opentelemetry/resources';
 import { BatchLogRecordProcessor, type LogRecordProcessor } from '@opentelemetry/sdk-logs';
 import {
@@ -41,6 +41,7 @@ import {
 import { telemetryResource } from './telemetry-resource';
 import { contributedParts } from './contribution-parts';
 import { safeEndpoint } from './safe-endpoint';
+import { SharedCumulativeMetricReader, sharesCumulativeStorage } from './shared-metric-reader';
 
 const category = 'corekit.observability';
 
@@ -80,7 +81,8 @@ export interface TelemetrySdkInputs {
  */
 export class TelemetrySdk {
   private sdk: NodeSDK | undefined;
-  private prometheus: PrometheusExporter | undefined;
+  /** The reader the Prometheus route collects from (it also pushes to the cumulative exporters). */
+  private prometheus: SharedCumulativeMetricReader | undefined;
   private readonly serializer = new PrometheusSerializer();
   private description: TelemetryDescription;
 
@@ -137,13 +139,7 @@ export class TelemetrySdk {
     for (const target of targets)
       for (const value of Object.values(target.headers)) this.inputs.addSecret(value);
     const interval = options.MetricExportIntervalMilliseconds ?? environment.metricExportInterval ?? 60_000;
-    const periodic = (exporter: PushMetricExporter) =>
-      new PeriodicExportingMetricReader({
-        exporter,
-        exportIntervalMillis: interval,
-        exportTimeoutMillis: Math.min(interval, 30_000),
-      });
-
+    const exportTimeout = Math.min(interval, 30_000);
     const spanProcessors: SpanProcessor[] = [];
     const metricReaders: IMetricReader[] = [];
     const logRecordProcessors: LogRecordProcessor[] = [];
@@ -152,10 +148,25 @@ export class TelemetrySdk {
     const propagators: TextMapPropagator[] = [];
     let idGenerator: { readonly platform: string; readonly generator: IdGenerator } | undefined;
 
-    if (options.Prometheus.Enabled) {
-      this.prometheus = new PrometheusExporter({ preventServerStart: true });
-      metricReaders.push(this.prometheus);
-    }
+    // Every push exporter that wants what the Prometheus route serves (cumulative, default aggregation) is fed
+    // from one shared reader: one storage, so each measurement is hashed and aggregated once for all of them.
+    // An exporter that wants delta (the platform packs, OTEL_EXPORTER_OTLP_METRICS_TEMPORALITY_PREFERENCE) or
+    // another aggregation keeps a periodic reader, so a storage, of its own.
+    const cumulativeExporters: PushMetricExporter[] = [];
+    const addMetricExporter = (exporter: PushMetricExporter) => {
+      if (sharesCumulativeStorage(exporter)) {
+        cumulativeExporters.push(exporter);
+        return;
+      }
+      metricReaders.push(
+        new PeriodicExportingMetricReader({
+          exporter,
+          exportIntervalMillis: interval,
+          exportTimeoutMillis: exportTimeout,
+        }),
+      );
+    };
+
     for (const target of targets) {
       const failed = this.coreFailureReport(target);
       if (target.signal === 'traces') {
@@ -163,7 +174,7 @@ export class TelemetrySdk {
           new BatchSpanProcessor(new ReportingSpanExporter(otlpSpanExporter(target), failed)),
         );
       } else if (target.signal === 'metrics') {
-        metricReaders.push(periodic(new ReportingMetricExporter(otlpMetricExporter(target), failed)));
+        addMetricExporter(new ReportingMetricExporter(otlpMetricExporter(target), failed));
       } else {
         logRecordProcessors.push(
           new BatchLogRecordProcessor({
@@ -180,7 +191,7 @@ export class TelemetrySdk {
       }
       spanProcessors.push(...parts.spanProcessors);
       for (const exporter of parts.metricExporters)
-        metricReaders.push(periodic(new ReportingMetricExporter(exporter, failed)));
+        addMetricExporter(new ReportingMetricExporter(exporter, failed));
       metricReaders.push(...parts.metricReaders);
       for (const exporter of parts.logRecordExporters) {
         logRecordProcessors.push(
@@ -199,6 +210,18 @@ export class TelemetrySdk {
         }
         idGenerator = { platform: contribution.platform, generator: parts.idGenerator };
       }
+    }
+
+    this.prometheus = undefined;
+    if (options.Prometheus.Enabled || cumulativeExporters.length > 0) {
+      const shared = new SharedCumulativeMetricReader({
+        exporters: cumulativeExporters,
+        exportIntervalMillis: interval,
+        exportTimeoutMillis: exportTimeout,
+      });
+      // First, where the Prometheus reader always was.
+      metricReaders.unshift(shared);
+      this.prometheus = options.Prometheus.Enabled ? shared : undefined;
     }
 
     const resource = telemetryResource({

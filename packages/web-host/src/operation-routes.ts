@@ -147,6 +147,8 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
             ),
           transport: 'http',
           signal: controller.signal,
+          // The request's server span (http-server-telemetry) covers this one operation.
+          tracing: 'request-span',
         });
         // no-store unless the operation chose its own caching (hashed static assets are immutable).
         response.setHeader('Cache-Control', 'no-store');

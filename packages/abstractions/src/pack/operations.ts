@@ -234,6 +234,14 @@ export interface OperationInvocation {
   readonly authorize?: OperationAuthorizeFunction;
   readonly transport?: string;
   readonly signal?: AbortSignal;
+  /**
+   * Where the invocation is traced. `'own-span'` (the default): the engine opens an INTERNAL `operation {id}`
+   * span. `'request-span'`: the transport's SERVER span for this request is the active span and covers this
+   * one invocation alone (an HTTP route that serves one operation); the engine sets the
+   * `corekit.operation.*` attributes on it instead of opening a child span that would repeat it. A transport
+   * that serves several operations per request (a batch) leaves it out.
+   */
+  readonly tracing?: 'own-span' | 'request-span';
 }
 
 /** The answer of an in-process invocation. */

@@ -46,6 +46,11 @@ export interface PackTracer {
    * the span when `work` settles; a throw fails the span and is rethrown.
    */
   within<T>(name: string, options: PackSpanOptions, work: (span: PackSpan) => Promise<T>): Promise<T>;
+  /**
+   * The W3C trace-context fields (`traceparent`, `tracestate`) of the span active now, for a message made
+   * inside it that needs no span of its own; empty when no span is active or no SDK is registered.
+   */
+  activeCarrier(): Record<string, string>;
 }
 
 /** What an instrumented client (a store provider, an outbox, a poller) is given by the engine. */

@@ -102,6 +102,12 @@ export class EngineTracer implements PackTracer {
     }
   }
 
+  activeCarrier(): Record<string, string> {
+    const fields: Record<string, string> = {};
+    propagation.inject(context.active(), fields);
+    return fields;
+  }
+
   private open(name: string, options: PackSpanOptions, parent: Context): Span {
     return engineTracer().startSpan(
       name,

@@ -1,4 +1,4 @@
-import { SpanStatusCode } from '@opentelemetry/api';
+import { SpanStatusCode, trace, type Span } from '@opentelemetry/api';
 import {
   CoreError,
   isIdentifier,
@@ -217,24 +217,28 @@ export class EngineOperationRegistry implements OperationRegistry {
       engine: runtime.engine,
       signal: invocation.signal ?? new AbortController().signal,
     };
-    return engineTracer().startActiveSpan(`operation ${id}`, async (span) => {
-      span.setAttribute('corekit.operation.id', id);
-      span.setAttribute('corekit.operation.transport', context.transport);
+    const run = async (span: Span | undefined): Promise<OperationOutcome> => {
+      span?.setAttribute('corekit.operation.id', id);
+      span?.setAttribute('corekit.operation.transport', context.transport);
       try {
         const answer = await operation.handler({ params, query, body } as never, context);
         const outcome = this.outcome(operation, answer);
-        span.setAttribute('corekit.operation.status', outcome.status);
+        span?.setAttribute('corekit.operation.status', outcome.status);
         runtime.counter.add(1, { operation: id, outcome: 'completed' });
         return outcome;
       } catch (error) {
         const kind = error instanceof OperationError ? error.kind : 'error';
         runtime.counter.add(1, { operation: id, outcome: kind });
-        if (kind === 'error') span.setStatus({ code: SpanStatusCode.ERROR });
+        // On the transport's span the transport sets the status (HTTP: a 5xx answer).
+        if (kind === 'error' && invocation.tracing !== 'request-span') {
+          span?.setStatus({ code: SpanStatusCode.ERROR });
+        }
         throw error;
-      } finally {
-        span.end();
       }
-    });
+    };
+    // The transport's server span covers this invocation alone: annotate it rather than repeat it.
+    if (invocation.tracing === 'request-span') return run(trace.getActiveSpan());
+    return engineTracer().startActiveSpan(`operation ${id}`, (span) => run(span).finally(() => span.end()));
   }
 
   private outcome(operation: OperationDefinition, answer: unknown): OperationOutcome {
