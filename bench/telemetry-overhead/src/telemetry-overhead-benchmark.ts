@@ -1,10 +1,12 @@
 // `pnpm --filter @corekit/bench-telemetry-overhead bench`: the web host's /health/ready and a pack operation
 // (POST /engine/event-publications, the eventing pack) with addOpenTelemetry against the same host without it,
-// each side in its own process, alternating rounds in one run. Prints the medians and the ratios; these machines
-// are noisy, so only the ratios are a result; the server CPU per request (read from /proc) is the steadier one on
-// a shared machine. Exits 1 when a target is missed (health >= 0.90, pack op >= 0.85) on both measures.
-// BENCH_DURATION_SECONDS (5), BENCH_ROUNDS (5), BENCH_CONNECTIONS (10) tune it.
-import { spawn, type ChildProcess } from 'node:child_process';
+// each side in several processes of its own, alternating rounds in one run. Prints the medians and the ratios;
+// these machines are noisy, so only the ratios are a result; the server CPU per request (read from /proc) is the
+// steadier one on a shared machine. Exits 1 when a target is missed (health >= 0.90, pack op >= 0.85) on both.
+// BENCH_DURATION_SECONDS (3), BENCH_ROUNDS (5), BENCH_CONNECTIONS (10), BENCH_PROCESSES (3 per side) tune it;
+// BENCH_PIN=0 leaves the servers unpinned.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon, { type Options, type Result } from 'autocannon';
@@ -12,16 +14,34 @@ import { startDiscardCollector } from './discard-collector';
 import { processCpuMicros } from './process-cpu';
 
 const directory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const duration = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
+const duration = Number(process.env.BENCH_DURATION_SECONDS ?? 3);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/**
+ * Processes per side. One process's CPU per request stays 5-10% off another's running the same code for its
+ * whole life (JIT and heap layout differ per process: an A/A run of two identical servers measured 0.90), so
+ * each side runs several and a side's figure is the median over all its processes' rounds.
+ */
+const processes = Number(process.env.BENCH_PROCESSES ?? 3);
+/**
+ * On Linux with two or more cores the servers run pinned to the last core (taskset), so the load generator
+ * in this process and a server do not trade places mid-round; the one server under load has that core.
+ */
+const pinnedCore =
+  process.env.BENCH_PIN !== '0' &&
+  availableParallelism() >= 2 &&
+  spawnSync('taskset', ['--version']).status === 0
+    ? String(availableParallelism() - 1)
+    : undefined;
 const targets = { health: 0.9, operation: 0.85 } as const;
 
 type Side = 'off' | 'on';
 type Route = keyof typeof targets;
 
 async function startServer(side: Side, otlpUrl: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/telemetry-server.ts'], {
+  const command = [process.execPath, '--import', 'tsx', 'src/telemetry-server.ts'];
+  const [file, ...args] = pinnedCore ? ['taskset', '-c', pinnedCore, ...command] : command;
+  const child = spawn(file!, args, {
     cwd: directory,
     env: {
       ...process.env,
@@ -56,10 +76,10 @@ function request(route: Route, port: number): Options {
 }
 
 const collector = await startDiscardCollector();
-const servers = {
-  off: await startServer('off', collector.url),
-  on: await startServer('on', collector.url),
-};
+const servers: Record<Side, Array<{ child: ChildProcess; port: number }>> = { off: [], on: [] };
+for (let index = 0; index < processes; index++) {
+  for (const side of ['off', 'on'] as const) servers[side].push(await startServer(side, collector.url));
+}
 const results: Record<Route, Record<Side, Result[]>> = {
   health: { off: [], on: [] },
   operation: { off: [], on: [] },
@@ -72,17 +92,22 @@ const cpu: Record<Route, Record<Side, number[]>> = {
 try {
   for (const route of ['health', 'operation'] as const) {
     for (const side of ['off', 'on'] as const) {
-      await autocannon({ ...request(route, servers[side].port), connections, duration: 2 });
+      for (const server of servers[side]) {
+        await autocannon({ ...request(route, server.port), connections, duration: 2 });
+      }
     }
   }
   for (let round = 1; round <= rounds; round++) {
     // Alternate which side goes first: a machine whose load drifts favours neither.
     const order: Side[] = round % 2 === 1 ? ['off', 'on'] : ['on', 'off'];
     for (const route of ['health', 'operation'] as const) {
-      for (const side of order) {
-        const pid = servers[side].child.pid!;
+      for (const [index, side] of servers.off.flatMap((_, index) =>
+        order.map((side) => [index, side] as const),
+      )) {
+        const server = servers[side][index]!;
+        const pid = server.child.pid!;
         const cpuBefore = processCpuMicros(pid);
-        const result = await autocannon({ ...request(route, servers[side].port), connections, duration });
+        const result = await autocannon({ ...request(route, server.port), connections, duration });
         const cpuPerRequest = (processCpuMicros(pid) - cpuBefore) / result.requests.total;
         if (result.non2xx > 0 || result.errors > 0) {
           throw new Error(`${route} ${side}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
@@ -90,13 +115,13 @@ try {
         results[route][side].push(result);
         cpu[route][side].push(cpuPerRequest);
         process.stdout.write(
-          `round ${round} ${route.padEnd(9)} telemetry ${side.padEnd(3)} ${result.requests.average.toFixed(0).padStart(7)} req/s  p99 ${String(result.latency.p99).padStart(3)} ms  server CPU ${cpuPerRequest.toFixed(1).padStart(6)} µs/request\n`,
+          `round ${round} ${route.padEnd(9)} telemetry ${side.padEnd(3)} #${index + 1} ${result.requests.average.toFixed(0).padStart(7)} req/s  p99 ${String(result.latency.p99).padStart(3)} ms  server CPU ${cpuPerRequest.toFixed(1).padStart(6)} µs/request\n`,
         );
       }
     }
   }
 } finally {
-  for (const { child } of Object.values(servers)) child.kill('SIGTERM');
+  for (const { child } of [...servers.off, ...servers.on]) child.kill('SIGTERM');
 }
 await new Promise((resolve) => setTimeout(resolve, 500));
 await collector.close();
@@ -108,7 +133,7 @@ const p99 = (route: Route, side: Side) => median(results[route][side].map((resul
 const cpuPerRequest = (route: Route, side: Side) => median(cpu[route][side]);
 const lines = [
   '',
-  `${connections} connections, ${rounds} rounds of ${duration} s per side and route (medians); the telemetry side exported ${collector.received.requests} OTLP requests (${(collector.received.bytes / 1024).toFixed(0)} KiB).`,
+  `${processes} processes per side${pinnedCore ? ` pinned to core ${pinnedCore}` : ''}, ${connections} connections, ${rounds} rounds of ${duration} s per process and route (medians over every process and round); the telemetry side exported ${collector.received.requests} OTLP requests (${(collector.received.bytes / 1024).toFixed(0)} KiB).`,
   'Throughput ratio: with/without requests per second. CPU ratio: without/with server CPU per request (the throughput',
   'ratio a saturated server would show; steadier than wall time on a shared machine).',
   '| route | req/s without / with | throughput ratio | server CPU µs/request without / with | CPU ratio | target |',
