@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import {
+  captureTelemetry,
   createMongoDbFakeCollections,
+  expectDatabaseClientTelemetry,
   startMongoDbFakeServer,
   type MongoDbFakeServer,
 } from '@corekit/testing';
@@ -179,6 +181,36 @@ describe('the document-database change-stream pump', () => {
       });
     },
   );
+
+  it('measures and traces the change-stream read and the outbox write per the database-client conventions', async () => {
+    const telemetry = captureTelemetry();
+    try {
+      const database = `cdc_${randomBytes(4).toString('hex')}`;
+      const served = await serve(database, mkdtempSync(join(tmpdir(), 'data-change-stream-')));
+      await pass(served);
+      await client
+        .db(database)
+        .collection('stock')
+        .insertMany([{ sku: 'x' }, { sku: 'y' }]);
+      expect((await pass(served)).captures[0]).toMatchObject({ producedMessageCount: 2 });
+      await expectDatabaseClientTelemetry(telemetry, {
+        system: 'mongodb',
+        operations: ['aggregate'],
+        collection: 'stock',
+      });
+      await expectDatabaseClientTelemetry(telemetry, {
+        system: 'mongodb',
+        operations: ['insert'],
+        collection: 'corekit_cdc_outbox',
+      });
+      // The database is the capture's, per operation; the connection string's credentials never appear.
+      const reads = telemetry.spans().filter((span) => span.name === 'aggregate stock');
+      expect(reads[0]?.attributes).toMatchObject({ 'db.namespace': database, 'db.system.name': 'mongodb' });
+      expect(JSON.stringify(telemetry.spans().map((span) => span.attributes))).not.toContain('mongodb://');
+    } finally {
+      await telemetry.stop();
+    }
+  });
 
   it('without a connection string the capture fails truthfully', async () => {
     const served = await serveData(

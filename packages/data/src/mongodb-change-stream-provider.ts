@@ -1,4 +1,9 @@
-import type { CdcCaptureDescriptor } from '@corekit/abstractions';
+import {
+  DatabaseClientTelemetry,
+  databaseTargetOfUrl,
+  type CdcCaptureDescriptor,
+  type PackTelemetry,
+} from '@corekit/abstractions';
 import { BSON, MongoBulkWriteError, MongoClient, type ChangeStreamDocument, type Document } from 'mongodb';
 import { CdcProviderError, type CdcPollingProvider, type StagedBatch } from './polling-provider';
 
@@ -32,6 +37,7 @@ export class MongoChangeStreamProvider implements CdcPollingProvider {
   readonly provider = 'mongodb';
   readonly acknowledgerServiceType = 'document-database-resume-token';
   private readonly client: MongoClient;
+  private readonly telemetry: DatabaseClientTelemetry;
 
   constructor(private readonly options: MongoChangeStreamProviderOptions) {
     this.client = new MongoClient(options.connectionString, {
@@ -39,6 +45,21 @@ export class MongoChangeStreamProvider implements CdcPollingProvider {
       connectTimeoutMS: options.timeoutMilliseconds,
       maxPoolSize: 2,
     });
+    // `server.address`/`server.port` from a single-host URL (a seed list or mongodb+srv names none); the
+    // database is per capture, so each operation gives its own `db.namespace`.
+    const { namespace: _database, ...target } = databaseTargetOfUrl('mongodb', options.connectionString, {
+      port: 27017,
+    });
+    this.telemetry = new DatabaseClientTelemetry(target);
+  }
+
+  /**
+   * Measures from now on (the pump host calls it with the engine's meter and tracer): the change-stream read
+   * of a batch as one `aggregate {collection}` operation (the `$changeStream` aggregate and the `getMore`s that
+   * fill the batch) and the outbox write as one `insert {outbox collection}`.
+   */
+  useTelemetry(telemetry: PackTelemetry): void {
+    this.telemetry.use(telemetry);
   }
 
   async stageBatch(request: {
@@ -51,20 +72,25 @@ export class MongoChangeStreamProvider implements CdcPollingProvider {
     let token: unknown = null;
     try {
       const resumeAfter = request.checkpoint === null ? undefined : BSON.EJSON.parse(request.checkpoint);
-      const stream = this.client
-        .db(database)
-        .collection(collection)
-        .watch([], { batchSize: request.batchSize, ...(resumeAfter ? { resumeAfter } : {}) });
-      try {
-        while (events.length < request.batchSize) {
-          const event = await stream.tryNext();
-          if (event === null) break;
-          events.push(event);
-        }
-        token = events.length > 0 ? events.at(-1)!._id : stream.resumeToken;
-      } finally {
-        await stream.close().catch(() => undefined);
-      }
+      token = await this.telemetry.operation(
+        { name: 'aggregate', collection, namespace: database },
+        async () => {
+          const stream = this.client
+            .db(database)
+            .collection(collection)
+            .watch([], { batchSize: request.batchSize, ...(resumeAfter ? { resumeAfter } : {}) });
+          try {
+            while (events.length < request.batchSize) {
+              const event = await stream.tryNext();
+              if (event === null) break;
+              events.push(event);
+            }
+            return events.length > 0 ? events.at(-1)!._id : stream.resumeToken;
+          } finally {
+            await stream.close().catch(() => undefined);
+          }
+        },
+      );
     } catch (error) {
       throw classify(error, `${database}.${collection}`);
     }
@@ -108,10 +134,14 @@ export class MongoChangeStreamProvider implements CdcPollingProvider {
       stagedAt: new Date(),
     }));
     try {
-      const result = await this.client
-        .db(database)
-        .collection(this.options.outboxCollection)
-        .insertMany(documents as never[], { ordered: false });
+      const result = await this.telemetry.operation(
+        { name: 'insert', collection: this.options.outboxCollection, namespace: database },
+        () =>
+          this.client
+            .db(database)
+            .collection(this.options.outboxCollection)
+            .insertMany(documents as never[], { ordered: false }),
+      );
       return result.insertedCount;
     } catch (error) {
       if (error instanceof MongoBulkWriteError) {

@@ -23,6 +23,11 @@ export interface DatabaseOperation {
   readonly name: string;
   /** `db.collection.name`: the table (`public.corekit_stores`); omitted where the database has none. */
   readonly collection?: string;
+  /**
+   * `db.namespace` of this operation when a client works in several (a MongoDB client's database per capture);
+   * left out, the target's.
+   */
+  readonly namespace?: string;
 }
 
 /**
@@ -68,6 +73,7 @@ export class DatabaseClientTelemetry {
       ...this.base,
       'db.operation.name': operation.name,
       ...(operation.collection ? { 'db.collection.name': operation.collection } : {}),
+      ...(operation.namespace ? { 'db.namespace': operation.namespace } : {}),
     };
     const name = operation.collection ? `${operation.name} ${operation.collection}` : operation.name;
     const startedAt = performance.now();
