@@ -13,7 +13,7 @@ import {
 import { addKafkaDispatcher } from './add-kafka-dispatcher';
 import type { KafkaDispatcherOptionsInput } from './kafka-dispatcher-options';
 
-// The Kafka wire fake of @corekit/testing (Produce v0-v2 with acceptProduce). KAFKA_BOOTSTRAP_SERVERS, when
+// The Kafka wire fake of @corekit/testing (Produce v0-v3 with acceptProduce). KAFKA_BOOTSTRAP_SERVERS, when
 // set, adds one run against a real broker (topic `orders` must exist there).
 const realBrokers = process.env.KAFKA_BOOTSTRAP_SERVERS;
 const cleanups: Array<() => Promise<unknown>> = [];
@@ -119,14 +119,17 @@ describe('Kafka dispatcher', () => {
     expect(broker.produced.map((record) => record.key?.toString())).toEqual(['ready-1']);
     expect(executed).toEqual([]);
     expectBrokerDispatchReadiness(engine, 'orders-audit', 'kafka');
-    // Messaging conventions: the topic is the destination. The fake speaks Produce v0-v2 (no record
-    // headers), so the trace context is read from the envelope's headers the value carries.
+    // Messaging conventions: the topic is the destination; the trace context travels as a record header
+    // (Produce v3 record batches) and in the envelope's headers the value carries.
     const creates = await expectMessagingTelemetry(telemetry, {
       system: 'kafka',
       destination: 'orders',
       messages: 1,
     });
-    const envelope = JSON.parse(broker.produced[0]!.value!.toString());
+    const record = broker.produced[0]!;
+    const header = record.headers.find((candidate) => candidate.key === 'traceparent');
+    expectDeliveredTraceparent(creates, 'ready-1', header?.value);
+    const envelope = JSON.parse(record.value!.toString());
     expectDeliveredTraceparent(creates, 'ready-1', envelope.headers.traceparent);
   });
 

@@ -19,7 +19,7 @@
  *   SASL_AUTHENTICATION_FAILED with "Authentication failed: Invalid username or password" followed by closing
  *   the connection, as the broker's PLAIN callback handler does.
  * On a SASL listener any request other than ApiVersions and the SASL pair before authentication closes the
- * connection. With `acceptProduce`, Produce v0-v2 appends to `produced` (see kafka-produce.ts). Any other
+ * connection. With `acceptProduce`, Produce v0-v3 appends to `produced` (see kafka-produce.ts). Any other
  * request (Produce without the option, CreateTopics, Fetch...) is recorded and closes the connection: the
  * fake never accepts a write it was not told to, and tests assert that none reached the wire.
  */
@@ -62,7 +62,7 @@ export interface KafkaFakeServerOptions {
   /** Default 1. */
   nodeId?: number;
   /**
-   * Accept Produce v0-v2 (uncompressed MessageSets) on existing topics, partition 0, and keep every message in
+   * Accept Produce v0-v3 (uncompressed MessageSets and record batches) on existing topics, partition 0, and keep every message in
    * `produced`. Default false: a Produce request is recorded and closes the connection.
    */
   acceptProduce?: boolean;
@@ -131,7 +131,7 @@ export async function startKafkaFakeServer(options: KafkaFakeServerOptions = {})
   const createdTopics: string[] = [];
   const produced: KafkaProducedRecord[] = [];
   const versions: ReadonlyArray<readonly [number, number, number]> = options.acceptProduce
-    ? [[apiKeys.produce, 0, 2], ...supportedVersions]
+    ? [[apiKeys.produce, 0, 3], ...supportedVersions]
     : supportedVersions;
   const sockets = new Set<net.Socket>();
   let connectionCount = 0;

@@ -33,8 +33,8 @@ describe('Kafka fake: Produce (acceptProduce)', () => {
     });
     const [again] = await producer.send({ topic: 'orders', messages: [{ key: 'k-3', value: 'third' }] });
     await producer.disconnect();
-    expect(result).toMatchObject({ topicName: 'orders', partition: 0, errorCode: 0, offset: '0' });
-    expect(again).toMatchObject({ offset: '2' });
+    expect(result).toMatchObject({ topicName: 'orders', partition: 0, errorCode: 0, baseOffset: '0' });
+    expect(again).toMatchObject({ baseOffset: '2' });
     expect(
       fake.produced.map((record) => [
         record.offset,
@@ -49,9 +49,41 @@ describe('Kafka fake: Produce (acceptProduce)', () => {
     ]);
     expect(fake.produced[0].timestamp).toBe(1_700_000_000_000);
     expect(fake.requests.filter((request) => request.apiName === 'Produce')[0]).toMatchObject({
-      apiVersion: 2,
+      apiVersion: 3,
       produceTopics: ['orders'],
     });
+  });
+
+  it('decodes Produce v3 record batches with their record headers', async () => {
+    const fake = await startKafkaFakeServer({ topics: ['orders'], acceptProduce: true });
+    fakes.push(fake);
+    const producer = await producerFor(fake);
+    await producer.send({
+      topic: 'orders',
+      messages: [
+        { key: 'h-1', value: 'with headers', headers: { traceparent: '00-abc-def-01', tenant: 't-1' } },
+        { key: 'h-2', value: 'without headers', timestamp: '1700000000123' },
+      ],
+    });
+    await producer.disconnect();
+    expect(
+      fake.produced.map((record) => ({
+        key: record.key?.toString(),
+        value: record.value?.toString(),
+        headers: record.headers.map((header) => [header.key, header.value?.toString()]),
+      })),
+    ).toEqual([
+      {
+        key: 'h-1',
+        value: 'with headers',
+        headers: [
+          ['traceparent', '00-abc-def-01'],
+          ['tenant', 't-1'],
+        ],
+      },
+      { key: 'h-2', value: 'without headers', headers: [] },
+    ]);
+    expect(fake.produced[1]!.timestamp).toBe(1_700_000_000_123);
   });
 
   it('without acceptProduce a Produce request closes the connection and nothing is kept', async () => {

@@ -1,7 +1,8 @@
-// Produce v0-v2 (https://kafka.apache.org/protocol#The_Messages_Produce), the requests before record batches:
-// each partition carries a MessageSet (https://kafka.apache.org/documentation/#messageset) of uncompressed
-// messages, magic 0 (no timestamp) or 1 (with timestamp). Compressed messages are refused with error 2
-// CORRUPT_MESSAGE; the message CRC is not checked.
+// Produce v0-v3 (https://kafka.apache.org/protocol#The_Messages_Produce). v0-v2 carry a MessageSet
+// (https://kafka.apache.org/documentation/#messageset) of uncompressed messages, magic 0 (no timestamp) or 1
+// (with timestamp); v3 starts with the transactional id and carries a RecordBatch, magic 2
+// (https://kafka.apache.org/documentation/#recordbatch), whose records have headers. Compressed messages or
+// batches are refused with error 2 CORRUPT_MESSAGE; CRCs are not checked.
 import { KafkaWriter, type KafkaReader } from './kafka-wire';
 
 /** One message the fake accepted, in the order it was appended. */
@@ -16,7 +17,11 @@ export interface KafkaProducedRecord {
   readonly timestamp: number | null;
   /** The request's required acks (0, 1 or -1). */
   readonly acks: number;
+  /** Record headers (Produce v3 record batches), in order; empty for v0-v2 messages, which have none. */
+  readonly headers: ReadonlyArray<{ readonly key: string; readonly value: Buffer | null }>;
 }
+
+type DecodedMessage = Omit<KafkaProducedRecord, 'topic' | 'partition' | 'offset' | 'acks'>;
 
 interface PartitionResult {
   readonly partition: number;
@@ -37,6 +42,7 @@ export function answerProduce(
   topicExists: (topic: string) => boolean,
   produced: KafkaProducedRecord[],
 ): { body: KafkaWriter | null; topics: string[] } {
+  if (version >= 3) reader.nullableString(); // transactional_id
   const acks = reader.int16();
   reader.int32(); // timeout_ms
   const nextOffset = (topic: string, partition: number) =>
@@ -49,7 +55,8 @@ export function answerProduce(
     const partitionCount = reader.int32();
     for (let partitionIndex = 0; partitionIndex < partitionCount; partitionIndex += 1) {
       const partition = reader.int32();
-      const messages = decodeMessageSet(reader.bytes());
+      const set = reader.bytes();
+      const messages = version >= 3 ? decodeRecordBatches(set) : decodeMessageSet(set);
       const baseOffset = BigInt(nextOffset(name, partition));
       if (!topicExists(name) || partition !== 0) {
         partitions.push({ partition, errorCode: unknownTopicOrPartition, baseOffset: -1n });
@@ -78,10 +85,8 @@ export function answerProduce(
 }
 
 /** MessageSet => [Offset int64, MessageSize int32, Message]; null when a message is compressed or malformed. */
-function decodeMessageSet(
-  set: Buffer,
-): Array<{ key: Buffer | null; value: Buffer | null; timestamp: number | null }> | null {
-  const messages: Array<{ key: Buffer | null; value: Buffer | null; timestamp: number | null }> = [];
+function decodeMessageSet(set: Buffer): DecodedMessage[] | null {
+  const messages: DecodedMessage[] = [];
   let offset = 0;
   while (offset + 12 <= set.length) {
     const size = set.readInt32BE(offset + 8);
@@ -108,8 +113,74 @@ function decodeMessageSet(
     };
     const key = readBytes();
     const value = readBytes();
-    messages.push({ key, value, timestamp });
+    messages.push({ key, value, timestamp, headers: [] });
     offset = start + size;
   }
   return messages;
+}
+
+/**
+ * RecordBatch => BaseOffset int64, BatchLength int32, PartitionLeaderEpoch int32, Magic int8 (2), CRC int32,
+ * Attributes int16, LastOffsetDelta int32, BaseTimestamp int64, MaxTimestamp int64, ProducerId int64,
+ * ProducerEpoch int16, BaseSequence int32, Records [Record]. Record => Length varint, Attributes int8,
+ * TimestampDelta varlong, OffsetDelta varint, Key (varint length, -1 null), Value, Headers [varint count:
+ * key (varint length + UTF-8), value (varint length, -1 null)]. Null when a batch is compressed or malformed.
+ */
+function decodeRecordBatches(set: Buffer): DecodedMessage[] | null {
+  const messages: DecodedMessage[] = [];
+  let offset = 0;
+  try {
+    while (offset + 12 <= set.length) {
+      const batchLength = set.readInt32BE(offset + 8);
+      const end = offset + 12 + batchLength;
+      if (end > set.length) break; // a partial trailing batch is allowed and ignored
+      const magic = set.readInt8(offset + 16);
+      const attributes = set.readInt16BE(offset + 21);
+      if (magic !== 2 || (attributes & 0x07) !== 0) return null;
+      const baseTimestamp = Number(set.readBigInt64BE(offset + 27));
+      const count = set.readInt32BE(offset + 57);
+      const cursor = { at: offset + 61 };
+      for (let index = 0; index < count; index++) {
+        varint(set, cursor); // record length
+        cursor.at += 1; // record attributes
+        const timestampDelta = varint(set, cursor);
+        varint(set, cursor); // offset delta
+        const bytesOf = (): Buffer | null => {
+          const length = varint(set, cursor);
+          if (length < 0) return null;
+          const bytes = Buffer.from(set.subarray(cursor.at, cursor.at + length));
+          cursor.at += length;
+          return bytes;
+        };
+        const key = bytesOf();
+        const value = bytesOf();
+        const headers: Array<{ key: string; value: Buffer | null }> = [];
+        const headerCount = varint(set, cursor);
+        for (let header = 0; header < headerCount; header++) {
+          const name = bytesOf()?.toString('utf8') ?? '';
+          headers.push({ key: name, value: bytesOf() });
+        }
+        messages.push({ key, value, timestamp: baseTimestamp + timestampDelta, headers });
+      }
+      offset = end;
+    }
+  } catch {
+    return null;
+  }
+  return messages;
+}
+
+/** A zigzag-encoded variable-length integer (varint and varlong within the safe integer range). */
+function varint(buffer: Buffer, cursor: { at: number }): number {
+  let result = 0;
+  let multiplier = 1;
+  for (;;) {
+    if (cursor.at >= buffer.length) throw new RangeError('truncated varint');
+    const byte = buffer[cursor.at++]!;
+    result += (byte & 0x7f) * multiplier;
+    if ((byte & 0x80) === 0) break;
+    multiplier *= 128;
+  }
+  // Zigzag: even values are non-negative, odd ones negative.
+  return result % 2 === 0 ? result / 2 : -(result + 1) / 2;
 }
