@@ -96,9 +96,7 @@ export class MessagingTelemetry {
     });
     const carrier = span.carrier();
     span.end();
-    return Object.keys(carrier).length === 0
-      ? message
-      : { ...message, headers: { ...message.headers, ...carrier } };
+    return carrying(message, carrier);
   }
 
   /**
@@ -108,10 +106,7 @@ export class MessagingTelemetry {
    * calls out continues the trace. A `create` span is for a message sent later, apart from its request.
    */
   inRequest(message: EventMessage): EventMessage {
-    const carrier = this.tracer.activeCarrier();
-    return Object.keys(carrier).length === 0
-      ? message
-      : { ...message, headers: { ...message.headers, ...carrier } };
+    return carrying(message, this.tracer.activeCarrier());
   }
 
   /**
@@ -208,6 +203,13 @@ export class MessagingTelemetry {
       },
     );
   }
+}
+
+/** `message` with the trace-context fields in its headers; as it is when there are none (no SDK, no span). */
+function carrying(message: EventMessage, carrier: Record<string, string>): EventMessage {
+  return Object.keys(carrier).length === 0
+    ? message
+    : { ...message, headers: { ...message.headers, ...carrier } };
 }
 
 function attributesOf(
