@@ -219,6 +219,26 @@ describe('direct publication', () => {
     });
   });
 
+  it('settles an executor that returns a promise by that promise: rejected fails, resolved succeeds', async () => {
+    const { publish, engine } = await start({ InProcessSubscriptionRetryDelayMilliseconds: 1 }, (builder) =>
+      declareOrders(builder, {
+        rejecting: async () => {
+          await Promise.resolve();
+          throw new Error('rejected later');
+        },
+        resolving: async () => {
+          await Promise.resolve();
+        },
+      }),
+    );
+    await publish(placed('p-async'));
+    const readiness = engine.catalog('event-subscription-readiness')!;
+    expect(readiness.find('rejecting')).toMatchObject({
+      metadata: { 'reported.lastOutcome': 'failed', 'reported.lastError': 'Error: rejected later' },
+    });
+    expect(readiness.find('resolving')).toMatchObject({ metadata: { 'reported.lastOutcome': 'succeeded' } });
+  });
+
   it('skips a completed subscriptionId + publicationId when idempotency is enabled (outcome skipped)', async () => {
     let runs = 0;
     const { publish, engine } = await start({ EnableInProcessSubscriptionIdempotency: true }, (builder) =>

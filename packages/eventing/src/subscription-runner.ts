@@ -186,29 +186,57 @@ export class SubscriptionRunner {
     return interrupted(maxAttempts);
   }
 
-  private async withTimeout(
+  /**
+   * Runs one attempt under the attempt timeout and the stop signal. An executor that returns without a
+   * promise has finished: no timer is armed for it. One that returns a promise races a single timer.
+   */
+  private withTimeout(
     stopSignal: AbortSignal,
     run: (signal: AbortSignal) => Promise<void> | void,
-  ): Promise<void> {
+  ): Promise<void> | undefined {
     const controller = new AbortController();
     const onStop = () => controller.abort();
     if (stopSignal.aborted) controller.abort();
     stopSignal.addEventListener('abort', onStop, { once: true });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+    let pending: Promise<void> | void;
+    try {
+      pending = run(controller.signal);
+    } catch (error) {
+      stopSignal.removeEventListener('abort', onStop);
+      return Promise.reject(error);
+    }
+    if (!isThenable(pending)) {
+      stopSignal.removeEventListener('abort', onStop);
+      return undefined;
+    }
+    const work = pending;
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        stopSignal.removeEventListener('abort', onStop);
         controller.abort();
         reject(new AttemptTimeout());
       }, this.options.InProcessSubscriptionTimeoutMilliseconds);
       timer.unref?.();
+      const settle = () => {
+        clearTimeout(timer);
+        stopSignal.removeEventListener('abort', onStop);
+      };
+      work.then(
+        () => {
+          settle();
+          resolve();
+        },
+        (error: unknown) => {
+          settle();
+          reject(error);
+        },
+      );
     });
-    try {
-      await Promise.race([Promise.resolve().then(() => run(controller.signal)), timeout]);
-    } finally {
-      clearTimeout(timer);
-      stopSignal.removeEventListener('abort', onStop);
-    }
   }
+}
+
+function isThenable(value: unknown): value is Promise<void> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === 'function';
 }
 
 /** A bounded, safe one-line error summary (error messages of executors are the application's own). */

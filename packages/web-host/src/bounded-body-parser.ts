@@ -20,15 +20,27 @@ function hasBody(request: Request): boolean {
 }
 
 /**
+ * A body framed by a Content-Length within `limit` (no transfer encoding): the HTTP parser delivers exactly
+ * the declared bytes, so the body parser can read the request itself with nothing left to bound.
+ */
+function declaredWithin(request: Request, limit: number): boolean {
+  if (request.headers['transfer-encoding'] !== undefined) return false;
+  const declared = Number(request.headers['content-length']);
+  return Number.isFinite(declared) && declared <= limit;
+}
+
+/**
  * Bounds a body parser (express.json, express.raw) by the bytes on the wire before it reads anything: a
  * declared `Content-Length` over `limit` is answered 413 before a byte of the body is read, a chunked body
  * the moment it passes `limit` (body-parser alone reads an oversized body off to its end before answering).
  * Both 413s carry `Connection: close`, so the client's upload stops there. A body within the limit is handed
- * to `parser` unchanged (content type, charset, encodings, strict JSON and its errors stay the parser's).
+ * to `parser` unchanged (content type, charset, encodings, strict JSON and its errors stay the parser's):
+ * one declared within the limit goes to the parser as it is (it reads what the HTTP parser frames, never more
+ * than the declared length), a chunked one is read here first and replayed to it.
  */
 export function boundedBodyParser(parser: RequestHandler, limit: number): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
-    if (!hasBody(request)) {
+    if (!hasBody(request) || declaredWithin(request, limit)) {
       void parser(request, response, next);
       return;
     }

@@ -1,4 +1,4 @@
-import type { Counter, Histogram } from '@opentelemetry/api';
+import type { Histogram, ObservableCounter } from '@opentelemetry/api';
 import {
   CoreError,
   type HistogramAdvice,
@@ -9,6 +9,7 @@ import {
 } from '@corekit/abstractions';
 import { meterName, type InstrumentDescription } from '../diagnostics';
 import { meterBound } from '../meter-binding';
+import { CounterTotals } from './counter-totals';
 
 const instrumentNamePattern = /^[a-z][a-z0-9_]*(\.[a-z0-9_]+)+$/;
 
@@ -26,10 +27,19 @@ export class EngineMeter implements PackMeter {
 
   counter(name: string, description: string, unit?: string): PackCounter {
     return this.instrument(name, 'counter', description, unit, () => {
-      const counter = meterBound(meterName, (meter): Counter =>
-        meter.createCounter(name, { description, unit }),
-      );
-      return { add: (value = 1, attributes?: MetricAttributes) => counter().add(value, attributes) };
+      // Totals kept here and observed at collection (see CounterTotals): one map update per `add`.
+      const totals = new CounterTotals();
+      const counter = meterBound(meterName, (meter): ObservableCounter => {
+        const instrument = meter.createObservableCounter(name, { description, unit });
+        instrument.addCallback((result) => totals.observe(result));
+        return instrument;
+      });
+      return {
+        add: (value = 1, attributes?: MetricAttributes) => {
+          counter();
+          totals.add(value, attributes);
+        },
+      };
     }) as PackCounter;
   }
 
