@@ -15,7 +15,8 @@ export type PackLifecycleCheck =
   | 'process-restart'
   | 'sigkill'
   | 'failed-start-module'
-  | 'failed-start-pack';
+  | 'failed-start-pack'
+  | 'restart-after-failed-start';
 
 /** What an executor of the pack did for one unit of work, in one engine of one process. */
 export interface WorkJournalEntry {
@@ -111,6 +112,12 @@ export interface PackLifecycleAdapter {
    * `runPackLifecycleFixture(adapter)` (the package depends on tsx). Without it the check is not declared.
    */
   readonly processFixture?: { readonly packageDirectory: string; readonly fixture: string };
+  /**
+   * A failed start ends the process the host's way (a web host that owns the process closes its listener and
+   * exits): there is nothing left for `engine.restart()` to bring back, so `restart-after-failed-start` is not
+   * declared.
+   */
+  readonly failedStartEndsProcess?: boolean;
   /**
    * Checks known to fail until a named change lands elsewhere (the engine), each with the reason. They run
    * as `it.failing`: the test run goes red the day they pass, so the mark cannot outlive the fix.
@@ -228,11 +235,15 @@ function engineFactory(
   firstEngine = 1,
 ) {
   let next = firstEngine;
-  return (durable: boolean, extra?: (builder: EngineBuilder) => void): BuiltEngine => {
+  return (
+    durable: boolean,
+    extra?: (builder: EngineBuilder) => void,
+    configuration: Record<string, unknown> = {},
+  ): BuiltEngine => {
     const section = adapter.durableStores?.(directory) ?? { Provider: 'File', Directory: directory };
     const stores = durable ? { Engine: { Stores: section } } : {};
     const { builder } = createTestEngineBuilder({
-      configuration: merge(adapter.configuration ?? {}, stores),
+      configuration: merge(merge(adapter.configuration ?? {}, stores), configuration),
     });
     const environment = environmentOf(directory, journal, next++, durable, gates);
     adapter.register(builder, environment);
@@ -280,7 +291,10 @@ export async function runPackLifecycleFixture(adapter: PackLifecycleAdapter): Pr
  * - `sigkill`: a child process killed with SIGKILL while work is in flight, then a start on its File store;
  * - `failed-start-module` / `failed-start-pack`: a start that fails in a module (before the pack's `started`)
  *   or in a pack registered after it (after the pack's `started`) leaves no handle open and surfaces that
- *   agree with what the pack can do.
+ *   agree with what the pack can do;
+ * - `restart-after-failed-start`: a start that failed in a module (a restartable failure) followed by
+ *   `engine.restart()`: the pack runs again, works, and its surfaces agree (not declared when
+ *   `failedStartEndsProcess`).
  */
 export function describePackLifecycleConformance(adapter: PackLifecycleAdapter): void {
   const timeoutMs = adapter.workTimeoutMs ?? 10_000;
@@ -490,8 +504,44 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
       },
     );
 
-    function buildWith(failure: (builder: EngineBuilder) => void): BuiltEngine {
-      const built = build(false, failure);
+    if (!adapter.failedStartEndsProcess)
+      check(
+        'restart-after-failed-start',
+        'engine.restart() after a start that failed in a module brings the pack back: it works; surfaces agree',
+        async () => {
+          let attempts = 0;
+          const built = buildWith(
+            (target) =>
+              target.addModule({
+                id: 'pack-lifecycle-flaky-module',
+                version: '1.0.0',
+                start: () => {
+                  attempts += 1;
+                  if (attempts === 1) throw new Error('refused on purpose by the conformance suite');
+                },
+              }),
+            // An operator may restart at once (the default backoff guards against a restart loop).
+            { Engine: { FailurePolicy: { ManualRestartBackoff: '0s' } } },
+          );
+          await expect(startBuilt(built)).rejects.toThrow(/refused on purpose/);
+          expect(built.engine.state).toBe('Failed');
+          await built.engine.restart();
+          expect({ state: built.engine.state, moduleStarts: attempts }).toEqual({
+            state: 'Started',
+            moduleStarts: 2,
+          });
+          await expectAgreement(built, 'after engine.restart() following the failed start');
+          await adapter.work(built.engine, 'after-failed-start', built.environment);
+          await expectHappened(built, 'after-failed-start');
+          await expectAgreement(built, 'after work following the restart');
+        },
+      );
+
+    function buildWith(
+      failure: (builder: EngineBuilder) => void,
+      configuration?: Record<string, unknown>,
+    ): BuiltEngine {
+      const built = build(false, failure, configuration);
       running.push(built);
       return built;
     }

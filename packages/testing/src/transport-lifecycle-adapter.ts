@@ -61,6 +61,8 @@ export function transportLifecycleAdapter<THost extends LifecycleTestHost>(
   return {
     pack: `${transport.name} transport (web host)`,
     configuration: { Engine: { Transports: [...transport.transports] } },
+    // The host owns the process (`exitProcess`): a failed start closes it down, as in production.
+    failedStartEndsProcess: true,
     register(builder) {
       builder.addModule(notesTestModule());
       transport.setup(builder);
