@@ -114,10 +114,16 @@ export interface PackLifecycleAdapter {
   readonly processFixture?: { readonly packageDirectory: string; readonly fixture: string };
   /**
    * A failed start ends the process the host's way (a web host that owns the process closes its listener and
-   * exits): there is nothing left for `engine.restart()` to bring back, so `restart-after-failed-start` is not
-   * declared.
+   * exits): there is nothing left for `engine.restart()` to bring back, so `restart-after-failed-start` runs
+   * on `embeddedHost`, or is not declared without one.
    */
   readonly failedStartEndsProcess?: boolean;
+  /**
+   * With `failedStartEndsProcess`: the same host as an application embedding it runs it (it keeps its listener
+   * after a failed start and `start` rejects with the engine's failure). `restart-after-failed-start` then runs
+   * on it: after `engine.restart()` the pack must serve through the host that stayed up.
+   */
+  embeddedHost?(builder: EngineBuilder, environment: PackLifecycleEnvironment): PackLifecycleHost;
   /**
    * Checks known to fail until a named change lands elsewhere (the engine), each with the reason. They run
    * as `it.failing`: the test run goes red the day they pass, so the mark cannot outlive the fix.
@@ -239,6 +245,7 @@ function engineFactory(
     durable: boolean,
     extra?: (builder: EngineBuilder) => void,
     configuration: Record<string, unknown> = {},
+    embedded = false,
   ): BuiltEngine => {
     const section = adapter.durableStores?.(directory) ?? { Provider: 'File', Directory: directory };
     const stores = durable ? { Engine: { Stores: section } } : {};
@@ -248,7 +255,7 @@ function engineFactory(
     const environment = environmentOf(directory, journal, next++, durable, gates);
     adapter.register(builder, environment);
     extra?.(builder);
-    const host = adapter.host?.(builder, environment);
+    const host = (embedded ? adapter.embeddedHost : adapter.host)?.(builder, environment);
     return { engine: host?.engine ?? builder.build(), environment, host };
   };
 }
@@ -293,8 +300,8 @@ export async function runPackLifecycleFixture(adapter: PackLifecycleAdapter): Pr
  *   or in a pack registered after it (after the pack's `started`) leaves no handle open and surfaces that
  *   agree with what the pack can do;
  * - `restart-after-failed-start`: a start that failed in a module (a restartable failure) followed by
- *   `engine.restart()`: the pack runs again, works, and its surfaces agree (not declared when
- *   `failedStartEndsProcess`).
+ *   `engine.restart()`: the pack runs again, works, and its surfaces agree (with `failedStartEndsProcess`, on
+ *   the adapter's `embeddedHost`; not declared without one).
  */
 export function describePackLifecycleConformance(adapter: PackLifecycleAdapter): void {
   const timeoutMs = adapter.workTimeoutMs ?? 10_000;
@@ -504,7 +511,7 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
       },
     );
 
-    if (!adapter.failedStartEndsProcess)
+    if (!adapter.failedStartEndsProcess || adapter.embeddedHost)
       check(
         'restart-after-failed-start',
         'engine.restart() after a start that failed in a module brings the pack back: it works; surfaces agree',
@@ -522,6 +529,7 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
               }),
             // An operator may restart at once (the default backoff guards against a restart loop).
             { Engine: { FailurePolicy: { ManualRestartBackoff: '0s' } } },
+            adapter.failedStartEndsProcess === true,
           );
           await expect(startBuilt(built)).rejects.toThrow(/refused on purpose/);
           expect(built.engine.state).toBe('Failed');
@@ -540,8 +548,9 @@ export function describePackLifecycleConformance(adapter: PackLifecycleAdapter):
     function buildWith(
       failure: (builder: EngineBuilder) => void,
       configuration?: Record<string, unknown>,
+      embedded?: boolean,
     ): BuiltEngine {
-      const built = build(false, failure, configuration);
+      const built = build(false, failure, configuration, embedded);
       running.push(built);
       return built;
     }

@@ -1,5 +1,9 @@
 import type { Engine, EngineBuilder } from '@corekit/abstractions';
-import type { PackLifecycleAdapter } from './pack-lifecycle-conformance';
+import type {
+  PackLifecycleAdapter,
+  PackLifecycleEnvironment,
+  PackLifecycleHost,
+} from './pack-lifecycle-conformance';
 import { notesTestModule } from './transport-test-host';
 
 /** What the transport lifecycle adapter needs of a host: `@corekit/web-host`'s `WebHost` has it. */
@@ -58,36 +62,48 @@ export function transportLifecycleAdapter<THost extends LifecycleTestHost>(
       return false;
     }
   };
+  /**
+   * The web host owning the process (`exitProcess`: a failed start closes the listener and every transport
+   * port, with `exit` a no-op) or embedded in an application (a failed start keeps the listener; `start`
+   * rejects with the engine's failure).
+   */
+  const hostFor = (
+    builder: EngineBuilder,
+    environment: PackLifecycleEnvironment,
+    ownsProcess: boolean,
+  ): PackLifecycleHost => {
+    const host = createHost(builder, {
+      port: 0,
+      handleSignals: false,
+      exitProcess: ownsProcess,
+      environment: {},
+      exit: () => undefined,
+      reportStartupError: () => undefined,
+    });
+    const entry: { host: THost; base: string | null } = { host, base: null };
+    hosts.set(environment.engine, entry);
+    return {
+      engine: host.engine,
+      async start() {
+        const { url } = await host.listen();
+        entry.base = url.replace('localhost', '127.0.0.1');
+        const failure = host.engine.status().lastFailure;
+        if (host.engine.state === 'Failed') throw new Error(failure?.message ?? 'the engine failed to start');
+      },
+      close: () => host.close(),
+    };
+  };
   return {
     pack: `${transport.name} transport (web host)`,
     configuration: { Engine: { Transports: [...transport.transports] } },
-    // The host owns the process (`exitProcess`): a failed start closes it down, as in production.
+    // Owning the process, a failed start closes the host down; the restart check runs on the embedded host.
     failedStartEndsProcess: true,
     register(builder) {
       builder.addModule(notesTestModule());
       transport.setup(builder);
     },
-    host(builder, environment) {
-      const host = createHost(builder, {
-        port: 0,
-        handleSignals: false,
-        // A failed start ends the process the host's way, with `exit` a no-op: listener and ports closed.
-        exitProcess: true,
-        environment: {},
-        exit: () => undefined,
-        reportStartupError: () => undefined,
-      });
-      const entry: { host: THost; base: string | null } = { host, base: null };
-      hosts.set(environment.engine, entry);
-      return {
-        engine: host.engine,
-        async start() {
-          const { url } = await host.listen();
-          entry.base = url.replace('localhost', '127.0.0.1');
-        },
-        close: () => host.close(),
-      };
-    },
+    host: (builder, environment) => hostFor(builder, environment, true),
+    embeddedHost: (builder, environment) => hostFor(builder, environment, false),
     async work(_engine, id, environment) {
       environment.record(id, 'entered');
       environment.record(id, (await served(environment.engine, id)) ? 'done' : 'failed');
