@@ -1,5 +1,6 @@
 import { storeErrorCodes, type KeyedStore, type StoreMirror } from '@corekit/abstractions';
 import type { EventMessage, EventPublicationState, PublicationOutcome, StateScope } from './eventing-model';
+import { RecentEntries } from './recent-entries';
 
 /** A publication state as it is kept, before the scope it is read with is added. */
 export type StoredPublicationState = Omit<EventPublicationState, 'scope'>;
@@ -60,13 +61,15 @@ export function foldPublicationState(
  * `SharedStateRefreshMilliseconds`).
  */
 export class PublicationStateBook {
-  private readonly states = new Map<string, StoredPublicationState>();
+  private readonly states: RecentEntries<StoredPublicationState>;
   private shared: {
     store: KeyedStore<StoredPublicationState>;
     mirror: StoreMirror<StoredPublicationState>;
   } | null = null;
 
-  constructor(private readonly maxStates: number) {}
+  constructor(private readonly maxStates: number) {
+    this.states = new RecentEntries(maxStates);
+  }
 
   /** Keeps the states in a store every replica shares from now on. */
   useSharedStore(
@@ -87,11 +90,7 @@ export class PublicationStateBook {
     if (!this.shared) {
       const previous = this.states.get(id);
       const state = foldPublicationState(previous, report, observedAtUtc);
-      this.states.delete(id);
       this.states.set(id, state);
-      while (this.states.size > this.maxStates) {
-        this.states.delete(this.states.keys().next().value as string);
-      }
       return previous?.outcome !== state.outcome;
     }
     let previousOutcome: PublicationOutcome | undefined;
@@ -114,7 +113,7 @@ export class PublicationStateBook {
     const scope = this.scope;
     const states = this.shared
       ? this.shared.mirror.values().sort((a, b) => a.observedAtUtc.localeCompare(b.observedAtUtc))
-      : [...this.states.values()];
+      : this.states.values();
     return states.map((state) => ({ ...state, scope }));
   }
 
