@@ -87,8 +87,9 @@ export function transportLifecycleAdapter<THost extends LifecycleTestHost>(
       async start() {
         const { url } = await host.listen();
         entry.base = url.replace('localhost', '127.0.0.1');
-        const failure = host.engine.status().lastFailure;
-        if (host.engine.state === 'Failed') throw new Error(failure?.message ?? 'the engine failed to start');
+        if (host.engine.state === 'Failed') {
+          throw new Error(host.engine.status().lastFailure?.message ?? 'the engine failed to start');
+        }
       },
       close: () => host.close(),
     };
