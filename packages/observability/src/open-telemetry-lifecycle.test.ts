@@ -43,6 +43,15 @@ describe('addOpenTelemetry over the engine lifecycle', () => {
       trace_flags: '01',
     });
     expect(handled?.span_id).not.toBe('b7ad6b7169203331');
+    // A request the caller did not sample: its records keep the ids (grouped), flagged 00, and nothing is recorded.
+    const unsampledTrace = '1af7651916cd43dd8448eb211c80319d';
+    expect(
+      (await telemetry.get('/api/ping', { traceparent: `00-${unsampledTrace}-b7ad6b7169203331-00` })).status,
+    ).toBe(200);
+    const unsampled = lines
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((record) => record.message === 'ping handled' && record.trace_id === unsampledTrace);
+    expect(unsampled).toMatchObject({ span_id: expect.stringMatching(/^[0-9a-f]{16}$/), trace_flags: '00' });
     // Outside any span (the engine starting) a record carries no trace context.
     const started = records.find((record) => record.eventId === 2001);
     expect(started).toBeDefined();

@@ -53,6 +53,52 @@ export const otlpOptionsSchema = z.object({
   TimeoutMilliseconds: z.number().int().positive().max(600_000).optional(),
 });
 
+/** How the first span of a trace is chosen for recording (a span with a parent follows the parent's choice). */
+export const samplingStrategies = ['RateLimited', 'AlwaysOn', 'Ratio', 'AlwaysOff'] as const;
+export type SamplingStrategy = (typeof samplingStrategies)[number];
+
+/**
+ * `Engine:Observability:OpenTelemetry:Sampling`: which traces are recorded and exported. Always parent based: a
+ * request whose caller recorded its trace (`traceparent` flag 01) is recorded, one whose caller did not is not.
+ */
+export const samplingOptionsSchema = z
+  .object({
+    /**
+     * `RateLimited`: at most `TracesPerSecond` new traces per process (every trace while traffic stays below it);
+     * `AlwaysOn`: every trace; `Ratio`: that share of traces, by trace id; `AlwaysOff`: none. Default:
+     * `OTEL_TRACES_SAMPLER` when set, else `RateLimited`.
+     */
+    Strategy: z.enum(samplingStrategies).optional(),
+    /** New traces recorded per second and process under `RateLimited`. Default 10. */
+    TracesPerSecond: z.number().positive().max(1_000_000).optional(),
+    /** Share of traces recorded under `Ratio`, 0 to 1. Required with `Ratio`. */
+    Ratio: z.number().min(0).max(1).optional(),
+  })
+  .superRefine((value, context) => {
+    if (value.Strategy === 'Ratio' && value.Ratio === undefined) {
+      context.addIssue({ code: 'custom', path: ['Ratio'], message: 'Strategy Ratio needs a Ratio (0 to 1)' });
+    }
+    if (value.Ratio !== undefined && value.Strategy !== 'Ratio') {
+      context.addIssue({
+        code: 'custom',
+        path: ['Ratio'],
+        message: 'Ratio applies only with Strategy Ratio',
+      });
+    }
+    if (
+      value.TracesPerSecond !== undefined &&
+      value.Strategy !== undefined &&
+      value.Strategy !== 'RateLimited'
+    ) {
+      context.addIssue({
+        code: 'custom',
+        path: ['TracesPerSecond'],
+        message: 'TracesPerSecond applies only with Strategy RateLimited',
+      });
+    }
+  });
+export type SamplingOptions = z.output<typeof samplingOptionsSchema>;
+
 /**
  * `Engine:Observability:OpenTelemetry`. Every key has a default: an empty section gives the Prometheus route,
  * no push export (unless `OTEL_EXPORTER_OTLP_ENDPOINT` is set) and a resource named after the service.
@@ -83,6 +129,7 @@ export const openTelemetryOptionsSchema = z.object({
    * `Engine:Shutdown:StoppingHooksTimeout` (10 s) bounds every stopping hook together.
    */
   ShutdownTimeoutMilliseconds: z.number().int().positive().max(120_000).default(5000),
+  Sampling: samplingOptionsSchema.default({}),
   Prometheus: prometheusOptionsSchema.default(prometheusOptionsSchema.parse({})),
   Otlp: otlpOptionsSchema.default(otlpOptionsSchema.parse({})),
 });

@@ -33,6 +33,16 @@ export class OtelEnvironment {
     return parseKeyValueList(this.read('OTEL_RESOURCE_ATTRIBUTES'));
   }
 
+  /** `OTEL_TRACES_SAMPLER`, as given (the sampler module checks the name). */
+  get tracesSampler(): string | undefined {
+    return this.read('OTEL_TRACES_SAMPLER');
+  }
+
+  /** `OTEL_TRACES_SAMPLER_ARG`, as given. */
+  get tracesSamplerArgument(): string | undefined {
+    return this.read('OTEL_TRACES_SAMPLER_ARG');
+  }
+
   /** `OTEL_METRIC_EXPORT_INTERVAL`, milliseconds. */
   get metricExportInterval(): number | undefined {
     return positiveInteger(this.read('OTEL_METRIC_EXPORT_INTERVAL'));

@@ -42,6 +42,7 @@ import { telemetryResource } from './telemetry-resource';
 import { contributedParts } from './contribution-parts';
 import { safeEndpoint } from './safe-endpoint';
 import { SharedCumulativeMetricReader, sharesCumulativeStorage } from './shared-metric-reader';
+import { traceSampling } from './trace-sampling';
 
 const category = 'corekit.observability';
 
@@ -63,6 +64,15 @@ export interface TelemetryDescription {
   }>;
   /** The platforms whose contributions are installed, with their event ids. */
   readonly contributions: ReadonlyArray<{ readonly id: number; readonly platform: string }>;
+  /**
+   * The trace sampler running: its `OTEL_TRACES_SAMPLER` name, its argument (traces per second, ratio) and where
+   * the choice came from; null until the SDK starts.
+   */
+  readonly sampler: {
+    readonly name: string;
+    readonly argument: number | null;
+    readonly source: 'section' | 'OTEL_TRACES_SAMPLER' | 'default';
+  } | null;
 }
 
 export interface TelemetrySdkInputs {
@@ -93,6 +103,7 @@ export class TelemetrySdk {
       prometheusPath: null,
       otlp: [],
       contributions: inputs.contributions.map(({ id, platform }) => ({ id, platform })),
+      sampler: null,
     };
   }
 
@@ -136,6 +147,7 @@ export class TelemetrySdk {
   private startSdk(): void {
     const { options, environment, contributions } = this.inputs;
     const targets = otlpTargets(options.Otlp, environment);
+    const sampling = traceSampling(options.Sampling, environment);
     for (const target of targets)
       for (const value of Object.values(target.headers)) this.inputs.addSecret(value);
     const interval = options.MetricExportIntervalMilliseconds ?? environment.metricExportInterval ?? 60_000;
@@ -242,6 +254,7 @@ export class TelemetrySdk {
       textMapPropagator: new CompositePropagator({
         propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator(), ...propagators],
       }),
+      sampler: sampling.sampler,
       ...(idGenerator ? { idGenerator: idGenerator.generator } : {}),
     });
     this.sdk.start();
@@ -256,6 +269,7 @@ export class TelemetrySdk {
         protocol: target.protocol,
         endpoint: safeEndpoint(target.url),
       })),
+      sampler: { name: sampling.name, argument: sampling.argument ?? null, source: sampling.source },
     };
     this.inputs.logger.log({
       level: 'info',
@@ -271,9 +285,10 @@ export class TelemetrySdk {
         ]
           .filter(Boolean)
           .join(', ') || 'no exporter'
-      }`,
+      }; traces sampled by ${sampling.name}${sampling.argument === undefined ? '' : ` (${sampling.argument})`}`,
       otlp: this.description.otlp,
       contributions: this.description.contributions,
+      sampler: this.description.sampler,
     });
   }
 
