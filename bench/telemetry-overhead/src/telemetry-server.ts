@@ -1,14 +1,18 @@
 // One side of the benchmark, in its own process (the OpenTelemetry API is global to a process): the web host
 // with six dependency contributors and the eventing pack (channel `orders`, one in-process subscription), with
-// addOpenTelemetry when BENCH_TELEMETRY=on (spans, metrics and logs pushed over OTLP/HTTP protobuf to
-// BENCH_OTLP_URL, the Prometheus reader installed), without it when off. Prints one JSON line with its port.
+// addOpenTelemetry when BENCH_TELEMETRY=on (its defaults: spans, metrics and logs pushed over OTLP/HTTP protobuf to
+// BENCH_OTLP_URL, the Prometheus reader installed, traces sampled at up to 10 new ones per second) or always (the
+// same, every trace recorded), without it when off. Prints one JSON line with its port.
 import type { DependencyHealthContributor } from '@corekit/abstractions';
 import { createEngineBuilder } from '@corekit/engine-core';
 import { addEventing, declareEventing } from '@corekit/eventing';
 import { addOpenTelemetry } from '@corekit/observability';
 import { createWebHost } from '@corekit/web-host';
 
-const telemetry = process.env.BENCH_TELEMETRY === 'on';
+const side = process.env.BENCH_TELEMETRY ?? 'off';
+if (!['off', 'on', 'always'].includes(side))
+  throw new Error(`BENCH_TELEMETRY is "${side}"; expected off, on or always`);
+const telemetry = side !== 'off';
 const builder = createEngineBuilder({
   environment: {},
   logger: { log: () => undefined },
@@ -38,9 +42,10 @@ if (telemetry) {
   addOpenTelemetry(builder, {
     ServiceName: 'telemetry-benchmark',
     Otlp: { Endpoint: process.env.BENCH_OTLP_URL, Protocol: 'http/protobuf' },
+    ...(side === 'always' ? { Sampling: { Strategy: 'AlwaysOn' as const } } : {}),
   });
 }
 const host = createWebHost(builder, { port: 0, title: 'Benchmark host', environment: {} });
 const { port } = await host.listen();
-process.stdout.write(`${JSON.stringify({ port, telemetry })}\n`);
+process.stdout.write(`${JSON.stringify({ port, telemetry: side })}\n`);
 process.on('SIGTERM', () => void host.close().then(() => process.exit(0)));
