@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { engineOutputs } from '@corekit/sender-kit';
-import { startSenderTestHost } from '@corekit/sender-kit/testing';
+import { startSenderTestHost } from '@corekit/sender-test-host';
 import { addMicrosoftGraphInvitationDelivery } from '@corekit/sender-graph';
 import { addMailgunInvitationDelivery } from '@corekit/sender-mailgun';
 import { addSendGridInvitationDelivery } from '@corekit/sender-sendgrid';

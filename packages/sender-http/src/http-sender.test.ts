@@ -6,7 +6,7 @@ import {
   liveSenderOptions,
   startSenderTestHost,
   type SenderTestHost,
-} from '@corekit/sender-kit/testing';
+} from '@corekit/sender-test-host';
 import { itOnlyWhen } from '@corekit/testing';
 import { addHttpInvitationDelivery, type HttpSenderOptionsInput } from './index';
 

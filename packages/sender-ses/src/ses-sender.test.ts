@@ -3,7 +3,7 @@ import {
   liveSenderOptions,
   startSenderTestHost,
   type SenderTestHost,
-} from '@corekit/sender-kit/testing';
+} from '@corekit/sender-test-host';
 import {
   expectEachRejected,
   expectTransportErrorAfterClose,

@@ -4,7 +4,7 @@ import {
   liveSenderOptions,
   startSenderTestHost,
   type SenderTestHost,
-} from '@corekit/sender-kit/testing';
+} from '@corekit/sender-test-host';
 import {
   createSelfSignedCertificate,
   expectEachRejected,

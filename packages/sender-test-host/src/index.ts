@@ -2,7 +2,7 @@ import type { EngineBuilder } from '@corekit/abstractions';
 import { addMultiTenancy } from '@corekit/tenancy';
 import { addTenantGovernance, addTenantGovernanceDelivery } from '@corekit/tenant-governance';
 import { createTestEngineBuilder } from '@corekit/testing';
-import { createLeakSeeds, engineOutputs, findLeaks, type LeakSeeds } from '../leak-probe';
+import { createLeakSeeds, engineOutputs, findLeaks, type LeakSeeds } from '@corekit/sender-kit';
 
 /**
  * A started engine with tenancy (tenant `acme`), governance and delivery (retry queue on, no delay) and the
