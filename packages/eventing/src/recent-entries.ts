@@ -20,6 +20,11 @@ export class RecentEntries<V> {
     return this.entries.size;
   }
 
+  /** Writes remembered in the order queue (live and replaced): what it holds beyond `size`, bounded. */
+  get queuedWrites(): number {
+    return this.order.length - this.head;
+  }
+
   get(key: string): V | undefined {
     return this.entries.get(key)?.value;
   }
