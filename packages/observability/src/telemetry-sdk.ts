@@ -42,7 +42,7 @@ import { telemetryResource } from './telemetry-resource';
 import { contributedParts } from './contribution-parts';
 import { safeEndpoint } from './safe-endpoint';
 import { SharedCumulativeMetricReader, sharesCumulativeStorage } from './shared-metric-reader';
-import { traceSampling } from './trace-sampling';
+import { traceSampling, type TraceSampling } from './trace-sampling';
 
 const category = 'corekit.observability';
 
@@ -71,7 +71,7 @@ export interface TelemetryDescription {
   readonly sampler: {
     readonly name: string;
     readonly argument: number | null;
-    readonly source: 'section' | 'OTEL_TRACES_SAMPLER' | 'default';
+    readonly source: TraceSampling['source'];
   } | null;
 }
 
