@@ -43,6 +43,11 @@ if (telemetry) {
     ServiceName: 'telemetry-benchmark',
     Otlp: { Endpoint: process.env.BENCH_OTLP_URL, Protocol: 'http/protobuf' },
     ...(side === 'always' ? { Sampling: { Strategy: 'AlwaysOn' as const } } : {}),
+    // BENCH_SAMPLING=AlwaysOff: no trace recorded at all (a profile of the unsampled path without the few
+    // recorded traces a slowed-down process, under valgrind, would spend its budget on).
+    ...(side === 'on' && process.env.BENCH_SAMPLING === 'AlwaysOff'
+      ? { Sampling: { Strategy: 'AlwaysOff' as const } }
+      : {}),
   });
 }
 const host = createWebHost(builder, { port: 0, title: 'Benchmark host', environment: {} });

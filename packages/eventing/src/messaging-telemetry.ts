@@ -183,7 +183,7 @@ export class MessagingTelemetry {
   ): Promise<T> {
     const base = attributesOf(target, 'process', 'process');
     const startedAt = performance.now();
-    this.consumed.add(1, attributesOf(target, 'process', 'process'));
+    this.consumed.add(1, base);
     return this.tracer.within(
       `process ${target.destination}`,
       {

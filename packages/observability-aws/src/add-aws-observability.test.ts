@@ -74,6 +74,9 @@ describe('addAwsObservability', () => {
         `Root=1-${traceId.slice(0, 8)}-${traceId.slice(8)};Parent=${spanId};Sampled=1`,
       );
       expect(carrier.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+      // The surface names who makes the ids: the pack's generator, not the observability package's own.
+      const surface = engine.technologySurfaces().find((item) => item.id === 'observability.opentelemetry');
+      expect(surface?.metadata).toMatchObject({ idGenerator: 'AWS' });
       const received = await pollUntil(
         async () => receiver.received().spans,
         (spans) => spans.some((entry) => entry.name === 'xray-span'),

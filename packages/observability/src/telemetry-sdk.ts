@@ -1,6 +1,18 @@
-import { context, metrics, propagation, trace, type TextMapPropagator } from '@opentelemetry/api';
+import {
+  context,
+  metrics,
+  propagation,
+  ProxyTracerProvider,
+  trace,
+  type TextMapPropagator,
+} from '@opentelemetry/api';
 import { logs } from '@opentelemetry/api-logs';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import {
+  CompositePropagator,
+  getBooleanFromEnv,
+  W3CBaggagePropagator,
+  W3CTraceContextPropagator,
+} from '@opentelemetry/core';
 import { PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import type { ResourceDetector } from '@opentelemetry/resources';
 import { BatchLogRecordProcessor, type LogRecordProcessor } from '@opentelemetry/sdk-logs';
@@ -43,6 +55,8 @@ import { contributedParts } from './contribution-parts';
 import { safeEndpoint } from './safe-endpoint';
 import { SharedCumulativeMetricReader, sharesCumulativeStorage } from './shared-metric-reader';
 import { traceSampling, type TraceSampling } from './trace-sampling';
+import { PooledRandomIdGenerator } from './pooled-random-ids';
+import { ParentFollowingTracerProvider } from './unsampled-children';
 
 const category = 'corekit.observability';
 
@@ -73,6 +87,11 @@ export interface TelemetryDescription {
     readonly argument: number | null;
     readonly source: TraceSampling['source'];
   } | null;
+  /**
+   * Who makes trace and span ids: `random` (this package's, from the operating system's random source) or the
+   * platform whose contribution gives its own (X-Ray's); null until the SDK starts.
+   */
+  readonly idGenerator: string | null;
 }
 
 export interface TelemetrySdkInputs {
@@ -104,6 +123,7 @@ export class TelemetrySdk {
       otlp: [],
       contributions: inputs.contributions.map(({ id, platform }) => ({ id, platform })),
       sampler: null,
+      idGenerator: null,
     };
   }
 
@@ -243,6 +263,8 @@ export class TelemetrySdk {
       contributedAttributes: attributes,
       contributedDetectors: detectors,
     });
+    // A platform's id generator (X-Ray's time-prefixed trace ids) when one is contributed, else ours.
+    const ids = idGenerator?.generator ?? new PooledRandomIdGenerator();
     this.sdk = new NodeSDK({
       resource,
       autoDetectResources: false,
@@ -255,9 +277,18 @@ export class TelemetrySdk {
         propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator(), ...propagators],
       }),
       sampler: sampling.sampler,
-      ...(idGenerator ? { idGenerator: idGenerator.generator } : {}),
+      idGenerator: ids,
     });
     this.sdk.start();
+    // A parent-based sampler leaves every child of an unsampled span unrecorded: such a child is answered without
+    // the SDK's tracer (`ParentFollowingTracerProvider`). Not while the SDK counts its own spans
+    // (OTEL_NODE_EXPERIMENTAL_SDK_METRICS, read where the SDK reads it), since those children would go uncounted.
+    if (sampling.parentBased && !getBooleanFromEnv('OTEL_NODE_EXPERIMENTAL_SDK_METRICS')) {
+      const registered = trace.getTracerProvider();
+      const sdkProvider = registered instanceof ProxyTracerProvider ? registered.getDelegate() : registered;
+      trace.disable();
+      trace.setGlobalTracerProvider(new ParentFollowingTracerProvider(sdkProvider, ids));
+    }
     const serviceName = String(resource.attributes['service.name']);
     this.description = {
       ...this.description,
@@ -270,6 +301,7 @@ export class TelemetrySdk {
         endpoint: safeEndpoint(target.url),
       })),
       sampler: { name: sampling.name, argument: sampling.argument ?? null, source: sampling.source },
+      idGenerator: idGenerator ? idGenerator.platform : 'random',
     };
     this.inputs.logger.log({
       level: 'info',

@@ -1,4 +1,4 @@
-import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
+import { ProxyTracerProvider, ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import { SamplingDecision } from '@opentelemetry/sdk-trace-base';
 import { createTestEngineBuilder, startOtlpReceiver, type OtlpReceiver } from '@corekit/testing';
 import { addOpenTelemetry } from './add-open-telemetry';
@@ -6,6 +6,7 @@ import { samplingOptionsSchema } from './open-telemetry-options';
 import { OtelEnvironment } from './otel-environment';
 import { closeTelemetryHosts, startTelemetryHost } from './test-support/telemetry-host';
 import { RateLimitedSampler, traceSampling } from './trace-sampling';
+import { ParentFollowingTracerProvider } from './unsampled-children';
 
 const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
 const ask = (sampler: { shouldSample: RateLimitedSampler['shouldSample'] }, context = ROOT_CONTEXT) =>
@@ -224,6 +225,53 @@ describe('sampling in a running host (a local OTLP receiver)', () => {
     expect(JSON.stringify(defaults.surface)).toContain(
       '"sampler":{"name":"parentbased_corekit_rate_limited","argument":10,"source":"default"}',
     );
+    // Ids come from this package's generator when no platform contributes one (the AWS pack's test sees X-Ray's).
+    expect(JSON.stringify(defaults.surface)).toContain('"idGenerator":"random"');
+    const spans = receiver.spans.filter((span) => span.name === 'GET /engine/status');
+    expect(new Set(spans.map((span) => span.traceId)).size).toBe(3);
+    for (const span of spans) expect(span.traceId).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
+  });
+
+  it('answers children of unsampled spans without the SDK only under a parent-based sampler', async () => {
+    receiver = await startOtlpReceiver();
+    const installed = () => {
+      const provider = trace.getTracerProvider();
+      return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
+    };
+    const parentBased = await startTelemetryHost({
+      environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+    });
+    expect(installed()).toBeInstanceOf(ParentFollowingTracerProvider);
+    const unsampled = trace.setSpanContext(ROOT_CONTEXT, {
+      traceId,
+      spanId: '00f067aa0ba902b7',
+      traceFlags: TraceFlags.NONE,
+      isRemote: true,
+    });
+    const child = trace.getTracer('sampling-test').startSpan('child', {}, unsampled);
+    expect(child.isRecording()).toBe(false);
+    expect(child.spanContext().traceId).toBe(traceId);
+    child.end();
+    for (let index = 0; index < 5; index++) {
+      const answer = await parentBased.get('/engine/status', {
+        traceparent: `00-${traceId}-00f067aa0ba902b7-00`,
+      });
+      expect(answer.status).toBe(200);
+    }
+    await parentBased.get('/engine/status', { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    await parentBased.host.close();
+    // The five continued unsampled traces are not recorded; the sampled one is.
+    expect(receiver.spans.filter((span) => span.name === 'GET /engine/status')).toHaveLength(1);
+
+    const always = await startTelemetryHost({
+      environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'always_on' },
+    });
+    // always_on records a child of an unsampled parent, so every span goes to the SDK.
+    expect(installed()).not.toBeInstanceOf(ParentFollowingTracerProvider);
+    const recorded = trace.getTracer('sampling-test').startSpan('child', {}, unsampled);
+    expect(recorded.isRecording()).toBe(true);
+    recorded.end();
+    await always.host.close();
   });
 
   it('does not start the SDK on an unknown OTEL_TRACES_SAMPLER (event 3014); the engine runs without it', async () => {

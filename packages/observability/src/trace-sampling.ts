@@ -66,6 +66,8 @@ export interface TraceSampling {
   readonly argument?: number;
   /** Where the choice came from. */
   readonly source: 'section' | 'OTEL_TRACES_SAMPLER' | 'default';
+  /** The sampler is parent based: a span whose parent is not sampled is not either. */
+  readonly parentBased: boolean;
 }
 
 /** `OTEL_TRACES_SAMPLER` values this package runs (the standard ones and the rate-limited sampler). */
@@ -153,5 +155,6 @@ function build(
     name: `${parentBased ? 'parentbased_' : ''}${names[strategy]}`,
     ...(argument !== undefined ? { argument } : {}),
     source,
+    parentBased,
   };
 }
