@@ -5,6 +5,7 @@ import {
   ProxyTracerProvider,
   trace,
   type TextMapPropagator,
+  type TracerProvider,
 } from '@opentelemetry/api';
 import { logs } from '@opentelemetry/api-logs';
 import {
@@ -102,6 +103,12 @@ export interface TelemetrySdkInputs {
   readonly logger: Logger;
   /** Registers a secret value (OTLP header values from the environment). */
   readonly addSecret: (value: string) => void;
+}
+
+/** The tracer provider the API delegates to now (its no-op one while none is registered). */
+function registeredTracerProvider(): TracerProvider {
+  const provider = trace.getTracerProvider();
+  return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
 }
 
 /**
@@ -279,13 +286,18 @@ export class TelemetrySdk {
       sampler: sampling.sampler,
       idGenerator: ids,
     });
+    const registeredBefore = registeredTracerProvider();
     this.sdk.start();
     // A parent-based sampler leaves every child of an unsampled span unrecorded: such a child is answered without
-    // the SDK's tracer (`ParentFollowingTracerProvider`). Not while the SDK counts its own spans
-    // (OTEL_NODE_EXPERIMENTAL_SDK_METRICS, read where the SDK reads it), since those children would go uncounted.
-    if (sampling.parentBased && !getBooleanFromEnv('OTEL_NODE_EXPERIMENTAL_SDK_METRICS')) {
-      const registered = trace.getTracerProvider();
-      const sdkProvider = registered instanceof ProxyTracerProvider ? registered.getDelegate() : registered;
+    // the SDK's tracer (`ParentFollowingTracerProvider`). Only in front of the provider this SDK registered (one
+    // registered earlier by the host keeps the API, and its own sampler), and not while the SDK counts its own
+    // spans (OTEL_NODE_EXPERIMENTAL_SDK_METRICS, read where the SDK reads it), which would miss those children.
+    const sdkProvider = registeredTracerProvider();
+    if (
+      sdkProvider !== registeredBefore &&
+      sampling.parentBased &&
+      !getBooleanFromEnv('OTEL_NODE_EXPERIMENTAL_SDK_METRICS')
+    ) {
       trace.disable();
       trace.setGlobalTracerProvider(new ParentFollowingTracerProvider(sdkProvider, ids));
     }

@@ -1,5 +1,5 @@
 import { ProxyTracerProvider, ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
-import { SamplingDecision } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, SamplingDecision } from '@opentelemetry/sdk-trace-base';
 import { createTestEngineBuilder, startOtlpReceiver, type OtlpReceiver } from '@corekit/testing';
 import { addOpenTelemetry } from './add-open-telemetry';
 import { samplingOptionsSchema } from './open-telemetry-options';
@@ -232,12 +232,25 @@ describe('sampling in a running host (a local OTLP receiver)', () => {
     for (const span of spans) expect(span.traceId).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
   });
 
+  const installed = () => {
+    const provider = trace.getTracerProvider();
+    return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
+  };
+
+  it('leaves alone a tracer provider registered before the SDK (the API keeps the first)', async () => {
+    const own = new BasicTracerProvider();
+    trace.setGlobalTracerProvider(own);
+    try {
+      const telemetry = await startTelemetryHost();
+      expect(installed()).toBe(own);
+      await telemetry.host.close();
+    } finally {
+      trace.disable();
+    }
+  });
+
   it('answers children of unsampled spans without the SDK only under a parent-based sampler', async () => {
     receiver = await startOtlpReceiver();
-    const installed = () => {
-      const provider = trace.getTracerProvider();
-      return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
-    };
     const parentBased = await startTelemetryHost({
       environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
     });
