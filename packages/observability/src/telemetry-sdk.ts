@@ -106,7 +106,7 @@ export interface TelemetrySdkInputs {
 }
 
 /** The tracer provider the API delegates to now (its no-op one while none is registered). */
-function registeredTracerProvider(): TracerProvider {
+export function registeredTracerProvider(): TracerProvider {
   const provider = trace.getTracerProvider();
   return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
 }

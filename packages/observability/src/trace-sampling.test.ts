@@ -1,10 +1,11 @@
-import { ProxyTracerProvider, ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, SamplingDecision } from '@opentelemetry/sdk-trace-base';
 import { createTestEngineBuilder, startOtlpReceiver, type OtlpReceiver } from '@corekit/testing';
 import { addOpenTelemetry } from './add-open-telemetry';
 import { samplingOptionsSchema } from './open-telemetry-options';
 import { OtelEnvironment } from './otel-environment';
 import { closeTelemetryHosts, startTelemetryHost } from './test-support/telemetry-host';
+import { registeredTracerProvider } from './telemetry-sdk';
 import { RateLimitedSampler, traceSampling } from './trace-sampling';
 import { ParentFollowingTracerProvider } from './unsampled-children';
 
@@ -232,17 +233,12 @@ describe('sampling in a running host (a local OTLP receiver)', () => {
     for (const span of spans) expect(span.traceId).toMatch(/^(?!0{32})[0-9a-f]{32}$/);
   });
 
-  const installed = () => {
-    const provider = trace.getTracerProvider();
-    return provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
-  };
-
   it('leaves alone a tracer provider registered before the SDK (the API keeps the first)', async () => {
     const own = new BasicTracerProvider();
     trace.setGlobalTracerProvider(own);
     try {
       const telemetry = await startTelemetryHost();
-      expect(installed()).toBe(own);
+      expect(registeredTracerProvider()).toBe(own);
       await telemetry.host.close();
     } finally {
       trace.disable();
@@ -254,7 +250,7 @@ describe('sampling in a running host (a local OTLP receiver)', () => {
     const parentBased = await startTelemetryHost({
       environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
     });
-    expect(installed()).toBeInstanceOf(ParentFollowingTracerProvider);
+    expect(registeredTracerProvider()).toBeInstanceOf(ParentFollowingTracerProvider);
     const unsampled = trace.setSpanContext(ROOT_CONTEXT, {
       traceId,
       spanId: '00f067aa0ba902b7',
@@ -280,7 +276,7 @@ describe('sampling in a running host (a local OTLP receiver)', () => {
       environment: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_TRACES_SAMPLER: 'always_on' },
     });
     // always_on records a child of an unsampled parent, so every span goes to the SDK.
-    expect(installed()).not.toBeInstanceOf(ParentFollowingTracerProvider);
+    expect(registeredTracerProvider()).not.toBeInstanceOf(ParentFollowingTracerProvider);
     const recorded = trace.getTracer('sampling-test').startSpan('child', {}, unsampled);
     expect(recorded.isRecording()).toBe(true);
     recorded.end();
