@@ -1,12 +1,10 @@
 import {
   CoreError,
   engineEventIds,
-  errorCode,
   type HostedService,
   type LifecycleHooks,
   type ModuleContext,
   type ModuleDefinition,
-  type RuntimeState,
   type RuntimeStoryWriter,
   type StartFailureOptions,
   type ExtensionResolver,
@@ -21,8 +19,9 @@ import type { RedactingLogger } from '../logger';
 import type { ModulePackages } from '../packages/module-packages';
 import type { LifecycleState } from './lifecycle-state';
 import type { ModuleLifecycles } from './module-lifecycle';
-import { settlesWithin } from './settles-within';
-import { boundedStart, isRestartable, isStartTimeout, StartProgress } from './start-progress';
+import { LifecycleRecords } from './lifecycle-records';
+import { PackHooks } from './pack-hooks';
+import { boundedStart, isStartTimeout, StartProgress } from './start-progress';
 
 /** Background work the lifecycle starts after the modules and stops first. */
 export interface BackgroundWork {
@@ -69,7 +68,19 @@ export class RuntimeLifecycle {
   /** The stopping hooks of the shutdown in progress (bounded by StoppingHooksTimeout); null when none runs. */
   private stoppingHooks: Promise<void> | null = null;
 
-  constructor(private readonly parts: RuntimeLifecycleParts) {}
+  private readonly records: LifecycleRecords;
+  private readonly packHooks: PackHooks;
+
+  constructor(private readonly parts: RuntimeLifecycleParts) {
+    this.records = new LifecycleRecords(parts);
+    this.packHooks = new PackHooks({
+      hooks: parts.hooks,
+      extensions: parts.extensions,
+      records: this.records,
+      shutdown: parts.shutdown,
+      state: () => parts.state.state,
+    });
+  }
 
   get signal(): AbortSignal {
     return this.abort.signal;
@@ -87,7 +98,7 @@ export class RuntimeLifecycle {
     return this.serialize(async () => {
       const { state: lifecycle, clock, failurePolicy } = this.parts;
       const now = clock.now();
-      this.assertRestartable('restart');
+      this.records.assertRestartable('restart');
       if (lifecycle.state === 'Failed' && lifecycle.failedAt !== null) {
         const availableAt = lifecycle.failedAt + failurePolicy.ManualRestartBackoff;
         if (now < availableAt) {
@@ -110,7 +121,7 @@ export class RuntimeLifecycle {
         message: `Restart ${lifecycle.restartCount} requested from state ${lifecycle.state}`,
         details: { restartCount: lifecycle.restartCount, fromState: lifecycle.state },
       });
-      this.log(
+      this.records.log(
         'info',
         engineEventIds.runtimeRestartRequested,
         `Restart requested (restart ${lifecycle.restartCount})`,
@@ -134,26 +145,10 @@ export class RuntimeLifecycle {
     const lifecycle = this.parts.state;
     if (lifecycle.state !== 'Started' && lifecycle.state !== 'Starting') return Promise.resolve();
     lifecycle.shutdownStartedAt = this.parts.clock.now();
-    this.setState('Stopping', 'shutdown requested; readiness is Unhealthy while the drain runs');
-    this.log('info', engineEventIds.runtimeStopping, 'Runtime stopping');
-    this.stoppingHooks = this.runStoppingHooks(restarting);
+    this.records.setState('Stopping', 'shutdown requested; readiness is Unhealthy while the drain runs');
+    this.records.log('info', engineEventIds.runtimeStopping, 'Runtime stopping');
+    this.stoppingHooks = this.packHooks.stopping(this.abort.signal, restarting);
     return this.stoppingHooks;
-  }
-
-  /** The stopping hooks, bounded as a whole by StoppingHooksTimeout; a hook that overruns is recorded. */
-  private async runStoppingHooks(restarting: boolean): Promise<void> {
-    if (!this.parts.hooks.some((hooks) => hooks.stopping)) return;
-    const budget = this.parts.shutdown.StoppingHooksTimeout;
-    let running: string | null = null;
-    const hooks = this.runHooks('stopping', false, restarting, (id) => (running = id));
-    if (await settlesWithin(hooks, budget)) return;
-    this.recordStopError(
-      'pack',
-      running ?? 'stopping-hooks',
-      new Error(
-        `the stopping hook did not finish within Engine:Shutdown:StoppingHooksTimeout (${budget} ms); the stop goes on`,
-      ),
-    );
   }
 
   moduleContext(definition: ModuleDefinition): ModuleContext {
@@ -178,24 +173,9 @@ export class RuntimeLifecycle {
         `A start failure cannot be recorded while the runtime is ${state}`,
       );
     }
-    this.recordFailure(phase, options.moduleId ?? null, error, options.restartable);
-    this.setState('Failed', `startup failed in ${phase}`);
-    this.logFailure();
-  }
-
-  /**
-   * Throws ENGINE_NOT_RESTARTABLE, carrying the original failure, when the last start failed in a way no start
-   * can cure (configuration, the host's own settings).
-   */
-  private assertRestartable(action: 'start' | 'restart'): void {
-    const { state, lastFailure, lastError } = this.parts.state;
-    if (state !== 'Failed' || !lastFailure || lastFailure.restartable) return;
-    throw new CoreError(
-      'ENGINE_NOT_RESTARTABLE',
-      `Cannot ${action}: the last start failed in phase ${lastFailure.phase} with ${lastFailure.code}, which a ${action} cannot cure (fix it and start a new process): ${lastFailure.message}`,
-      { lastFailure },
-      { cause: lastError },
-    );
+    this.records.failure(phase, options.moduleId ?? null, error, options.restartable);
+    this.records.setState('Failed', `startup failed in ${phase}`);
+    this.records.logFailure();
   }
 
   private async startNow(restarting = false): Promise<void> {
@@ -204,7 +184,7 @@ export class RuntimeLifecycle {
     if (lifecycle.state === 'Starting' || lifecycle.state === 'Stopping') {
       throw new CoreError('ENGINE_INVALID_STATE', `Cannot start while the runtime is ${lifecycle.state}`);
     }
-    this.assertRestartable(restarting ? 'restart' : 'start');
+    this.records.assertRestartable(restarting ? 'restart' : 'start');
     if (!this.firstStartChecked) {
       try {
         this.parts.beforeFirstStart();
@@ -218,23 +198,23 @@ export class RuntimeLifecycle {
     this.stoppingHooks = null;
     lifecycle.shutdownStartedAt = null;
     lifecycle.startedAt = null;
-    this.setState('Starting', 'startup begins');
-    this.log('info', engineEventIds.runtimeStarting, `Runtime starting (${modules.count} modules)`);
+    this.records.setState('Starting', 'startup begins');
+    this.records.log('info', engineEventIds.runtimeStarting, `Runtime starting (${modules.count} modules)`);
     const progress = new StartProgress();
     try {
       await boundedStart(this.startSteps(restarting, progress), progress, this.parts.startup.Timeout, () =>
         this.abort.abort(),
       );
       lifecycle.startedAt = this.parts.clock.now();
-      this.setState('Started', 'startup completed');
-      this.log('info', engineEventIds.runtimeStarted, 'Runtime started');
+      this.records.setState('Started', 'startup completed');
+      this.records.log('info', engineEventIds.runtimeStarted, 'Runtime started');
     } catch (error) {
       const { phase, moduleId } = progress;
       await this.fail(phase, moduleId, error);
       if (isStartTimeout(error)) throw error;
       throw new CoreError(
         'ENGINE_START_FAILED',
-        `The runtime failed to start in phase ${phase}${moduleId ? ` (module ${moduleId})` : ''}: ${this.parts.logger.redact(String((error as Error)?.message ?? error))}`,
+        `The runtime failed to start in phase ${phase}${moduleId ? ` (module ${moduleId})` : ''}: ${this.records.redacted(error)}`,
         { phase, moduleId },
         { cause: error },
       );
@@ -249,7 +229,7 @@ export class RuntimeLifecycle {
     const { modules } = this.parts;
     const enter = (phase: string, moduleId: string | null = null) => progress.enter(phase, moduleId);
     enter('pack-starting');
-    await this.runHooks('starting', true, restarting);
+    await this.packHooks.run('starting', this.abort.signal, { rethrow: true, restarting });
     enter('package-discovery');
     for (const loaded of await this.parts.packages.load((entry) => this.parts.story.record(entry))) {
       if (!modules.has(loaded.definition)) {
@@ -280,59 +260,19 @@ export class RuntimeLifecycle {
     enter('dependency-health');
     await dependenciesChecked;
     enter('pack-started');
-    await this.runHooks('started', true, restarting);
+    await this.packHooks.run('started', this.abort.signal, { rethrow: true, restarting });
     enter('pack-started');
     this.parts.jobs.start();
   }
 
   /** Records the failure, then releases what the start opened: stopping hooks, then teardown; then Failed. */
   private async fail(phase: string, moduleId: string | null, error: unknown): Promise<void> {
-    this.recordFailure(phase, moduleId, error);
+    this.records.failure(phase, moduleId, error);
     // The packs release what they opened for this start (their `started` may have run for some of them).
-    await (this.stoppingHooks ?? this.runStoppingHooks(false));
+    await (this.stoppingHooks ?? this.packHooks.stopping(this.abort.signal, false));
     await this.teardown();
-    this.setState('Failed', `startup failed in ${phase}`);
-    this.logFailure();
-  }
-
-  /** Writes `lastFailure` (and the original error, the cause of a later ENGINE_NOT_RESTARTABLE) and the story entry. */
-  private recordFailure(
-    phase: string,
-    moduleId: string | null,
-    error: unknown,
-    restartable = isRestartable(error),
-  ): void {
-    const { state: lifecycle, clock } = this.parts;
-    const now = clock.now();
-    lifecycle.lastFailure = {
-      phase,
-      moduleId,
-      code: errorCode(error, 'MODULE_FAILED'),
-      message: this.parts.logger.redact(String((error as Error)?.message ?? error)),
-      occurredAtUtc: isoAt(now),
-      restartable,
-    };
-    lifecycle.lastError = error;
-    lifecycle.failedAt = now;
-    this.parts.instruments.count('failures', { phase });
-    this.parts.story.record({
-      kind: 'failure',
-      subjectId: moduleId,
-      transition: 'failed',
-      message: `Startup failed in ${phase}${moduleId ? ` (module ${moduleId})` : ''}: ${lifecycle.lastFailure.message}`,
-      details: { ...lifecycle.lastFailure },
-    });
-  }
-
-  private logFailure(): void {
-    const failure = this.parts.state.lastFailure;
-    if (!failure) return;
-    this.log('error', engineEventIds.runtimeStartFailed, `Runtime failed to start: ${failure.message}`, {
-      phase: failure.phase,
-      moduleId: failure.moduleId,
-      errorCode: failure.code,
-      restartable: failure.restartable,
-    });
+    this.records.setState('Failed', `startup failed in ${phase}`);
+    this.records.logFailure();
   }
 
   private async stopNow(): Promise<void> {
@@ -341,8 +281,8 @@ export class RuntimeLifecycle {
     await this.beginShutdown();
     await this.teardown();
     this.stoppingHooks = null;
-    this.setState('Stopped', 'shutdown completed');
-    this.log('info', engineEventIds.runtimeStopped, 'Runtime stopped');
+    this.records.setState('Stopped', 'shutdown completed');
+    this.records.log('info', engineEventIds.runtimeStopped, 'Runtime stopped');
   }
 
   /**
@@ -354,7 +294,9 @@ export class RuntimeLifecycle {
     await this.parts.jobs.stop(this.parts.shutdown.JobStopTimeout);
     this.abort.abort();
     this.parts.dependencies.stop();
-    await this.parts.executions.deactivate((id, error) => this.recordStopError('hosted-service', id, error));
+    await this.parts.executions.deactivate((id, error) =>
+      this.records.stopError('hosted-service', id, error),
+    );
     for (const service of this.startedHostedServices.splice(0).reverse()) {
       try {
         await service.stop();
@@ -365,83 +307,13 @@ export class RuntimeLifecycle {
           message: `Hosted service ${service.id} stopped`,
         });
       } catch (error) {
-        this.recordStopError('hosted-service', service.id, error);
+        this.records.stopError('hosted-service', service.id, error);
       }
     }
     await this.parts.modules.stopAll(
       (definition) => this.moduleContext(definition),
-      (moduleId, error) => this.recordStopError('module', moduleId, error),
+      (moduleId, error) => this.records.stopError('module', moduleId, error),
     );
-  }
-
-  /**
-   * Runs the packs' starting, started or stopping hooks in registration order. `starting` and `started`
-   * failures fail the start.
-   */
-  private async runHooks(
-    which: 'starting' | 'started' | 'stopping',
-    rethrow: boolean,
-    restarting: boolean,
-    onHook: (id: string) => void = () => undefined,
-  ): Promise<void> {
-    const context = {
-      signal: this.abort.signal,
-      state: this.parts.state.state,
-      restarting,
-      resolve: this.parts.extensions.resolve.bind(this.parts.extensions),
-    };
-    for (const hooks of this.parts.hooks) {
-      if (!hooks[which]) continue;
-      onHook(hooks.id);
-      try {
-        await hooks[which]?.(context);
-      } catch (error) {
-        if (rethrow) throw error;
-        this.recordStopError('pack', hooks.id, error);
-      }
-    }
-  }
-
-  private recordStopError(kind: string, id: string, error: unknown): void {
-    const message = this.parts.logger.redact(String((error as Error)?.message ?? error));
-    this.parts.story.record({
-      kind,
-      subjectId: id,
-      transition: 'stop-failed',
-      message: `${id} failed to stop: ${message}`,
-    });
-    this.log('error', engineEventIds.runtimeStopping, `${id} failed to stop: ${message}`);
-  }
-
-  private setState(next: RuntimeState, reason: string): void {
-    const lifecycle = this.parts.state;
-    const previous = lifecycle.state;
-    lifecycle.state = next;
-    this.parts.story.record({
-      kind: 'runtime',
-      subjectId: null,
-      transition: next.toLowerCase(),
-      message: `Runtime ${previous} -> ${next}: ${reason}`,
-      details: { from: previous, to: next },
-    });
-    this.parts.instruments.count('runtimeTransitions', { transition: next });
-    this.parts.onStateChange();
-  }
-
-  private log(
-    level: 'info' | 'warn' | 'error',
-    eventId: number,
-    message: string,
-    fields: Record<string, unknown> = {},
-  ): void {
-    this.parts.logger.log({
-      level,
-      eventId,
-      category: 'engine',
-      message,
-      state: this.parts.state.state,
-      ...fields,
-    });
   }
 
   private serialize(work: () => Promise<void>): Promise<void> {
