@@ -92,7 +92,12 @@ beforeAll(async () => {
   );
   for (const directory of [web, worker]) {
     useTarballs(directory, tarballs);
-    await npm(directory, ['install'], cache, installTimeout); // the second install reuses the first one's cache
+    // The second install reuses the first one's cache. An install whose registry requests failed runs again.
+    await npm(directory, ['install'], cache, installTimeout, (failed) =>
+      console.warn(
+        `npm install in ${directory}: registry requests failed, running it again:\n${failed.join('\n')}`,
+      ),
+    );
     await npm(directory, ['run', 'build'], cache, 120_000);
   }
 });

@@ -96,20 +96,62 @@ export function useTarballs(directory: string, tarballs: Record<string, string>)
   writeFileSync(file, `${JSON.stringify(pkg, null, 2)}\n`);
 }
 
-/** Runs npm in `directory` with a shared cache; a failure carries npm's output. */
-export async function npm(directory: string, args: readonly string[], cache: string, timeout: number) {
-  try {
-    return await run('npm', [...args], {
-      cwd: directory,
-      timeout,
-      maxBuffer: 64 * 1024 * 1024,
-      env: { ...process.env, npm_config_cache: cache, npm_config_audit: 'false', npm_config_fund: 'false' },
-    });
-  } catch (error) {
-    const failure = error as { stdout?: string; stderr?: string; message: string };
-    throw new Error(
-      `npm ${args.join(' ')} in ${directory} failed: ${failure.message}\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}`,
-    );
+/**
+ * The registry requests that failed in an npm run, from the debug log npm names on stderr ("A complete log of this
+ * run can be found in: ..."): lines like `GET https://registry.npmjs.org/zod attempt 1 failed with ETIMEDOUT`.
+ * npm reports a dependency whose manifest it could not fetch as an unresolvable peer (`Found: zod@undefined`,
+ * ERESOLVE), so these lines are the real cause of such a failure.
+ */
+export function registryFetchFailures(stderr: string): string[] {
+  const logFile = /A complete log of this run can be found in:\s*(\S+)/.exec(stderr)?.[1];
+  if (!logFile || !existsSync(logFile)) return [];
+  return readFileSync(logFile, 'utf8')
+    .split('\n')
+    .map((line) => /http fetch (\S+ \S+ attempt \d+ failed with .*)$/.exec(line)?.[1])
+    .filter((line): line is string => line !== undefined);
+}
+
+/** How many times `npm` runs a command whose failure was a failed registry request (outside this project). */
+export const registryAttempts = 3;
+
+/**
+ * Runs npm in `directory` with a shared cache; a failure carries npm's output. A run that failed because registry
+ * requests failed (the registry is outside the project; npm's own retries are spent by then) runs again, up to
+ * `registryAttempts` times, on the same cache; the error of the last one lists every failed request.
+ */
+export async function npm(
+  directory: string,
+  args: readonly string[],
+  cache: string,
+  timeout: number,
+  /** Told before each repeated run, with the requests that failed in the run before. */
+  onRetry: (failed: readonly string[]) => void = () => undefined,
+) {
+  const fetchFailures: string[] = [];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run('npm', [...args], {
+        cwd: directory,
+        timeout,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, npm_config_cache: cache, npm_config_audit: 'false', npm_config_fund: 'false' },
+      });
+    } catch (error) {
+      const failure = error as { stdout?: string; stderr?: string; message: string };
+      const failed = registryFetchFailures(failure.stderr ?? '');
+      fetchFailures.push(...failed.map((line) => `run ${attempt}: ${line}`));
+      if (failed.length > 0 && attempt < registryAttempts) {
+        onRetry(failed);
+        continue;
+      }
+      const cause =
+        fetchFailures.length > 0
+          ? `\nregistry requests that failed (npm reports an unfetched dependency as "Found: <name>@undefined"):\n${fetchFailures.join('\n')}`
+          : '';
+      throw new Error(
+        `npm ${args.join(' ')} in ${directory} failed (run ${attempt} of at most ${registryAttempts}): ${failure.message}\n${failure.stdout ?? ''}\n${failure.stderr ?? ''}${cause}`,
+      );
+    }
   }
 }
 
