@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -28,7 +28,7 @@ async function flakyRegistry() {
   const root = mkdtempSync(path.join(os.tmpdir(), 'corekit-flaky-registry-'));
   const pack = (name: string, manifest: object) => {
     const folder = path.join(root, name);
-    execFileSync('mkdir', ['-p', folder]);
+    mkdirSync(folder, { recursive: true });
     writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name, version: '1.0.0', ...manifest }));
     const file = execFileSync('npm', ['pack', '--silent', '--pack-destination', root], {
       cwd: folder,
@@ -72,7 +72,7 @@ async function flakyRegistry() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const project = path.join(root, 'consumer');
-  execFileSync('mkdir', ['-p', project]);
+  mkdirSync(project, { recursive: true });
   writeFileSync(
     path.join(project, 'package.json'),
     JSON.stringify({

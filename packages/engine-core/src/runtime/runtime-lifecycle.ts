@@ -5,21 +5,17 @@ import {
   type LifecycleHooks,
   type ModuleContext,
   type ModuleDefinition,
-  type RuntimeStoryWriter,
   type StartFailureOptions,
   type ExtensionResolver,
   type ConfigurationReader,
 } from '@corekit/abstractions';
-import { isoAt, type Clock } from '../clock';
+import { isoAt } from '../clock';
 import type { DependencyHealthScheduler } from '../dependency-health-scheduler';
-import type { EngineInstruments } from '../diagnostics';
 import type { FailurePolicy, ShutdownOptions, StartupOptions } from '../engine-options';
 import type { ExecutionLifecycleTracker } from '../execution-lifecycle';
-import type { RedactingLogger } from '../logger';
 import type { ModulePackages } from '../packages/module-packages';
-import type { LifecycleState } from './lifecycle-state';
 import type { ModuleLifecycles } from './module-lifecycle';
-import { LifecycleRecords } from './lifecycle-records';
+import { LifecycleRecords, type LifecycleRecordParts } from './lifecycle-records';
 import { PackHooks } from './pack-hooks';
 import { boundedStart, isStartTimeout, StartProgress } from './start-progress';
 
@@ -30,14 +26,9 @@ export interface BackgroundWork {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-/** What the lifecycle drives. */
-export interface RuntimeLifecycleParts {
-  readonly state: LifecycleState;
+/** What the lifecycle drives; what it records to comes from LifecycleRecordParts. */
+export interface RuntimeLifecycleParts extends LifecycleRecordParts {
   readonly configuration: ConfigurationReader;
-  readonly clock: Clock;
-  readonly story: RuntimeStoryWriter;
-  readonly logger: RedactingLogger;
-  readonly instruments: EngineInstruments;
   readonly modules: ModuleLifecycles;
   readonly packages: ModulePackages;
   readonly dependencies: DependencyHealthScheduler;
@@ -53,8 +44,6 @@ export interface RuntimeLifecycleParts {
   readonly extensions: ExtensionResolver;
   /** Checks done once, before the first start (strict configuration). */
   readonly beforeFirstStart: () => void;
-  /** Called after every state change (health events). */
-  readonly onStateChange: () => void;
   /** Called when package modules were loaded (operations of package modules). */
   readonly onModuleLoaded: (definition: ModuleDefinition, packageId: string) => void;
 }
