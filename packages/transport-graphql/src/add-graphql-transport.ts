@@ -14,6 +14,7 @@ import {
 } from '@corekit/transport-kit';
 import { NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
 import { createHandler } from 'graphql-http';
+import { boundedParse } from './graphql-document-scan';
 import { boundedError, toGraphQlError } from './graphql-errors';
 import { limitsRule } from './graphql-limits';
 import {
@@ -67,7 +68,8 @@ interface RequestContext extends Record<PropertyKey, unknown> {
  * all). Rule: a behavior is a Query field when its id is listed in `Queries` or its last segment is one of
  * `ReadVerbs` (get, list, summary...), unless `Mutations` lists it; every other behavior is a Mutation field.
  * Streaming behaviors are not served (GraphQL subscriptions are not offered). Errors carry `extensions.code`
- * from the error-kind table; depth and cost limits are validation rules.
+ * from the error-kind table. Token count and selection depth are bounded before a syntax tree is built
+ * (`boundedParse`); depth and cost are validation rules.
  */
 export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOptionsInput): TransportAdapter {
   const registration = beginTransportRegistration(builder, graphQlTransport, options);
@@ -137,6 +139,7 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
       ];
       const handle = createHandler<IncomingMessage, RequestContext, RequestContext>({
         schema: () => schema(),
+        parse: boundedParse({ maxTokens: settings.MaxTokens, maxDepth: settings.MaxDepth }),
         validationRules: (_request, _args, specified) => [...specified, ...rules],
         context: (request) => request.context,
         formatError: boundedError,
@@ -204,6 +207,7 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
       mounted,
       metadata: {
         path: settings.Path,
+        maxTokens: settings.MaxTokens,
         maxDepth: settings.MaxDepth,
         maxCost: settings.MaxCost,
         queries: fields.filter((field) => field.root === 'Query').map((field) => field.fieldName),

@@ -23,6 +23,12 @@ export const graphQlOptionsSchema = z.object({
   Path: endpointPathSchema('/graphql'),
   /** Deepest selection nesting (a root field is 1). Default 8, 1..64. */
   MaxDepth: z.number().int().min(1).max(64).default(8),
+  /**
+   * Most lexical tokens in one document (names, punctuators, values; comments excluded). A larger document is
+   * refused with TOKEN_LIMIT_EXCEEDED after reading one token more, before a syntax tree is built, so its cost
+   * is that of `MaxTokens` tokens whatever its size. Default 5000, 100..1000000.
+   */
+  MaxTokens: z.number().int().min(100).max(1_000_000).default(5000),
   /** Highest operation cost: each behavior call costs `BehaviorCost`, each other field 1. Default 200. */
   MaxCost: z.number().int().min(1).max(100_000).default(200),
   /** Cost of one root field (one behavior call). Default 10. */

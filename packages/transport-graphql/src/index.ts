@@ -3,6 +3,8 @@ export { graphQlErrorCodes, internalErrorCode } from './graphql-errors';
 export { buildGraphQlSchema, jsonScalar } from './graphql-schema';
 export type { GeneratedField } from './graphql-schema';
 export { limitsRule, measureOperation } from './graphql-limits';
+export { boundedParse, maxDocumentNesting, scanDocument } from './graphql-document-scan';
+export type { DocumentBounds, DocumentScan } from './graphql-document-scan';
 export type { GraphQlLimits, OperationMeasure } from './graphql-limits';
 export {
   defaultReadVerbs,
