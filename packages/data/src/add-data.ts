@@ -9,6 +9,7 @@ import {
   type JobHandle,
 } from '@corekit/abstractions';
 import type { PumpPassResult } from './capture-pump';
+import { registerCaptureGapOperations } from './capture-gap-operations';
 import { CaptureStateBook, type CaptureRecord } from './capture-state-book';
 import { dataOperatorViews } from './data-operator-views';
 import { dataCatalogs } from './data-catalogs';
@@ -76,7 +77,14 @@ export function addData(
   builder.markRegistration('@corekit/data');
   const settings = builder.configuration.bind('Engine:Data', dataRuntimeOptionsSchema, options);
   const now = hooks.now ?? Date.now;
-  builder.addEventIds({ component: '@corekit/data', ranges: [[3200, 3219]], names: dataEventIdNames });
+  builder.addEventIds({
+    component: '@corekit/data',
+    ranges: [
+      [3190, 3199],
+      [3200, 3219],
+    ],
+    names: dataEventIdNames,
+  });
 
   const pumpSettings = settings.CapturePump;
   const streamSettings = settings.ChangeStreamPump;
@@ -103,8 +111,21 @@ export function addData(
   );
   const runtime = new DataRuntime(runtimes, book, now, settings.StaleAfterSeconds);
   for (const catalog of dataCatalogs(runtime)) builder.addCatalog(catalog);
-  for (const view of dataOperatorViews(runtime, settings.LagAttentionSeconds)) builder.addOperatorView(view);
+  for (const view of dataOperatorViews(
+    runtime,
+    settings.LagAttentionSeconds,
+    settings.RetentionAttentionBytes,
+  ))
+    builder.addOperatorView(view);
   registerDataOperations(builder, runtime, settings);
+  const pumpHosts: PumpHost[] = [];
+  registerCaptureGapOperations(builder, runtime, (provider) => {
+    for (const host of pumpHosts) {
+      const found = host.providers.get(provider);
+      if (found) return found.restarts ?? ['accept-gap'];
+    }
+    return null;
+  });
 
   const counters = {
     capturedChanges: builder.meter.counter(
@@ -122,9 +143,13 @@ export function addData(
       'Staged CDC batches whose acknowledgement failed',
       '{batch}',
     ),
+    retainedBytes: builder.meter.histogram(
+      'corekit.data.cdc.source_retained_bytes',
+      'What a CDC source holds back for a capture (a replication slot: WAL not yet confirmed), per pass',
+      'By',
+    ),
   };
 
-  const pumpHosts: PumpHost[] = [];
   const flows = [];
   if (pumpSettings.Enabled) {
     flows.push(shippedFlows[capturePumpId]);
@@ -137,6 +162,9 @@ export function addData(
           intervalMs: pumpSettings.PollIntervalMilliseconds,
           batchSize: pumpSettings.BatchSize,
           maxBatchesPerPass: pumpSettings.MaxBatchesPerPass,
+          failureBackoffMs: pumpSettings.FailureBackoffMilliseconds,
+          maxFailureBackoffMs: pumpSettings.MaxFailureBackoffMilliseconds,
+          retentionAttentionBytes: settings.RetentionAttentionBytes,
           reporterId: hooks.pumpReporterId ?? `${capturePumpId}@${hostname()}`,
           createProviders: (resolver) => {
             const extra = (resolver.resolve(cdcPollingProvidersKey) ?? []).filter(
@@ -175,6 +203,9 @@ export function addData(
           intervalMs: streamSettings.PollIntervalMilliseconds,
           batchSize: streamSettings.BatchSize,
           maxBatchesPerPass: streamSettings.MaxBatchesPerPass,
+          failureBackoffMs: streamSettings.FailureBackoffMilliseconds,
+          maxFailureBackoffMs: streamSettings.MaxFailureBackoffMilliseconds,
+          retentionAttentionBytes: settings.RetentionAttentionBytes,
           reporterId: hooks.pumpReporterId ?? `${changeStreamPumpId}@${hostname()}`,
           createProviders: (resolver) => {
             const extra = (resolver.resolve(cdcPollingProvidersKey) ?? []).filter(

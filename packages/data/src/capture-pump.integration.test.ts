@@ -43,6 +43,8 @@ function pumpOptions(outbox: string, extra: Record<string, unknown> = {}) {
       PostgreSqlOutboxTable: outbox,
       BatchSize: 10,
       PollIntervalMilliseconds: 3_600_000,
+      // Each test triggers its passes: a failing capture is tried again on every one (no backoff).
+      FailureBackoffMilliseconds: 0,
       ...extra,
     },
   };

@@ -1,8 +1,15 @@
-import type { CdcCaptureDescriptor, PackCounter } from '@corekit/abstractions';
+import type { CdcCaptureDescriptor, PackCounter, PackHistogram } from '@corekit/abstractions';
+import { completeRestart, openGap } from './capture-gaps';
 import type { CaptureStateBook } from './capture-state-book';
-import type { CdcCaptureRuntimeObservation } from './data-model';
+import type { CaptureGap, CdcCaptureRuntimeObservation } from './data-model';
 import type { RuntimeDeclaration } from './execution-binding';
-import { CdcProviderError, type CdcPollingProvider, type StagedBatch } from './polling-provider';
+import { FailureBackoff } from './failure-backoff';
+import {
+  CdcProviderError,
+  type CaptureRestart,
+  type CdcPollingProvider,
+  type StagedBatch,
+} from './polling-provider';
 
 /** The result of one pump pass, per capture. */
 export interface PumpPassResult {
@@ -19,18 +26,33 @@ export interface PumpCounters {
   readonly capturedChanges: PackCounter;
   readonly producedMessages: PackCounter;
   readonly acknowledgementFailures: PackCounter;
+  /** What sources hold back per capture (a slot's unconfirmed WAL), recorded each pass a provider says. */
+  readonly retainedBytes: PackHistogram;
 }
 
 /** What the pump calls around a step; the pack logs and records the story through it. */
 export interface PumpObserver {
   stepFailed(capture: CdcCaptureDescriptor, step: string, failureKind: string, message: string): void;
+  /** A gap was found (once per gap): the capture stops until an operator decides. */
+  gapDetected(capture: CdcCaptureDescriptor, gap: CaptureGap): void;
+  /** An operator's restart was performed (the gap, if any, is closed). */
+  restarted(capture: CdcCaptureDescriptor, action: CaptureRestart, closedGap: CaptureGap | null): void;
+  /** The source's retention for the capture went above (or back under) the attention bound. */
+  retentionCrossed(capture: CdcCaptureDescriptor, bytes: number, above: boolean): void;
 }
 
 export interface CapturePumpSettings {
   readonly reporterId: string;
   readonly batchSize: number;
   readonly maxBatchesPerPass: number;
+  /** Delay after the second consecutive failure of a capture, doubling up to `maxFailureBackoffMs`. */
+  readonly failureBackoffMs: number;
+  readonly maxFailureBackoffMs: number;
+  /** Retained bytes above which a capture is reported to the operator. */
+  readonly retentionAttentionBytes: number;
 }
+
+type CaptureResult = PumpPassResult['captures'][number];
 
 /**
  * The shared in-process polling pump: for every capture it effectively owns, runs the graph
@@ -40,6 +62,8 @@ export interface CapturePumpSettings {
  * advances after a successful acknowledgement; a failure on one capture never stops the others.
  */
 export class CapturePump {
+  private readonly backoff: FailureBackoff;
+
   constructor(
     private readonly runtime: RuntimeDeclaration,
     private readonly book: CaptureStateBook,
@@ -48,7 +72,9 @@ export class CapturePump {
     private readonly counters: PumpCounters,
     private readonly observer: PumpObserver,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.backoff = new FailureBackoff(settings.failureBackoffMs, settings.maxFailureBackoffMs);
+  }
 
   async pass(captures: readonly CdcCaptureDescriptor[], signal: AbortSignal): Promise<PumpPassResult> {
     const results: Array<PumpPassResult['captures'][number]> = [];
@@ -59,7 +85,7 @@ export class CapturePump {
     return { captures: results };
   }
 
-  private async runCapture(capture: CdcCaptureDescriptor, signal: AbortSignal) {
+  private async runCapture(capture: CdcCaptureDescriptor, signal: AbortSignal): Promise<CaptureResult> {
     // The lease is claimed in the store before any work: another replica's live pump keeps this one standby,
     // and of several pumps that see a lapsed lease one takes the capture over.
     if (!(await this.book.claim(capture.id, this.settings.reporterId, this.runtime, this.now()))) {
@@ -70,27 +96,79 @@ export class CapturePump {
         producedMessageCount: 0,
       };
     }
+    const stored = await this.book.read(capture.id);
+    const restart = stored.restartRequest?.action;
+    // An open gap stops the capture until an operator decides: nothing is resumed, created or skipped.
+    if (stored.gap && !restart) return failedResult(capture, 'gap');
+    if (!this.backoff.ready(capture.id, this.now()))
+      return failedResult(capture, stored.failureKind ?? 'provider');
     const provider = this.providers.get(capture.provider);
     if (!provider) {
       const message = `no polling provider serves provider "${capture.provider}" in this process${capture.provider === 'postgresql' ? ' (set Engine:Data:CapturePump:PostgreSqlConnectionString)' : ''}`;
-      await this.report(capture, { outcome: 'failed', error: message, failureKind: 'provider' });
-      this.observer.stepFailed(capture, 'stage-cdc-outbox', 'provider', message);
-      return {
-        cdcCaptureId: capture.id,
-        outcome: 'failed' as const,
-        capturedChangeCount: 0,
-        producedMessageCount: 0,
-        failureKind: 'provider',
-      };
+      return this.fail(capture, 'stage-cdc-outbox', 'provider', message);
     }
+    const result = await this.stream(capture, provider, restart, signal);
+    if (result.outcome === 'failed') this.backoff.failed(capture.id, this.now());
+    else this.backoff.succeeded(capture.id);
+    return result;
+  }
+
+  /** Reports a failed step (state, log) and answers the pass result. */
+  private async fail(
+    capture: CdcCaptureDescriptor,
+    step: string,
+    failureKind: string,
+    message: string,
+    counts: { captured: number; produced: number } = { captured: 0, produced: 0 },
+  ): Promise<CaptureResult> {
+    await this.report(capture, {
+      outcome: 'failed',
+      error: message,
+      failureKind: failureKind as CdcCaptureRuntimeObservation['failureKind'],
+    });
+    this.observer.stepFailed(capture, step, failureKind, message);
+    return {
+      ...failedResult(capture, failureKind),
+      capturedChangeCount: counts.captured,
+      producedMessageCount: counts.produced,
+    };
+  }
+
+  /** Stores the gap a provider found (first sight only), reports it and tells the observer. */
+  private async gapFound(capture: CdcCaptureDescriptor, error: CdcProviderError): Promise<CaptureResult> {
+    const before = await this.book.read(capture.id);
+    const after = await this.book.update(capture.id, (record) =>
+      openGap(record, { reasonCode: error.code, reason: error.message }, new Date(this.now()).toISOString()),
+    );
+    await this.report(capture, {
+      outcome: 'failed',
+      error: error.message,
+      failureKind: 'gap',
+      completeness: after.completeness ?? undefined,
+    });
+    if (!before.gap) this.observer.gapDetected(capture, after.gap!);
+    return failedResult(capture, 'gap');
+  }
+
+  /** Batches of one capture until a short batch, `maxBatchesPerPass` or a failure. */
+  private async stream(
+    capture: CdcCaptureDescriptor,
+    provider: CdcPollingProvider,
+    restart: CaptureRestart | undefined,
+    signal: AbortSignal,
+  ): Promise<CaptureResult> {
     let captured = 0;
     let produced = 0;
     let idleReported = false;
     let completeness: StagedBatch['completeness'];
     let metadata: StagedBatch['metadata'];
+    let retention: StagedBatch['retention'];
     for (let batchIndex = 0; batchIndex < this.settings.maxBatchesPerPass && !signal.aborted; batchIndex++) {
       const current = await this.book.read(capture.id);
-      const checkpoint = current.acknowledgement.durableCheckpoint ?? current.checkpoint;
+      const restarting = batchIndex === 0 ? restart : undefined;
+      const checkpoint = restarting
+        ? null
+        : (current.acknowledgement.durableCheckpoint ?? current.checkpoint);
       let batch: StagedBatch;
       try {
         batch = await provider.stageBatch({
@@ -98,22 +176,25 @@ export class CapturePump {
           checkpoint,
           batchSize: this.settings.batchSize,
           signal,
+          ...(restarting ? { restart: restarting } : {}),
         });
       } catch (error) {
+        if (error instanceof CdcProviderError && error.failureKind === 'gap')
+          return this.gapFound(capture, error);
         const failureKind = error instanceof CdcProviderError ? error.failureKind : 'provider';
-        const message = messageOf(error);
-        await this.report(capture, { outcome: 'failed', error: message, failureKind });
-        this.observer.stepFailed(capture, 'stage-cdc-outbox', failureKind, message);
-        return {
-          cdcCaptureId: capture.id,
-          outcome: 'failed' as const,
-          capturedChangeCount: captured,
-          producedMessageCount: produced,
-          failureKind,
-        };
+        return this.fail(capture, 'stage-cdc-outbox', failureKind, messageOf(error), { captured, produced });
       }
+      if (restarting) {
+        const closed = current.gap ?? null;
+        await this.book.update(capture.id, (record) =>
+          completeRestart(record, new Date(this.now()).toISOString()),
+        );
+        this.observer.restarted(capture, restarting, closed);
+      }
+      this.noteRetention(capture, current.retention?.bytes ?? null, batch);
       completeness = batch.completeness ?? completeness;
       metadata = batch.metadata ?? metadata;
+      retention = batch.retention ?? retention;
       if (batch.capturedChangeCount === 0) {
         // A provider that positions an empty read (a change stream's post-batch resume token) moves the
         // checkpoint so that changes made while no stream is open are not skipped.
@@ -123,6 +204,7 @@ export class CapturePump {
             outcome: 'idle',
             completeness: batch.completeness,
             metadata: batch.metadata,
+            ...(batch.retention ? { retention: batch.retention } : {}),
             checkpoint: batch.nextCheckpoint,
             acknowledgement: {
               state: 'acknowledged',
@@ -177,18 +259,34 @@ export class CapturePump {
         outboxDispatchState: 'staged',
         completeness: batch.completeness,
         metadata: batch.metadata,
+        ...(batch.retention ? { retention: batch.retention } : {}),
         acknowledgement: { state: 'acknowledged', acknowledgerServiceType: provider.acknowledgerServiceType },
       });
       if (batch.capturedChangeCount < this.settings.batchSize) break;
     }
     if (captured === 0 && !idleReported)
-      await this.report(capture, { outcome: 'idle', completeness, metadata });
+      await this.report(capture, {
+        outcome: 'idle',
+        completeness,
+        metadata,
+        ...(retention ? { retention } : {}),
+      });
     return {
       cdcCaptureId: capture.id,
       outcome: captured === 0 ? ('idle' as const) : ('captured' as const),
       capturedChangeCount: captured,
       producedMessageCount: produced,
     };
+  }
+
+  /** Records the source's retention and tells the observer when it crosses the attention bound. */
+  private noteRetention(capture: CdcCaptureDescriptor, previous: number | null, batch: StagedBatch): void {
+    const bytes = batch.retention?.bytes;
+    if (bytes === null || bytes === undefined) return;
+    this.counters.retainedBytes.record(bytes, { provider: capture.provider });
+    const bound = this.settings.retentionAttentionBytes;
+    const wasAbove = previous !== null && previous > bound;
+    if (bytes > bound !== wasAbove) this.observer.retentionCrossed(capture, bytes, bytes > bound);
   }
 
   /** `report-cdc-runtime-state`: the pump reports like any runner, under its own reporter id and lease. */
@@ -207,6 +305,16 @@ export class CapturePump {
       this.runtime,
     );
   }
+}
+
+function failedResult(capture: CdcCaptureDescriptor, failureKind: string): CaptureResult {
+  return {
+    cdcCaptureId: capture.id,
+    outcome: 'failed',
+    capturedChangeCount: 0,
+    producedMessageCount: 0,
+    failureKind,
+  };
 }
 
 function messageOf(error: unknown): string {

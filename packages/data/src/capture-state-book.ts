@@ -5,7 +5,9 @@ import {
   type StoreScope,
 } from '@corekit/abstractions';
 import type {
+  CaptureGap,
   CaptureOutcome,
+  RestartRequest,
   CompletenessState,
   CdcCaptureRuntimeObservation,
   CdcCaptureRuntimeState,
@@ -35,6 +37,12 @@ export interface CaptureRecord {
   readonly latestProducedMessageCount: number;
   readonly totalProducedMessageCount: number;
   readonly lagSeconds: number | null;
+  /** Absent in records written before the field existed. */
+  readonly retention?: { readonly bytes: number | null; readonly seconds: number | null } | null;
+  /** The open gap; absent in records written before the field existed. */
+  readonly gap?: CaptureGap | null;
+  readonly lastResolvedGap?: CaptureGap | null;
+  readonly restartRequest?: RestartRequest | null;
   readonly acknowledgement: {
     readonly state: AcknowledgementState;
     readonly acknowledgedAtUtc: string | null;
@@ -104,6 +112,7 @@ export function applyObservation(
     latestProducedMessageCount: observation.producedMessageCount,
     totalProducedMessageCount: record.totalProducedMessageCount + observation.producedMessageCount,
     lagSeconds: observation.lagSeconds !== undefined ? observation.lagSeconds : record.lagSeconds,
+    retention: observation.retention ?? record.retention ?? null,
     acknowledgement: acknowledgementAfter(record, observation, checkpoint, observedAtUtc),
     acknowledgerServiceType: acknowledgement?.acknowledgerServiceType ?? record.acknowledgerServiceType,
     failureKind:
@@ -384,7 +393,11 @@ export function projectState(
       ageSeconds,
       staleAfterSeconds,
     },
-    lag: { lagSeconds: record.lagSeconds },
+    lag: {
+      lagSeconds: record.lagSeconds,
+      retainedBytes: record.retention?.bytes ?? null,
+      retainedSeconds: record.retention?.seconds ?? null,
+    },
     publication: {
       outboxId: capture.outboxId,
       state:
@@ -400,6 +413,9 @@ export function projectState(
     failureKind: record.failureKind,
     outboxDispatchState: record.outboxDispatchState,
     completeness: record.completeness ?? { state: 'unknown', reason: null },
+    gap: record.gap ?? null,
+    lastResolvedGap: record.lastResolvedGap ?? null,
+    restartRequest: record.restartRequest ?? null,
     reporterId: record.reporterId,
     reporterLease: lease
       ? {

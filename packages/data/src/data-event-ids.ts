@@ -1,4 +1,4 @@
-/** Diagnostic event ids of the data pack (3200-3219). */
+/** Diagnostic event ids of the data pack (3190-3199 for capture safety, 3200-3219). */
 export const dataEventIds = {
   registered: 3200,
   bindingsResolved: 3201,
@@ -20,6 +20,12 @@ export const dataEventIds = {
   changeStreamResumed: 3217,
   changeStreamFailed: 3218,
   reserved: 3219,
+  gapDetected: 3190,
+  restartRequested: 3191,
+  restartPerformed: 3192,
+  prerequisiteMissing: 3193,
+  retentionAboveBound: 3194,
+  retentionBackUnderBound: 3195,
 } as const;
 
 const kebab = (name: string) => name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);

@@ -47,7 +47,48 @@ export const reporterCoordinationSchema = z.object({
 });
 export type ReporterCoordination = z.infer<typeof reporterCoordinationSchema>;
 
-export const failureKinds = ['source', 'staging', 'acknowledgement', 'provider', 'reported'] as const;
+/**
+ * Why the last pass failed. `gap`: the capture's position cannot be resumed (slot dropped or invalidated,
+ * resume token no longer in the oplog) and changes may be lost; it stays until an operator accepts the gap or
+ * asks for a re-snapshot. `prerequisite`: the source lacks a setting or right (the error names the fix).
+ */
+export const failureKinds = [
+  'source',
+  'staging',
+  'acknowledgement',
+  'provider',
+  'reported',
+  'gap',
+  'prerequisite',
+] as const;
+
+/** An operator's way out of a gap (or a fresh read of the source): see `CaptureRestart`. */
+export const captureRestarts = ['accept-gap', 're-snapshot'] as const;
+
+/** Who asked for a restart, and when (`requestedBy`: the caller's subject, `in-process`, or `anonymous`). */
+export const restartRequestSchema = z.object({
+  action: z.enum(captureRestarts),
+  requestedBy: z.string(),
+  requestedAtUtc: z.string(),
+  note: z.string().nullable(),
+});
+export type RestartRequest = z.infer<typeof restartRequestSchema>;
+
+/**
+ * A gap: the capture's position could not be resumed, so changes committed since `checkpoint` may never be
+ * delivered. Stored with the state (it survives a restart of the pump); `reasonCode` is machine-readable
+ * (`CDC_GAP_SLOT_MISSING`, `CDC_GAP_SLOT_INVALIDATED`, `CDC_GAP_RESUME_TOKEN_LOST`...).
+ */
+export const captureGapSchema = z.object({
+  reasonCode: z.string(),
+  reason: z.string(),
+  detectedAtUtc: z.string(),
+  /** The durable checkpoint when it was found: the last position known delivered. */
+  checkpoint: z.string().nullable(),
+  /** Set once the gap is closed by an operator's restart (null while open). */
+  resolution: restartRequestSchema.extend({ completedAtUtc: z.string() }).nullable(),
+});
+export type CaptureGap = z.infer<typeof captureGapSchema>;
 
 /**
  * Whether the runner can promise that its checkpoint never passes a change that may still commit:
@@ -99,6 +140,13 @@ export const cdcCaptureRuntimeObservationSchema = z.strictObject({
       reason: z.string().max(500).nullable().optional(),
     })
     .optional(),
+  /** What the source holds back for the capture (a slot's unconfirmed WAL in bytes, and for how long). */
+  retention: z
+    .strictObject({
+      bytes: z.number().min(0).nullable(),
+      seconds: z.number().min(0).nullable(),
+    })
+    .optional(),
   /** Edge node the runner ran on; must be declared by an edge runtime that lists nodes. */
   edgeNodeId: z.string().min(1).max(200).optional(),
   metadata: safeMetadata
@@ -143,7 +191,16 @@ export const cdcCaptureRuntimeStateSchema = z.object({
     ageSeconds: z.number().nullable(),
     staleAfterSeconds: z.number(),
   }),
-  lag: z.object({ lagSeconds: z.number().nullable() }),
+  /**
+   * `lagSeconds`: age of the newest staged change. `retainedBytes` / `retainedSeconds`: what the source holds
+   * back for the capture (a replication slot's unconfirmed WAL, and for how long), null when the provider
+   * does not say.
+   */
+  lag: z.object({
+    lagSeconds: z.number().nullable(),
+    retainedBytes: z.number().nullable(),
+    retainedSeconds: z.number().nullable(),
+  }),
   publication: z.object({
     outboxId: z.string().nullable(),
     state: z.enum(['none', 'staged', 'not-staged']),
@@ -158,6 +215,12 @@ export const cdcCaptureRuntimeStateSchema = z.object({
     state: z.enum(['unknown', ...completenessStates]),
     reason: z.string().nullable(),
   }),
+  /** The open gap (null when none): the capture stays stopped until an operator decides. */
+  gap: captureGapSchema.nullable(),
+  /** The last gap an operator closed, with who chose what and when. */
+  lastResolvedGap: captureGapSchema.nullable(),
+  /** An operator's restart waiting for the next pass (null when none). */
+  restartRequest: restartRequestSchema.nullable(),
   reporterId: z.string().nullable(),
   reporterLease: z
     .object({ reporterId: z.string(), expiresAtUtc: z.string(), expired: z.boolean() })

@@ -57,6 +57,7 @@ describe('data operator views', () => {
       'Age (s)',
       'Last outcome',
       'Error',
+      'Retained (bytes)',
     ]);
     expect(view('cdc-capture-lag').description).toContain('60 s (Engine:Data:LagAttentionSeconds)');
   });
@@ -70,12 +71,19 @@ describe('data operator views', () => {
     await report('invoices', 'a', { outcome: 'failed', error: 'source unreachable', failureKind: 'source' });
     expect(await rows('cdc-capture-lag')).toEqual(
       expect.arrayContaining([
-        ['orders', 'lag above 30 s', 45, 0, 'captured', null],
-        ['invoices', 'failed (source)', 5, 0, 'failed', 'source unreachable'],
+        ['orders', 'lag above 30 s', 45, 0, 'captured', null, null],
+        ['invoices', 'failed (source)', 5, 0, 'failed', 'source unreachable', null],
       ]),
     );
     await report('orders', 'a', { lagSeconds: 1 });
     await report('invoices', 'a', { lagSeconds: 1 });
+    expect(await rows('cdc-capture-lag')).toEqual([]);
+    // A source holding back more than Engine:Data:RetentionAttentionBytes (default 1 GiB) for a capture.
+    await report('orders', 'a', { lagSeconds: 1, retention: { bytes: 2 * 1024 ** 3, seconds: 600 } });
+    expect(await rows('cdc-capture-lag')).toEqual([
+      ['orders', 'source retains above 1073741824 bytes', 1, 0, 'captured', null, 2 * 1024 ** 3],
+    ]);
+    await report('orders', 'a', { lagSeconds: 1, retention: { bytes: 0, seconds: 0 } });
     expect(await rows('cdc-capture-lag')).toEqual([]);
     clock.advanceSeconds(301);
     expect((await rows('cdc-capture-lag')).map((row) => row.slice(0, 2))).toEqual(

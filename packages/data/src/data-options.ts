@@ -56,6 +56,14 @@ export const capturePumpOptionsSchema = z.strictObject({
   CdcCaptureIds: z.array(identifier).max(1000).default([]),
   /** Milliseconds between the end of one pass and the next. Default 1000; 10 to 3,600,000. */
   PollIntervalMilliseconds: z.number().int().min(10).max(3_600_000).default(1000),
+  /**
+   * After a capture's second consecutive failed pass, milliseconds before it is tried again, doubling per
+   * failure up to MaxFailureBackoffMilliseconds (the first failure is retried on the next pass; 0: every
+   * pass tries again). Default 1000.
+   */
+  FailureBackoffMilliseconds: z.number().int().min(0).max(600_000).default(1000),
+  /** Longest delay between tries of a failing capture. Default 30,000; 10 to 3,600,000. */
+  MaxFailureBackoffMilliseconds: z.number().int().min(0).max(3_600_000).default(30_000),
   /** Most changes one pass reads per capture. Default 500; 1 to 10,000. */
   BatchSize: z.number().int().min(1).max(10_000).default(500),
   /** Passes keep reading a capture while full batches come back, up to this many batches. Default 10; 1 to 1000. */
@@ -85,6 +93,14 @@ export const changeStreamPumpOptionsSchema = z.strictObject({
   CdcCaptureIds: z.array(identifier).max(1000).default([]),
   /** Milliseconds between the end of one pass and the next. Default 1000; 10 to 3,600,000. */
   PollIntervalMilliseconds: z.number().int().min(10).max(3_600_000).default(1000),
+  /**
+   * After a capture's second consecutive failed pass, milliseconds before it is tried again, doubling per
+   * failure up to MaxFailureBackoffMilliseconds (the first failure is retried on the next pass; 0: every
+   * pass tries again). Default 1000.
+   */
+  FailureBackoffMilliseconds: z.number().int().min(0).max(600_000).default(1000),
+  /** Longest delay between tries of a failing capture. Default 30,000; 10 to 3,600,000. */
+  MaxFailureBackoffMilliseconds: z.number().int().min(0).max(3_600_000).default(30_000),
   /** Most change events read per batch. Default 500; 1 to 10,000. */
   BatchSize: z.number().int().min(1).max(10_000).default(500),
   /** Batches read per capture in one pass while they come back full. Default 10; 1 to 1000. */
@@ -114,6 +130,17 @@ export const dataRuntimeOptionsSchema = z.strictObject({
    * `cdc-capture-lag` (with the stale and failed ones). Default 60; 1 to 604,800.
    */
   LagAttentionSeconds: z.number().int().min(1).max(604_800).default(60),
+  /**
+   * A capture whose source holds back more than this many bytes for it (a replication slot's unconfirmed WAL)
+   * is listed in the operator view `cdc-capture-lag` and logged (event 3194) when it crosses the bound.
+   * Default 1 GiB; 1 MiB to 1 TiB.
+   */
+  RetentionAttentionBytes: z
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .max(1024 ** 4)
+    .default(1024 ** 3),
   /**
    * With a shared store provider (PostgreSQL, Redis), how often this replica reads the capture states (with
    * their checkpoints and reporter coordination) again, in milliseconds: another replica's report shows here at

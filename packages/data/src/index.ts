@@ -9,6 +9,8 @@ export {
 } from './data-options';
 export type { CdcExecutionRuntimeOptions, DataRuntimeOptions, DataRuntimeOptionsInput } from './data-options';
 export {
+  captureGapSchema,
+  captureRestarts,
   cdcCaptureRuntimeObservationSchema,
   cdcCaptureRuntimeStateSchema,
   cdcExecutionRuntimeSchema,
@@ -17,16 +19,23 @@ export {
   reporterStates,
 } from './data-model';
 export type {
+  CaptureGap,
   CdcCaptureRuntimeObservation,
   CdcCaptureRuntimeState,
   CdcExecutionRuntime,
   ReporterCoordination,
 } from './data-model';
 export { dataErrorCodes } from './data-operations';
+export { captureGapErrorCodes } from './capture-gap-operations';
 export { dataEventIds } from './data-event-ids';
 export type { ExecutionBinding } from './execution-binding';
 export { CdcProviderError, cdcPollingProvidersKey } from './polling-provider';
-export type { CdcPollingProvider, ProviderFailureKind, StagedBatch } from './polling-provider';
+export type {
+  CaptureRestart,
+  CdcPollingProvider,
+  ProviderFailureKind,
+  StagedBatch,
+} from './polling-provider';
 export {
   cdcOutboxTableStatement,
   PostgresPollingProvider,

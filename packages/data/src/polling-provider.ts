@@ -32,7 +32,22 @@ export interface StagedBatch {
    * booleans; never secrets), e.g. a replication slot's lag.
    */
   readonly metadata?: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * What the source holds back for this capture (a replication slot's retained WAL), when the provider can
+   * tell: `bytes` not yet confirmed, `seconds` since the confirmed position last caught up with what the
+   * provider received. Published on the state's `lag` and as the `corekit.data.cdc.source_retained_bytes`
+   * histogram; above `Engine:Data:RetentionAttentionBytes` the capture is listed for an operator.
+   */
+  readonly retention?: { readonly bytes: number | null; readonly seconds: number | null };
 }
+
+/**
+ * An operator's decision about a capture that cannot resume (a gap) or must read its source again:
+ * `accept-gap` starts again from the source's current position, knowing the changes in between are lost;
+ * `re-snapshot` starts again and first reads the rows the source holds now (a provider that cannot snapshot
+ * refuses it with failureKind `prerequisite`).
+ */
+export type CaptureRestart = 'accept-gap' | 're-snapshot';
 
 /**
  * A source the shared polling pump (`data-cdc-capture-pump`) can read. The pump calls `stageBatch` with the
@@ -50,6 +65,11 @@ export interface CdcPollingProvider {
     readonly checkpoint: string | null;
     readonly batchSize: number;
     readonly signal: AbortSignal;
+    /**
+     * Set once, after an operator chose how to leave a gap (or asked for a re-snapshot): the provider then
+     * starts over (a new slot, a stream without a resume token) instead of refusing, and `checkpoint` is null.
+     */
+    readonly restart?: CaptureRestart;
   }): Promise<StagedBatch>;
   /** Confirms the staged batch on the provider side; a throw leaves the durable checkpoint where it was. */
   acknowledge(request: {
@@ -64,14 +84,19 @@ export interface CdcPollingProvider {
    * then measures its database operations (`db.client.operation.duration`, CLIENT spans).
    */
   useTelemetry?(telemetry: PackTelemetry): void;
+  /** The restarts it can perform (`accept-gap` only when absent); the operations refuse any other. */
+  readonly restarts?: readonly CaptureRestart[];
 }
 
 /** Failure classes a provider reports; they become the state's failureKind. */
-export type ProviderFailureKind = 'source' | 'staging' | 'provider';
+export type ProviderFailureKind = 'source' | 'staging' | 'provider' | 'gap' | 'prerequisite';
 
 /**
  * A provider failure with its class: `source` (table missing, permission denied, bad column), `staging` (the
- * outbox refused the batch) or `provider` (connection, timeout, configuration).
+ * outbox refused the batch), `provider` (connection, timeout, configuration), `gap` (the capture's position
+ * can no longer be resumed: changes may be lost; `code` is the machine-readable reason, and the pump stops
+ * the capture until an operator decides) or `prerequisite` (the source lacks a setting or right the provider
+ * needs; checked before anything is created, the message names the fix).
  */
 export class CdcProviderError extends CoreError {
   constructor(

@@ -4,6 +4,7 @@ import type { CaptureStateBook } from './capture-state-book';
 import { dataEventIds } from './data-event-ids';
 import type { DataRuntime } from './data-runtime';
 import type { CdcPollingProvider } from './polling-provider';
+import { pumpObserver } from './pump-observer';
 
 /** One shipped pump as the pack hosts it. */
 export interface PumpSpecification {
@@ -12,6 +13,9 @@ export interface PumpSpecification {
   readonly intervalMs: number;
   readonly batchSize: number;
   readonly maxBatchesPerPass: number;
+  readonly failureBackoffMs: number;
+  readonly maxFailureBackoffMs: number;
+  readonly retentionAttentionBytes: number;
   readonly reporterId: string;
   /** The providers this pump runs, created when the engine starts (none: its captures fail truthfully). */
   createProviders(resolver: ExtensionResolver): readonly CdcPollingProvider[];
@@ -86,22 +90,12 @@ export class PumpHost {
         reporterId: this.specification.reporterId,
         batchSize: this.specification.batchSize,
         maxBatchesPerPass: this.specification.maxBatchesPerPass,
+        failureBackoffMs: this.specification.failureBackoffMs,
+        maxFailureBackoffMs: this.specification.maxFailureBackoffMs,
+        retentionAttentionBytes: this.specification.retentionAttentionBytes,
       },
       this.counters,
-      {
-        stepFailed: (capture, step, failureKind, message) =>
-          this.log(
-            'warn',
-            failureKind === 'acknowledgement'
-              ? dataEventIds.acknowledgementFailed
-              : failureKind === 'source'
-                ? dataEventIds.sourceUnavailable
-                : failureKind === 'provider'
-                  ? dataEventIds.providerUnavailable
-                  : dataEventIds.captureFailed,
-            `CDC capture ${capture.id} failed at ${step} (${failureKind}): ${message}`,
-          ),
-      },
+      pumpObserver(this.builder, this.specification.id),
       this.now,
     );
   }
