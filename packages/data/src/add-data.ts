@@ -181,6 +181,7 @@ export function addData(
                 connectionString: pumpSettings.PostgreSqlConnectionString,
                 outboxTable: pumpSettings.PostgreSqlOutboxTable,
                 timeoutMilliseconds: pumpSettings.PostgreSqlTimeoutMilliseconds,
+                requireCompleteness: pumpSettings.RequireCompleteness,
               }),
             ];
           },

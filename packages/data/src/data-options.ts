@@ -78,6 +78,12 @@ export const capturePumpOptionsSchema = z.strictObject({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)?$/, 'a table name, optionally schema-qualified')
     .max(120)
     .default('corekit_cdc_outbox'),
+  /**
+   * Refuse to run a `postgresql` capture whose table has no xid8 transaction column (failure kind
+   * `prerequisite`, naming the ALTER TABLE) instead of running it `not-guaranteed`. A capture's
+   * `metadata.requireCompleteness` (true or false) overrides it. Default false.
+   */
+  RequireCompleteness: z.boolean().default(false),
   /** Milliseconds a provider connection or query may take before the pass fails. Default 10,000; 100 to 600,000. */
   PostgreSqlTimeoutMilliseconds: z.number().int().min(100).max(600_000).default(10_000),
 });

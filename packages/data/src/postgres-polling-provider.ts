@@ -78,6 +78,17 @@ export interface PostgresPollingProviderOptions {
   readonly connectionString: string;
   readonly outboxTable: string;
   readonly timeoutMilliseconds: number;
+  /**
+   * Refuse captures whose table has no transaction column (they could skip a change committed out of order)
+   * instead of running them `not-guaranteed`; a capture's `metadata.requireCompleteness` overrides it.
+   */
+  readonly requireCompleteness?: boolean;
+}
+
+/** Whether a capture must be complete: `metadata.requireCompleteness`, else the pump's setting. */
+function completenessRequired(capture: CdcCaptureDescriptor, pumpDefault: boolean): boolean {
+  const value = capture.metadata.requireCompleteness;
+  return value === undefined ? pumpDefault : value === true || value === 'true';
 }
 
 const sourceErrorCodes = new Set(['42P01', '42501', '42703', '3F000', '42883']);
@@ -186,7 +197,26 @@ export class PostgresPollingProvider implements CdcPollingProvider {
     const transaction = quoteQualified(transactionColumn);
     const guardKey = `${table}\u0000${transactionColumn}`;
     try {
+      if (request.capture.metadata.snapshotMode === 'never') {
+        throw new CdcProviderError(
+          'prerequisite',
+          'CDC_SNAPSHOT_MODE_UNSUPPORTED',
+          `a polling capture always starts with the rows ${table} already holds (snapshotMode initial); remove metadata.snapshotMode never, or use logical decoding to start from now`,
+        );
+      }
       const guarded = await this.transactionColumnOf(table, transactionColumn);
+      const reason = `${table} has no xid8 column "${transactionColumn}": a change whose transaction commits after a later change was read is skipped; add it with ALTER TABLE ${source} ADD COLUMN ${transaction} xid8 NOT NULL DEFAULT pg_current_xact_id(), or name yours in metadata.transactionColumn`;
+      if (!guarded && completenessRequired(request.capture, this.options.requireCompleteness ?? false)) {
+        // Nothing is read or staged: the capture does not start until the column exists.
+        throw new CdcProviderError(
+          'prerequisite',
+          'CDC_PREREQUISITE_TRANSACTION_COLUMN',
+          `completeness is required (requireCompleteness): ${reason}; or use logical decoding (@corekit/cdc-postgres-logical)`.slice(
+            0,
+            500,
+          ),
+        );
+      }
       const values: unknown[] = [request.capture.id, table, request.batchSize, request.capture.eventFormat];
       const position = request.checkpoint === null ? null : parseCheckpoint(request.checkpoint);
       let sql: string;
@@ -247,12 +277,7 @@ export class PostgresPollingProvider implements CdcPollingProvider {
               ? row.last_change
               : `${row.last_transaction}:${row.last_change}`,
         lagSeconds: null,
-        completeness: guarded
-          ? { state: 'guaranteed', reason: null }
-          : {
-              state: 'not-guaranteed',
-              reason: `${table} has no xid8 column "${transactionColumn}": a change whose transaction commits after a later change was read is skipped; add it with ALTER TABLE ${source} ADD COLUMN ${transaction} xid8 NOT NULL DEFAULT pg_current_xact_id(), or name yours in metadata.transactionColumn`,
-            },
+        completeness: guarded ? { state: 'guaranteed', reason: null } : { state: 'not-guaranteed', reason },
       };
     } catch (error) {
       this.guards.delete(guardKey);
