@@ -5,7 +5,12 @@ import {
   type PackTelemetry,
 } from '@corekit/abstractions';
 import { BSON, MongoBulkWriteError, MongoClient, type ChangeStreamDocument, type Document } from 'mongodb';
-import { CdcProviderError, type CdcPollingProvider, type StagedBatch } from './polling-provider';
+import {
+  CdcProviderError,
+  type CaptureRestart,
+  type CdcPollingProvider,
+  type StagedBatch,
+} from './polling-provider';
 
 export interface MongoChangeStreamProviderOptions {
   readonly connectionString: string;
@@ -21,8 +26,10 @@ export function collectionOf(capture: CdcCaptureDescriptor, defaultDatabase: str
   return { database, collection };
 }
 
-/** Server codes that mean the source itself is the problem (token lost, namespace gone, access denied). */
-const sourceCodes = new Set([260, 280, 286, 26, 13, 73]);
+/** Server codes that mean the source itself is the problem (token unknown, namespace gone, access denied). */
+const sourceCodes = new Set([260, 280, 26, 13, 73]);
+/** ChangeStreamHistoryLost: the oplog no longer holds the resume token's event, so changes may be lost. */
+const historyLostCode = 286;
 
 /**
  * The document-database change-stream provider: opens a change stream on the capture's collection after the
@@ -30,14 +37,18 @@ const sourceCodes = new Set([260, 280, 286, 26, 13, 73]);
  * first checkpoint), reads up to a batch of events and inserts them into the outbox collection with the `_id`
  * `<captureId>:<token>`, unordered, so an event staged twice stays one document (duplicate-key errors are
  * expected and counted as not produced). Acknowledgement is provider-native: the resume token is the
- * checkpoint the pump makes durable. It cannot resume from a token the server's oplog has already dropped
- * (failureKind source); it needs a replica set or sharded cluster (a standalone server refuses change streams).
+ * checkpoint the pump makes durable. A token the server's oplog has already dropped (286
+ * ChangeStreamHistoryLost) is a gap (`CDC_GAP_RESUME_TOKEN_LOST`): the capture stops until an operator
+ * accepts it (the stream then opens from now). It needs a replica set or sharded cluster (a standalone
+ * server refuses change streams).
  */
 export class MongoChangeStreamProvider implements CdcPollingProvider {
   readonly provider = 'mongodb';
   readonly acknowledgerServiceType = 'document-database-resume-token';
   private readonly client: MongoClient;
   private readonly telemetry: DatabaseClientTelemetry;
+  /** Accepting a gap opens the stream from now; there is no snapshot of a collection. */
+  readonly restarts: readonly CaptureRestart[] = ['accept-gap'];
 
   constructor(private readonly options: MongoChangeStreamProviderOptions) {
     this.client = new MongoClient(options.connectionString, {
@@ -176,6 +187,13 @@ function classify(
     /mongodb(\+srv)?:\/\/\S+/gi,
     '<connection>',
   );
+  if (code === historyLostCode) {
+    return new CdcProviderError(
+      'gap',
+      'CDC_GAP_RESUME_TOKEN_LOST',
+      `the oplog no longer holds the resume point of the change stream on ${namespace} (286 ChangeStreamHistoryLost): the changes after it cannot be read`,
+    );
+  }
   if (typeof code === 'number' && sourceCodes.has(code)) {
     return new CdcProviderError(
       'source',

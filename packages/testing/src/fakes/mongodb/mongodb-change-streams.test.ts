@@ -50,6 +50,26 @@ describe('MongoDB fake change streams through the real driver', () => {
     expect(server.commands.some((command) => command.commandName === 'getMore')).toBe(true);
   });
 
+  it('answers 286 ChangeStreamHistoryLost for a token the rolled log no longer holds; streams from now work', async () => {
+    const events = client.db('shop').collection('events');
+    const stream = events.watch();
+    expect(await stream.tryNext()).toBeNull();
+    await events.insertOne({ n: 1 });
+    const token = (await stream.tryNext())!._id;
+    await stream.close();
+    await events.insertOne({ n: 2 });
+    collections.rollLog();
+    const lost = events.watch([], { resumeAfter: token });
+    await expect(lost.tryNext()).rejects.toMatchObject({ code: 286, codeName: 'ChangeStreamHistoryLost' });
+    await lost.close();
+    const fresh = events.watch();
+    expect(await fresh.tryNext()).toBeNull();
+    await events.insertOne({ n: 3 });
+    const next = await fresh.tryNext();
+    expect(next && 'fullDocument' in next ? next.fullDocument : undefined).toMatchObject({ n: 3 });
+    await fresh.close();
+  });
+
   it('refuses duplicate _id values with 11000 and finds by equality', async () => {
     const outbox = client.db('shop').collection('outbox');
     await outbox.insertMany([

@@ -10,11 +10,13 @@
  *   collection's change events after `resumeAfter`/`startAfter` (or after the current end of the log). Every
  *   event carries its resume token as `_id` (`{ _data: <16 hex digits> }`); replies carry
  *   `postBatchResumeToken` (the last event returned, else the log's high-water mark). A token the log never
- *   issued answers code 260 InvalidResumeToken. Other pipelines answer code 40324 (unsupported here).
+ *   issued answers code 260 InvalidResumeToken; a token whose event the log no longer holds (`rollLog`, an
+ *   oplog that rolled past it) answers code 286 ChangeStreamHistoryLost, as a real server does. Other
+ *   pipelines answer code 40324 (unsupported here).
  * - `getMore`: the next events of the cursor, at most `batchSize`; it never waits (no awaitData delay), so an
  *   empty `nextBatch` means "nothing new yet". `killCursors` forgets cursors.
  * What it cannot do: updates, deletes, `$match` after `$changeStream`, `fullDocument` lookups, clusters, oplog
- * truncation (every token stays valid).
+ * truncation by size or time (only `rollLog` drops events).
  */
 import { Long, ObjectId, Timestamp, type Document } from 'bson';
 
@@ -36,6 +38,11 @@ export interface MongoDbFakeCollections {
   documents(database: string, collection: string): readonly Document[];
   /** Number of change events logged so far (all namespaces). */
   readonly eventCount: number;
+  /**
+   * Drops every change event logged so far (all namespaces), as an oplog that rolled over: resuming after a
+   * token issued before answers 286 ChangeStreamHistoryLost; new events and streams opened from now work.
+   */
+  rollLog(): void;
 }
 
 const tokenOf = (sequence: number) => ({ _data: sequence.toString(16).toUpperCase().padStart(16, '0') });
@@ -58,6 +65,8 @@ export function createMongoDbFakeCollections(): MongoDbFakeCollections {
   const log: ChangeEvent[] = [];
   const cursors = new Map<bigint, Cursor>();
   let nextCursorId = 1000n;
+  /** Events at indexes below this were rolled off the log. */
+  let rolledBefore = 0;
 
   const collectionOf = (namespace: string) => {
     let collection = collections.get(namespace);
@@ -67,7 +76,11 @@ export function createMongoDbFakeCollections(): MongoDbFakeCollections {
 
   function eventsAfter(cursor: Cursor, batchSize: number): Document[] {
     const batch: Document[] = [];
-    for (let index = cursor.position; index < log.length && batch.length < batchSize; index++) {
+    for (
+      let index = Math.max(cursor.position, rolledBefore);
+      index < log.length && batch.length < batchSize;
+      index++
+    ) {
       cursor.position = index + 1;
       if (log[index].namespace === cursor.namespace) batch.push(log[index].document);
     }
@@ -160,6 +173,15 @@ export function createMongoDbFakeCollections(): MongoDbFakeCollections {
             codeName: 'InvalidResumeToken',
           };
         }
+        if (resumed > 0 && resumed <= rolledBefore) {
+          return {
+            ok: 0,
+            errmsg:
+              'Resume of change stream was not possible, as the resume point may no longer be in the oplog.',
+            code: 286,
+            codeName: 'ChangeStreamHistoryLost',
+          };
+        }
         position = resumed;
       }
       const id = nextCursorId++;
@@ -199,6 +221,9 @@ export function createMongoDbFakeCollections(): MongoDbFakeCollections {
     documents: (database, collection) => [...collectionOf(`${database}.${collection}`).values()],
     get eventCount() {
       return log.length;
+    },
+    rollLog() {
+      rolledBefore = log.length;
     },
   };
 }
