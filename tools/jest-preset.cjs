@@ -20,6 +20,8 @@ module.exports = function jestPreset(packageDirectory, overrides = {}) {
       ],
     },
     moduleNameMapper: {
+      // @corekit/testing by module (`@corekit/testing/poll-until`): a test loads only the helpers it uses.
+      '^@corekit/testing/(.+)$': path.join(root, 'packages/testing/src/$1'),
       '^@corekit/([a-z0-9-]+)$': path.join(root, 'packages/$1/src/index.ts'),
     },
     testTimeout: 30000,

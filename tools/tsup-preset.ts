@@ -10,7 +10,9 @@ export function packageBuild(overrides: Options = {}) {
     clean: true,
     target: 'node20',
     splitting: false,
-    treeshake: true,
+    // No rollup tree-shaking pass: each bundle holds one package's own sources (dependencies stay external), and
+    // consumers' bundlers drop what they do not use (`sideEffects: false`); the pass doubled the JavaScript build.
+    treeshake: false,
     ...overrides,
   });
 }

@@ -1,13 +1,19 @@
 #!/usr/bin/env node
-// Runs every package's tests through turbo and keeps going after a failure (`--continue`), so one red package
-// never hides the others. At the end it prints, from turbo's run summary and each package's jest output:
-// every package's duration (slowest first), the failing packages with their failing tests, and one closing
-// line that counts every test that ran and names the Node.js version it ran on (the `node` first on PATH:
-// turbo, jest and the tests' child processes all use it). Exits non-zero when any package failed.
+// Runs every package's tests through turbo, side by side, and keeps going after a failure (`--continue`), so
+// one red package never hides the others. Every test owns its ports, folders, schemas and keys (the testing
+// README; `tools/ci/check-test-isolation.mjs` runs first and fails a test file that uses a fixed port), so
+// packages run in parallel: as many turbo tasks as the machine has cores (COREKIT_TEST_CONCURRENCY to
+// change), each jest with one worker (COREKIT_JEST_WORKERS). A package whose tests truly need the machine
+// alone declares it in its package.json (`"corekitTests": { "alone": "<why>" }`); those run afterwards, one
+// at a time. At the end it prints, from turbo's run summaries and each package's jest output: every package's
+// duration (slowest first), the ten slowest test files, the failing packages with their failing tests, and
+// one closing line that counts every test that ran and names the Node.js version it ran on (the `node` first
+// on PATH: turbo, jest and the tests' child processes all use it). Exits non-zero when any package failed.
 //
 // Usage: node tools/ci/run-tests.mjs [extra turbo arguments, e.g. --filter=@corekit/eventing]
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -16,11 +22,72 @@ const runsDirectory = path.join(root, '.turbo', 'runs');
 mkdirSync(runsDirectory, { recursive: true });
 const startedAt = Date.now();
 
-const turbo = spawn(
-  'pnpm',
-  ['exec', 'turbo', 'run', 'test', '--concurrency=1', '--continue', '--summarize', ...process.argv.slice(2)],
-  { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env },
+const isolation = spawnSync(process.execPath, [path.join(root, 'tools/ci/check-test-isolation.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+if (isolation.status !== 0) process.exit(isolation.status ?? 1);
+
+const cores = os.availableParallelism();
+const concurrency = positiveInteger('COREKIT_TEST_CONCURRENCY', cores);
+const jestWorkers = positiveInteger('COREKIT_JEST_WORKERS', Math.max(1, Math.floor(cores / concurrency)));
+const alone = packagesTestedAlone();
+const extra = process.argv.slice(2);
+console.log(
+  `== tests: ${concurrency} packages at a time, ${jestWorkers} jest worker(s) each` +
+    (alone.length ? `; then alone, one at a time: ${alone.join(', ')}` : ''),
 );
+
+function positiveInteger(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`${name} must be a positive integer, got ${raw}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+/** Workspace packages whose package.json says `"corekitTests": { "alone": "<why>" }`. */
+function packagesTestedAlone() {
+  const names = [];
+  for (const group of ['packages', 'examples', 'bench']) {
+    const directory = path.join(root, group);
+    for (const entry of readdirSync(directory)) {
+      let manifest;
+      try {
+        manifest = JSON.parse(readFileSync(path.join(directory, entry, 'package.json'), 'utf8'));
+      } catch {
+        continue;
+      }
+      if (manifest.corekitTests?.alone) names.push(manifest.name);
+    }
+  }
+  return names.sort();
+}
+
+/** One turbo run of the test task; its output goes to ours and is filed by package. */
+function runTurbo(turboArguments) {
+  const turbo = spawn(
+    'pnpm',
+    [
+      'exec',
+      'turbo',
+      'run',
+      'test',
+      '--continue',
+      '--summarize',
+      ...turboArguments,
+      '--',
+      `--maxWorkers=${jestWorkers}`,
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env },
+  );
+  turbo.stdout.on('data', (chunk) => take(chunk, process.stdout));
+  turbo.stderr.on('data', (chunk) => take(chunk, process.stderr));
+  return new Promise((resolve) => turbo.on('close', (code) => resolve(code ?? 1)));
+}
 
 /** Per package: the jest output lines, in order. */
 const outputByPackage = new Map();
@@ -44,25 +111,38 @@ function file(raw) {
   outputByPackage.get(name).push(text);
 }
 
-turbo.stdout.on('data', (chunk) => take(chunk, process.stdout));
-turbo.stderr.on('data', (chunk) => take(chunk, process.stderr));
-
-const exitCode = await new Promise((resolve) => turbo.on('close', (code) => resolve(code ?? 1)));
+const parallelCode = await runTurbo([
+  `--concurrency=${concurrency}`,
+  ...alone.map((name) => `--filter=!${name}`),
+  ...extra,
+]);
+let aloneCode = 0;
+const aloneSelected = alone.filter(
+  (name) => !extra.some((argument) => argument.startsWith('--filter')) || extra.includes(`--filter=${name}`),
+);
+if (aloneSelected.length > 0) {
+  aloneCode = await runTurbo([
+    '--concurrency=1',
+    ...aloneSelected.map((name) => `--filter=${name}`),
+    ...extra.filter((argument) => !argument.startsWith('--filter')),
+  ]);
+}
+const exitCode = parallelCode || aloneCode;
 if (pending) file(pending);
 
-/** The newest run summary turbo wrote during this run, if any. */
-function latestSummary() {
-  const files = readdirSync(runsDirectory)
+/** The run summaries turbo wrote during this run. */
+function summaries() {
+  return readdirSync(runsDirectory)
     .filter((name) => name.endsWith('.json'))
     .map((name) => path.join(runsDirectory, name))
     .filter((file) => statSync(file).mtimeMs >= startedAt - 1000)
-    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
-  if (files.length === 0) return undefined;
-  try {
-    return JSON.parse(readFileSync(files[0], 'utf8'));
-  } catch {
-    return undefined;
-  }
+    .flatMap((file) => {
+      try {
+        return [JSON.parse(readFileSync(file, 'utf8'))];
+      } catch {
+        return [];
+      }
+    });
 }
 
 /** Sums jest's "Tests:" lines of one package's output (a package may run several jest invocations). */
@@ -88,8 +168,8 @@ function failingTests(lines) {
   return [...names];
 }
 
-const summary = latestSummary();
-const tasks = (summary?.tasks ?? [])
+const tasks = summaries()
+  .flatMap((summary) => summary.tasks ?? [])
   .filter((task) => task.task === 'test')
   .map((task) => ({
     name: task.package,
@@ -108,6 +188,23 @@ for (const task of [...tasks].sort((a, b) => (b.seconds || 0) - (a.seconds || 0)
       (tally.skipped ? `, ${tally.skipped} skipped` : '') +
       (task.exitCode ? `  (exit ${task.exitCode})` : ''),
   );
+}
+
+/** Jest's "PASS src/x.test.ts (12.3 s)" lines: the test files that took long enough for jest to time them. */
+function timedFiles() {
+  const files = [];
+  for (const [name, lines] of outputByPackage) {
+    for (const line of lines) {
+      const match = /^(?:PASS|FAIL)\s+(\S+)\s+\(([\d.]+) s\)/.exec(line.trim());
+      if (match) files.push({ name: `${name} ${match[1]}`, seconds: Number(match[2]) });
+    }
+  }
+  return files.sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+}
+const slowest = timedFiles();
+if (slowest.length > 0) {
+  console.log('\n== the ten slowest test files');
+  for (const entry of slowest) console.log(`${seconds(entry.seconds).padStart(9)}  ${entry.name}`);
 }
 
 const failedPackages = new Set(tasks.filter((task) => task.exitCode !== 0).map((task) => task.name));

@@ -4,7 +4,7 @@
 import { createEngineBuilder } from '@corekit/engine-core';
 import { addData, dataRegistrationKey } from '@corekit/data';
 import { addPostgresLogicalDecoding } from '@corekit/cdc-postgres-logical';
-import { startPostgresServer } from '@corekit/testing';
+import { startPostgresServer } from '@corekit/testing/servers/postgres-server';
 import pg from 'pg';
 
 const rows = Number(process.env.BENCH_LOGICAL_ROWS ?? '20000');

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { addConsole } from '@corekit/console';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
-import { pollUntil } from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { createWebHost } from '@corekit/web-host';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, seriousViolations } from './console-browser/chromium';

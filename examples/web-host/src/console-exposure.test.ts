@@ -1,5 +1,5 @@
 import { createMemoryLogger } from '@corekit/engine-core';
-import { webSocketUpgradeAnswer } from '@corekit/testing';
+import { webSocketUpgradeAnswer } from '@corekit/testing/websocket-upgrade';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
 

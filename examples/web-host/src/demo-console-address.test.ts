@@ -1,4 +1,4 @@
-import { pollUntil } from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { spawnDemo, type DemoProcess } from './demo-process';
 
 jest.setTimeout(150_000);

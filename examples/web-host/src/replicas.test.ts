@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startReplicas, type ReplicaSet, type ReplicaStoreProvider } from '@corekit/testing';
+import { startReplicas, type ReplicaSet, type ReplicaStoreProvider } from '@corekit/testing/replica-harness';
 import { replicaChecks, replicaEnvironment } from './replicas';
 import { sampleRoot } from './sample-host';
 

@@ -8,7 +8,6 @@ import { decodeContextValue } from '@corekit/callback-kit';
 import { invitationDeliveryStatusKey } from '@corekit/tenant-governance';
 import { signDeliveryStatusCallback } from '@corekit/tenant-governance-web';
 import {
-  describeSenderCallbackPair,
   graphMessageHeaders,
   mailgunEventDataFrom,
   neutralObservation,
@@ -20,10 +19,13 @@ import {
   startSesFake,
   startWebhookReceiverFake,
   webhookBodyFields,
+} from '@corekit/testing/fakes/mail-providers';
+import {
+  describeSenderCallbackPair,
   type ProviderWebhook,
   type RecordingProvider,
   type SenderCallbackPairRun,
-} from '@corekit/testing';
+} from '@corekit/testing/sender-callback-pair';
 import { deliveryCallbacksDemoCredentials } from './packs/delivery-callbacks-demo';
 import { governanceDemoCredentials } from './packs/governance-web-demo';
 import { createSampleHost } from './sample-host';

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:net';
-import { freePort, portIsFree } from '@corekit/testing';
+import { freePort, portIsFree } from '@corekit/testing/network-helpers';
 import { spawnDemo } from './demo-process';
 
 jest.setTimeout(120_000);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createMemoryLogger } from '@corekit/engine-core';
-import { dropStoreNamespace, requireService } from '@corekit/testing';
+import { dropStoreNamespace } from '@corekit/testing/replica-harness';
+import { requireService } from '@corekit/testing/require-service';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
 

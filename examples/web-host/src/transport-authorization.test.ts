@@ -6,7 +6,7 @@ import {
   type EngineBuilder,
 } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
-import { emptyContentDirectory } from '@corekit/testing';
+import { emptyContentDirectory } from '@corekit/testing/test-engine-builder';
 import { addGraphQlTransport } from '@corekit/transport-graphql';
 import { addGrpcTransport, createBehaviorClient } from '@corekit/transport-grpc';
 import { addJsonRpcTransport } from '@corekit/transport-jsonrpc';

@@ -1,5 +1,5 @@
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
-import { emptyContentDirectory } from '@corekit/testing';
+import { emptyContentDirectory } from '@corekit/testing/test-engine-builder';
 import { createBehaviorClient } from '@corekit/transport-grpc';
 import { createWebHost, type WebHost } from '@corekit/web-host';
 import WebSocket from 'ws';

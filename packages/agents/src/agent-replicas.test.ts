@@ -1,6 +1,6 @@
 import type { KeyedStore, StoreProvider } from '@corekit/abstractions';
 import { MemoryStoreProvider, manualClock, type ManualClock } from '@corekit/engine-core';
-import { pollUntil } from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
 import type { StoredRun } from './run-model';
 import { runStoreName } from './run-store';
 import {

@@ -1,4 +1,4 @@
-import { partialBodyRequest } from '@corekit/testing';
+import { partialBodyRequest } from '@corekit/testing/partial-body-request';
 import type { InvitationSender } from '@corekit/tenant-governance';
 import {
   startCallbackEngine,

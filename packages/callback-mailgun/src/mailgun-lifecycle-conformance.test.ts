@@ -1,4 +1,4 @@
-import { describePackLifecycleConformance } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
 import { callbackLifecycleAdapter } from '../../callback-kit/src/test-support/callback-lifecycle-adapter';
 import { mailgunCallbackOperationId, mailgunCallbackSurfaceId, mapMailgunStatusCallbacks } from './index';
 import { mailgunItem, mailgunTestKey } from './test-support/mailgun-signing';

@@ -1,5 +1,6 @@
 import { addMailgunInvitationDelivery } from '@corekit/sender-mailgun';
-import { describeSenderCallbackPair, mailgunEventDataFrom, startMailgunFake } from '@corekit/testing';
+import { mailgunEventDataFrom, startMailgunFake } from '@corekit/testing/fakes/mail-providers';
+import { describeSenderCallbackPair } from '@corekit/testing/sender-callback-pair';
 import { startPairRun } from '../../callback-kit/src/test-support/pair-run';
 import { mailgunCallbackOperationId, mapMailgunStatusCallbacks } from './index';
 import { mailgunSignature, mailgunTestKey } from './test-support/mailgun-signing';

@@ -1,4 +1,4 @@
-import { describePackLifecycleConformance } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
 import { callbackLifecycleAdapter } from '../../callback-kit/src/test-support/callback-lifecycle-adapter';
 import { mapSendGridStatusCallbacks, sendGridCallbackOperationId, sendGridCallbackSurfaceId } from './index';
 import { sendGridEvent, sendGridTestKey, signSendGrid } from './test-support/sendgrid-signing';

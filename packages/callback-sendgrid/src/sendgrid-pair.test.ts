@@ -1,5 +1,6 @@
 import { addSendGridInvitationDelivery } from '@corekit/sender-sendgrid';
-import { describeSenderCallbackPair, sendGridEventFrom, startSendGridFake } from '@corekit/testing';
+import { sendGridEventFrom, startSendGridFake } from '@corekit/testing/fakes/mail-providers';
+import { describeSenderCallbackPair } from '@corekit/testing/sender-callback-pair';
 import { startPairRun } from '../../callback-kit/src/test-support/pair-run';
 import { mapSendGridStatusCallbacks, sendGridCallbackOperationId } from './index';
 import { sendGridTestKey, signSendGrid } from './test-support/sendgrid-signing';

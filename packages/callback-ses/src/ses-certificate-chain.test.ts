@@ -7,7 +7,7 @@ import {
   createTestCertificateAuthority,
   type TestCertificateAuthority,
   type TestIntermediateAuthority,
-} from '@corekit/testing';
+} from '@corekit/testing/servers/test-certificate-authority';
 import { SigningCertificates } from './signing-certificates';
 import { otherTopic, sesCallbackFixture } from './test-support/ses-callback-fixture';
 import {

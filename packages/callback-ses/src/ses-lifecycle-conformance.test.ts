@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { describePackLifecycleConformance } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
 import { callbackLifecycleAdapter } from '../../callback-kit/src/test-support/callback-lifecycle-adapter';
 import { mapSesStatusCallbacks, sesCallbackOperationId, sesCallbackSurfaceId } from './index';
 import {

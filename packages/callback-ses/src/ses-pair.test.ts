@@ -1,5 +1,6 @@
 import { addAmazonSesInvitationDelivery } from '@corekit/sender-ses';
-import { describeSenderCallbackPair, sesEventFrom, startSesFake } from '@corekit/testing';
+import { sesEventFrom, startSesFake } from '@corekit/testing/fakes/mail-providers';
+import { describeSenderCallbackPair } from '@corekit/testing/sender-callback-pair';
 import { startPairRun } from '../../callback-kit/src/test-support/pair-run';
 import { mapSesStatusCallbacks, sesCallbackOperationId } from './index';
 import {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pollUntil, startPostgresServer, type PostgresServerProcess } from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { startPostgresServer, type PostgresServerProcess } from '@corekit/testing/servers/postgres-server';
 import pg from 'pg';
 import { passUntilStaged, slotRow, startLogicalHost, type LogicalHost } from './test-support/logical-host';
 

@@ -1,4 +1,5 @@
-import { pollUntil, startPostgresServer, type PostgresServerProcess } from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { startPostgresServer, type PostgresServerProcess } from '@corekit/testing/servers/postgres-server';
 import pg from 'pg';
 import { lsnValue } from './lsn';
 import { passUntilStaged, slotRow, startLogicalHost, type LogicalHost } from './test-support/logical-host';

@@ -1,9 +1,6 @@
 import path from 'node:path';
-import {
-  describePackLifecycleConformance,
-  startPostgresServer,
-  type PostgresServerProcess,
-} from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
+import { startPostgresServer, type PostgresServerProcess } from '@corekit/testing/servers/postgres-server';
 import { logicalLifecycleAdapter } from './test-support/logical-lifecycle-adapter';
 
 // A PostgreSQL cluster of its own with `wal_level = logical` (see logical-decoding.integration.test.ts);

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestEngineBuilder, pollUntil } from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addConsole } from './add-console';
 import { closeConsoleHosts, startConsoleHost, type ConsoleTestHost } from './test-support/console-test-host';
 import { switchableDependency, type SwitchableDependency } from './test-support/switchable-dependency';

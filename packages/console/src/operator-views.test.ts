@@ -1,5 +1,5 @@
 import { defineOperation, type EngineBuilder, type OperatorViewDefinition } from '@corekit/abstractions';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { z } from 'zod';
 import { addConsole } from './add-console';
 import type { OperatorViewDocument } from './operator-views';

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import AdmZip from 'adm-zip';
 import { parse } from 'yaml';
-import { requireService } from '@corekit/testing';
+import { requireService } from '@corekit/testing/require-service';
 import { loadCatalog } from './catalog';
 import { generateHost } from './generate';
 import { readDeploySettings, readEngineConfiguration } from './host-configuration';

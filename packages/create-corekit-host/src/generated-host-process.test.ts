@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { freePort, portIsFree, startFixture } from '@corekit/testing';
+import { startFixture } from '@corekit/testing/child-process';
+import { freePort, portIsFree } from '@corekit/testing/network-helpers';
 import { loadCatalog } from './catalog';
 import { generateHost } from './generate';
 

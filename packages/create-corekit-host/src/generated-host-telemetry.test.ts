@@ -1,13 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import {
-  freePort,
-  pollUntil,
-  startFixture,
-  startOtlpReceiver,
-  type FixtureProcess,
-  type OtlpReceiver,
-} from '@corekit/testing';
+import { startFixture, type FixtureProcess } from '@corekit/testing/child-process';
+import { startOtlpReceiver, type OtlpReceiver } from '@corekit/testing/fakes/otlp/otlp-receiver';
+import { freePort } from '@corekit/testing/network-helpers';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { loadCatalog } from './catalog';
 import { generateHost } from './generate';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger } from '@corekit/testing';
+import { captureLogger } from '@corekit/testing/capture-logger';
 import { createWebHost } from '@corekit/web-host';
 import { loadCatalog } from './catalog';
 

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { createEngineBuilder, MemoryStoreProvider } from '@corekit/engine-core';
-import { captureLogger, pollUntil } from '@corekit/testing';
+import { captureLogger } from '@corekit/testing/capture-logger';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { createWebHost } from '@corekit/web-host';
 import { computeTimings } from './timings';
 

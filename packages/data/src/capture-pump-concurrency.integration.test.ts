@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pollUntil, startFixture } from '@corekit/testing';
+import { startFixture } from '@corekit/testing/child-process';
+import { pollUntil } from '@corekit/testing/poll-until';
 import pg from 'pg';
 import { postgresSource, postgresUrl } from './test-support/postgres-source';
 

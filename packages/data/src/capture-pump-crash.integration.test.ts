@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFixture } from '@corekit/testing';
+import { startFixture } from '@corekit/testing/child-process';
 import { postgresSource, postgresUrl } from './test-support/postgres-source';
 
 // Real PostgreSQL (POSTGRES_URL or 127.0.0.1:5432, database test); the pump runs in a child process (tsx).

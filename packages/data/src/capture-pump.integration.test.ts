@@ -1,5 +1,6 @@
 import type { EngineBuilder } from '@corekit/abstractions';
-import { captureTelemetry, expectDatabaseClientTelemetry } from '@corekit/testing';
+import { captureTelemetry } from '@corekit/testing/capture-telemetry';
+import { expectDatabaseClientTelemetry } from '@corekit/testing/semantic-convention-expectations';
 import type { PumpPassResult } from './capture-pump';
 import { cdcPollingProvidersKey, type CdcPollingProvider } from './polling-provider';
 import { PostgresPollingProvider } from './postgres-polling-provider';

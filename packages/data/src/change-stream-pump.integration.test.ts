@@ -2,13 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { captureTelemetry } from '@corekit/testing/capture-telemetry';
+import { createMongoDbFakeCollections } from '@corekit/testing/fakes/mongodb/mongodb-change-streams';
 import {
-  captureTelemetry,
-  createMongoDbFakeCollections,
-  expectDatabaseClientTelemetry,
   startMongoDbFakeServer,
   type MongoDbFakeServer,
-} from '@corekit/testing';
+} from '@corekit/testing/fakes/mongodb/mongodb-fake-server';
+import { expectDatabaseClientTelemetry } from '@corekit/testing/semantic-convention-expectations';
 import { MongoClient } from 'mongodb';
 import type { PumpPassResult } from './capture-pump';
 import {

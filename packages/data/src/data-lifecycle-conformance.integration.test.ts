@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { describePackLifecycleConformance, requireService } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
+import { requireService } from '@corekit/testing/require-service';
 import { dataLifecycleAdapter, dropLifecycleTables } from './test-support/data-lifecycle-adapter';
 import { postgresUrl } from './test-support/postgres-source';
 

@@ -2,14 +2,13 @@ import net from 'node:net';
 import type { KeyedStore } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, KeyedOutboxStore, useOutboxStore } from '@corekit/eventing';
+import { expectBrokerDispatchReadiness } from '@corekit/testing/broker-dispatch-readiness';
+import { captureTelemetry } from '@corekit/testing/capture-telemetry';
+import { startKafkaFakeServer, type KafkaFakeServer } from '@corekit/testing/fakes/kafka/kafka-fake-server';
 import {
-  captureTelemetry,
-  expectBrokerDispatchReadiness,
   expectDeliveredTraceparent,
   expectMessagingTelemetry,
-  startKafkaFakeServer,
-  type KafkaFakeServer,
-} from '@corekit/testing';
+} from '@corekit/testing/semantic-convention-expectations';
 import { addKafkaDispatcher } from './add-kafka-dispatcher';
 import type { KafkaDispatcherOptionsInput } from './kafka-dispatcher-options';
 

@@ -1,9 +1,6 @@
 import { createMemoryLogger } from '@corekit/engine-core';
-import {
-  describePackLifecycleConformance,
-  startKafkaFakeServer,
-  type KafkaFakeServer,
-} from '@corekit/testing';
+import { startKafkaFakeServer, type KafkaFakeServer } from '@corekit/testing/fakes/kafka/kafka-fake-server';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
 import { dispatcherLifecycleAdapter } from '../../dispatch-kit/src/test-support/dispatcher-lifecycle-adapter';
 import { KafkaDispatcher } from './kafka-dispatcher';
 import { kafkaDispatcherOptionsSchema } from './kafka-dispatcher-options';

@@ -4,13 +4,13 @@ import mqtt, { type MqttClient } from 'mqtt';
 import type { KeyedStore } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, KeyedOutboxStore, useOutboxStore } from '@corekit/eventing';
+import { expectBrokerDispatchReadiness } from '@corekit/testing/broker-dispatch-readiness';
+import { captureTelemetry } from '@corekit/testing/capture-telemetry';
+import { requireService } from '@corekit/testing/require-service';
 import {
-  captureTelemetry,
-  expectBrokerDispatchReadiness,
   expectDeliveredTraceparent,
   expectMessagingTelemetry,
-  requireService,
-} from '@corekit/testing';
+} from '@corekit/testing/semantic-convention-expectations';
 import { addMqttDispatcher } from './add-mqtt-dispatcher';
 import type { MqttEventEnvelope } from './mqtt-dispatcher';
 

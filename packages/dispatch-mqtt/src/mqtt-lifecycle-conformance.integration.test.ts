@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import mqtt, { type MqttClient } from 'mqtt';
 import { createMemoryLogger } from '@corekit/engine-core';
-import { describePackLifecycleConformance, requireService } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
+import { requireService } from '@corekit/testing/require-service';
 import { dispatcherLifecycleAdapter } from '../../dispatch-kit/src/test-support/dispatcher-lifecycle-adapter';
 import { MqttDispatcher, type MqttEventEnvelope } from './mqtt-dispatcher';
 import { mqttDispatcherOptionsSchema } from './mqtt-dispatcher-options';

@@ -1,6 +1,7 @@
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
 import { createMemoryLogger } from '@corekit/engine-core';
-import { describePackLifecycleConformance, requireService } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
+import { requireService } from '@corekit/testing/require-service';
 import { dispatcherLifecycleAdapter } from '../../dispatch-kit/src/test-support/dispatcher-lifecycle-adapter';
 import { RabbitMqDispatcher } from './rabbitmq-dispatcher';
 import { rabbitMqDispatcherOptionsSchema } from './rabbitmq-dispatcher-options';

@@ -1,6 +1,7 @@
 import * as storePostgres from '@corekit/store-postgres';
 import * as storeRedis from '@corekit/store-redis';
-import { pollUntil, sharedReplicaTargets, type ReplicaStores } from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { sharedReplicaTargets, type ReplicaStores } from '@corekit/testing/replica-stores';
 import type { EventDispatcher, EventingOptionsInput, SubscriptionExecutor } from './index';
 import { KeyedOutboxStore, useEventDispatcher } from './index';
 import { declareOrders, startEventing } from './test-support/eventing-fixture';

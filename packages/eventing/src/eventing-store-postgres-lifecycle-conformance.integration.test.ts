@@ -1,6 +1,7 @@
 import path from 'node:path';
 import pg from 'pg';
-import { describePackLifecycleConformance, requireService } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
+import { requireService } from '@corekit/testing/require-service';
 import { eventingLifecycleAdapter } from './test-support/eventing-lifecycle-adapter';
 import { postgresStores } from './test-support/store-providers';
 

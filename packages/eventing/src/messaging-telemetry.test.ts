@@ -1,4 +1,6 @@
-import { captureTelemetry, expectMessagingTelemetry, pollUntil, SpanKind } from '@corekit/testing';
+import { captureTelemetry, SpanKind } from '@corekit/testing/capture-telemetry';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { expectMessagingTelemetry } from '@corekit/testing/semantic-convention-expectations';
 import type { EventDispatcher, EventMessage } from './index';
 import { useEventDispatcher } from './index';
 import { declareOrders, eventually, startEventing } from './test-support/eventing-fixture';

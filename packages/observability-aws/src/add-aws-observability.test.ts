@@ -2,9 +2,9 @@ import { addOpenTelemetry } from '@corekit/observability';
 import {
   composeObservabilityHost,
   describeObservabilityPackConformance,
-  pollUntil,
   startOtlpPlatformReceiver,
-} from '@corekit/testing';
+} from '@corekit/testing/observability-pack-conformance';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { addAwsObservability } from './add-aws-observability';
 

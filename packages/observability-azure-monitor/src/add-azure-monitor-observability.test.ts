@@ -3,11 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { addOpenTelemetry } from '@corekit/observability';
 import {
-  createTestEngineBuilder,
+  composeObservabilityHost,
   describeObservabilityPackConformance,
+} from '@corekit/testing/observability-pack-conformance';
+import { pollUntil } from '@corekit/testing/poll-until';
+import {
   startAzureMonitorIngestion,
   type AzureMonitorIngestion,
-} from '@corekit/testing';
+} from '@corekit/testing/servers/azure-monitor-ingestion';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addAzureMonitorObservability } from './add-azure-monitor-observability';
 
 const instrumentationKey = '3f0a9c1e-5b7d-4e2a-9c8f-1d2e3f4a5b6c';
@@ -43,7 +47,6 @@ describeObservabilityPackConformance<ReturnType<typeof optionsFor>, AzureMonitor
 
 describe('addAzureMonitorObservability', () => {
   it('stamps every envelope with the instrumentation key and the service as cloud role', async () => {
-    const { composeObservabilityHost, pollUntil } = await import('@corekit/testing');
     const ingestion = await startAzureMonitorIngestion();
     const { builder } = composeObservabilityHost({
       addOpenTelemetry,

@@ -1,9 +1,9 @@
 import { addOpenTelemetry } from '@corekit/observability';
 import {
-  createTestEngineBuilder,
   describeObservabilityPackConformance,
   startOtlpPlatformReceiver,
-} from '@corekit/testing';
+} from '@corekit/testing/observability-pack-conformance';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addDatadogObservability, datadogEndpoint } from './add-datadog-observability';
 import { datadogObservabilityOptionsSchema } from './datadog-observability-options';
 

@@ -1,9 +1,9 @@
 import { addOpenTelemetry } from '@corekit/observability';
 import {
-  createTestEngineBuilder,
   describeObservabilityPackConformance,
   startOtlpPlatformReceiver,
-} from '@corekit/testing';
+} from '@corekit/testing/observability-pack-conformance';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addDynatraceObservability } from './add-dynatrace-observability';
 
 const secret = 'dt0c01.CONFORMANCE.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ';

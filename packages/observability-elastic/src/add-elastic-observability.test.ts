@@ -1,9 +1,9 @@
 import { addOpenTelemetry } from '@corekit/observability';
 import {
-  createTestEngineBuilder,
   describeObservabilityPackConformance,
   startOtlpPlatformReceiver,
-} from '@corekit/testing';
+} from '@corekit/testing/observability-pack-conformance';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addElasticObservability } from './add-elastic-observability';
 
 const secret = 'VnVhQ2ZHY0JDZGJrUW0tZTVhT3g6dWkybHAyYXhUTm1zeWFrdzl0dk5udw==';

@@ -1,12 +1,11 @@
 import { createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
 import { addOpenTelemetry } from '@corekit/observability';
 import {
-  createTestEngineBuilder,
   describeObservabilityPackConformance,
-  startGceMetadataServer,
   startOtlpPlatformReceiver,
-  type GceMetadataServer,
-} from '@corekit/testing';
+} from '@corekit/testing/observability-pack-conformance';
+import { startGceMetadataServer, type GceMetadataServer } from '@corekit/testing/servers/gce-metadata-server';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addGoogleCloudObservability } from './add-google-cloud-observability';
 
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });

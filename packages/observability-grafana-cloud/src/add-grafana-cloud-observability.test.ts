@@ -1,10 +1,10 @@
 import { addOpenTelemetry } from '@corekit/observability';
+import { basicCredentialsOf } from '@corekit/testing/http-fake-server';
 import {
-  basicCredentialsOf,
-  createTestEngineBuilder,
   describeObservabilityPackConformance,
   startOtlpPlatformReceiver,
-} from '@corekit/testing';
+} from '@corekit/testing/observability-pack-conformance';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addGrafanaCloudObservability, grafanaCloudEndpoint } from './add-grafana-cloud-observability';
 import { grafanaCloudObservabilityOptionsSchema } from './grafana-cloud-observability-options';
 

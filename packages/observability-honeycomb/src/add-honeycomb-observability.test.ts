@@ -1,11 +1,11 @@
 import { addOpenTelemetry } from '@corekit/observability';
+import { startOtlpReceiver } from '@corekit/testing/fakes/otlp/otlp-receiver';
 import {
   composeObservabilityHost,
   describeObservabilityPackConformance,
-  pollUntil,
-  startOtlpReceiver,
   startOtlpPlatformReceiver,
-} from '@corekit/testing';
+} from '@corekit/testing/observability-pack-conformance';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { metrics, trace } from '@opentelemetry/api';
 import { addHoneycombObservability } from './add-honeycomb-observability';
 

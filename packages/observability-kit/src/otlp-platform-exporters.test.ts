@@ -1,4 +1,5 @@
-import { pollUntil, startOtlpReceiver, type OtlpReceiver } from '@corekit/testing';
+import { startOtlpReceiver, type OtlpReceiver } from '@corekit/testing/fakes/otlp/otlp-receiver';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';

@@ -1,5 +1,8 @@
 import { addOpenTelemetry } from '@corekit/observability';
-import { describeObservabilityPackConformance, startOtlpPlatformReceiver } from '@corekit/testing';
+import {
+  describeObservabilityPackConformance,
+  startOtlpPlatformReceiver,
+} from '@corekit/testing/observability-pack-conformance';
 import { addNewRelicObservability } from './add-new-relic-observability';
 import { newRelicEndpoints } from './new-relic-observability-options';
 

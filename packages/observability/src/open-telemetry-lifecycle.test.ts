@@ -1,7 +1,7 @@
 import { defineOperation } from '@corekit/abstractions';
 import { isSpanContextValid, trace } from '@opentelemetry/api';
 import { createJsonLogger } from '@corekit/engine-core';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { z } from 'zod';
 import { addObservabilityContribution } from './add-observability-contribution';
 import { addOpenTelemetry } from './add-open-telemetry';

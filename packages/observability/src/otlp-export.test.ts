@@ -1,4 +1,4 @@
-import { startOtlpReceiver, type OtlpReceiver } from '@corekit/testing';
+import { startOtlpReceiver, type OtlpReceiver } from '@corekit/testing/fakes/otlp/otlp-receiver';
 import { closeTelemetryHosts, startTelemetryHost } from './test-support/telemetry-host';
 
 let receiver: OtlpReceiver | undefined;

@@ -14,7 +14,7 @@ import {
   type PushMetricExporter,
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
-import { pollUntil } from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { ReportingMetricExporter } from './reporting-exporters';
 import { SharedCumulativeMetricReader, sharesCumulativeStorage } from './shared-metric-reader';
 

@@ -6,7 +6,8 @@ import {
   type PushMetricExporter,
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
-import { pollUntil, startOtlpReceiver, type OtlpReceiver } from '@corekit/testing';
+import { startOtlpReceiver, type OtlpReceiver } from '@corekit/testing/fakes/otlp/otlp-receiver';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { addObservabilityContribution } from './add-observability-contribution';
 import { closeTelemetryHosts, prometheusSample, startTelemetryHost } from './test-support/telemetry-host';
 

@@ -1,6 +1,7 @@
 import { ROOT_CONTEXT, SpanKind, TraceFlags, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, SamplingDecision } from '@opentelemetry/sdk-trace-base';
-import { createTestEngineBuilder, startOtlpReceiver, type OtlpReceiver } from '@corekit/testing';
+import { startOtlpReceiver, type OtlpReceiver } from '@corekit/testing/fakes/otlp/otlp-receiver';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addOpenTelemetry } from './add-open-telemetry';
 import { samplingOptionsSchema } from './open-telemetry-options';
 import { OtelEnvironment } from './otel-environment';

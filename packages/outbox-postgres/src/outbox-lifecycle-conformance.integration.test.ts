@@ -1,6 +1,7 @@
 import path from 'node:path';
 import pg from 'pg';
-import { describePackLifecycleConformance, requireService } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
+import { requireService } from '@corekit/testing/require-service';
 import { outboxLifecycleAdapter } from './test-support/outbox-lifecycle-adapter';
 
 const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -3,13 +3,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, type EventMessage } from '@corekit/eventing';
-import {
-  captureTelemetry,
-  expectDatabaseClientTelemetry,
-  requireService,
-  startFixture,
-  type FixtureProcess,
-} from '@corekit/testing';
+import { captureTelemetry } from '@corekit/testing/capture-telemetry';
+import { startFixture, type FixtureProcess } from '@corekit/testing/child-process';
+import { requireService } from '@corekit/testing/require-service';
+import { expectDatabaseClientTelemetry } from '@corekit/testing/semantic-convention-expectations';
 import { addPostgresOutbox } from './add-postgres-outbox';
 import { claimStatement, PostgresOutboxStore } from './postgres-outbox-store';
 

@@ -1,4 +1,5 @@
-import { describeProbeConformance, startCassandraFakeServer } from '@corekit/testing';
+import { startCassandraFakeServer } from '@corekit/testing/fakes/cassandra/cassandra-fake-server';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
 import { addCassandraHealth } from './add-cassandra-health';
 
 // With CASSANDRA_CONTACT_POINTS set (e.g. 127.0.0.1:9042; a node without authentication) the healthy

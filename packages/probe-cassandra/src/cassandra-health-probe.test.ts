@@ -1,9 +1,9 @@
 import type { DependencyHealthEntry } from '@corekit/abstractions';
 import {
-  createTestEngineBuilder,
   startCassandraFakeServer,
   type CassandraFakeServer,
-} from '@corekit/testing';
+} from '@corekit/testing/fakes/cassandra/cassandra-fake-server';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addCassandraHealth } from './add-cassandra-health';
 import type { CassandraHealthOptions } from './cassandra-health-options';
 

@@ -1,4 +1,4 @@
-import { describeProbeConformance } from '@corekit/testing';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
 import { addClickHouseHealth } from './add-clickhouse-health';
 import {
   clickHousePassword,

@@ -1,4 +1,4 @@
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addClickHouseHealth } from './add-clickhouse-health';
 import { resolveClickHouseTarget } from './clickhouse-health-options';
 

@@ -1,4 +1,5 @@
-import { createTestEngineBuilder, probeRunner } from '@corekit/testing';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addClickHouseHealth } from './add-clickhouse-health';
 import type { ClickHouseHealthOptions } from './clickhouse-health-options';
 import {

@@ -1,4 +1,4 @@
-import { requireService } from '@corekit/testing';
+import { requireService } from '@corekit/testing/require-service';
 
 /**
  * The real ClickHouse server the tests use: CLICKHOUSE_URL (default http://127.0.0.1:8123, started by

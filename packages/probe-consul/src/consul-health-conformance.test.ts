@@ -1,4 +1,5 @@
-import { describeProbeConformance, startConsulFakeServer } from '@corekit/testing';
+import { startConsulFakeServer } from '@corekit/testing/fakes/consul/consul-fake-server';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
 import { addConsulHealth } from './add-consul-health';
 
 // CONSUL_URL runs the suite against a real agent; with ACLs on, pass the token as `?token=` in the URL

@@ -1,9 +1,9 @@
 import {
   type ConsulFakeServer,
-  createTestEngineBuilder,
-  probeRunner,
   startConsulFakeServer,
-} from '@corekit/testing';
+} from '@corekit/testing/fakes/consul/consul-fake-server';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addConsulHealth } from './add-consul-health';
 import type { ConsulHealthOptions } from './consul-health-options';
 

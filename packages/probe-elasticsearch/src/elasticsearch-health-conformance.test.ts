@@ -1,4 +1,5 @@
-import { describeProbeConformance, startElasticsearchFakeServer } from '@corekit/testing';
+import { startElasticsearchFakeServer } from '@corekit/testing/fakes/elasticsearch/elasticsearch-fake-server';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
 import { addElasticsearchHealth } from './add-elasticsearch-health';
 
 // ELASTICSEARCH_URL (credentials in the URL: https://elastic:password@host:9200) runs the suite against a real cluster.

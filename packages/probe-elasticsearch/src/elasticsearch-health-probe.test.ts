@@ -1,10 +1,10 @@
 import {
-  basicCredentialsOf,
-  createTestEngineBuilder,
   type ElasticsearchFakeServer,
-  probeRunner,
   startElasticsearchFakeServer,
-} from '@corekit/testing';
+} from '@corekit/testing/fakes/elasticsearch/elasticsearch-fake-server';
+import { basicCredentialsOf } from '@corekit/testing/http-fake-server';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addElasticsearchHealth } from './add-elasticsearch-health';
 import type { ElasticsearchHealthOptions } from './elasticsearch-health-options';
 

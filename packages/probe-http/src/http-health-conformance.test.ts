@@ -1,4 +1,5 @@
-import { describeProbeConformance, startHttpFakeServer } from '@corekit/testing';
+import { startHttpFakeServer } from '@corekit/testing/http-fake-server';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
 import { addHttpHealth } from './add-http-health';
 
 describeProbeConformance({

@@ -3,11 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   basicCredentialsOf,
-  createTestEngineBuilder,
   startHttpFakeServer,
   type FakeHttpServer,
-  type TestEngineBuilderOptions,
-} from '@corekit/testing';
+} from '@corekit/testing/http-fake-server';
+import { createTestEngineBuilder, type TestEngineBuilderOptions } from '@corekit/testing/test-engine-builder';
 import { addHttpHealth } from './add-http-health';
 import type { HttpHealthOptions } from './http-health-options';
 

@@ -1,4 +1,5 @@
-import { describeProbeConformance, startKafkaFakeServer } from '@corekit/testing';
+import { startKafkaFakeServer } from '@corekit/testing/fakes/kafka/kafka-fake-server';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
 import { addKafkaHealth } from './add-kafka-health';
 
 // With KAFKA_BOOTSTRAP_SERVERS set (a PLAINTEXT listener, e.g. 127.0.0.1:9092) the healthy upstream is that

@@ -1,5 +1,6 @@
 import { probeEventIds } from '@corekit/abstractions';
-import { itRefusesEachEntry, itRefusesPlaceholderPassword, probeRegistration } from '@corekit/testing';
+import { itRefusesEachEntry, itRefusesPlaceholderPassword } from '@corekit/testing/configuration-refusals';
+import { probeRegistration } from '@corekit/testing/probe-registration';
 import { addKafkaHealth } from './add-kafka-health';
 
 const entryPath = 'Engine:Observability:DependencyHealth:Kafka:Dependencies:0';

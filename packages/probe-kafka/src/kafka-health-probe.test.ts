@@ -1,5 +1,6 @@
 import type { DependencyHealthEntry } from '@corekit/abstractions';
-import { createTestEngineBuilder, startKafkaFakeServer, type KafkaFakeServer } from '@corekit/testing';
+import { startKafkaFakeServer, type KafkaFakeServer } from '@corekit/testing/fakes/kafka/kafka-fake-server';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addKafkaHealth } from './add-kafka-health';
 import type { KafkaHealthOptions } from './kafka-health-options';
 

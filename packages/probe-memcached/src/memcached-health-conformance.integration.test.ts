@@ -1,4 +1,5 @@
-import { describeProbeConformance, requireService } from '@corekit/testing';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
+import { requireService } from '@corekit/testing/require-service';
 import { addMemcachedHealth } from './add-memcached-health';
 import type { MemcachedHealthOptions } from './memcached-health-options';
 

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger } from '@corekit/testing';
+import { captureLogger } from '@corekit/testing/capture-logger';
 import { addMemcachedHealth } from './add-memcached-health';
 import { memcachedHealthOptionsSchema, type MemcachedHealthOptions } from './memcached-health-options';
 

@@ -3,12 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { manualClock } from '@corekit/engine-core';
-import {
-  expectRecoveryAcrossRestart,
-  probeRunner,
-  requireService,
-  startMemcachedServer,
-} from '@corekit/testing';
+import { expectRecoveryAcrossRestart } from '@corekit/testing/probe-restart';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { requireService } from '@corekit/testing/require-service';
+import { startMemcachedServer } from '@corekit/testing/servers/memcached-server';
 import { addMemcachedHealth } from './add-memcached-health';
 import type { MemcachedHealthOptions } from './memcached-health-options';
 

@@ -1,4 +1,5 @@
-import { describeProbeConformance, startMongoDbFakeServer } from '@corekit/testing';
+import { startMongoDbFakeServer } from '@corekit/testing/fakes/mongodb/mongodb-fake-server';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
 import { addMongoDbHealth } from './add-mongodb-health';
 
 // With MONGODB_URL set (a connection string; put credentials in it if the server needs them) the healthy

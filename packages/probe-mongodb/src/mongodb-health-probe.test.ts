@@ -1,5 +1,9 @@
 import type { DependencyHealthEntry } from '@corekit/abstractions';
-import { createTestEngineBuilder, startMongoDbFakeServer, type MongoDbFakeServer } from '@corekit/testing';
+import {
+  startMongoDbFakeServer,
+  type MongoDbFakeServer,
+} from '@corekit/testing/fakes/mongodb/mongodb-fake-server';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addMongoDbHealth } from './add-mongodb-health';
 import type { MongoDbHealthOptions } from './mongodb-health-options';
 

@@ -1,11 +1,9 @@
-import {
-  createTestEngineBuilder,
-  pollUntil,
-  probeRunner,
-  refusedPort,
-  startMqttFakeBroker,
-  startTlsTestServer,
-} from '@corekit/testing';
+import { refusedPort } from '@corekit/testing/network-helpers';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { startMqttFakeBroker } from '@corekit/testing/servers/mqtt-fake-broker';
+import { startTlsTestServer } from '@corekit/testing/servers/tls-test-server';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addMqttHealth } from './add-mqtt-health';
 import type { MqttHealthOptions } from './mqtt-health-options';
 

@@ -1,17 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  createSelfSignedCertificate,
-  createTestEngineBuilder,
-  describeProbeConformance,
-  type MosquittoProcess,
-  probeRunner,
-  requireService,
-  runJestTrustingCertificate,
-  startMosquitto,
-  pollUntil,
-} from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { requireService } from '@corekit/testing/require-service';
+import { type MosquittoProcess, startMosquitto } from '@corekit/testing/servers/mosquitto';
+import { createSelfSignedCertificate } from '@corekit/testing/servers/tls-test-server';
+import { runJestTrustingCertificate } from '@corekit/testing/servers/trusted-certificate-jest';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addMqttHealth } from './add-mqtt-health';
 import type { MqttHealthOptions } from './mqtt-health-options';
 

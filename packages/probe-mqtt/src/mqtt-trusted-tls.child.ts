@@ -1,4 +1,5 @@
-import { itProbesOverTrustedTls, probeRunner } from '@corekit/testing';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { itProbesOverTrustedTls } from '@corekit/testing/servers/trusted-tls-checks';
 import { addMqttHealth } from './add-mqtt-health';
 import type { MqttHealthOptions } from './mqtt-health-options';
 

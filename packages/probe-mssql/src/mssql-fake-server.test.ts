@@ -2,7 +2,7 @@
 // the fake because tedious needs this package's jest transform settings (see jest.config.cjs).
 import { Connection, Request, type ConnectionConfiguration } from 'tedious';
 
-import { startMssqlFakeServer, type MssqlFakeServer } from '@corekit/testing';
+import { startMssqlFakeServer, type MssqlFakeServer } from '@corekit/testing/fakes/mssql/mssql-fake-server';
 
 const credentials = { userName: 'probe', password: 'fake-mssql-password' };
 

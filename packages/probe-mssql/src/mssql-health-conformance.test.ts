@@ -1,4 +1,5 @@
-import { describeProbeConformance, startMssqlFakeServer } from '@corekit/testing';
+import { startMssqlFakeServer } from '@corekit/testing/fakes/mssql/mssql-fake-server';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
 import { addMssqlHealth } from './add-mssql-health';
 import { realSqlServer } from './real-sql-server';
 

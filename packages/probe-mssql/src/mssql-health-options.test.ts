@@ -1,4 +1,6 @@
-import { createTestEngineBuilder, itRefusesEachOptions, probeRegistration } from '@corekit/testing';
+import { itRefusesEachOptions } from '@corekit/testing/configuration-refusals';
+import { probeRegistration } from '@corekit/testing/probe-registration';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addMssqlHealth } from './add-mssql-health';
 import { mssqlHealthOptionsSchema, type MssqlHealthOptions } from './mssql-health-options';
 

@@ -1,11 +1,11 @@
 import {
-  pollUntil,
-  probeRunner,
-  transitionEventIds,
   startMssqlFakeServer,
   type MssqlFakeServer,
   type MssqlFakeServerOptions,
-} from '@corekit/testing';
+} from '@corekit/testing/fakes/mssql/mssql-fake-server';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { transitionEventIds } from '@corekit/testing/probe-restart';
+import { probeRunner } from '@corekit/testing/probe-runner';
 import { addMssqlHealth } from './add-mssql-health';
 import type { MssqlHealthOptions } from './mssql-health-options';
 import { realSqlServer } from './real-sql-server';

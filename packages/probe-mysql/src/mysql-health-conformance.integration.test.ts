@@ -1,9 +1,6 @@
-import {
-  describeProbeConformance,
-  requireService,
-  startMariaDbServer,
-  type MariaDbServerProcess,
-} from '@corekit/testing';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
+import { requireService } from '@corekit/testing/require-service';
+import { startMariaDbServer, type MariaDbServerProcess } from '@corekit/testing/servers/mariadb-server';
 import { addMySqlHealth } from './add-mysql-health';
 import type { MySqlHealthOptions } from './mysql-health-options';
 

@@ -2,17 +2,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
-import {
-  createSelfSignedCertificate,
-  databaseLoginFromUrl,
-  expectRecoveryAcrossRestart,
-  pollUntil,
-  probeRunner,
-  realService,
-  startMariaDbServer,
-  startTcpProxy,
-  type MariaDbServerProcess,
-} from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { expectRecoveryAcrossRestart } from '@corekit/testing/probe-restart';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { databaseLoginFromUrl, realService } from '@corekit/testing/real-service';
+import { startMariaDbServer, type MariaDbServerProcess } from '@corekit/testing/servers/mariadb-server';
+import { startTcpProxy } from '@corekit/testing/servers/tcp-proxy';
+import { createSelfSignedCertificate } from '@corekit/testing/servers/tls-test-server';
 import { addMySqlHealth } from './add-mysql-health';
 import type { MySqlHealthOptions } from './mysql-health-options';
 

@@ -2,7 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createEngineBuilder } from '@corekit/engine-core';
-import { captureLogger, startMySqlCachingSha2Fake, type MySqlCachingSha2Fake } from '@corekit/testing';
+import { captureLogger } from '@corekit/testing/capture-logger';
+import {
+  startMySqlCachingSha2Fake,
+  type MySqlCachingSha2Fake,
+} from '@corekit/testing/servers/mysql-caching-sha2-fake';
 import { addMySqlHealth } from './add-mysql-health';
 import type { MySqlHealthOptions } from './mysql-health-options';
 

@@ -1,5 +1,8 @@
 import net from 'node:net';
-import { createTestEngineBuilder, probeRunner, refusedPort, startTlsTestServer } from '@corekit/testing';
+import { refusedPort } from '@corekit/testing/network-helpers';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { startTlsTestServer } from '@corekit/testing/servers/tls-test-server';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addNatsHealth } from './add-nats-health';
 import type { NatsHealthOptions } from './nats-health-options';
 

@@ -1,17 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  createSelfSignedCertificate,
-  createTestEngineBuilder,
-  describeProbeConformance,
-  type NatsServerProcess,
-  pollUntil,
-  probeRunner,
-  requireService,
-  runJestTrustingCertificate,
-  startNatsServer,
-} from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { requireService } from '@corekit/testing/require-service';
+import { type NatsServerProcess, startNatsServer } from '@corekit/testing/servers/nats-server';
+import { createSelfSignedCertificate } from '@corekit/testing/servers/tls-test-server';
+import { runJestTrustingCertificate } from '@corekit/testing/servers/trusted-certificate-jest';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addNatsHealth } from './add-nats-health';
 import type { NatsHealthOptions } from './nats-health-options';
 

@@ -1,4 +1,5 @@
-import { itProbesOverTrustedTls, probeRunner } from '@corekit/testing';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { itProbesOverTrustedTls } from '@corekit/testing/servers/trusted-tls-checks';
 import { addNatsHealth } from './add-nats-health';
 import type { NatsHealthOptions } from './nats-health-options';
 

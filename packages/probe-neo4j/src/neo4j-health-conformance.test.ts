@@ -1,4 +1,5 @@
-import { describeProbeConformance, startNeo4jFakeServer } from '@corekit/testing';
+import { startNeo4jFakeServer } from '@corekit/testing/fakes/neo4j/neo4j-fake-server';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
 import { addNeo4jHealth } from './add-neo4j-health';
 import { realNeo4j } from './real-neo4j';
 

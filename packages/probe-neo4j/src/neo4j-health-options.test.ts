@@ -1,4 +1,6 @@
-import { createTestEngineBuilder, itRefusesEachOptions, probeRegistration } from '@corekit/testing';
+import { itRefusesEachOptions } from '@corekit/testing/configuration-refusals';
+import { probeRegistration } from '@corekit/testing/probe-registration';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addNeo4jHealth } from './add-neo4j-health';
 import { neo4jHealthOptionsSchema, type Neo4jHealthOptions } from './neo4j-health-options';
 

@@ -1,12 +1,12 @@
 import {
-  blackHoleServer,
-  pollUntil,
-  probeRunner,
-  transitionEventIds,
   startNeo4jFakeServer,
   type Neo4jFakeServer,
   type Neo4jFakeServerOptions,
-} from '@corekit/testing';
+} from '@corekit/testing/fakes/neo4j/neo4j-fake-server';
+import { blackHoleServer } from '@corekit/testing/network-helpers';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { transitionEventIds } from '@corekit/testing/probe-restart';
+import { probeRunner } from '@corekit/testing/probe-runner';
 import { addNeo4jHealth } from './add-neo4j-health';
 import { realNeo4j } from './real-neo4j';
 import type { Neo4jHealthOptions } from './neo4j-health-options';

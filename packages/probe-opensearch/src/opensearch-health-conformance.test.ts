@@ -1,4 +1,5 @@
-import { describeProbeConformance, startOpenSearchFakeServer } from '@corekit/testing';
+import { startOpenSearchFakeServer } from '@corekit/testing/fakes/opensearch/opensearch-fake-server';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
 import { addOpenSearchHealth } from './add-opensearch-health';
 
 // OPENSEARCH_URL (credentials in the URL, e.g. https://admin:pass@host:9200) runs the suite against a real cluster.

@@ -1,10 +1,10 @@
 import {
-  basicCredentialsOf,
-  createTestEngineBuilder,
   type OpenSearchFakeServer,
-  probeRunner,
   startOpenSearchFakeServer,
-} from '@corekit/testing';
+} from '@corekit/testing/fakes/opensearch/opensearch-fake-server';
+import { basicCredentialsOf } from '@corekit/testing/http-fake-server';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addOpenSearchHealth } from './add-opensearch-health';
 import type { OpenSearchHealthOptions } from './opensearch-health-options';
 

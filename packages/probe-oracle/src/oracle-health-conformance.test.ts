@@ -1,4 +1,5 @@
-import { describeProbeConformance, startOracleFakeServer } from '@corekit/testing';
+import { startOracleFakeServer } from '@corekit/testing/fakes/oracle/oracle-fake-server';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
 import { addOracleHealth } from './add-oracle-health';
 import { realOracle } from './real-oracle';
 

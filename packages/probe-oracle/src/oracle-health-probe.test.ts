@@ -1,11 +1,11 @@
 import {
-  pollUntil,
-  probeRunner,
-  transitionEventIds,
   startOracleFakeServer,
   type OracleFakeServer,
   type OracleFakeServerOptions,
-} from '@corekit/testing';
+} from '@corekit/testing/fakes/oracle/oracle-fake-server';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { transitionEventIds } from '@corekit/testing/probe-restart';
+import { probeRunner } from '@corekit/testing/probe-runner';
 import { addOracleHealth } from './add-oracle-health';
 import type { OracleHealthOptions } from './oracle-health-options';
 import { realOracle } from './real-oracle';

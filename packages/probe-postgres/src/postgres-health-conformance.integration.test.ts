@@ -1,9 +1,6 @@
-import {
-  describeProbeConformance,
-  requireService,
-  startPostgresServer,
-  type PostgresServerProcess,
-} from '@corekit/testing';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
+import { requireService } from '@corekit/testing/require-service';
+import { startPostgresServer, type PostgresServerProcess } from '@corekit/testing/servers/postgres-server';
 import { addPostgresHealth } from './add-postgres-health';
 import type { PostgresHealthOptions } from './postgres-health-options';
 

@@ -2,16 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import {
-  createSelfSignedCertificate,
-  databaseLoginFromUrl,
-  expectRecoveryAcrossRestart,
-  pollUntil,
-  probeRunner,
-  realService,
-  startPostgresServer,
-  type PostgresServerProcess,
-} from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
+import { expectRecoveryAcrossRestart } from '@corekit/testing/probe-restart';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { databaseLoginFromUrl, realService } from '@corekit/testing/real-service';
+import { startPostgresServer, type PostgresServerProcess } from '@corekit/testing/servers/postgres-server';
+import { createSelfSignedCertificate } from '@corekit/testing/servers/tls-test-server';
 import { addPostgresHealth } from './add-postgres-health';
 import type { PostgresHealthOptions } from './postgres-health-options';
 

@@ -1,4 +1,4 @@
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addRabbitMqHealth } from './add-rabbitmq-health';
 import { resolveRabbitMqTarget } from './rabbitmq-health-options';
 

@@ -1,17 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
-import {
-  createTestEngineBuilder,
-  describeProbeConformance,
-  isRabbitMqCtlAvailable,
-  probeRunner,
-  rabbitMqCtl,
-  requireService,
-  runJestTrustingCertificate,
-  startTcpProxy,
-  startTlsTestServer,
-} from '@corekit/testing';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
+import { probeRunner } from '@corekit/testing/probe-runner';
+import { requireService } from '@corekit/testing/require-service';
+import { isRabbitMqCtlAvailable, rabbitMqCtl } from '@corekit/testing/servers/rabbitmqctl';
+import { startTcpProxy } from '@corekit/testing/servers/tcp-proxy';
+import { startTlsTestServer } from '@corekit/testing/servers/tls-test-server';
+import { runJestTrustingCertificate } from '@corekit/testing/servers/trusted-certificate-jest';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addRabbitMqHealth } from './add-rabbitmq-health';
 import type { RabbitMqHealthOptions } from './rabbitmq-health-options';
 

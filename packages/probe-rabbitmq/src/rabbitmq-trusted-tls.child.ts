@@ -1,4 +1,4 @@
-import { probeRunner } from '@corekit/testing';
+import { probeRunner } from '@corekit/testing/probe-runner';
 import { addRabbitMqHealth } from './add-rabbitmq-health';
 import type { RabbitMqHealthOptions } from './rabbitmq-health-options';
 

@@ -1,9 +1,6 @@
-import {
-  describeProbeConformance,
-  requireService,
-  startRedisServer,
-  type RedisServerProcess,
-} from '@corekit/testing';
+import { describeProbeConformance } from '@corekit/testing/probe-conformance';
+import { requireService } from '@corekit/testing/require-service';
+import { startRedisServer, type RedisServerProcess } from '@corekit/testing/servers/redis-server';
 import { addRedisHealth } from './add-redis-health';
 import type { RedisHealthOptions } from './redis-health-options';
 

@@ -2,14 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import {
-  expectRecoveryAcrossRestart,
-  probeRunner,
-  realService,
-  startRedisServer,
-  type ProbeRun,
-  type RedisServerProcess,
-} from '@corekit/testing';
+import { expectRecoveryAcrossRestart } from '@corekit/testing/probe-restart';
+import { probeRunner, type ProbeRun } from '@corekit/testing/probe-runner';
+import { realService } from '@corekit/testing/real-service';
+import { startRedisServer, type RedisServerProcess } from '@corekit/testing/servers/redis-server';
 import { addRedisHealth } from './add-redis-health';
 import type { RedisHealthOptions } from './redis-health-options';
 

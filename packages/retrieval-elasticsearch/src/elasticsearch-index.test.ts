@@ -1,4 +1,7 @@
-import { startElasticsearchFakeServer, type ElasticsearchFakeServer } from '@corekit/testing';
+import {
+  startElasticsearchFakeServer,
+  type ElasticsearchFakeServer,
+} from '@corekit/testing/fakes/elasticsearch/elasticsearch-fake-server';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addRetrieval } from '@corekit/retrieval';
 import { knowledgeRoutesScenario } from '../../retrieval/src/test-support/knowledge-routes-scenario';

@@ -1,4 +1,7 @@
-import { startOpenSearchFakeServer, type OpenSearchFakeServer } from '@corekit/testing';
+import {
+  startOpenSearchFakeServer,
+  type OpenSearchFakeServer,
+} from '@corekit/testing/fakes/opensearch/opensearch-fake-server';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addRetrieval } from '@corekit/retrieval';
 import { knowledgeRoutesScenario } from '../../retrieval/src/test-support/knowledge-routes-scenario';

@@ -1,4 +1,4 @@
-import { requireService } from '@corekit/testing';
+import { requireService } from '@corekit/testing/require-service';
 import pg from 'pg';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addRetrieval } from '@corekit/retrieval';

@@ -1,4 +1,5 @@
-import { describePackLifecycleConformance, requireService } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
+import { requireService } from '@corekit/testing/require-service';
 import pg from 'pg';
 import { retrievalLifecycleAdapter } from '../../retrieval/src/test-support/retrieval-lifecycle-adapter';
 import { createPostgresIndexProvider } from './postgres-index-provider';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describePackLifecycleConformance } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
 import { retrievalLifecycleAdapter } from './test-support/retrieval-lifecycle-adapter';
 
 describePackLifecycleConformance(

@@ -8,12 +8,12 @@ import {
   type SenderTestHost,
 } from '@corekit/sender-test-host';
 import {
-  createSelfSignedCertificate,
   type FakeHttpResponse,
   type FakeHttpServer,
-  itOnlyWhen,
   startHttpFakeServer,
-} from '@corekit/testing';
+} from '@corekit/testing/http-fake-server';
+import { itOnlyWhen } from '@corekit/testing/provider-test-harness';
+import { createSelfSignedCertificate } from '@corekit/testing/servers/tls-test-server';
 import {
   addMicrosoftGraphInvitationDelivery,
   defaultGraphScope,

@@ -6,7 +6,7 @@ import { addMailgunInvitationDelivery } from '@corekit/sender-mailgun';
 import { addSendGridInvitationDelivery } from '@corekit/sender-sendgrid';
 import { addAmazonSesInvitationDelivery } from '@corekit/sender-ses';
 import { addSmtpInvitationDelivery } from '@corekit/sender-smtp';
-import { startHttpFakeServer, type FakeHttpResponse } from '@corekit/testing';
+import { startHttpFakeServer, type FakeHttpResponse } from '@corekit/testing/http-fake-server';
 import { SMTPServer } from 'smtp-server';
 import { addHttpInvitationDelivery } from './index';
 

@@ -7,7 +7,7 @@ import {
   startSenderTestHost,
   type SenderTestHost,
 } from '@corekit/sender-test-host';
-import { itOnlyWhen } from '@corekit/testing';
+import { itOnlyWhen } from '@corekit/testing/provider-test-harness';
 import { addHttpInvitationDelivery, type HttpSenderOptionsInput } from './index';
 
 interface Recorded {

@@ -1,6 +1,6 @@
 import { addMultiTenancy } from '@corekit/tenancy';
 import { addTenantGovernance, addTenantGovernanceDelivery } from '@corekit/tenant-governance';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { z } from 'zod';
 import {
   createLeakSeeds,

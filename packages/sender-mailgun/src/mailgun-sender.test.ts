@@ -10,7 +10,7 @@ import {
   itOnlyWhen,
   senderTestHarness,
   startScriptedProvider,
-} from '@corekit/testing';
+} from '@corekit/testing/provider-test-harness';
 import { addMailgunInvitationDelivery, type MailgunSenderOptionsInput } from './index';
 
 const harness = senderTestHarness<SenderTestHost>();

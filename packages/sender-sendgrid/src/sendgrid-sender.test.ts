@@ -10,7 +10,7 @@ import {
   itOnlyWhen,
   senderTestHarness,
   startScriptedProvider,
-} from '@corekit/testing';
+} from '@corekit/testing/provider-test-harness';
 import { addSendGridInvitationDelivery, type SendGridSenderOptionsInput } from './index';
 
 const harness = senderTestHarness<SenderTestHost>();

@@ -6,12 +6,12 @@ import {
   type SenderTestHost,
 } from '@corekit/sender-test-host';
 import {
-  createSelfSignedCertificate,
   expectEachRejected,
   expectTransportErrorAfterClose,
   itOnlyWhen,
   senderTestHarness,
-} from '@corekit/testing';
+} from '@corekit/testing/provider-test-harness';
+import { createSelfSignedCertificate } from '@corekit/testing/servers/tls-test-server';
 import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
 import { addSmtpInvitationDelivery, type SmtpSenderOptionsInput } from './index';
 

@@ -1,7 +1,7 @@
 import type { EngineBuilder } from '@corekit/abstractions';
 import { addMultiTenancy } from '@corekit/tenancy';
 import { addTenantGovernance, addTenantGovernanceDelivery } from '@corekit/tenant-governance';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { createLeakSeeds, engineOutputs, findLeaks, type LeakSeeds } from '@corekit/sender-kit';
 
 /**

@@ -1,12 +1,10 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import {
-  createTestEngineBuilder,
-  describeSharedStoreProvider,
-  requireService,
-  storeTestClock,
-} from '@corekit/testing';
+import { requireService } from '@corekit/testing/require-service';
+import { describeSharedStoreProvider } from '@corekit/testing/shared-store-provider-suite';
+import { storeTestClock } from '@corekit/testing/store-contract-suite';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addPostgresStores } from './add-postgres-stores';
 import { PostgresStoreProvider } from './postgres-store-provider';
 

@@ -1,5 +1,5 @@
 import { isOperationError } from '@corekit/abstractions';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addMultiTenancy, type MultiTenancyOptionsInput, type TenantResolver } from './index';
 
 const tenants = [

@@ -1,7 +1,7 @@
 import type { EngineBuilder } from '@corekit/abstractions';
 import { addMultiTenancy } from '@corekit/tenancy';
 import { addTenantGovernance, addTenantGovernanceDelivery } from '@corekit/tenant-governance';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { createWebHost, type WebHost } from '@corekit/web-host';
 import {
   mapTenantAdministrationCommandEndpoint,

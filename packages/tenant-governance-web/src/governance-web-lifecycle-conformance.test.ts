@@ -1,4 +1,4 @@
-import { describePackLifecycleConformance } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
 import { governanceDeliveryPostureKey } from '@corekit/tenant-governance';
 import { callbackLifecycleAdapter } from '../../callback-kit/src/test-support/callback-lifecycle-adapter';
 import { signDeliveryStatusCallback } from './callback-signature';

@@ -2,14 +2,13 @@ import { decodeContextValue } from '@corekit/callback-kit';
 import { addMicrosoftGraphInvitationDelivery } from '@corekit/sender-graph';
 import { addHttpInvitationDelivery } from '@corekit/sender-http';
 import {
-  describeSenderCallbackPair,
   graphMessageHeaders,
   neutralObservation,
   startGraphFake,
   startWebhookReceiverFake,
   webhookBodyFields,
-  type ProviderWebhook,
-} from '@corekit/testing';
+} from '@corekit/testing/fakes/mail-providers';
+import { describeSenderCallbackPair, type ProviderWebhook } from '@corekit/testing/sender-callback-pair';
 import { startPairRun } from '../../callback-kit/src/test-support/pair-run';
 import { signDeliveryStatusCallback } from './callback-signature';
 import { governanceWebOperationIds, mapTenantGovernanceEndpoints } from './map-tenant-governance-endpoints';

@@ -1,6 +1,6 @@
 import type { StoreProvider } from '@corekit/abstractions';
 import { addMultiTenancy } from '@corekit/tenancy';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addTenantGovernance } from './add-tenant-governance';
 import {
   addTenantGovernanceDelivery,

@@ -1,4 +1,4 @@
-import { loopbackLookup } from '@corekit/testing';
+import { loopbackLookup } from '@corekit/testing/network-helpers';
 import { deliveryEventIds } from './delivery-event-ids';
 import type { DeliveryOptionsInput } from './delivery-options';
 import { startDelivery } from './delivery-test-support';

@@ -1,5 +1,5 @@
 import { addMultiTenancy } from '@corekit/tenancy';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addTenantGovernance, governanceHttpEndpointsPostureKey } from './index';
 
 async function started(provide?: (families: string[]) => void) {

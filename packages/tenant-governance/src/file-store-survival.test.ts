@@ -2,7 +2,8 @@ import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { addMultiTenancy } from '@corekit/tenancy';
-import { createTestEngineBuilder, startFixture } from '@corekit/testing';
+import { startFixture } from '@corekit/testing/child-process';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addTenantGovernance } from './add-tenant-governance';
 
 function fileEngine(directory: string, contentRoot: string) {

@@ -1,6 +1,9 @@
 import type { Engine } from '@corekit/abstractions';
 import { addMultiTenancy } from '@corekit/tenancy';
-import type { PackLifecycleAdapter, PackLifecycleEnvironment } from '@corekit/testing';
+import type {
+  PackLifecycleAdapter,
+  PackLifecycleEnvironment,
+} from '@corekit/testing/pack-lifecycle-conformance';
 import { addTenantGovernance } from './add-tenant-governance';
 import { addTenantGovernanceDelivery } from './add-tenant-governance-delivery';
 import type { DeliveryDispatcher } from './delivery-dispatcher';

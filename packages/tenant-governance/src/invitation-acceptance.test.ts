@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { addMultiTenancy } from '@corekit/tenancy';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { hashAcceptanceSecret } from './acceptance-secret';
 import { addTenantGovernance } from './add-tenant-governance';
 import { addTenantGovernanceDelivery } from './add-tenant-governance-delivery';

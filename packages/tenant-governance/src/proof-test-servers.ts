@@ -1,7 +1,10 @@
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import dnsPacket from 'dns-packet';
-import { createTestCertificateAuthority, type TestCertificateAuthority } from '@corekit/testing';
+import {
+  createTestCertificateAuthority,
+  type TestCertificateAuthority,
+} from '@corekit/testing/servers/test-certificate-authority';
 
 /** One answer of the local file server; `chunked` streams the body without a content-length. */
 export type FileAnswer = { status: number; body?: string; location?: string; chunked?: boolean };

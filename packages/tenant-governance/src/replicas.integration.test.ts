@@ -1,7 +1,8 @@
 import path from 'node:path';
 import os from 'node:os';
 import { mkdtempSync } from 'node:fs';
-import { pollUntil, startFixture } from '@corekit/testing';
+import { startFixture } from '@corekit/testing/child-process';
+import { pollUntil } from '@corekit/testing/poll-until';
 import type { InvitationSendResult } from './delivery-seams';
 import { scriptedSender } from './delivery-test-support';
 import {

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startFixture } from '@corekit/testing';
+import { startFixture } from '@corekit/testing/child-process';
 import { deliveryEventIds } from './delivery-event-ids';
 import { scriptedSender, startDelivery } from './delivery-test-support';
 import { LocalFileStore } from './local-file-store';

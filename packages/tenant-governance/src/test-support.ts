@@ -1,5 +1,5 @@
 import { addMultiTenancy } from '@corekit/tenancy';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addTenantGovernance } from './add-tenant-governance';
 import type { TenantGovernanceOptionsInput } from './governance-options';
 

@@ -17,6 +17,9 @@ import {
 import type { PackTelemetry } from '@corekit/abstractions';
 import { EngineMeter, EngineTracer } from '@corekit/engine-core';
 
+/** Re-exported so a test that checks span kinds needs no direct OpenTelemetry dependency. */
+export { SpanKind } from '@opentelemetry/api';
+
 /** A reader collected on demand (the test asks; nothing exports on a timer). */
 class OnDemandReader extends MetricReader {
   constructor() {

@@ -1,4 +1,4 @@
-import { transportTestHosts } from '@corekit/testing';
+import { transportTestHosts } from '@corekit/testing/transport-test-host';
 import { createWebHost } from '@corekit/web-host';
 import { parse } from 'graphql';
 import { addGraphQlTransport, maxDocumentNesting, scanDocument } from './index';

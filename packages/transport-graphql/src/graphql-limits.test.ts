@@ -1,4 +1,5 @@
-import { createTestEngineBuilder, notesTestModule, transportTestHosts } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
+import { notesTestModule, transportTestHosts } from '@corekit/testing/transport-test-host';
 import { createWebHost } from '@corekit/web-host';
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { addGraphQlTransport, measureOperation } from './index';

@@ -1,7 +1,7 @@
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { printSchema } from 'graphql';
 import { defineBehavior } from '@corekit/abstractions';
-import { transportTestHosts } from '@corekit/testing';
+import { transportTestHosts } from '@corekit/testing/transport-test-host';
 import { createWebHost } from '@corekit/web-host';
 import { z } from 'zod';
 import {

@@ -1,4 +1,5 @@
-import { describePackLifecycleConformance, transportLifecycleAdapter } from '@corekit/testing';
+import { describePackLifecycleConformance } from '@corekit/testing/pack-lifecycle-conformance';
+import { transportLifecycleAdapter } from '@corekit/testing/transport-lifecycle-adapter';
 import { createWebHost } from '@corekit/web-host';
 import { addGrpcTransport, type GrpcTransport } from './index';
 import { behaviorClient } from './test-support/grpc-client';

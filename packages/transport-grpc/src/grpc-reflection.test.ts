@@ -1,5 +1,5 @@
 import { Client, credentials, type ServiceError } from '@grpc/grpc-js';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { createWebHost, type WebHost } from '@corekit/web-host';
 import { addGrpcTransport } from './index';
 import { notesModule } from './test-support/test-host';

@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { status } from '@grpc/grpc-js';
-import { createTestCertificateAuthority, type TestCertificateAuthority } from '@corekit/testing';
+import {
+  createTestCertificateAuthority,
+  type TestCertificateAuthority,
+} from '@corekit/testing/servers/test-certificate-authority';
 import { addGrpcTransport, type GrpcOptionsInput, type GrpcTransport } from './index';
 import { behaviorClient, healthClient } from './test-support/grpc-client';
 import { closeHosts, startHost } from './test-support/test-host';

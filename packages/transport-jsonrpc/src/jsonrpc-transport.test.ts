@@ -1,5 +1,5 @@
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
-import { transportTestHosts } from '@corekit/testing';
+import { transportTestHosts } from '@corekit/testing/transport-test-host';
 import { createWebHost } from '@corekit/web-host';
 import { addJsonRpcTransport, jsonRpcErrorCodes } from './index';
 

@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { partialBodyRequest } from '@corekit/testing';
+import { partialBodyRequest } from '@corekit/testing/partial-body-request';
 import { readBoundedBody } from './read-bounded-body';
 
 let server: Server;

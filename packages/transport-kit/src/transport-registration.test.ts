@@ -1,5 +1,5 @@
 import { CoreError, transportAdapterKey, type TransportAdapter } from '@corekit/abstractions';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { z } from 'zod';
 import { beginTransportRegistration, type TransportDescription } from './transport-registration';
 

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { defineOperation, type EngineBuilder } from '@corekit/abstractions';
-import { partialBodyRequest } from '@corekit/testing';
+import { partialBodyRequest } from '@corekit/testing/partial-body-request';
 import { z } from 'zod';
 import { closeTestHosts, startTestHost, type TestHost } from './test-support/test-host';
 

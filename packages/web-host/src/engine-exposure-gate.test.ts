@@ -1,5 +1,5 @@
 import { defineOperation, operationResponse, type EngineBuilder } from '@corekit/abstractions';
-import { webSocketUpgradeAnswer } from '@corekit/testing';
+import { webSocketUpgradeAnswer } from '@corekit/testing/websocket-upgrade';
 import { z } from 'zod';
 import { closeTestHosts, startTestHost, type TestHost } from './test-support/test-host';
 import type { AuthorizeRequest } from './web-host-options';

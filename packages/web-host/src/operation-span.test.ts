@@ -1,5 +1,6 @@
 import { defineOperation, type EngineBuilder } from '@corekit/abstractions';
-import { captureTelemetry, pollUntil, SpanKind } from '@corekit/testing';
+import { captureTelemetry, SpanKind } from '@corekit/testing/capture-telemetry';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { z } from 'zod';
 import { closeTestHosts, startTestHost } from './test-support/test-host';
 

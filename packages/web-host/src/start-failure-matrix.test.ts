@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CoreError, type Engine, type ModuleDefinition } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
-import { freePort, pollUntil, portIsFree } from '@corekit/testing';
+import { freePort, portIsFree } from '@corekit/testing/network-helpers';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { createWebHost, type WebHost } from './index';
 
 /**

@@ -1,5 +1,5 @@
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
-import { freePort } from '@corekit/testing';
+import { freePort } from '@corekit/testing/network-helpers';
 import { createWorkerHost } from '@corekit/worker-host';
 import { createWebHost, type WebHost } from './index';
 

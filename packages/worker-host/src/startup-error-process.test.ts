@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startFixture } from '@corekit/testing';
+import { startFixture } from '@corekit/testing/child-process';
 
 /** Runs the failing-startup fixture with `configuration` as its code options; collects stderr and the exit code. */
 async function failedStartup(

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { startFixture as startPackageFixture } from '@corekit/testing';
+import { startFixture as startPackageFixture } from '@corekit/testing/child-process';
 
 const startFixture = (fixture: string, environment?: Record<string, string>) =>
   startPackageFixture(path.resolve(__dirname, '..'), fixture, environment);

@@ -1,5 +1,5 @@
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
-import { pollUntil } from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { addAgentsDemo, agentsDemoAuthorize } from './agents-demo';
 
 describe('the sample host agents demo', () => {

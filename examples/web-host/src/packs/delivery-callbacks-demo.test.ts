@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { encodeDeliveryContext } from '@corekit/callback-kit';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { createWebHost } from '@corekit/web-host';
 import {
   addDeliveryCallbacksDemo,

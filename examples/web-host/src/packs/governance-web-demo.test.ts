@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { createWebHost } from '@corekit/web-host';
 import { addGovernanceDeliveryDemo } from './governance-delivery-demo';
 import {

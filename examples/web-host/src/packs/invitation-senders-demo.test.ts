@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestEngineBuilder, startHttpFakeServer } from '@corekit/testing';
+import { startHttpFakeServer } from '@corekit/testing/http-fake-server';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addGovernanceDeliveryDemo } from './governance-delivery-demo';
 import { addInvitationSendersDemo } from './invitation-senders-demo';
 import { addTenancyDemo } from './tenancy-demo';

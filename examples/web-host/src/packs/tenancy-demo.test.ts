@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addTenancyDemo } from './tenancy-demo';
 
 it('the tenancy demo resolves by header and host and keeps an invitation across a restart', async () => {

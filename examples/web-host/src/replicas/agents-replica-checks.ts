@@ -1,4 +1,9 @@
-import { answersOnReplicas, sameOnReplicas, type ReplicaAnswer, type ReplicaSet } from '@corekit/testing';
+import {
+  answersOnReplicas,
+  sameOnReplicas,
+  type ReplicaAnswer,
+  type ReplicaSet,
+} from '@corekit/testing/replica-harness';
 import { agentsDemoTokens } from '../packs/agents-demo';
 import type { ReplicaCheck, ReplicaCheckContext } from './replica-checks';
 import { indexes } from './surfaces';

@@ -1,4 +1,4 @@
-import { sameOnReplicas } from '@corekit/testing';
+import { sameOnReplicas } from '@corekit/testing/replica-harness';
 import type { ReplicaCheck } from './replica-checks';
 import { jsonHeaders } from './surfaces';
 

@@ -1,4 +1,4 @@
-import { answersOnReplicas, sameOnReplicas } from '@corekit/testing';
+import { answersOnReplicas, sameOnReplicas } from '@corekit/testing/replica-harness';
 import { governanceDemoCredentials } from '../packs/governance-web-demo';
 import type { ReplicaCheck } from './replica-checks';
 import { indexes, jsonHeaders, surfaceMetadata, surfaceOn } from './surfaces';

@@ -1,4 +1,4 @@
-import type { ReplicaSet } from '@corekit/testing';
+import type { ReplicaSet } from '@corekit/testing/replica-harness';
 
 /** What a check gets besides the replica set. */
 export interface ReplicaCheckContext {

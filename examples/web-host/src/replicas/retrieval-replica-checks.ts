@@ -1,4 +1,4 @@
-import { answersOnReplicas } from '@corekit/testing';
+import { answersOnReplicas } from '@corekit/testing/replica-harness';
 import type { ReplicaCheck } from './replica-checks';
 import { surfaceMetadata } from './surfaces';
 

@@ -1,4 +1,4 @@
-import type { ReplicaAnswer, ReplicaSet } from '@corekit/testing';
+import type { ReplicaAnswer, ReplicaSet } from '@corekit/testing/replica-harness';
 
 /** The replicas of a check, by index (all live when a check starts). */
 export const indexes = (count: number): number[] => [...Array(count).keys()];

@@ -1,5 +1,5 @@
 import type { Engine } from '@corekit/abstractions';
-import type { PackLifecycleAdapter } from '@corekit/testing';
+import type { PackLifecycleAdapter } from '@corekit/testing/pack-lifecycle-conformance';
 import { z } from 'zod';
 import { addAgents, agentsRegistrationKey, defineAgentExecutor } from '../index';
 

@@ -2,7 +2,7 @@
 import type { Engine, EngineBuilder } from '@corekit/abstractions';
 import { addMultiTenancy } from '@corekit/tenancy';
 import { addTenantGovernance, addTenantGovernanceDelivery } from '@corekit/tenant-governance';
-import type { PackLifecycleAdapter } from '@corekit/testing';
+import type { PackLifecycleAdapter } from '@corekit/testing/pack-lifecycle-conformance';
 import { invokeCallback, type FuzzRequest } from '../fuzz-harness';
 
 /** The invitation a callback event reports on. */

@@ -9,7 +9,7 @@ import {
   invitationDeliveryStatusKey,
   type InvitationSender,
 } from '@corekit/tenant-governance';
-import { captureLogger } from '@corekit/testing';
+import { captureLogger } from '@corekit/testing/capture-logger';
 import { createWebHost, type WebHost } from '@corekit/web-host';
 import { invokeCallback, type FuzzRequest } from '../fuzz-harness';
 

@@ -1,6 +1,10 @@
 // The sender ↔ callback pair run of the callback packages' pair tests (not exported from the package).
 import type { EngineBuilder } from '@corekit/abstractions';
-import type { PairAnswer, RecordingProvider, SenderCallbackPairRun } from '@corekit/testing';
+import type {
+  PairAnswer,
+  RecordingProvider,
+  SenderCallbackPairRun,
+} from '@corekit/testing/sender-callback-pair';
 import { startCallbackEngine } from './callback-test-engine';
 
 /**

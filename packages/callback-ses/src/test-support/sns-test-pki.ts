@@ -1,7 +1,8 @@
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import https from 'node:https';
 import { encodeDeliveryContext } from '@corekit/callback-kit';
-import { createTestCertificateAuthority, loopbackLookup } from '@corekit/testing';
+import { loopbackLookup } from '@corekit/testing/network-helpers';
+import { createTestCertificateAuthority } from '@corekit/testing/servers/test-certificate-authority';
 import { snsStringToSign, type SnsEnvelope } from '../sns-envelope';
 
 /** A test CA (RSA) and a leaf it signed for sns.amazonaws.com and sns.us-east-1.amazonaws.com (also 127.0.0.1). */

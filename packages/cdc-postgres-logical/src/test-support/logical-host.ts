@@ -1,6 +1,6 @@
 import { createEngineBuilder } from '@corekit/engine-core';
 import { addData, dataRegistrationKey, type DataRegistration } from '@corekit/data';
-import { pollUntil } from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
 import type pg from 'pg';
 import { addPostgresLogicalDecoding } from '../add-postgres-logical-decoding';
 

@@ -1,6 +1,10 @@
 import type { Engine } from '@corekit/abstractions';
 import { addData, cdcPollingProvidersKey, type CdcPollingProvider } from '@corekit/data';
-import { pollUntil, type PackLifecycleAdapter, type PackLifecycleEnvironment } from '@corekit/testing';
+import type {
+  PackLifecycleAdapter,
+  PackLifecycleEnvironment,
+} from '@corekit/testing/pack-lifecycle-conformance';
+import { pollUntil } from '@corekit/testing/poll-until';
 import pg from 'pg';
 import { PostgresLogicalDecodingProvider } from '../logical-decoding-provider';
 

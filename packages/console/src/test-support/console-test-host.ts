@@ -1,5 +1,6 @@
 import type { EngineBuilder } from '@corekit/abstractions';
-import { createTestEngineBuilder, type CaptureLogger } from '@corekit/testing';
+import type { CaptureLogger } from '@corekit/testing/capture-logger';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { createWebHost, type WebHost, type WebHostOptions } from '@corekit/web-host';
 import { addConsole, type AddConsoleOptions } from '../add-console';
 

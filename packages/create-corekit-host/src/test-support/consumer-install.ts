@@ -155,7 +155,7 @@ export async function npm(
   }
 }
 
-export { freePort } from '@corekit/testing';
+export { freePort } from '@corekit/testing/network-helpers';
 
 /** A host process started with `node dist/main.js`, its output kept for failure messages. */
 export interface RunningHost {

@@ -1,5 +1,8 @@
 import type { Engine } from '@corekit/abstractions';
-import type { PackLifecycleAdapter, PackLifecycleEnvironment } from '@corekit/testing';
+import type {
+  PackLifecycleAdapter,
+  PackLifecycleEnvironment,
+} from '@corekit/testing/pack-lifecycle-conformance';
 import pg from 'pg';
 import { addData, cdcPollingProvidersKey, PostgresPollingProvider, type CdcPollingProvider } from '../index';
 

@@ -1,7 +1,10 @@
 // The pack lifecycle conformance adapter of the broker dispatcher packages (not exported from the index).
 import type { EngineBuilder } from '@corekit/abstractions';
 import { addEventing, declareEventing, useEventDispatcher, type EventDispatcher } from '@corekit/eventing';
-import type { PackLifecycleAdapter, PackLifecycleEnvironment } from '@corekit/testing';
+import type {
+  PackLifecycleAdapter,
+  PackLifecycleEnvironment,
+} from '@corekit/testing/pack-lifecycle-conformance';
 
 /** One broker dispatcher package, as the adapter drives it. */
 export interface BrokerUnderTest {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { manualClock } from '../clock';
 import { isIntactCrashTestValue, type CrashTestValue } from './crash-test-value';
 import { FileStoreProvider } from './file-store';
-import { describeStoreContract } from '@corekit/testing';
+import { describeStoreContract } from '@corekit/testing/store-contract-suite';
 
 const directories: string[] = [];
 async function freshDirectory(): Promise<string> {

@@ -1,5 +1,5 @@
 import { MemoryStoreProvider } from './memory-store';
-import { describeStoreContract } from '@corekit/testing';
+import { describeStoreContract } from '@corekit/testing/store-contract-suite';
 
 describeStoreContract('MemoryStoreProvider', (options) => new MemoryStoreProvider(options));
 

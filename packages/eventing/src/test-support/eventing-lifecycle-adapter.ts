@@ -1,6 +1,9 @@
 import type { Engine } from '@corekit/abstractions';
 import type { EngineBuilder } from '@corekit/abstractions';
-import type { PackLifecycleAdapter, PackLifecycleEnvironment } from '@corekit/testing';
+import type {
+  PackLifecycleAdapter,
+  PackLifecycleEnvironment,
+} from '@corekit/testing/pack-lifecycle-conformance';
 import { addEventing, declareEventing } from '../index';
 
 /** Engines of the suite: in the outbox lane the memory outbox on the Memory store, the keyed outbox on File. */

@@ -1,4 +1,4 @@
-import type { PackLifecycleEnvironment } from '@corekit/testing';
+import type { PackLifecycleEnvironment } from '@corekit/testing/pack-lifecycle-conformance';
 import { addPostgresStores } from '@corekit/store-postgres';
 import { addRedisStores } from '@corekit/store-redis';
 import type { StoreProviderUnderTest } from './eventing-lifecycle-adapter';

@@ -1,6 +1,9 @@
 import type { Engine } from '@corekit/abstractions';
 import { addEventing, declareEventing } from '@corekit/eventing';
-import type { PackLifecycleAdapter, PackLifecycleEnvironment } from '@corekit/testing';
+import type {
+  PackLifecycleAdapter,
+  PackLifecycleEnvironment,
+} from '@corekit/testing/pack-lifecycle-conformance';
 import { addPostgresOutbox } from '../add-postgres-outbox';
 
 const subscriptionId = 'lifecycle-subscription';

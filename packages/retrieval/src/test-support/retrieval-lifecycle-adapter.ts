@@ -1,6 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Engine } from '@corekit/abstractions';
-import type { PackLifecycleAdapter, PackLifecycleEnvironment } from '@corekit/testing';
+import type {
+  PackLifecycleAdapter,
+  PackLifecycleEnvironment,
+} from '@corekit/testing/pack-lifecycle-conformance';
 import { addRetrieval, retrievalRegistrationKey, type KnowledgeIndexProvider } from '../index';
 
 const collectionId = 'lifecycle';

@@ -1,5 +1,5 @@
 // One replica of the shared provider suite's cross-process test, on its own provider (own client).
-import { runStoreIncrementReplica } from '@corekit/testing';
+import { runStoreIncrementReplica } from '@corekit/testing/store-increment-replica';
 import { RedisStoreProvider } from '../redis-store-provider';
 
 runStoreIncrementReplica(

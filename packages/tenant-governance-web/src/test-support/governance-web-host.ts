@@ -5,7 +5,7 @@ import {
   addTenantGovernanceDelivery,
   type InvitationSender,
 } from '@corekit/tenant-governance';
-import { createTestEngineBuilder } from '@corekit/testing';
+import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import {
   createWebHost,
   type AuthorizationRequirement,

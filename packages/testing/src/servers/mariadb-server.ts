@@ -63,6 +63,7 @@ export async function startMariaDbServer(options: MariaDbServerOptions = {}): Pr
     rmSync(directory, { recursive: true, force: true });
     throw error;
   }
+  // isolation-ok: the database lives in this private server's own data folder
   const statements = ['CREATE DATABASE IF NOT EXISTS test;'];
   for (const [name, password] of Object.entries(options.users ?? {})) {
     statements.push(

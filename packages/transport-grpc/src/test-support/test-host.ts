@@ -1,5 +1,5 @@
 import { defineBehavior, type BehaviorDefinition } from '@corekit/abstractions';
-import { notesTestModule, transportTestHosts, type TestNote } from '@corekit/testing';
+import { notesTestModule, transportTestHosts, type TestNote } from '@corekit/testing/transport-test-host';
 import { createWebHost } from '@corekit/web-host';
 import { z } from 'zod';
 
