@@ -31,6 +31,18 @@ describe('hosted-platform telemetry in the sample (Engine:Observability:<Platfor
       Engine__Observability__Honeycomb__ApiKey: 'hc-sample-key',
     });
     expect(logger.records.some((record) => record.eventId === honeycombEventId)).toBe(true);
+    // The installed pack is listed wherever the docs say: the technology surface and the started record (3010).
+    const surfaces = (await (await fetch(`${base}/engine/technology-surfaces`)).json()) as Array<{
+      id: string;
+      metadata: { contributions: unknown };
+    }>;
+    expect(
+      surfaces.find((entry) => entry.id === 'observability.opentelemetry')?.metadata.contributions,
+    ).toEqual([{ id: honeycombEventId, platform: 'Honeycomb' }]);
+    const started = logger.records.filter((record) => record.eventId === 3010);
+    expect(started).toHaveLength(1);
+    expect(started[0]).toMatchObject({ contributions: [{ id: honeycombEventId, platform: 'Honeycomb' }] });
+    expect(started[0]?.message).toContain(`Honeycomb (${honeycombEventId})`);
     expect((await fetch(`${base}/engine/dependencies`)).status).toBe(200);
     // Stopping the host flushes the batched spans within the stop budget.
     await host!.close();

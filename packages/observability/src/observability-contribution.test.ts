@@ -4,6 +4,8 @@ import type { PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace-base';
 import { createTestEngineBuilder, pollUntil } from '@corekit/testing';
 import { addObservabilityContribution } from './add-observability-contribution';
+import { addOpenTelemetry } from './add-open-telemetry';
+import { contributionRegistry } from './contribution-registry';
 import { closeTelemetryHosts, startTelemetryHost } from './test-support/telemetry-host';
 
 afterEach(closeTelemetryHosts);
@@ -97,6 +99,44 @@ describe('addObservabilityContribution (the contract of the hosted-platform pack
       surface.find((entry: { id: string }) => entry.id === 'observability.opentelemetry').metadata
         .contributions,
     ).toEqual([{ id: 3112, platform: 'Other Cloud' }]);
+  });
+
+  it('lists a contribution registered after addOpenTelemetry on the surface and in the started record (3010)', async () => {
+    const telemetry = await startTelemetryHost({
+      afterOpenTelemetry: (builder) =>
+        addObservabilityContribution(builder, { id: 3115, platform: 'Late Cloud' }),
+    });
+    const surface = JSON.parse((await telemetry.get('/engine/technology-surfaces')).text);
+    expect(
+      surface.find((entry: { id: string }) => entry.id === 'observability.opentelemetry').metadata
+        .contributions,
+    ).toEqual([{ id: 3115, platform: 'Late Cloud' }]);
+    const started = telemetry.logger.withEventId(3010);
+    expect(started).toHaveLength(1);
+    expect(started[0]?.message).toContain('Late Cloud (3115)');
+    expect(started[0]).toMatchObject({ contributions: [{ id: 3115, platform: 'Late Cloud' }] });
+  });
+
+  it('reads the contributions from the installation each time, so a change to it changes the report', () => {
+    const { builder } = createTestEngineBuilder();
+    addOpenTelemetry(builder, { Prometheus: { Enabled: false } });
+    addObservabilityContribution(builder, { id: 3117, platform: 'First Cloud' });
+    const registry = contributionRegistry(builder);
+    const engine = builder.build();
+    const listed = () =>
+      (
+        engine.technologySurfaces().find((entry) => entry.id === 'observability.opentelemetry')?.metadata as {
+          contributions: unknown;
+        }
+      ).contributions;
+    expect(listed()).toEqual([{ id: 3117, platform: 'First Cloud' }]);
+    registry.contributions.push({ id: 3118, platform: 'Second Cloud' });
+    expect(listed()).toEqual([
+      { id: 3117, platform: 'First Cloud' },
+      { id: 3118, platform: 'Second Cloud' },
+    ]);
+    registry.contributions.splice(0, 1);
+    expect(listed()).toEqual([{ id: 3118, platform: 'Second Cloud' }]);
   });
 
   it('refuses a bad id, a second registration of an id, and contributions without addOpenTelemetry', () => {

@@ -120,7 +120,8 @@ export class TelemetrySdk {
   /** The reader the Prometheus route collects from (it also pushes to the cumulative exporters). */
   private prometheus: SharedCumulativeMetricReader | undefined;
   private readonly serializer = new PrometheusSerializer();
-  private description: TelemetryDescription;
+  /** What the SDK reports except `contributions`, which is read from the installation each time (see describe). */
+  private description: Omit<TelemetryDescription, 'contributions'>;
 
   constructor(private readonly inputs: TelemetrySdkInputs) {
     this.description = {
@@ -128,14 +129,21 @@ export class TelemetrySdk {
       serviceName: null,
       prometheusPath: null,
       otlp: [],
-      contributions: inputs.contributions.map(({ id, platform }) => ({ id, platform })),
       sampler: null,
       idGenerator: null,
     };
   }
 
+  /**
+   * The SDK's state, with the contributions read from the builder's registry now (never a copy taken when the
+   * SDK was made): a platform pack added after `addOpenTelemetry` is listed like one added before.
+   */
   describe(): TelemetryDescription {
-    return this.description;
+    return { ...this.description, contributions: this.installedContributions() };
+  }
+
+  private installedContributions(): TelemetryDescription['contributions'] {
+    return this.inputs.contributions.map(({ id, platform }) => ({ id, platform }));
   }
 
   /**
@@ -331,7 +339,7 @@ export class TelemetrySdk {
           .join(', ') || 'no exporter'
       }; traces sampled by ${sampling.name}${sampling.argument === undefined ? '' : ` (${sampling.argument})`}`,
       otlp: this.description.otlp,
-      contributions: this.description.contributions,
+      contributions: this.installedContributions(),
       sampler: this.description.sampler,
     });
   }

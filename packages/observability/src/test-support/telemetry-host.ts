@@ -21,6 +21,8 @@ export interface TelemetryHostOptions {
   readonly environmentName?: string;
   /** Registrations before addOpenTelemetry (contributions, operations). */
   readonly setup?: (builder: EngineBuilder) => void;
+  /** Registrations after addOpenTelemetry (a platform pack a host adds later, as the sample host does). */
+  readonly afterOpenTelemetry?: (builder: EngineBuilder) => void;
   readonly authorize?: WebHostOptions['authorize'];
   /** Where the engine's records go; default a capture logger. */
   readonly logger?: Logger;
@@ -47,6 +49,7 @@ export async function startTelemetryHost(options: TelemetryHostOptions = {}): Pr
   });
   options.setup?.(builder);
   addOpenTelemetry(builder, options.openTelemetry);
+  options.afterOpenTelemetry?.(builder);
   const host = createWebHost(builder, {
     port: 0,
     handleSignals: false,
