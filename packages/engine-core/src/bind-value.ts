@@ -1,6 +1,6 @@
 import type { ZodType } from 'zod';
 import { CoreError, isPlaceholder, isSecretSchema } from '@corekit/abstractions';
-import { closestKey } from './closest-key';
+import { unknownKeyProblem } from './closest-key';
 import { defOf, unwrap } from './configuration-keys';
 
 const separator = ':';
@@ -123,11 +123,8 @@ function unrecognizedKeys(
 ): string[] {
   const def = defOf(unwrap(schemaAt(schema, issuePath)));
   const fields = Object.keys(def?.type === 'object' ? (def.shape ?? {}) : {});
-  return keys.map((key) => {
-    const path = [keyPath, ...issuePath.map(String), key].filter(Boolean).join(separator);
-    const suggestion = closestKey(key, fields);
-    return `\`${path}\` is not a known key${suggestion ? `; did you mean \`${suggestion}\`?` : ''}`;
-  });
+  const parent = [keyPath, ...issuePath.map(String)].filter(Boolean).join(separator);
+  return keys.map((key) => unknownKeyProblem(`${parent}${separator}${key}`, parent, key, fields));
 }
 
 function valueAt(value: unknown, issuePath: readonly PropertyKey[]): unknown {

@@ -33,3 +33,26 @@ export function closestKey(key: string, candidates: Iterable<string>): string | 
   }
   return best?.name;
 }
+
+/** Most known keys a problem lists when none is close to the unknown one. */
+const listedKeys = 24;
+
+/**
+ * The problem for an unknown key `path` whose last segment is `segment`, below `parentPath`: the closest of
+ * `candidates` (the known keys there), or, when none is close enough to be a misspelling, the known keys
+ * themselves, so that every unknown key points at what the section takes.
+ */
+export function unknownKeyProblem(
+  path: string,
+  parentPath: string,
+  segment: string,
+  candidates: Iterable<string>,
+): string {
+  const names = [...new Set(candidates)];
+  const suggestion = closestKey(segment, names);
+  if (suggestion) return `\`${path}\` is not a known key; did you mean \`${suggestion}\`?`;
+  if (names.length === 0) return `\`${path}\` is not a known key`;
+  const shown = names.slice(0, listedKeys).map((name) => `\`${name}\``);
+  const more = names.length > listedKeys ? ` and ${names.length - listedKeys} more` : '';
+  return `\`${path}\` is not a known key; none of the keys of \`${parentPath}\` is close: ${shown.join(', ')}${more}`;
+}

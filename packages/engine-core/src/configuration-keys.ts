@@ -1,5 +1,5 @@
 import { isSecretSchema } from '@corekit/abstractions';
-import { closestKey } from './closest-key';
+import { unknownKeyProblem } from './closest-key';
 
 /**
  * Which configuration keys some code asked for. Every `bind` records its path and schema, every raw `get`
@@ -198,12 +198,12 @@ export class KnownKeys {
     this.coverage.push({ segments: split(keyPath), schema });
   }
 
-  /** One problem per unknown key (its path cut at the first unknown segment), naming sources and the closest known key. */
+  /**
+   * One problem per unknown key (its path cut at the first unknown segment), naming sources and the closest
+   * known key, or the known keys there when none is close.
+   */
   unknownKeys(keys: Iterable<SourcedKey>): string[] {
-    const unknown = new Map<
-      string,
-      { path: string; sources: Set<string>; suggestion?: string; explanation?: string }
-    >();
+    const unknown = new Map<string, { path: string; sources: Set<string>; problem: string }>();
     for (const key of keys) {
       const segments = split(key.path);
       if (segments.length < 2 || segments[0].toLowerCase() !== 'engine') continue;
@@ -216,18 +216,18 @@ export class KnownKeys {
       const entry = unknown.get(path.toLowerCase()) ?? {
         path,
         sources: new Set<string>(),
-        suggestion: closestKey(segments[at], [
-          ...(failure?.candidates ?? []),
-          ...this.extraCandidates(parent.toLowerCase()),
-        ]),
-        explanation: this.explain(parent.toLowerCase(), segments[at], path),
+        problem:
+          this.explain(parent.toLowerCase(), segments[at], path) ??
+          unknownKeyProblem(path, parent, segments[at], [
+            ...(failure?.candidates ?? []),
+            ...this.extraCandidates(parent.toLowerCase()),
+          ]),
       };
       entry.sources.add(key.source);
       unknown.set(path.toLowerCase(), entry);
     }
     return [...unknown.values()].map(
-      ({ path, sources, suggestion, explanation }) =>
-        `${explanation ?? `\`${path}\` is not a known key${suggestion ? `; did you mean \`${suggestion}\`?` : ''}`} (set in ${[...sources].join(', ')})`,
+      ({ problem, sources }) => `${problem} (set in ${[...sources].join(', ')})`,
     );
   }
 

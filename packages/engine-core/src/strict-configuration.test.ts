@@ -176,6 +176,103 @@ describe('unknown configuration keys', () => {
     },
   );
 
+  describe('in a pack section with nested objects and lists of objects', () => {
+    const packSchema = z.object({
+      Channels: z
+        .array(
+          z.object({
+            Id: z.string(),
+            Retry: z.object({ MaxAttempts: z.number().int().default(3) }).default({ MaxAttempts: 3 }),
+          }),
+        )
+        .default([]),
+      Delivery: z
+        .object({ Batching: z.object({ MaxItems: z.number().int().default(10) }).default({ MaxItems: 10 }) })
+        .default({ Batching: { MaxItems: 10 } }),
+      Enabled: z.boolean().default(true),
+    });
+
+    /** The one problem the first start reports for `environment`, with Engine:Pack bound to packSchema. */
+    async function problemFor(environment: Record<string, string>): Promise<string> {
+      const { builder } = builderWith({ environment });
+      builder.configuration.bind('Engine:Pack', packSchema);
+      const failure = await builder
+        .build()
+        .start()
+        .then(
+          () => undefined,
+          (error: { details?: { problems?: string[] } }) => error,
+        );
+      expect(failure?.details?.problems).toHaveLength(1);
+      return failure!.details!.problems![0];
+    }
+
+    it.each([
+      [
+        'a misspelled list name',
+        { Engine__Pack__Chanels__0__Id: 'orders' },
+        '`Engine:Pack:Chanels` is not a known key; did you mean `Channels`? (set in environment)',
+      ],
+      [
+        'a misspelled key inside a list item',
+        { Engine__Pack__Channels__0__Id: 'orders', Engine__Pack__Channels__0__Idd: 'x' },
+        '`Engine:Pack:Channels:0:Idd` is not a known key; did you mean `Id`? (set in environment)',
+      ],
+      [
+        'a misspelled key in an object inside a list item',
+        { Engine__Pack__Channels__0__Id: 'orders', Engine__Pack__Channels__0__Retry__MaxAtempts: '2' },
+        '`Engine:Pack:Channels:0:Retry:MaxAtempts` is not a known key; did you mean `MaxAttempts`? (set in environment)',
+      ],
+      [
+        'a misspelled key two objects deep',
+        { Engine__Pack__Delivery__Batching__MaxItem: '5' },
+        '`Engine:Pack:Delivery:Batching:MaxItem` is not a known key; did you mean `MaxItems`? (set in environment)',
+      ],
+      [
+        'a misspelled nested object',
+        { Engine__Pack__Delivery__Batchin__MaxItems: '5' },
+        '`Engine:Pack:Delivery:Batchin` is not a known key; did you mean `Batching`? (set in environment)',
+      ],
+      [
+        'a key close to none of the section',
+        { Engine__Pack__Topics__0__Id: 'orders' },
+        '`Engine:Pack:Topics` is not a known key; none of the keys of `Engine:Pack` is close: `Channels`, `Delivery`, `Enabled` (set in environment)',
+      ],
+    ])('name the closest key for %s', async (_name, environment, problem) => {
+      expect(await problemFor(environment)).toBe(problem);
+    });
+
+    it("name the closest key for a strict schema's unrecognized key inside a list item", () => {
+      const { builder } = builderWith({ environment: { Engine__Strict__Items__0__Nmae: 'x' } });
+      const strict = z.strictObject({
+        Items: z.array(z.strictObject({ Name: z.string().optional(), Size: z.number().optional() })),
+      });
+      expect(() => builder.configuration.bind('Engine:Strict', strict)).toThrow(
+        expect.objectContaining({
+          details: expect.objectContaining({
+            problems: ['`Engine:Strict:Items:0:Nmae` is not a known key; did you mean `Name`?'],
+          }),
+        }),
+      );
+    });
+
+    it("list a strict object's keys for an unrecognized key close to none of them", () => {
+      const { builder } = builderWith({ environment: { Engine__Strict__Items__0__Weight: '3' } });
+      const strict = z.strictObject({
+        Items: z.array(z.strictObject({ Name: z.string().optional(), Size: z.number().optional() })),
+      });
+      expect(() => builder.configuration.bind('Engine:Strict', strict)).toThrow(
+        expect.objectContaining({
+          details: expect.objectContaining({
+            problems: [
+              '`Engine:Strict:Items:0:Weight` is not a known key; none of the keys of `Engine:Strict:Items:0` is close: `Name`, `Size`',
+            ],
+          }),
+        }),
+      );
+    });
+  });
+
   it("give a strict schema's unrecognized key the closest known key, like every other unknown key", () => {
     const { builder } = builderWith({ environment: { Engine__Strict__Inner__Colour: 'red' } });
     const strict = z.strictObject({
