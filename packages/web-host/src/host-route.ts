@@ -105,11 +105,23 @@ export function bySpecificity(a: HostRoute, b: HostRoute): number {
   return left.length - right.length;
 }
 
-/** True when `path` (a request path) matches the route's pattern. */
+/**
+ * The segments of a request path as express routes it (one trailing slash allowed), or undefined for a path
+ * with an empty segment (`//engine/status`, `/engine//status`), which no route serves: such a path answers
+ * 404, never 405 for the very method its route takes.
+ */
+export function requestSegments(path: string): string[] | undefined {
+  const trimmed = path.slice(path.startsWith('/') ? 1 : 0, path.endsWith('/') ? -1 : undefined);
+  if (trimmed === '') return [];
+  const segments = trimmed.split('/');
+  return segments.includes('') ? undefined : segments;
+}
+
+/** True when `path` (a request path) matches the route's pattern, as express routes it (see requestSegments). */
 export function matchesPath(route: HostRoute, path: string): boolean {
   const pattern = pathSegments(route.path);
-  const actual = path.split('/').filter(Boolean);
-  if (pattern.length !== actual.length) return false;
+  const actual = requestSegments(path);
+  if (actual === undefined || pattern.length !== actual.length) return false;
   return pattern.every((segment, index) => 'parameter' in segment || segment.literal === actual[index]);
 }
 

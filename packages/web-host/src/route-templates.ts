@@ -1,4 +1,4 @@
-import { pathSegments, type HostRoute } from './host-route';
+import { pathSegments, requestSegments, type HostRoute } from './host-route';
 
 interface CompiledTemplate {
   readonly path: string;
@@ -23,7 +23,8 @@ export function routeTemplates(routesBySpecificity: readonly HostRoute[]) {
     byMethodAndLength.set(key, list);
   }
   return (verb: string, path: string): string | undefined => {
-    const actual = path.split('/').filter(Boolean);
+    const actual = requestSegments(path);
+    if (actual === undefined) return undefined;
     const candidates = byMethodAndLength.get(`${verb} ${actual.length}`);
     if (!candidates) return undefined;
     for (const candidate of candidates) {
