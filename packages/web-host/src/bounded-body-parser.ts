@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { readBoundedBytes } from '@corekit/transport-kit';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { lingerBeforeClose } from './lingering-close';
 
 /** The error body-parser raises for an oversized body, so `problemFromError` answers 413 as it always did. */
 function tooLarge(limit: number): Error {
@@ -33,12 +34,14 @@ function declaredWithin(request: Request, limit: number): boolean {
  * Bounds a body parser (express.json, express.raw) by the bytes on the wire before it reads anything: a
  * declared `Content-Length` over `limit` is answered 413 before a byte of the body is read, a chunked body
  * the moment it passes `limit` (body-parser alone reads an oversized body off to its end before answering).
- * Both 413s carry `Connection: close`, so the client's upload stops there. A body within the limit is handed
+ * Both 413s carry `Connection: close`, so the client's upload stops there, and the close lingers for at most
+ * `lingerMs` (`lingerBeforeClose`): the rest of the upload is read off and dropped until the client ends it,
+ * so a client still writing receives the 413 instead of a reset connection. A body within the limit is handed
  * to `parser` unchanged (content type, charset, encodings, strict JSON and its errors stay the parser's):
  * one declared within the limit goes to the parser as it is (it reads what the HTTP parser frames, never more
  * than the declared length), a chunked one is read here first and replayed to it.
  */
-export function boundedBodyParser(parser: RequestHandler, limit: number): RequestHandler {
+export function boundedBodyParser(parser: RequestHandler, limit: number, lingerMs: number): RequestHandler {
   return (request: Request, response: Response, next: NextFunction) => {
     if (!hasBody(request) || declaredWithin(request, limit)) {
       void parser(request, response, next);
@@ -48,6 +51,7 @@ export function boundedBodyParser(parser: RequestHandler, limit: number): Reques
       (body) => {
         if (body === 'too-large') {
           response.setHeader('Connection', 'close');
+          lingerBeforeClose(request, lingerMs);
           next(tooLarge(limit));
           return;
         }

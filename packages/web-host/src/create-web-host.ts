@@ -160,6 +160,7 @@ export function createWebHost(
   const operationContext: OperationRouteContext = {
     engine,
     maxBodyBytes: settings.MaxRequestBodyBytes,
+    lingerMs: settings.LingerTimeout,
     isGuarded: (operation) =>
       operation.authorization && operation.authorization.mode !== 'operator'
         ? operation.authorization.mode === 'required'
@@ -183,6 +184,7 @@ export function createWebHost(
   const jsonBody = boundedBodyParser(
     utf8JsonBody(settings.MaxRequestBodyBytes, false),
     settings.MaxRequestBodyBytes,
+    settings.LingerTimeout,
   );
   const validateBody = (schema: z.ZodType) => (request: Request, _response: Response, next: NextFunction) => {
     request.body = schema.parse(request.body ?? {});

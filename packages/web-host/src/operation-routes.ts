@@ -37,6 +37,8 @@ export interface OperationRouteContext {
   readonly engine: Engine;
   /** Default body limit (Engine:Web:MaxRequestBodyBytes). */
   readonly maxBodyBytes: number;
+  /** How long a connection closed after a 413 keeps reading off the refused upload (Engine:Web:LingerTimeout). */
+  readonly lingerMs: number;
   /** Decides authorization for one request; throws an HttpProblem (401/403) to refuse. */
   readonly guard: OperationGuard;
   /** True when the operation must be authorized (its declaration, else the host's /engine exposure policy). */
@@ -83,6 +85,7 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
   const bodyParser: RequestHandler = boundedBodyParser(
     operation.rawBody ? express.raw({ type: () => true, limit }) : utf8JsonBody(limit, true),
     limit,
+    context.lingerMs,
   );
   const parameters = Object.keys(
     (operation.params as unknown as { shape?: Record<string, unknown> } | undefined)?.shape ?? {},

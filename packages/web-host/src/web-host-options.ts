@@ -67,6 +67,13 @@ export const webHostConfigurationSchema = z.object({
   DrainTimeout: durationSchema().default(30_000 as never),
   /** Largest accepted JSON request body in bytes; larger bodies answer 413. Default 102400 (100 KiB). */
   MaxRequestBodyBytes: z.number().int().positive().default(102_400),
+  /**
+   * After a 413 answered while the upload is still arriving, how long the connection keeps reading off (and
+   * dropping) what the client sends before it is closed; it closes sooner once the client ends its body.
+   * Closing at once would reset the connection under a client still writing, which then never sees the 413.
+   * Default 2s.
+   */
+  LingerTimeout: durationSchema().default(2_000 as never),
   Events: z
     .object({
       /** Interval of the keep-alive comment on server-sent event streams. Default 15s. */
@@ -92,6 +99,8 @@ export interface WebHostConfiguration {
   readonly OpenApi: { readonly Enabled: boolean };
   readonly DrainTimeout: number;
   readonly MaxRequestBodyBytes: number;
+  /** Milliseconds. */
+  readonly LingerTimeout: number;
   readonly Events: {
     readonly HeartbeatInterval: number;
     readonly MaxConnections: number;
