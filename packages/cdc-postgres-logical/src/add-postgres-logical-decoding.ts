@@ -36,6 +36,7 @@ export function addPostgresLogicalDecoding(
     outboxTable: settings.OutboxTable,
     maxBufferedChanges: settings.MaxBufferedChanges,
     timeoutMilliseconds: settings.TimeoutMilliseconds,
+    snapshotMode: settings.SnapshotMode,
   });
   builder.provide(cdcPollingProvidersKey, [provider]);
   return provider;

@@ -18,6 +18,13 @@ export const postgresLogicalDecodingOptionsSchema = z.strictObject({
     .default('corekit_cdc_outbox'),
   /** Changes held in memory per capture before the stream is paused (server-side backpressure). Default 10,000. */
   MaxBufferedChanges: z.number().int().min(1).max(1_000_000).default(10_000),
+  /**
+   * What a new capture (and a re-snapshot) reads first: `initial` reads the rows the table holds in the
+   * snapshot exported when its slot is made, in primary-key chunks of the pump's BatchSize, then streams from
+   * that slot; `never` streams only what commits after the slot is made. A capture's `metadata.snapshotMode`
+   * overrides it. Default `initial`.
+   */
+  SnapshotMode: z.enum(['initial', 'never']).default('initial'),
   /** Connection and statement timeout in milliseconds. Default 10,000. */
   TimeoutMilliseconds: z.number().int().min(100).max(600_000).default(10_000),
 });

@@ -10,7 +10,8 @@ import {
 import pg from 'pg';
 import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
 import { compareLsn, formatLsn, laterLsn, previousLsn } from './lsn';
-import { prepareSlot } from './logical-slot';
+import { prepareSlot, type PreparedSlot } from './logical-slot';
+import { snapshotCheckpoint, snapshotProgressOf, SnapshotReader, type SnapshotRow } from './logical-snapshot';
 
 const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -75,6 +76,8 @@ export interface PostgresLogicalDecodingProviderOptions {
   readonly outboxTable: string;
   readonly maxBufferedChanges: number;
   readonly timeoutMilliseconds: number;
+  /** `initial`: a new capture first reads the rows the table holds; `never`: only later changes. */
+  readonly snapshotMode?: 'initial' | 'never';
 }
 
 const sourceErrorCodes: ReadonlySet<string> = new Set([
@@ -103,8 +106,10 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
   private pool: pg.Pool | null = null;
   private readonly outbox: string;
   private readonly streams = new Map<string, Stream>();
-  /** An operator's restart needs the slot made again; a provider that snapshots adds `re-snapshot`. */
-  readonly restarts: readonly CaptureRestart[] = ['accept-gap'];
+  /** An operator's restart makes the slot again: from now (`accept-gap`) or with a snapshot first. */
+  readonly restarts: readonly CaptureRestart[] = ['accept-gap', 're-snapshot'];
+  /** Snapshots being read, per capture (the stream opens once the snapshot is done). */
+  private readonly snapshots = new Map<string, SnapshotReader>();
   private schemaReady: Promise<void> | null = null;
 
   constructor(private readonly options: PostgresLogicalDecodingProviderOptions) {
@@ -141,18 +146,9 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
   private async open(
     capture: CdcCaptureDescriptor,
     checkpoint: string | null,
-    restart: CaptureRestart | undefined,
+    prepared: PreparedSlot,
   ): Promise<Stream> {
-    const existing = this.streams.get(capture.id);
-    if (existing && !existing.failure && !restart) return existing;
-    if (existing) {
-      this.streams.delete(capture.id);
-      await existing.service.destroy().catch(() => undefined);
-      if (!restart) throw existing.failure;
-    }
     const { table, publication, slot } = logicalSourceOf(capture);
-    // Checked on every open, not once per process: a slot dropped while the stream was down is a gap.
-    const prepared = await prepareSlot(this.queries(), { table, publication, slot, checkpoint, restart });
     const service = new LogicalReplicationService(
       {
         connectionString: this.options.connectionString,
@@ -264,6 +260,184 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
     return stream;
   }
 
+  /** `metadata.snapshotMode` of the capture, else the provider's (default `initial`). */
+  private snapshotModeOf(capture: CdcCaptureDescriptor): 'initial' | 'never' {
+    const mode = capture.metadata.snapshotMode ?? this.options.snapshotMode ?? 'initial';
+    if (mode !== 'initial' && mode !== 'never') {
+      throw new CdcProviderError(
+        'source',
+        'CDC_SNAPSHOT_MODE_INVALID',
+        `metadata.snapshotMode is "${String(mode)}"; use initial or never`,
+      );
+    }
+    return mode;
+  }
+
+  /** Closes the capture's stream and snapshot (an operator's restart starts over). */
+  private async forget(captureId: string): Promise<void> {
+    const stream = this.streams.get(captureId);
+    this.streams.delete(captureId);
+    await stream?.service.destroy().catch(() => undefined);
+    const snapshot = this.snapshots.get(captureId);
+    this.snapshots.delete(captureId);
+    await snapshot?.close();
+  }
+
+  /**
+   * What the next batch reads: the snapshot being read, else the open stream, else (checking the slot on
+   * every open, so a slot dropped while the stream was down is a gap) a new snapshot or stream.
+   */
+  private async sourceFor(request: {
+    capture: CdcCaptureDescriptor;
+    checkpoint: string | null;
+    restart?: CaptureRestart;
+  }): Promise<Stream | SnapshotReader> {
+    const id = request.capture.id;
+    if (request.restart) await this.forget(id);
+    const snapshot = this.snapshots.get(id);
+    if (snapshot) return snapshot;
+    const existing = this.streams.get(id);
+    if (existing && !existing.failure) return existing;
+    if (existing) {
+      this.streams.delete(id);
+      await existing.service.destroy().catch(() => undefined);
+      throw existing.failure;
+    }
+    const { table, publication, slot } = logicalSourceOf(request.capture);
+    const progress = snapshotProgressOf(request.checkpoint);
+    const wanted =
+      request.restart === 're-snapshot' ||
+      (request.restart === undefined && this.snapshotModeOf(request.capture) === 'initial');
+    const prepared = await prepareSlot(this.queries(), {
+      table,
+      publication,
+      slot,
+      checkpoint: request.checkpoint,
+      restart: request.restart,
+      ...(wanted
+        ? {
+            exportSnapshot: {
+              connectionString: this.options.connectionString,
+              timeoutMilliseconds: this.options.timeoutMilliseconds,
+            },
+          }
+        : {}),
+    });
+    // A snapshot is read when the slot was just made with one, when one was under way (its checkpoint), or
+    // for a new capture whose slot already existed (made by a process that died before its first checkpoint).
+    const consistentPoint =
+      prepared.exported?.consistentPoint ??
+      progress?.consistentPoint ??
+      (wanted && request.checkpoint === null ? prepared.confirmedLsn : null);
+    if (consistentPoint === null) {
+      return this.open(request.capture, request.checkpoint, prepared);
+    }
+    try {
+      const reader = await SnapshotReader.start({
+        connectionString: this.options.connectionString,
+        timeoutMilliseconds: this.options.timeoutMilliseconds,
+        table,
+        consistentPoint,
+        exported: prepared.exported,
+        lastKey: progress?.lastKey ?? null,
+      });
+      this.snapshots.set(id, reader);
+      return reader;
+    } catch (error) {
+      // A slot made for a snapshot that cannot be read would stream without the rows: drop it again.
+      if (prepared.exported)
+        await this.queries()
+          .query('SELECT pg_drop_replication_slot($1)', [slot])
+          .catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** One chunk of the snapshot staged (operation `read`); an empty chunk hands over to the stream. */
+  private async snapshotBatch(
+    request: { capture: CdcCaptureDescriptor; batchSize: number },
+    reader: SnapshotReader,
+  ): Promise<StagedBatch> {
+    const { table, slot } = logicalSourceOf(request.capture);
+    let rows: SnapshotRow[];
+    try {
+      rows = await reader.read(request.batchSize);
+    } catch (error) {
+      await this.forget(request.capture.id);
+      throw classify(error, table);
+    }
+    const done = rows.length === 0;
+    const metadata = {
+      replicationSlot: slot,
+      snapshotState: done ? 'done' : 'running',
+      snapshotRowsRead: reader.rowsRead + rows.length,
+      snapshotExact: reader.exact,
+    };
+    const base = { lagSeconds: null, completeness: { state: 'guaranteed' as const, reason: null } };
+    if (done) {
+      this.snapshots.delete(request.capture.id);
+      await reader.close();
+      return {
+        ...base,
+        capturedChangeCount: 0,
+        producedMessageCount: 0,
+        lastChangeId: null,
+        nextCheckpoint: reader.consistentPoint,
+        metadata,
+      };
+    }
+    const [schema, name] = table.includes('.') ? table.split('.') : ['public', table];
+    const changes = rows.map((row) => ({
+      changeId: `snapshot:${reader.consistentPoint}:${JSON.stringify(row.key)}`,
+      payload: {
+        operation: 'read',
+        schema,
+        table: name,
+        new: row.row,
+        key: reader.keyOf(row),
+        commitLsn: reader.consistentPoint,
+      },
+    }));
+    const produced = await this.stage(request.capture, table, changes);
+    reader.advance(rows);
+    return {
+      ...base,
+      capturedChangeCount: changes.length,
+      producedMessageCount: produced,
+      lastChangeId: changes.at(-1)!.changeId,
+      nextCheckpoint: snapshotCheckpoint(reader.progress),
+      metadata,
+    };
+  }
+
+  /** Inserts changes into the outbox in one statement; answers how many were new. */
+  private async stage(
+    capture: CdcCaptureDescriptor,
+    table: string,
+    changes: readonly DecodedChange[],
+  ): Promise<number> {
+    try {
+      const result = await this.queries().query<{ produced: number }>(
+        `WITH inserted AS (
+           INSERT INTO ${this.outbox} (cdc_capture_id, change_id, source_table, event_format, payload)
+           SELECT $1, c.change_id, $2, $3, c.payload
+             FROM unnest($4::text[], $5::jsonb[]) AS c(change_id, payload)
+           ON CONFLICT (cdc_capture_id, change_id) DO NOTHING RETURNING 1)
+         SELECT count(*)::int AS produced FROM inserted`,
+        [
+          capture.id,
+          table,
+          capture.eventFormat,
+          changes.map((change) => change.changeId),
+          changes.map((change) => JSON.stringify(change.payload)),
+        ],
+      );
+      return result.rows[0]!.produced;
+    } catch (error) {
+      throw classify(error, table, 'staging');
+    }
+  }
+
   async stageBatch(request: {
     capture: CdcCaptureDescriptor;
     checkpoint: string | null;
@@ -271,13 +445,15 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
     restart?: CaptureRestart;
   }): Promise<StagedBatch> {
     const { table, slot } = logicalSourceOf(request.capture);
-    let stream: Stream;
+    let source: Stream | SnapshotReader;
     try {
       await this.ensureSchema();
-      stream = await this.open(request.capture, request.checkpoint, request.restart);
+      source = await this.sourceFor(request);
     } catch (error) {
       throw classify(error, table);
     }
+    if (source instanceof SnapshotReader) return this.snapshotBatch(request, source);
+    const stream = source;
     const taken: DecodedTransaction[] = [];
     let count = 0;
     while (stream.transactions.length > 0) {
@@ -308,21 +484,7 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
     const changes = taken.flatMap((transaction) => transaction.changes);
     stream.staging += taken.length;
     try {
-      const result = await this.queries().query<{ produced: number }>(
-        `WITH inserted AS (
-           INSERT INTO ${this.outbox} (cdc_capture_id, change_id, source_table, event_format, payload)
-           SELECT $1, c.change_id, $2, $3, c.payload
-             FROM unnest($4::text[], $5::jsonb[]) AS c(change_id, payload)
-           ON CONFLICT (cdc_capture_id, change_id) DO NOTHING RETURNING 1)
-         SELECT count(*)::int AS produced FROM inserted`,
-        [
-          request.capture.id,
-          table,
-          request.capture.eventFormat,
-          changes.map((change) => change.changeId),
-          changes.map((change) => JSON.stringify(change.payload)),
-        ],
-      );
+      const produced = await this.stage(request.capture, table, changes);
       // Staged: the buffer has room again.
       stream.buffered -= count;
       const resume = stream.room;
@@ -331,7 +493,7 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
       const last = taken.at(-1)!;
       return {
         capturedChangeCount: changes.length,
-        producedMessageCount: result.rows[0]!.produced,
+        producedMessageCount: produced,
         lastChangeId: changes.at(-1)!.changeId,
         nextCheckpoint: last.commitEndLsn,
         lagSeconds: Math.max(0, (Date.now() - last.commitTimeMs) / 1000),
@@ -342,7 +504,7 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
     } catch (error) {
       // Not staged: put the transactions back in front, in order.
       stream.transactions.unshift(...taken);
-      throw classify(error, table, 'staging');
+      throw error;
     } finally {
       stream.staging -= taken.length;
     }
@@ -351,8 +513,11 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
   /** Confirms the staged batch's commit end LSN to the slot: the server may now drop what comes before. */
   async acknowledge(request: { capture: CdcCaptureDescriptor; batch: StagedBatch }): Promise<void> {
     const checkpoint = request.batch.nextCheckpoint;
-    if (checkpoint === null) return;
+    // A snapshot chunk confirms nothing: the slot stays at the consistent point until the snapshot is done,
+    // and then it is already there.
+    if (checkpoint === null || snapshotProgressOf(checkpoint)) return;
     const stream = this.streams.get(request.capture.id);
+    if (!stream && request.batch.metadata?.snapshotState === 'done') return;
     // Already confirmed (a keepalive confirmed past it while idle): never send a position backwards.
     if (stream && !stream.failure && compareLsn(checkpoint, stream.confirmed) <= 0) return;
     if (!stream || stream.failure || !(await stream.service.acknowledge(previousLsn(checkpoint)))) {
@@ -407,6 +572,8 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
   }
 
   async close(): Promise<void> {
+    for (const snapshot of this.snapshots.values()) await snapshot.close();
+    this.snapshots.clear();
     const streams = [...this.streams.values()];
     this.streams.clear();
     for (const stream of streams) {

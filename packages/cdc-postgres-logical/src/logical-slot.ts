@@ -1,5 +1,6 @@
 import { CdcProviderError, quoteQualified, type CaptureRestart } from '@corekit/data';
 import type pg from 'pg';
+import { createSlotWithSnapshot, type ExportedSnapshot } from './logical-snapshot';
 
 /** What a capture decodes from, and where it resumes. */
 export interface SlotRequest {
@@ -9,12 +10,16 @@ export interface SlotRequest {
   /** The durable checkpoint (null for a capture that never ran, or after an operator's restart). */
   readonly checkpoint: string | null;
   readonly restart: CaptureRestart | undefined;
+  /** When the slot must be made: make it with its snapshot exported (the initial snapshot reads it). */
+  readonly exportSnapshot?: { readonly connectionString: string; readonly timeoutMilliseconds: number };
 }
 
 /** The slot as found (or made): its confirmed LSN, and the LSN it was created at when this call made it. */
 export interface PreparedSlot {
   readonly confirmedLsn: string | null;
   readonly createdAtLsn: string | null;
+  /** The exported snapshot of a slot made with `exportSnapshot`. */
+  readonly exported: ExportedSnapshot | null;
 }
 
 interface Facts {
@@ -119,7 +124,7 @@ export async function prepareSlot(pool: pg.Pool, request: SlotRequest): Promise<
       `replication slot ${request.slot} was invalidated (wal_status lost, e.g. by max_slot_wal_keep_size): the WAL after ${found.confirmed ?? request.checkpoint ?? 'its position'} is gone`,
     );
   }
-  if (found) return { confirmedLsn: found.confirmed, createdAtLsn: null };
+  if (found) return { confirmedLsn: found.confirmed, createdAtLsn: null, exported: null };
   if (request.checkpoint !== null && !request.restart) {
     throw new CdcProviderError(
       'gap',
@@ -135,11 +140,19 @@ export async function prepareSlot(pool: pg.Pool, request: SlotRequest): Promise<
     createdPublication = true;
   }
   try {
+    if (request.exportSnapshot) {
+      const exported = await createSlotWithSnapshot(
+        request.exportSnapshot.connectionString,
+        request.slot,
+        request.exportSnapshot.timeoutMilliseconds,
+      );
+      return { confirmedLsn: exported.consistentPoint, createdAtLsn: exported.consistentPoint, exported };
+    }
     const created = await pool.query<{ lsn: string }>(
       `SELECT lsn::text AS lsn FROM pg_create_logical_replication_slot($1, 'pgoutput')`,
       [request.slot],
     );
-    return { confirmedLsn: created.rows[0]!.lsn, createdAtLsn: created.rows[0]!.lsn };
+    return { confirmedLsn: created.rows[0]!.lsn, createdAtLsn: created.rows[0]!.lsn, exported: null };
   } catch (error) {
     if (createdPublication)
       await pool.query(`DROP PUBLICATION IF EXISTS "${request.publication}"`).catch(() => undefined);

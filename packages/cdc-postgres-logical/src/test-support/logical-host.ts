@@ -33,7 +33,9 @@ export async function startLogicalHost(options: {
   readonly url: string;
   readonly names: { table: string; outbox: string; slot: string; publication: string };
   readonly storeDirectory?: string;
-  readonly data?: Record<string, unknown>;
+  /** Over the pump defaults (BatchSize 100, passes only when triggered). */
+  readonly pump?: Record<string, unknown>;
+  readonly metadata?: Record<string, unknown>;
 }): Promise<LogicalHost> {
   const records: LoggedRecord[] = [];
   const builder = createEngineBuilder({
@@ -57,13 +59,18 @@ export async function startLogicalHost(options: {
         sourceTable: options.names.table,
         slot: options.names.slot,
         publication: options.names.publication,
+        ...options.metadata,
       },
     },
   ]);
   addData(builder, {
-    CapturePump: { CdcCaptureIds: ['orders'], BatchSize: 100, PollIntervalMilliseconds: 3_600_000 },
+    CapturePump: {
+      CdcCaptureIds: ['orders'],
+      BatchSize: 100,
+      PollIntervalMilliseconds: 3_600_000,
+      ...options.pump,
+    },
     ChangeStreamPump: { Enabled: false },
-    ...options.data,
   });
   addPostgresLogicalDecoding(builder, { ConnectionString: options.url, OutboxTable: options.names.outbox });
   const engine = builder.build();
