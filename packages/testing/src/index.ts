@@ -43,6 +43,14 @@ export type { RealService, DatabaseLogin } from './real-service';
 export { expectRecoveryAcrossRestart, transitionEventIds } from './probe-restart';
 export type { RecoveryAcrossRestart, RestartableServer } from './probe-restart';
 export { pollUntil } from './poll-until';
+export { describeCdcProviderConformance } from './cdc-provider-conformance';
+export type {
+  CdcConformanceCheck,
+  CdcConformanceHost,
+  CdcConformanceSource,
+  CdcConformanceState,
+  CdcProviderConformanceAdapter,
+} from './cdc-provider-conformance';
 export { expectBrokerDispatchReadiness } from './broker-dispatch-readiness';
 
 // Fake servers: one line per fake, in alphabetical order (other helpers add theirs here)
