@@ -65,6 +65,16 @@ describe('gRPC transport', () => {
     client.close();
   });
 
+  it('refuses a message over MaxReceiveMessageBytes with RESOURCE_EXHAUSTED from its length prefix, before decoding or running it', async () => {
+    const { call, client } = await grpcHost({ Grpc: { MaxReceiveMessageBytes: 2048 } });
+    const refused = (await call('NotesCreate', { text: 'x'.repeat(4000) })).error!;
+    expect(refused.code).toBe(status.RESOURCE_EXHAUSTED);
+    // grpc-js compares the frame's declared length with the limit: the message is never decoded.
+    expect(refused.details).toMatch(/larger than max \(4003 vs 2048\)/);
+    expect((await call('NotesCreate', { text: 'two' })).response).toEqual({ id: 'n2', text: 'two' });
+    client.close();
+  });
+
   it('answers UNIMPLEMENTED for an unknown rpc', async () => {
     const { port, client } = await grpcHost();
     const other = behaviorClient(

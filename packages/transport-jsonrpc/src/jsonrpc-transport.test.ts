@@ -151,6 +151,37 @@ describe('JSON-RPC 2.0 over HTTP POST', () => {
     expect((await fetch(`${base}/rpc`, { method: 'POST', body: '{}' })).status).toBe(404);
   });
 
+  it('refuses an oversized body before parsing it and an oversized batch before any of its calls runs', async () => {
+    const { base } = await startHost(['JsonRpc'], jsonRpc, {
+      JsonRpc: { MaxBodyBytes: 1024, MaxBatchSize: 2 },
+    });
+    // Not JSON, and chunked (no Content-Length): parsed first it would be a -32700 parse error.
+    const chunked = new ReadableStream({
+      start(controller) {
+        for (let index = 0; index < 8; index += 1)
+          controller.enqueue(new TextEncoder().encode('{'.repeat(512)));
+        controller.close();
+      },
+    });
+    const big = await fetch(`${base}/rpc`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: chunked,
+      duplex: 'half',
+    } as RequestInit);
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: unknown }).error).toMatchObject({
+      code: -32600,
+      data: { code: 'JSONRPC_BODY_TOO_LARGE' },
+    });
+    const create = { jsonrpc: '2.0', id: 1, method: 'notes.create', params: { text: 'batched' } };
+    const batch = await rpc(base, [create, create, create]);
+    expect(batch.body.error.data.code).toBe('JSONRPC_BATCH_TOO_LARGE');
+    // None of the three creates ran: the next note is still n2.
+    const next = await rpc(base, { ...create, params: { text: 'single' } });
+    expect(next.body.result).toEqual({ id: 'n2', text: 'single' });
+  });
+
   it('stays out of the REST catalogs and refuses unknown options and a second registration', async () => {
     const { host } = await startHost(['RestApi', 'JsonRpc'], jsonRpc);
     // The fixture publishes nothing over REST: the adapter added no endpoint or candidate of its own.
