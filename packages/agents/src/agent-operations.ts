@@ -12,6 +12,11 @@ import type { RunService } from './run-service';
 export const approvalPolicyName = 'agents.approve';
 /** Named policy the run operation asks the host's authorizer for. */
 export const runPolicyName = 'agents.run';
+/**
+ * `kind` of the authorization resource of a decision: `{ kind, id: runId, requestedBy }`, where `requestedBy`
+ * is the subject that requested the run (else the actor it named).
+ */
+export const agentRunResourceKind = 'agent-tool-run';
 
 const decisionBodySchema = z
   .object({
@@ -58,6 +63,13 @@ export function agentOperations(service: RunService): OperationDefinition<any, a
     body: decisionBodySchema,
     result: agentToolExecutionResultSchema,
     authorization: { mode: 'required', policy: approvalPolicyName },
+    // The approve policy sees who requested the run, so it can refuse the requester (separation of duties).
+    authorizationResource: async ({ params }) => {
+      const runId = identifierSchema.safeParse((params as Record<string, unknown> | undefined)?.runId);
+      if (!runId.success) return { kind: agentRunResourceKind };
+      const requestedBy = await service.requesterOf(runId.data);
+      return { kind: agentRunResourceKind, id: runId.data, ...(requestedBy ? { requestedBy } : {}) };
+    },
     errors: {
       'invalid-input': 'the body is invalid or no deciding actor is known',
       'not-found': 'the run does not exist',

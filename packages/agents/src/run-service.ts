@@ -190,6 +190,15 @@ export class RunService {
     return now() < windowEnds;
   }
 
+  /**
+   * Who requested the run: the principal subject that requested it, else the actor it named; undefined for an
+   * unknown run. Read from the store itself, like a decision.
+   */
+  async requesterOf(runId: string): Promise<string | undefined> {
+    const run = (await this.context.store.read(runId))?.value;
+    return run ? (run.requesterSubject ?? run.actorId) : undefined;
+  }
+
   /** The approval decision operation: approve (the run executes now) or deny. */
   async decide(
     runId: string,

@@ -19,6 +19,13 @@ export interface AuthorizationResource {
   readonly kind?: string;
   /** The record's id when the request names one (an invitation id); absent for a create or a list. */
   readonly id?: string;
+  /**
+   * Who asked for the record, when the operation acts on one that records it (the principal subject that
+   * requested an agent tool run, else the actor it named): a policy deciding on the record compares it with
+   * the caller's own subject to refuse a decision by the requester (separation of duties). Absent when the
+   * record is unknown or records no requester.
+   */
+  readonly requestedBy?: string;
 }
 
 /**
