@@ -125,11 +125,9 @@ export function createWebHost(
   const title = options.title ?? 'Core host';
   const authorize = options.authorize;
   const authorizer = hostAuthorizer(authorize, logger);
-  const guardsEngineRoutes = engineRoutesGuarded(
-    settings.EngineRoutes,
-    options.environment ?? process.env,
-    authorize,
-    logger,
+  // `Engine:Web:EngineRoutes` checked against the authorize hook: a refusal is a start failure like the section's.
+  const guardsEngineRoutes = failsStartOnThrow(workerHost, () =>
+    engineRoutesGuarded(settings.EngineRoutes, options.environment ?? process.env, authorize, logger),
   );
   /** The one decision of every operator surface (routes, operations, the WebSocket upgrade, OpenAPI). */
   const gate = new EngineExposureGate(guardsEngineRoutes, authorize, logger);

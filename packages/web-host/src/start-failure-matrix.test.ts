@@ -4,6 +4,7 @@ import { CoreError, type Engine, type ModuleDefinition } from '@corekit/abstract
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { freePort, portIsFree } from '@corekit/testing/network-helpers';
 import { pollUntil } from '@corekit/testing/poll-until';
+import { createWorkerHost } from '@corekit/worker-host';
 import { createWebHost, type WebHost } from './index';
 
 /**
@@ -168,6 +169,22 @@ const matrix: Row[] = [
         return { kind: 'no-host', error, engine };
       }
       throw new Error('createWebHost accepted Engine:Web:Port 70000');
+    },
+    answers: null,
+    state: 'Failed',
+    lastFailure: { phase: 'host-configuration', code: 'CONFIGURATION_INVALID', restartable: false },
+    thrown: 'CONFIGURATION_INVALID',
+  },
+  {
+    failure: 'Engine:Web:EngineRoutes:Exposure RequireAuthorization without an authorize hook',
+    arrange: async () => {
+      const engine = builder({ Engine__Web__EngineRoutes__Exposure: 'RequireAuthorization' }).build();
+      try {
+        createWebHost(engine, embedded);
+      } catch (error) {
+        return { kind: 'no-host', error, engine };
+      }
+      throw new Error('createWebHost accepted RequireAuthorization without an authorize hook');
     },
     answers: null,
     state: 'Failed',
@@ -354,6 +371,48 @@ describe('a web host that owns the process, after a failed start', () => {
     // The release, the report and the exit follow the throw.
     await pollUntilExited(exits);
     expect(reports).toEqual([expect.stringContaining('Engine:Web:MaxRequestBodyBytes')]);
+  });
+});
+
+describe('a worker host that does not own the process, whose web host refuses its configuration', () => {
+  it('records the refusal as a runtime failure: Failed, lastFailure with the problems, and its stop says 1', async () => {
+    const worker = createWorkerHost(
+      builder({
+        Engine__Web__EngineRoutes__Exposure: 'Open',
+        Engine__Web__EngineRoutes__RequireAuthorization: 'true',
+      }),
+      { handleSignals: false },
+    );
+    expect(() => createWebHost(worker, { port: 0 })).toThrow(
+      expect.objectContaining({ code: 'CONFIGURATION_INVALID' }),
+    );
+    expect(worker.engine.state).toBe('Failed');
+    expect(worker.engine.status().lastFailure).toMatchObject({
+      phase: 'host-configuration',
+      code: 'CONFIGURATION_INVALID',
+      restartable: false,
+      message: expect.stringContaining('Engine:Web:EngineRoutes:RequireAuthorization'),
+    });
+    expect(worker.engine.status().liveness).toBe('Unhealthy');
+    await expect(worker.start()).rejects.toMatchObject({ code: 'ENGINE_NOT_RESTARTABLE' });
+    expect(await worker.stop()).toBe(1);
+  });
+
+  it('a host that owns the process records the same refusal, reports it and exits 1', async () => {
+    const exits: number[] = [];
+    const reports: string[] = [];
+    const engine = builder({ Engine__Web__EngineRoutes__Exposure: 'RequireAuthorization' }).build();
+    expect(() =>
+      createWebHost(engine, {
+        handleSignals: false,
+        exitProcess: true,
+        exit: (exitCode) => void exits.push(exitCode),
+        reportStartupError: (text) => void reports.push(text),
+      }),
+    ).toThrow(expect.objectContaining({ code: 'CONFIGURATION_INVALID' }));
+    expect(engine.status().lastFailure).toMatchObject({ phase: 'host-configuration', restartable: false });
+    await pollUntilExited(exits);
+    expect(reports).toEqual([expect.stringContaining('no authorize hook')]);
   });
 });
 

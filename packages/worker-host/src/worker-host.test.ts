@@ -127,6 +127,30 @@ describe('createWorkerHost', () => {
     expect(reports[0]).toContain('did you mean `StartupReadinessDelay`?');
   });
 
+  it('a host that does not own the process records a refused configuration check as a runtime failure', async () => {
+    const logger = createMemoryLogger();
+    const builder = createEngineBuilder({
+      environment: { Engine__FailurePolicy__StartupReadinessDelays: '00:00:05' },
+      logger,
+      contentRoot: __dirname,
+    });
+    const exits: number[] = [];
+    const host = createWorkerHost(builder, { handleSignals: false, exit: (code) => void exits.push(code) });
+    await expect(host.checkConfiguration()).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
+    // As a host that owns its process records it before it exits: Failed, lastFailure with the problems.
+    expect(host.engine.state).toBe('Failed');
+    expect(host.engine.status().liveness).toBe('Unhealthy');
+    expect(host.engine.status().lastFailure).toMatchObject({
+      phase: 'configuration',
+      code: 'CONFIGURATION_INVALID',
+      restartable: false,
+      message: expect.stringContaining('did you mean `StartupReadinessDelay`?'),
+    });
+    await expect(host.start()).rejects.toMatchObject({ code: 'ENGINE_NOT_RESTARTABLE' });
+    expect(await host.stop()).toBe(1);
+    expect(exits).toEqual([]);
+  });
+
   it('stop is idempotent and `stopped` resolves with the exit code', async () => {
     const { builder } = builderWith();
     const host = createWorkerHost(builder, { handleSignals: false });
