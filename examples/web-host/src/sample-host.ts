@@ -153,7 +153,7 @@ export async function createSampleHost(
       // it acts in every tenant.
       const policy = requirement?.policy ?? null;
       const demoDecision = demo
-        ? (agentsDemoAuthorize(request.headers, policy) ??
+        ? (agentsDemoAuthorize(request.headers, policy, requirement?.resource) ??
           governanceDemoAuthorize(request.headers, policy, requirement?.resource))
         : null;
       if (demoDecision) return demoDecision;

@@ -183,18 +183,29 @@ describe('the sample host against abusive input (development)', () => {
     expect(proper.status).toBe(200);
   });
 
-  it('does not let the demo approver approve the refund it requested itself', async () => {
+  it('separates duties: the demo approver cannot start a run, the demo agent cannot decide one', async () => {
     const { request } = await start();
-    const requested = await request('POST', '/engine/agent-tools/issue-refund/runs', {
+    const byApprover = await request('POST', '/engine/agent-tools/issue-refund/runs', {
       headers: bearer('demo-approver'),
-      body: { runId: 'self-refund', arguments: '{"ticketId":"T-100","amount":9999}' },
+      body: { runId: 'approver-refund', arguments: '{"ticketId":"T-100","amount":9999}' },
+    });
+    expect(byApprover.status).toBe(403);
+    expect((await request('GET', '/engine/agent-tool-runs/approver-refund')).status).toBe(404);
+    const requested = await request('POST', '/engine/agent-tools/issue-refund/runs', {
+      headers: bearer('demo-agent'),
+      body: { runId: 'agent-refund', arguments: '{"ticketId":"T-100","amount":9999}' },
     });
     expect(requested.body).toMatchObject({ outcome: 'approval-required' });
-    const decided = await request('POST', '/engine/agent-tool-runs/self-refund/decision', {
+    const byAgent = await request('POST', '/engine/agent-tool-runs/agent-refund/decision', {
+      headers: bearer('demo-agent'),
+      body: { decision: 'approve' },
+    });
+    expect(byAgent.status).toBe(403);
+    const approved = await request('POST', '/engine/agent-tool-runs/agent-refund/decision', {
       headers: bearer('demo-approver'),
       body: { decision: 'approve' },
     });
-    expect([decided.status, decided.body.code]).toEqual([403, 'AGENT_TOOL_SELF_DECISION']);
+    expect([approved.status, approved.body.outcome]).toEqual([200, 'succeeded']);
   });
 
   it('counts a flood of refused stream clients in one log record instead of one error each', async () => {

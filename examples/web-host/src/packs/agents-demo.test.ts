@@ -56,17 +56,31 @@ describe('the sample host agents demo', () => {
     await engine.stop();
   });
 
-  it('lets the agent token run but not approve', () => {
-    expect(agentsDemoAuthorize({ authorization: 'Bearer demo-agent' }, 'agents.run')).toMatchObject({
+  it('separates duties: the agent token runs but never approves, the approver approves but never runs', () => {
+    const agent = { authorization: 'Bearer demo-agent' };
+    const approver = { authorization: 'Bearer demo-approver' };
+    expect(agentsDemoAuthorize(agent, 'agents.run')).toMatchObject({
       outcome: 'allowed',
+      principal: { subject: 'demo-agent' },
     });
-    expect(agentsDemoAuthorize({ authorization: 'Bearer demo-agent' }, 'agents.approve')).toMatchObject({
-      outcome: 'forbidden',
+    expect(agentsDemoAuthorize(agent, 'agents.approve')).toMatchObject({ outcome: 'forbidden' });
+    expect(agentsDemoAuthorize(approver, 'agents.run')).toMatchObject({ outcome: 'forbidden' });
+    expect(agentsDemoAuthorize(approver, 'agents.approve')).toMatchObject({
+      outcome: 'allowed',
+      principal: { subject: 'demo-approver' },
     });
     expect(agentsDemoAuthorize({}, 'agents.approve')).toMatchObject({ outcome: 'unauthenticated' });
-    expect(agentsDemoAuthorize({ authorization: 'Bearer demo-approver' }, 'agents.approve')).toMatchObject({
+    expect(agentsDemoAuthorize({}, 'other')).toBeNull();
+  });
+
+  it('refuses a decision to the requester of the run (resource.requestedBy)', () => {
+    const approver = { authorization: 'Bearer demo-approver' };
+    const run = (requestedBy: string) => ({ kind: 'agent-tool-run', id: 'r-1', requestedBy });
+    expect(agentsDemoAuthorize(approver, 'agents.approve', run('demo-approver'))).toMatchObject({
+      outcome: 'forbidden',
+    });
+    expect(agentsDemoAuthorize(approver, 'agents.approve', run('demo-agent'))).toMatchObject({
       outcome: 'allowed',
     });
-    expect(agentsDemoAuthorize({}, 'other')).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { AuthorizationDecision, EngineBuilder } from '@corekit/abstractions';
+import type { AuthorizationDecision, AuthorizationResource, EngineBuilder } from '@corekit/abstractions';
 import {
   addAgents,
   defineAgentExecutor,
@@ -118,22 +118,34 @@ export function addAgentsDemo(builder: EngineBuilder, options: AddAgentsOptions 
   return agents;
 }
 
+/** Which demo token holds which agents policy: one duty each, so no token both starts and approves a run. */
+const demoGrants: Readonly<Record<string, string>> = {
+  [agentsDemoTokens.agent]: 'agents.run',
+  [agentsDemoTokens.approver]: 'agents.approve',
+};
+
 /**
- * A demo authorize hook for the two agent operations: `Bearer demo-agent` may run tools (policy
- * `agents.run`), `Bearer demo-approver` may also decide approvals (`agents.approve`). Answers null for any
- * other requirement so the host's own hook decides.
+ * A demo authorize hook for the two agent operations, with separated duties: `Bearer demo-agent` may run tools
+ * (policy `agents.run`) and nothing else, `Bearer demo-approver` may decide approvals (`agents.approve`) and
+ * never start a run. As a policy should, it also refuses a decision to the run's requester
+ * (`resource.requestedBy`), whatever the grants. Answers null for any other requirement so the host's own hook
+ * decides.
  */
 export function agentsDemoAuthorize(
   headers: Readonly<Record<string, string | string[] | undefined>>,
   policy: string | null,
+  resource?: AuthorizationResource,
 ): AuthorizationDecision | null {
   if (policy !== 'agents.run' && policy !== 'agents.approve') return null;
   const token = bearerToken(headers);
-  if (!token) return { outcome: 'unauthenticated', reason: 'pass Authorization: Bearer demo-agent' };
-  if (token === agentsDemoTokens.approver)
-    return { outcome: 'allowed', principal: { subject: 'demo-approver' } };
-  if (token === agentsDemoTokens.agent && policy === 'agents.run') {
-    return { outcome: 'allowed', principal: { subject: 'demo-agent' } };
+  if (!token) {
+    const expected = policy === 'agents.run' ? agentsDemoTokens.agent : agentsDemoTokens.approver;
+    return { outcome: 'unauthenticated', reason: `pass Authorization: Bearer ${expected}` };
   }
-  return { outcome: 'forbidden', reason: `this token may not use ${policy}` };
+  if (demoGrants[token] !== policy)
+    return { outcome: 'forbidden', reason: `this token may not use ${policy}` };
+  if (policy === 'agents.approve' && resource?.requestedBy === token) {
+    return { outcome: 'forbidden', reason: 'the requester of a run may not decide it' };
+  }
+  return { outcome: 'allowed', principal: { subject: token } };
 }
