@@ -1,6 +1,9 @@
 // The logical-decoding provider against the polling pump, same run, same rows, on a PostgreSQL cluster of its
 // own (`wal_level = logical`, started from the machine's binaries): changes per second from the moment the
 // engine starts until every change is staged, both through the shared capture pump (memory store, same batch).
+// Streaming runs with `snapshotMode: never` on a slot made before the rows (what it measured before the
+// initial snapshot existed); the snapshot rate is a third capture that reads the same rows as its initial
+// snapshot (`initial`, a fresh slot made by the provider) until `snapshotState` is done.
 import { createEngineBuilder } from '@corekit/engine-core';
 import { addData, dataRegistrationKey } from '@corekit/data';
 import { addPostgresLogicalDecoding } from '@corekit/cdc-postgres-logical';
@@ -14,7 +17,9 @@ const rowsPerTransaction = 100;
 const source = 'bench_logical_source';
 const password = 'bench-logical';
 
-async function capture(url: string, kind: 'polling' | 'logical', outbox: string): Promise<number> {
+type Kind = 'polling' | 'logical' | 'snapshot';
+
+async function capture(url: string, kind: Kind, outbox: string): Promise<number> {
   const builder = createEngineBuilder({ environment: {}, logger: { log: () => undefined } });
   builder.addModule({ id: 'bench', version: '1.0.0' });
   builder.addCatalogEntries('cdc-captures', 'bench', [
@@ -26,28 +31,41 @@ async function capture(url: string, kind: 'polling' | 'logical', outbox: string)
       sourceId: 'bench',
       mode: kind,
       eventFormat: 'json',
-      metadata: { sourceTable: source, slot: 'bench_slot', publication: 'bench_publication' },
+      metadata: {
+        sourceTable: source,
+        slot: kind === 'snapshot' ? 'bench_snapshot_slot' : 'bench_slot',
+        publication: 'bench_publication',
+        ...(kind === 'polling' ? {} : { snapshotMode: kind === 'snapshot' ? 'initial' : 'never' }),
+      },
     },
   ]);
   addData(builder, {
     CapturePump: {
       PostgreSqlConnectionString: url,
       PostgreSqlOutboxTable: outbox,
-      CdcCaptureIds: kind === 'logical' ? ['logical'] : [],
+      CdcCaptureIds: kind === 'polling' ? [] : [kind],
       BatchSize: batchSize,
       MaxBatchesPerPass: 1000,
       PollIntervalMilliseconds: 3_600_000,
     },
     ChangeStreamPump: { Enabled: false },
   });
-  if (kind === 'logical') addPostgresLogicalDecoding(builder, { ConnectionString: url, OutboxTable: outbox });
+  if (kind !== 'polling') addPostgresLogicalDecoding(builder, { ConnectionString: url, OutboxTable: outbox });
   const engine = builder.build();
   const started = performance.now();
   await engine.start();
   const registration = engine.resolve(dataRegistrationKey)!;
-  while (registration.runtime.book.record(kind).totalCapturedChangeCount < rows) {
+  const done = () => {
+    const record = registration.runtime.book.record(kind);
+    return kind === 'snapshot'
+      ? record.metadata.snapshotState === 'done'
+      : record.totalCapturedChangeCount >= rows;
+  };
+  while (!done()) {
     const outcome = await registration.pumpJob!.trigger();
     if (outcome.status === 'failed') throw new Error(outcome.error);
+    const record = registration.runtime.book.record(kind);
+    if (record.lastOutcome === 'failed') throw new Error(`${kind} capture failed: ${record.error}`);
     if (outcome.status !== 'completed') await new Promise((resolve) => setTimeout(resolve, 2));
   }
   const milliseconds = performance.now() - started;
@@ -72,6 +90,7 @@ async function main() {
     await client.query(`CREATE PUBLICATION bench_publication FOR TABLE ${source}`);
     const polling: number[] = [];
     const logical: number[] = [];
+    const snapshot: number[] = [];
     for (let round = 0; round < rounds; round++) {
       // The same rows for both: a fresh slot, then the rows in transactions of 100, then both captures.
       await client.query(`TRUNCATE ${source}`);
@@ -85,18 +104,24 @@ async function main() {
           [Math.min(rowsPerTransaction, rows - offset)],
         );
       }
-      await client.query(`DROP TABLE IF EXISTS bench_outbox_polling, bench_outbox_logical`);
-      const order = round % 2 === 0 ? (['polling', 'logical'] as const) : (['logical', 'polling'] as const);
+      await client.query(
+        `SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = 'bench_snapshot_slot'`,
+      );
+      await client.query(
+        `DROP TABLE IF EXISTS bench_outbox_polling, bench_outbox_logical, bench_outbox_snapshot`,
+      );
+      const order: readonly Kind[] =
+        round % 2 === 0 ? ['polling', 'logical', 'snapshot'] : ['snapshot', 'logical', 'polling'];
       for (const kind of order) {
         const milliseconds = await capture(url, kind, `bench_outbox_${kind}`);
-        (kind === 'polling' ? polling : logical).push(rows / (milliseconds / 1000));
+        ({ polling, logical, snapshot })[kind].push(rows / (milliseconds / 1000));
       }
       console.log(
-        `    round ${round + 1}: polling pump ${polling.at(-1)!.toFixed(0)} changes/s, logical decoding ${logical.at(-1)!.toFixed(0)} changes/s`,
+        `    round ${round + 1}: polling pump ${polling.at(-1)!.toFixed(0)} changes/s, logical decoding ${logical.at(-1)!.toFixed(0)} changes/s, initial snapshot ${snapshot.at(-1)!.toFixed(0)} rows/s`,
       );
     }
     console.log(
-      `logical decoding vs polling pump, ${rows} rows in transactions of ${rowsPerTransaction}, batch ${batchSize}: polling ${median(polling).toFixed(0)} changes/s, logical ${median(logical).toFixed(0)} changes/s, ratio logical/polling ${(median(logical) / median(polling)).toFixed(2)}`,
+      `logical decoding vs polling pump, ${rows} rows in transactions of ${rowsPerTransaction}, batch ${batchSize}: polling ${median(polling).toFixed(0)} changes/s, logical ${median(logical).toFixed(0)} changes/s, ratio logical/polling ${(median(logical) / median(polling)).toFixed(2)}; initial snapshot ${median(snapshot).toFixed(0)} rows/s, ratio snapshot/polling ${(median(snapshot) / median(polling)).toFixed(2)}`,
     );
   } finally {
     await client.end();

@@ -4,5 +4,6 @@ export type {
   PostgresLogicalDecodingOptions,
   PostgresLogicalDecodingOptionsInput,
 } from './logical-decoding-options';
-export { logicalSourceOf, PostgresLogicalDecodingProvider } from './logical-decoding-provider';
+export { PostgresLogicalDecodingProvider } from './logical-decoding-provider';
+export { logicalSourceOf } from './logical-source';
 export type { PostgresLogicalDecodingProviderOptions } from './logical-decoding-provider';

@@ -8,68 +8,12 @@ import {
   type StagedBatch,
 } from '@corekit/data';
 import pg from 'pg';
-import { LogicalReplicationService, PgoutputPlugin, type Pgoutput } from 'pg-logical-replication';
-import { compareLsn, formatLsn, laterLsn, previousLsn } from './lsn';
-import { prepareSlot, type PreparedSlot } from './logical-slot';
+import { classify } from './logical-errors';
+import { prepareSlot } from './logical-slot';
+import { logicalSourceOf } from './logical-source';
+import { openStream, type DecodedChange, type DecodedTransaction, type Stream } from './logical-stream';
+import { compareLsn, previousLsn } from './lsn';
 import { snapshotCheckpoint, snapshotProgressOf, SnapshotReader, type SnapshotRow } from './logical-snapshot';
-
-const identifierPattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** A slot or publication name derived from a capture id: lower case, non-identifier characters as `_`. */
-function derivedName(captureId: string): string {
-  return `corekit_${captureId.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`.slice(0, 63);
-}
-
-/**
- * What a capture decodes: `metadata.sourceTable` (else its first resource id), `metadata.publication` and
- * `metadata.slot` (default `corekit_<capture id>`, created when absent).
- */
-export function logicalSourceOf(capture: CdcCaptureDescriptor): {
-  table: string;
-  publication: string;
-  slot: string;
-} {
-  const table = String(capture.metadata.sourceTable ?? capture.resourceIds[0] ?? capture.sourceId);
-  const publication = String(capture.metadata.publication ?? derivedName(capture.id));
-  const slot = String(capture.metadata.slot ?? derivedName(capture.id));
-  for (const name of [publication, slot]) {
-    if (!identifierPattern.test(name) || name.length > 63) {
-      throw new CdcProviderError('source', 'CDC_SOURCE_NAME_INVALID', `"${name}" is not a plain name`);
-    }
-  }
-  return { table, publication, slot };
-}
-
-/** One decoded row change, as staged (the outbox payload). */
-interface DecodedChange {
-  readonly changeId: string;
-  readonly payload: Record<string, unknown>;
-}
-
-/** One committed transaction, whole: its changes in order and the LSN that confirms it. */
-interface DecodedTransaction {
-  readonly changes: DecodedChange[];
-  readonly commitEndLsn: string;
-  readonly commitTimeMs: number;
-}
-
-/** A live replication stream for one capture: decoded transactions wait here until a batch stages them. */
-interface Stream {
-  readonly service: LogicalReplicationService;
-  readonly transactions: DecodedTransaction[];
-  buffered: number;
-  /** Last LSN confirmed to the server (answers its keepalives); only ever moves forward. */
-  confirmed: string;
-  /** Transactions taken by a batch whose outbox insert has not finished. */
-  staging: number;
-  /** Epoch ms when the confirmed LSN last caught up with everything received (the slot's lag in time). */
-  caughtUpAtMs: number;
-  /** The LSN the slot was created at by this open, reported once as the capture's first checkpoint. */
-  createdAtLsn: string | null;
-  failure: Error | null;
-  /** Resolves the data handler once the buffer has room again (backpressure). */
-  room: (() => void) | null;
-}
 
 export interface PostgresLogicalDecodingProviderOptions {
   readonly connectionString: string;
@@ -79,16 +23,6 @@ export interface PostgresLogicalDecodingProviderOptions {
   /** `initial`: a new capture first reads the rows the table holds; `never`: only later changes. */
   readonly snapshotMode?: 'initial' | 'never';
 }
-
-const sourceErrorCodes: ReadonlySet<string> = new Set([
-  '42P01',
-  '42501',
-  '42703',
-  '3F000',
-  '42704',
-  '55000',
-  '42710',
-]);
 
 /**
  * The logical-decoding provider (capture provider `postgresql-logical`): per capture a replication slot
@@ -140,124 +74,6 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
         throw error;
       });
     return this.schemaReady;
-  }
-
-  /** Opens the capture's stream from `checkpoint` (the server starts at the slot's confirmed LSN when later). */
-  private async open(
-    capture: CdcCaptureDescriptor,
-    checkpoint: string | null,
-    prepared: PreparedSlot,
-  ): Promise<Stream> {
-    const { table, publication, slot } = logicalSourceOf(capture);
-    const service = new LogicalReplicationService(
-      {
-        connectionString: this.options.connectionString,
-        connectionTimeoutMillis: this.options.timeoutMilliseconds,
-      },
-      // Never confirm on receipt: only what was staged is confirmed (acknowledge below).
-      { acknowledge: { auto: false, timeoutSeconds: 0 }, flowControl: { enabled: true } },
-    );
-    const stream: Stream = {
-      service,
-      transactions: [],
-      buffered: 0,
-      confirmed:
-        checkpoint && prepared.confirmedLsn
-          ? laterLsn(checkpoint, prepared.confirmedLsn)
-          : (checkpoint ?? prepared.confirmedLsn ?? '0/0'),
-      staging: 0,
-      caughtUpAtMs: Date.now(),
-      createdAtLsn: prepared.createdAtLsn,
-      failure: null,
-      room: null,
-    };
-    let current: { changes: DecodedChange[]; commitLsn: string | null } | null = null;
-    const idle = () =>
-      current === null && stream.transactions.length === 0 && stream.staging === 0 && !libraryBusy(service);
-    service.on('data', async (_lsn: string, message: Pgoutput.Message) => {
-      if (message.tag === 'begin') {
-        current = { changes: [], commitLsn: message.commitLsn && formatLsn(message.commitLsn) };
-        return;
-      }
-      if (!current) return;
-      if (message.tag === 'insert' || message.tag === 'update' || message.tag === 'delete') {
-        const position = current.changes.length;
-        current.changes.push({
-          changeId: `${current.commitLsn}:${position}`,
-          payload: {
-            operation: message.tag,
-            schema: message.relation.schema,
-            table: message.relation.name,
-            ...(message.tag === 'delete' ? {} : { new: message.new }),
-            ...(message.tag === 'insert' ? {} : { key: message.key, old: message.old }),
-            commitLsn: current.commitLsn,
-          },
-        });
-        return;
-      }
-      if (message.tag === 'commit') {
-        const transaction: DecodedTransaction = {
-          changes: current.changes,
-          commitEndLsn: message.commitEndLsn
-            ? formatLsn(message.commitEndLsn)
-            : (current.commitLsn ?? stream.confirmed),
-          commitTimeMs: Number((message.commitTime as bigint) / 1000n),
-        };
-        current = null;
-        if (transaction.changes.length === 0) return;
-        for (const change of transaction.changes)
-          (change.payload as { commitTime?: string }).commitTime = new Date(
-            transaction.commitTimeMs,
-          ).toISOString();
-        stream.transactions.push(transaction);
-        stream.buffered += transaction.changes.length;
-        // Backpressure: the stream stays paused while the buffer is full.
-        while (stream.buffered >= this.options.maxBufferedChanges && !stream.failure && !service.isStop()) {
-          await new Promise<void>((resolve) => (stream.room = resolve));
-        }
-      }
-    });
-    service.on('heartbeat', (lsn: string, _timestamp: number, shouldRespond: boolean) => {
-      // With nothing of the capture pending (no buffered, open or staging transaction, nothing queued in the
-      // client), everything before the keepalive's position was processed: confirm it, so a quiet table
-      // does not make the slot hold the WAL of every other write on the server.
-      const position = formatLsn(lsn);
-      if (idle() && compareLsn(position, stream.confirmed) > 0) {
-        stream.confirmed = position;
-        stream.caughtUpAtMs = Date.now();
-        void service.acknowledge(previousLsn(position)).catch(() => undefined);
-      } else if (shouldRespond && stream.confirmed !== '0/0') {
-        void service.acknowledge(previousLsn(stream.confirmed)).catch(() => undefined);
-      }
-    });
-    service.on('error', (error: Error) => {
-      stream.failure ??= error;
-      stream.room?.();
-    });
-    const plugin = new PgoutputPlugin({ protoVersion: 1, publicationNames: [publication] });
-    const started = new Promise<void>((resolve, reject) => {
-      service.once('start', () => resolve());
-      void (
-        checkpoint === null ? service.subscribe(plugin, slot) : service.subscribe(plugin, slot, checkpoint)
-      ).then(
-        () => {
-          stream.failure ??= new Error(`replication stream of slot ${slot} ended`);
-          reject(stream.failure);
-        },
-        (error: unknown) => {
-          stream.failure ??= error instanceof Error ? error : new Error(String(error));
-          reject(stream.failure);
-        },
-      );
-    });
-    try {
-      await started;
-    } catch (error) {
-      await service.destroy().catch(() => undefined);
-      throw classify(error, table);
-    }
-    this.streams.set(capture.id, stream);
-    return stream;
   }
 
   /** `metadata.snapshotMode` of the capture, else the provider's (default `initial`). */
@@ -330,7 +146,14 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
       progress?.consistentPoint ??
       (wanted && request.checkpoint === null ? prepared.confirmedLsn : null);
     if (consistentPoint === null) {
-      return this.open(request.capture, request.checkpoint, prepared);
+      const stream = await openStream(
+        this.options,
+        logicalSourceOf(request.capture),
+        request.checkpoint,
+        prepared,
+      );
+      this.streams.set(id, stream);
+      return stream;
     }
     try {
       const reader = await SnapshotReader.start({
@@ -585,43 +408,4 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
     this.schemaReady = null;
     await pool?.end().catch(() => undefined);
   }
-}
-
-/**
- * Whether the replication client still holds decoded messages it has not handed to the data handler (with
- * flow control it queues them and hands them over one at a time). `pg-logical-replication` keeps that queue
- * in fields it does not publish; when they are not there (another version), the answer is "busy", so
- * keepalives are then answered with the last staged position only (safe: the slot never passes a change the
- * outbox does not hold; the quiet-table retention test fails and says so).
- */
-function libraryBusy(service: LogicalReplicationService): boolean {
-  const internals = service as unknown as { _messageQueue?: unknown; _processing?: unknown };
-  if (!Array.isArray(internals._messageQueue) || typeof internals._processing !== 'boolean') return true;
-  return internals._messageQueue.length > 0 || internals._processing;
-}
-
-/** Maps a driver error to a failure class with a message free of connection details. */
-function classify(
-  error: unknown,
-  table: string,
-  fallback: 'staging' | 'provider' = 'provider',
-): CdcProviderError {
-  if (error instanceof CdcProviderError) return error;
-  const code = (error as { code?: unknown })?.code;
-  const message = (error instanceof Error ? error.message : String(error)).replace(
-    /postgres(ql)?:\/\/\S+/gi,
-    '<connection>',
-  );
-  if (typeof code === 'string' && sourceErrorCodes.has(code)) {
-    return new CdcProviderError(
-      'source',
-      'CDC_SOURCE_UNAVAILABLE',
-      `source ${table} unavailable (${code}): ${message}`.slice(0, 500),
-    );
-  }
-  return new CdcProviderError(
-    fallback,
-    fallback === 'staging' ? 'CDC_STAGING_FAILED' : 'CDC_PROVIDER_UNAVAILABLE',
-    `PostgreSQL logical decoding: ${typeof code === 'string' ? `${code} ` : ''}${message}`.slice(0, 500),
-  );
 }
