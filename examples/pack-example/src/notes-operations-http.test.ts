@@ -131,14 +131,14 @@ describe('notes operations over HTTP', () => {
     ]);
   });
 
-  it('answers 401 for a guarded operation when the host has no authorize hook, and never runs the handler', async () => {
+  it('answers 403 for a guarded operation when the host has no authorize hook (nobody can be let in), and never runs the handler', async () => {
     const host = await startNotesHost({ authorize: false });
     const answer = await host.request('/engine/notes/general', {
       method: 'POST',
       token: 'admin',
       json: { text: 'x' },
     });
-    expectProblem(answer, 401, 'UNAUTHENTICATED');
+    expectProblem(answer, 403, 'FORBIDDEN');
     expect((await host.request('/engine/notes/general')).body.notes).toEqual([]);
   });
 });

@@ -88,7 +88,7 @@ describe('catalog index', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ force: true }),
     });
-    expect(refused.status).toBe(401);
+    expect(refused.status).toBe(403);
   });
 
   it('fails the build when a view action names an operation nobody registered', () => {

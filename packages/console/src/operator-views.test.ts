@@ -87,7 +87,32 @@ describe('operator views', () => {
     // The view adds no route: nothing is served under the pack's path for it.
     expect((await test.get('/engine/gadgets-behind')).status).toBe(404);
     // Offering the action grants nothing: the operation's own policy decides (no authorize hook: refused).
-    expect((await fetch(`${test.base}/engine/gadgets/g-2/nudge`, { method: 'POST' })).status).toBe(401);
+    expect((await fetch(`${test.base}/engine/gadgets/g-2/nudge`, { method: 'POST' })).status).toBe(403);
+  });
+
+  it('in production without an authorize hook, the console, its actions and /engine all answer 403 FORBIDDEN', async () => {
+    const test = await startConsoleHost({
+      environment: { NODE_ENV: 'production' },
+      setup: (builder) => addGadgetsPack(builder, [{ gadgetId: 'g-1', behindSeconds: 30 }]),
+    });
+    const answers: unknown[] = [];
+    for (const [method, path] of [
+      ['GET', '/engine'],
+      ['GET', '/engine/console'],
+      ['GET', '/engine/console/operator-views'],
+      ['POST', '/engine/gadgets/g-1/nudge'],
+    ]) {
+      const answer = await fetch(`${test.base}${path}`, { method });
+      const body = (await answer.json()) as { code: string };
+      answers.push([method, path, answer.status, body.code, answer.headers.get('www-authenticate')]);
+    }
+    // Nobody can be let in, so no credential would help: never 401 with a challenge.
+    expect(answers).toEqual([
+      ['GET', '/engine', 403, 'FORBIDDEN', null],
+      ['GET', '/engine/console', 403, 'FORBIDDEN', null],
+      ['GET', '/engine/console/operator-views', 403, 'FORBIDDEN', null],
+      ['POST', '/engine/gadgets/g-1/nudge', 403, 'FORBIDDEN', null],
+    ]);
   });
 
   it('shows a tenant-scoped view only the rows of tenants the authorizer admits, and counts the hidden ones', async () => {

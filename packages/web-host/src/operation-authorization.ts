@@ -18,8 +18,9 @@ import type { AuthorizeRequest } from './web-host-options';
  * Asks the host's `authorize` hook about a guarded operation, with the operation's named policy (or, for a
  * handler's `context.authorize`, the further `policyOverride`) and what it acts on (`resource`, from the
  * operation's `authorizationResource`; left out of the requirement when the operation declares none). Fail
- * closed: no hook answers 401 (this host has no way to authenticate), `false` or a throw 403, an
- * `unauthenticated` decision 401; only `true` or `{ outcome: 'allowed' }` runs the operation.
+ * closed: no hook answers 403 (nobody can be let in, so no credential would help: the answer of every guarded
+ * `/engine` surface on a host without a hook), `false` or a throw 403, an `unauthenticated` decision 401; only
+ * `true` or `{ outcome: 'allowed' }` runs the operation.
  */
 export async function authorizeOperation(
   request: Request,
@@ -34,8 +35,8 @@ export async function authorizeOperation(
     (operation.authorization?.mode === 'required' ? (operation.authorization.policy ?? null) : null);
   if (!authorize) {
     throw authorizationProblem(
-      'unauthenticated',
-      `${operation.method} ${operation.path} requires authorization and this host has no authorize hook; pass createWebHost({ authorize })`,
+      'forbidden',
+      `${operation.method} ${operation.path} requires authorization and this host has no authorize hook, so it admits no one; pass createWebHost({ authorize })`,
     );
   }
   let decision: AuthorizationDecision;
@@ -88,14 +89,15 @@ function requestFor(request: AuthorizationRequest): IncomingMessage {
  * The host's `authorize` hook as the pack contract's `Authorizer`, handed to every transport adapter and used
  * for behavior calls on REST and the behavior streams: the hook receives the HTTP request itself (or, for a
  * transport with its own server, a request carrying its method, path and headers) and the behavior's policy
- * and id (and the resource, when the caller names one). No hook answers `unauthenticated`; a throw is logged and counts as `false`.
+ * and id (and the resource, when the caller names one). No hook answers `forbidden` (nobody can be let in, as
+ * on every guarded surface); a throw is logged and counts as `false`.
  */
 export function hostAuthorizer(authorize: AuthorizeRequest | undefined, logger: Logger): Authorizer {
   return async (request) => {
     if (!authorize) {
       return {
-        outcome: 'unauthenticated',
-        reason: 'This host has no authorize hook; pass createWebHost({ authorize })',
+        outcome: 'forbidden',
+        reason: 'This host has no authorize hook, so it admits no one; pass createWebHost({ authorize })',
       };
     }
     try {
