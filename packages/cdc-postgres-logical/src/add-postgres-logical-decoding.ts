@@ -37,6 +37,14 @@ export function addPostgresLogicalDecoding(
     maxBufferedChanges: settings.MaxBufferedChanges,
     timeoutMilliseconds: settings.TimeoutMilliseconds,
     snapshotMode: settings.SnapshotMode,
+    ...(settings.HeartbeatQuery
+      ? {
+          heartbeat: {
+            query: settings.HeartbeatQuery,
+            intervalMilliseconds: settings.HeartbeatIntervalMilliseconds,
+          },
+        }
+      : {}),
   });
   builder.provide(cdcPollingProvidersKey, [provider]);
   return provider;

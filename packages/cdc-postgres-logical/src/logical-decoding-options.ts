@@ -25,6 +25,15 @@ export const postgresLogicalDecodingOptionsSchema = z.strictObject({
    * overrides it. Default `initial`.
    */
   SnapshotMode: z.enum(['initial', 'never']).default('initial'),
+  /**
+   * A statement run on the source database while a capture's stream has nothing pending, at most every
+   * HeartbeatIntervalMilliseconds (Debezium's `heartbeat.action.query`): on a server where the captured
+   * database writes nothing, it makes WAL there so keepalives move and the slot confirms. Write to a table of
+   * your own outside the publication (`INSERT INTO corekit_heartbeat VALUES (now())`). Default none.
+   */
+  HeartbeatQuery: z.string().min(1).max(2000).optional(),
+  /** Least milliseconds between two heartbeat statements. Default 60,000; 100 to 3,600,000. */
+  HeartbeatIntervalMilliseconds: z.number().int().min(100).max(3_600_000).default(60_000),
   /** Connection and statement timeout in milliseconds. Default 10,000. */
   TimeoutMilliseconds: z.number().int().min(100).max(600_000).default(10_000),
 });

@@ -22,6 +22,8 @@ export interface PostgresLogicalDecodingProviderOptions {
   readonly timeoutMilliseconds: number;
   /** `initial`: a new capture first reads the rows the table holds; `never`: only later changes. */
   readonly snapshotMode?: 'initial' | 'never';
+  /** A statement run while a stream is idle, at most every `intervalMilliseconds` (see HeartbeatQuery). */
+  readonly heartbeat?: { readonly query: string; readonly intervalMilliseconds: number };
 }
 
 /**
@@ -44,6 +46,8 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
   readonly restarts: readonly CaptureRestart[] = ['accept-gap', 're-snapshot'];
   /** Snapshots being read, per capture (the stream opens once the snapshot is done). */
   private readonly snapshots = new Map<string, SnapshotReader>();
+  /** When each capture's heartbeat statement last ran (epoch ms). */
+  private readonly heartbeats = new Map<string, number>();
   private schemaReady: Promise<void> | null = null;
 
   constructor(private readonly options: PostgresLogicalDecodingProviderOptions) {
@@ -288,6 +292,7 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
     }
     const { metadata, retention } = await this.slotState(slot, stream);
     if (taken.length === 0) {
+      const heartbeatError = await this.heartbeat(request.capture.id);
       // The first checkpoint is the slot's creation point; later, what keepalives confirmed while idle.
       const position = stream.createdAtLsn ?? stream.confirmed;
       stream.createdAtLsn = null;
@@ -300,7 +305,7 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
         nextCheckpoint: moved ? position : null,
         lagSeconds: null,
         completeness: { state: 'guaranteed', reason: null },
-        metadata,
+        metadata: { ...metadata, ...(heartbeatError ? { heartbeatError } : {}) },
         retention,
       };
     }
@@ -330,6 +335,24 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
       throw error;
     } finally {
       stream.staging -= taken.length;
+    }
+  }
+
+  /**
+   * Runs the heartbeat statement when one is configured and its interval has passed for this capture;
+   * answers its error (never fatal: the stream goes on, the state's metadata shows it), else null.
+   */
+  private async heartbeat(captureId: string): Promise<string | null> {
+    const heartbeat = this.options.heartbeat;
+    if (!heartbeat) return null;
+    const now = Date.now();
+    if (now - (this.heartbeats.get(captureId) ?? 0) < heartbeat.intervalMilliseconds) return null;
+    this.heartbeats.set(captureId, now);
+    try {
+      await this.queries().query(heartbeat.query);
+      return null;
+    } catch (error) {
+      return classify(error, 'heartbeat').message.slice(0, 300);
     }
   }
 

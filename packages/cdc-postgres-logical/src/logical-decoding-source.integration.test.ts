@@ -103,6 +103,34 @@ describe('the logical-decoding provider and its source', () => {
     expect(rows.map((row) => row.payload.new.id)).toEqual([1, 2]);
   });
 
+  it('a heartbeat statement runs on the source while the stream is idle, at most once per interval', async () => {
+    const names = namesFor('heartbeat');
+    await admin.query(`CREATE TABLE ${names.table} (id int PRIMARY KEY)`);
+    await admin.query(`CREATE TABLE ${names.table}_beats (at timestamptz NOT NULL)`);
+    const host = await startLogicalHost({
+      url,
+      names,
+      logical: {
+        HeartbeatQuery: `INSERT INTO ${names.table}_beats VALUES (now())`,
+        HeartbeatIntervalMilliseconds: 3_600_000,
+      },
+    });
+    hosts.push(host);
+    const beats = async () =>
+      Number((await admin.query(`SELECT count(*) AS n FROM ${names.table}_beats`)).rows[0].n);
+    await pollUntil(
+      async () => {
+        await host.pass();
+        return beats();
+      },
+      (count) => count > 0,
+      { timeoutMs: 30_000, intervalMs: 20 },
+    );
+    for (let index = 0; index < 5; index++) await host.pass();
+    expect(await beats()).toBe(1);
+    expect(host.state().metadata.heartbeatError).toBeUndefined();
+  });
+
   it('a role without REPLICATION is refused before anything is created, with the fix, and backs off', async () => {
     const names = namesFor('norole');
     await admin.query(`CREATE TABLE ${names.table} (id int PRIMARY KEY)`);

@@ -36,6 +36,8 @@ export async function startLogicalHost(options: {
   /** Over the pump defaults (BatchSize 100, passes only when triggered). */
   readonly pump?: Record<string, unknown>;
   readonly metadata?: Record<string, unknown>;
+  /** Over the provider's options (`Engine:LogicalDecoding:PostgreSql`). */
+  readonly logical?: Record<string, unknown>;
 }): Promise<LogicalHost> {
   const records: LoggedRecord[] = [];
   const builder = createEngineBuilder({
@@ -72,7 +74,11 @@ export async function startLogicalHost(options: {
     },
     ChangeStreamPump: { Enabled: false },
   });
-  addPostgresLogicalDecoding(builder, { ConnectionString: options.url, OutboxTable: options.names.outbox });
+  addPostgresLogicalDecoding(builder, {
+    ConnectionString: options.url,
+    OutboxTable: options.names.outbox,
+    ...options.logical,
+  });
   const engine = builder.build();
   await engine.start();
   const data = engine.resolve(dataRegistrationKey)!;
