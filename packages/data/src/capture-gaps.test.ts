@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CdcCaptureDescriptor } from '@corekit/abstractions';
+import { captureTelemetry } from '@corekit/testing';
 import {
   CdcProviderError,
   cdcPollingProvidersKey,
@@ -218,6 +219,41 @@ describe('CDC capture gaps', () => {
     expect(resnapshot.status).toBe(200);
     await pass(served);
     expect(memory.source.restarts).toEqual(['re-snapshot']);
+  });
+
+  it('what the source retains is on the state and in the histogram; crossing the bound is a runtime event', async () => {
+    const telemetry = captureTelemetry();
+    try {
+      const memory = losableProvider();
+      let retained = 2 * 1024 ** 3;
+      const provider: CdcPollingProvider = {
+        ...memory.provider,
+        stageBatch: async (request) => ({
+          ...(await memory.provider.stageBatch(request)),
+          retention: { bytes: retained, seconds: 30 },
+        }),
+      };
+      const served = await serve(provider);
+      const events: Array<{ name: string; data: Record<string, unknown> }> = [];
+      served.host.engine.subscribe((event) => {
+        if (event.type === 'pack-event') events.push({ name: event.name, data: { ...event.data } });
+      });
+      await pass(served);
+      await pass(served);
+      expect((await served.request('/engine/cdc-captures/runtime/orders')).body.lag).toMatchObject({
+        retainedBytes: 2 * 1024 ** 3,
+        retainedSeconds: 30,
+      });
+      retained = 1024;
+      await pass(served);
+      const crossings = events.filter((event) => event.name === 'data.cdc-capture-retention');
+      expect(crossings.map((event) => event.data.aboveBound)).toEqual([true, false]);
+      const histogram = await telemetry.instrument('corekit.data.cdc.source_retained_bytes');
+      expect(histogram).toMatchObject({ kind: 'histogram', unit: 'By' });
+      expect(histogram!.points[0]!.value).toBe(3);
+    } finally {
+      await telemetry.stop();
+    }
   });
 
   it('repeated failures back off: a failing capture is tried a bounded number of times', async () => {
