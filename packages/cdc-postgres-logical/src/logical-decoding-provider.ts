@@ -281,6 +281,9 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
     }
     if (source instanceof SnapshotReader) return this.snapshotBatch(request, source);
     const stream = source;
+    // Measured before taking: between taking transactions and staging them nothing may await, or a keepalive
+    // would find the stream idle and confirm past transactions that are in no buffer and not yet staged.
+    const { metadata, retention } = await this.slotState(slot, stream);
     const taken: DecodedTransaction[] = [];
     let count = 0;
     while (stream.transactions.length > 0) {
@@ -290,7 +293,7 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
       count += next.changes.length;
       stream.transactions.shift();
     }
-    const { metadata, retention } = await this.slotState(slot, stream);
+    stream.staging += taken.length;
     if (taken.length === 0) {
       const heartbeatError = await this.heartbeat(request.capture.id);
       // The first checkpoint is the slot's creation point; later, what keepalives confirmed while idle.
@@ -310,7 +313,6 @@ export class PostgresLogicalDecodingProvider implements CdcPollingProvider {
       };
     }
     const changes = taken.flatMap((transaction) => transaction.changes);
-    stream.staging += taken.length;
     try {
       const produced = await this.stage(request.capture, table, changes);
       // Staged: the buffer has room again.
