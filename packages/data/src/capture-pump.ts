@@ -1,7 +1,7 @@
 import type { CdcCaptureDescriptor, PackCounter, PackHistogram } from '@corekit/abstractions';
 import { completeRestart, openGap } from './capture-gaps';
 import type { CaptureStateBook } from './capture-state-book';
-import type { CaptureGap, CdcCaptureRuntimeObservation } from './data-model';
+import type { CaptureGap, CdcCaptureRuntimeObservation, failureKinds } from './data-model';
 import type { RuntimeDeclaration } from './execution-binding';
 import { FailureBackoff } from './failure-backoff';
 import {
@@ -53,6 +53,7 @@ export interface CapturePumpSettings {
 }
 
 type CaptureResult = PumpPassResult['captures'][number];
+type FailureKind = (typeof failureKinds)[number];
 
 /**
  * The shared in-process polling pump: for every capture it effectively owns, runs the graph
@@ -103,11 +104,14 @@ export class CapturePump {
     if (!this.backoff.ready(capture.id, this.now()))
       return failedResult(capture, stored.failureKind ?? 'provider');
     const provider = this.providers.get(capture.provider);
-    if (!provider) {
-      const message = `no polling provider serves provider "${capture.provider}" in this process${capture.provider === 'postgresql' ? ' (set Engine:Data:CapturePump:PostgreSqlConnectionString)' : ''}`;
-      return this.fail(capture, 'stage-cdc-outbox', 'provider', message);
-    }
-    const result = await this.stream(capture, provider, restart, signal);
+    const result = provider
+      ? await this.stream(capture, provider, restart, signal)
+      : await this.fail(
+          capture,
+          'stage-cdc-outbox',
+          'provider',
+          `no polling provider serves provider "${capture.provider}" in this process${capture.provider === 'postgresql' ? ' (set Engine:Data:CapturePump:PostgreSqlConnectionString)' : ''}`,
+        );
     if (result.outcome === 'failed') this.backoff.failed(capture.id, this.now());
     else this.backoff.succeeded(capture.id);
     return result;
@@ -117,15 +121,11 @@ export class CapturePump {
   private async fail(
     capture: CdcCaptureDescriptor,
     step: string,
-    failureKind: string,
+    failureKind: FailureKind,
     message: string,
     counts: { captured: number; produced: number } = { captured: 0, produced: 0 },
   ): Promise<CaptureResult> {
-    await this.report(capture, {
-      outcome: 'failed',
-      error: message,
-      failureKind: failureKind as CdcCaptureRuntimeObservation['failureKind'],
-    });
+    await this.report(capture, { outcome: 'failed', error: message, failureKind });
     this.observer.stepFailed(capture, step, failureKind, message);
     return {
       ...failedResult(capture, failureKind),
