@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   describeCdcProviderConformance,
   pollUntil,
+  startFixture,
   startPostgresServer,
   type CdcConformanceSource,
   type PostgresServerProcess,
@@ -12,8 +13,8 @@ import pg from 'pg';
 import { slotRow, startLogicalHost } from './test-support/logical-host';
 
 // The CDC provider conformance suite of @corekit/testing on a PostgreSQL cluster of its own (wal_level =
-// logical). Each source is its own table, outbox, slot, publication and File store folder. "Stop mid-stream"
-// is engine.stop() during the stream; the SIGKILLed child process is logical-decoding.integration.test.ts.
+// logical). Each source is its own table, outbox, slot, publication and File store folder; the kill check
+// SIGKILLs a pump child process (tsx, src/test-fixtures/logical-pump-process.ts) mid-stream.
 const password = 'logical-conformance-password';
 let server: PostgresServerProcess;
 let url: string;
@@ -70,6 +71,8 @@ async function writeConcurrently(
   return [longId, ...committed];
 }
 
+const packageDirectory = join(__dirname, '..');
+
 async function createSource(test: string): Promise<CdcConformanceSource> {
   const names = {
     table: `conf_${test}`,
@@ -78,6 +81,7 @@ async function createSource(test: string): Promise<CdcConformanceSource> {
     publication: `conf_pub_${test}`,
   };
   const directory = mkdtempSync(join(tmpdir(), `logical-conformance-${test}-`));
+  const reporterId = `logical-conformance-${test}`;
   await admin.query(`CREATE TABLE ${names.table} (id int PRIMARY KEY)`);
   await admin.query(`CREATE TABLE ${names.table}_elsewhere (body text)`);
   return {
@@ -99,6 +103,24 @@ async function createSource(test: string): Promise<CdcConformanceSource> {
           expect(outcome.status).toBe(200);
         },
         stop: () => host.engine.stop(),
+      };
+    },
+    async startKillable() {
+      const child = startFixture(packageDirectory, 'logical-pump-process.ts', {
+        POSTGRES_URL: url,
+        SOURCE_TABLE: names.table,
+        OUTBOX_TABLE: names.outbox,
+        STORE_DIRECTORY: directory,
+        SLOT: names.slot,
+        PUBLICATION: names.publication,
+        PUMP_REPORTER_ID: reporterId,
+      });
+      await child.waitForLine('PASS 1', 60_000);
+      return {
+        async kill() {
+          child.child.kill('SIGKILL');
+          await child.exited;
+        },
       };
     },
     async insert(ids) {

@@ -2,14 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { describeCdcProviderConformance, type CdcConformanceSource } from '@corekit/testing';
+import { describeCdcProviderConformance, startFixture, type CdcConformanceSource } from '@corekit/testing';
 import pg from 'pg';
 import { startConformanceHost } from './test-support/conformance-host';
 import { postgresUrl } from './test-support/postgres-source';
 
 // The CDC provider conformance suite of @corekit/testing on the PostgreSQL polling provider, against the real
 // server (POSTGRES_URL or 127.0.0.1:5432, database test): each source is its own table (with the change_xid
-// transaction column), outbox and File store folder.
+// transaction column), outbox and File store folder; the kill check SIGKILLs a pump child process (tsx,
+// src/test-fixtures/pump-process.ts, reporter pump-test) mid-stream.
 let admin: pg.Client;
 beforeAll(async () => {
   admin = new pg.Client({ connectionString: postgresUrl });
@@ -75,12 +76,29 @@ async function createSource(test: string): Promise<CdcConformanceSource> {
           },
           ChangeStreamPump: { Enabled: false },
         },
+        reporterId: 'pump-test',
         capture: {
           provider: 'postgresql',
           mode: 'polling',
           metadata: { sourceTable: table, changeColumn: 'change_id', requireCompleteness: true },
         },
       }),
+    async startKillable() {
+      const child = startFixture(join(__dirname, '..'), 'pump-process.ts', {
+        POSTGRES_URL: postgresUrl,
+        SOURCE_TABLE: table,
+        OUTBOX_TABLE: outbox,
+        STORE_DIRECTORY: directory,
+        TRANSACTION_COLUMN: 'change_xid',
+      });
+      await child.waitForLine('PASS 1', 60_000);
+      return {
+        async kill() {
+          child.child.kill('SIGKILL');
+          await child.exited;
+        },
+      };
+    },
     async insert(ids) {
       await admin.query(`INSERT INTO ${table} (id) SELECT unnest($1::int[])`, [ids]);
     },

@@ -48,6 +48,12 @@ export interface CdcConformanceSource {
   stagedIds(): Promise<number[]>;
   /** Makes the capture's position unresumable: drops the slot, rolls the oplog past the token. */
   losePosition?(): Promise<void>;
+  /**
+   * Starts a host in a child process that runs passes on its own interval, on the same durable state and
+   * with the reporter id `start()` uses, and answers how to SIGKILL it. Without it, the kill check stops an
+   * in-process host mid-stream instead.
+   */
+  startKillable?(): Promise<{ kill(): Promise<void> }>;
   /** Writes `bytes` of data the capture does not read (another table) on the same server. */
   writeElsewhere?(bytes: number): Promise<void>;
   drop(): Promise<void>;
@@ -124,15 +130,31 @@ export function describeCdcProviderConformance(adapter: CdcProviderConformanceAd
 
     check(
       'restart-mid-stream',
-      'every committed change is staged exactly once across a stop mid-stream',
+      'every committed change is staged exactly once across a kill mid-stream',
       async () => {
         const from = await source('restart');
-        const first = await start(from);
-        await first.pass();
-        await from.insert(range(1, 300));
-        await passUntilStaged(first, from, 1);
-        await first.stop({ kill: true });
-        hosts.splice(hosts.indexOf(first), 1);
+        if (from.startKillable) {
+          // A child process pumping on its own, SIGKILLed while changes are still arriving.
+          const child = await from.startKillable();
+          try {
+            // Thirty transactions of ten: the child stages them batch by batch while it is killed.
+            for (let chunk = 0; chunk < 30; chunk++) await from.insert(range(1 + chunk * 10, 10));
+            await pollUntil(
+              () => from.stagedIds(),
+              (ids) => ids.length > 0,
+              { timeoutMs, intervalMs: 20 },
+            );
+          } finally {
+            await child.kill();
+          }
+        } else {
+          const first = await start(from);
+          await first.pass();
+          await from.insert(range(1, 300));
+          await passUntilStaged(first, from, 1);
+          await first.stop({ kill: true });
+          hosts.splice(hosts.indexOf(first), 1);
+        }
         await from.insert(range(301, 100));
         const second = await start(from);
         const staged = await passUntilStaged(second, from, 400);

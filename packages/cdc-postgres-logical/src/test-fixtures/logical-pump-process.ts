@@ -1,5 +1,6 @@
 // A host process running the shared CDC capture pump with the logical-decoding provider over one source
-// table, its state in a file store. Prints PASS <n> <durable checkpoint> every 10 ms until killed.
+// table, its state in a file store. Prints PASS <n> <durable checkpoint> every 10 ms until killed. SLOT,
+// PUBLICATION and PUMP_REPORTER_ID override the defaults (corekit_orders, logical-pump-test).
 import { createEngineBuilder } from '@corekit/engine-core';
 import { addData, dataRegistrationKey } from '@corekit/data';
 import { addPostgresLogicalDecoding } from '../index';
@@ -20,7 +21,11 @@ async function main() {
       sourceId: 'test-db',
       mode: 'logical',
       eventFormat: 'json',
-      metadata: { sourceTable: process.env.SOURCE_TABLE! },
+      metadata: {
+        sourceTable: process.env.SOURCE_TABLE!,
+        ...(process.env.SLOT ? { slot: process.env.SLOT } : {}),
+        ...(process.env.PUBLICATION ? { publication: process.env.PUBLICATION } : {}),
+      },
     },
   ]);
   addData(
@@ -34,7 +39,7 @@ async function main() {
       },
       ChangeStreamPump: { Enabled: false },
     },
-    { pumpReporterId: 'logical-pump-test' },
+    { pumpReporterId: process.env.PUMP_REPORTER_ID ?? 'logical-pump-test' },
   );
   addPostgresLogicalDecoding(builder, {
     ConnectionString: process.env.POSTGRES_URL!,

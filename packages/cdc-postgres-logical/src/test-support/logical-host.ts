@@ -36,6 +36,8 @@ export async function startLogicalHost(options: {
   /** Over the pump defaults (BatchSize 100, passes only when triggered). */
   readonly pump?: Record<string, unknown>;
   readonly metadata?: Record<string, unknown>;
+  /** The pump's reporter id (default `<pump id>@<hostname>`): a child process's, to take over its lease. */
+  readonly reporterId?: string;
   /** Over the provider's options (`Engine:LogicalDecoding:PostgreSql`). */
   readonly logical?: Record<string, unknown>;
 }): Promise<LogicalHost> {
@@ -65,15 +67,19 @@ export async function startLogicalHost(options: {
       },
     },
   ]);
-  addData(builder, {
-    CapturePump: {
-      CdcCaptureIds: ['orders'],
-      BatchSize: 100,
-      PollIntervalMilliseconds: 3_600_000,
-      ...options.pump,
+  addData(
+    builder,
+    {
+      CapturePump: {
+        CdcCaptureIds: ['orders'],
+        BatchSize: 100,
+        PollIntervalMilliseconds: 3_600_000,
+        ...options.pump,
+      },
+      ChangeStreamPump: { Enabled: false },
     },
-    ChangeStreamPump: { Enabled: false },
-  });
+    options.reporterId ? { pumpReporterId: options.reporterId } : {},
+  );
   addPostgresLogicalDecoding(builder, {
     ConnectionString: options.url,
     OutboxTable: options.names.outbox,

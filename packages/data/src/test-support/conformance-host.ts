@@ -14,6 +14,8 @@ export async function startConformanceHost(options: {
   readonly pump: 'capture' | 'change-stream';
   readonly capture: Record<string, unknown>;
   readonly setup?: (builder: EngineBuilder) => void;
+  /** The pump's reporter id: a child process's, to take over its lease at once. */
+  readonly reporterId?: string;
 }): Promise<CdcConformanceHost> {
   const builder = createEngineBuilder({
     environment: {},
@@ -32,7 +34,7 @@ export async function startConformanceHost(options: {
     },
   ]);
   options.setup?.(builder);
-  addData(builder, options.data);
+  addData(builder, options.data, options.reporterId ? { pumpReporterId: options.reporterId } : {});
   const engine = builder.build();
   await engine.start();
   const data = engine.resolve(dataRegistrationKey)!;
