@@ -147,6 +147,27 @@ describe('gaps of the logical-decoding provider: reported, stored, never papered
     });
   });
 
+  it('accepting a gap keeps a slot made again meanwhile and streams from it (more delivered, never less)', async () => {
+    const names = namesFor('remade');
+    await admin.query(`CREATE TABLE ${names.table} (id int PRIMARY KEY, body text NOT NULL)`);
+    const host = await start(names);
+    await host.pass();
+    await admin.query(`INSERT INTO ${names.table} VALUES (1, 'before')`);
+    await passUntilStaged(host, admin, names.outbox, 1);
+    await dropSlot(names.slot);
+    await passUntil(host, (state) => state.failureKind === 'gap');
+    // The operator makes the slot again before accepting; a change committed after it must be delivered.
+    await admin.query(`SELECT pg_create_logical_replication_slot($1, 'pgoutput')`, [names.slot]);
+    await admin.query(`INSERT INTO ${names.table} VALUES (2, 'after the new slot')`);
+    await host.engine.operations.invoke('data.cdc-capture-accept-gap', {
+      params: { cdcCaptureId: 'orders' },
+      body: {},
+    });
+    const rows = await passUntilStaged(host, admin, names.outbox, 2);
+    expect(rows.map((row) => row.payload.new.id)).toEqual([1, 2]);
+    expect(host.state().gap).toBeNull();
+  });
+
   it('a slot whose WAL was removed (wal_status lost) is a gap, not a silent restart', async () => {
     const names = namesFor('invalidated');
     await admin.query(`CREATE TABLE ${names.table} (id int PRIMARY KEY, body text NOT NULL)`);

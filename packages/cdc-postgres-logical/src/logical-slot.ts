@@ -36,7 +36,12 @@ interface Facts {
  * `wal_level = logical`, a role with REPLICATION, the source table, and a free slot when one must be made.
  * Each refusal is failureKind `prerequisite` with the statement that fixes it.
  */
-async function checkPrerequisites(pool: pg.Pool, request: SlotRequest, slotMissing: boolean): Promise<Facts> {
+async function checkPrerequisites(
+  pool: pg.Pool,
+  request: SlotRequest,
+  slotMissing: boolean,
+  slotsFreed: number,
+): Promise<Facts> {
   const facts = (
     await pool.query<Facts>(
       `SELECT current_setting('wal_level') AS wal_level,
@@ -69,7 +74,7 @@ async function checkPrerequisites(pool: pg.Pool, request: SlotRequest, slotMissi
       `source ${request.table} does not exist (create it, or fix metadata.sourceTable)`,
     );
   }
-  if (slotMissing && facts.used_slots >= facts.max_slots) {
+  if (slotMissing && facts.used_slots - slotsFreed >= facts.max_slots) {
     throw new CdcProviderError(
       'prerequisite',
       'CDC_PREREQUISITE_NO_FREE_SLOT',
@@ -104,7 +109,13 @@ async function findSlot(pool: pg.Pool, slot: string): Promise<SlotRow | null> {
  */
 export async function prepareSlot(pool: pg.Pool, request: SlotRequest): Promise<PreparedSlot> {
   let found = await findSlot(pool, request.slot);
-  const facts = await checkPrerequisites(pool, request, found === null || request.restart !== undefined);
+  // A re-snapshot always makes the slot again (its snapshot must be exported at creation); accepting a gap
+  // drops only a slot whose WAL is gone. A healthy slot found while accepting (made by an earlier attempt that
+  // died before it was recorded, or by the operator) is kept: streaming from it delivers more, never less.
+  const replace =
+    found !== null &&
+    (request.restart === 're-snapshot' || (request.restart !== undefined && found.wal_status === 'lost'));
+  const facts = await checkPrerequisites(pool, request, found === null || replace, replace ? 1 : 0);
   if (found && found.plugin !== 'pgoutput') {
     throw new CdcProviderError(
       'source',
@@ -112,7 +123,7 @@ export async function prepareSlot(pool: pg.Pool, request: SlotRequest): Promise<
       `replication slot ${request.slot} decodes with ${found.plugin}, not pgoutput`,
     );
   }
-  if (found && request.restart) {
+  if (found && replace) {
     if (found.active_pid !== null) await pool.query('SELECT pg_terminate_backend($1)', [found.active_pid]);
     await pool.query('SELECT pg_drop_replication_slot($1)', [request.slot]);
     found = null;
