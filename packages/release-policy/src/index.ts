@@ -1,0 +1,10 @@
+export { copyReleaseTree, removeReleaseTree } from './release-tree';
+export {
+  fixedGroup,
+  peerWindowPattern,
+  peerWindowProblems,
+  publishedRange,
+  rangeProblems,
+} from './version-policy';
+export { readWorkspacePackages, workspaceFolders } from './workspace-packages';
+export type { WorkspacePackage } from './workspace-packages';
