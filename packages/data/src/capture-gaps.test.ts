@@ -160,7 +160,7 @@ describe('CDC capture gaps', () => {
       note: 'ticket 42',
     });
 
-    await pass(served);
+    await pass(served); // at once: a new request skips the backoff of the failures before it
     expect(memory.source.restarts).toEqual(['accept-gap']);
     const after = (await served.request('/engine/cdc-captures/runtime/orders')).body;
     expect(after).toMatchObject({
@@ -275,5 +275,22 @@ describe('CDC capture gaps', () => {
     await pass(served);
     expect(memory.source.calls).toBe(4);
     expect((await served.request('/engine/cdc-captures/runtime/orders')).body.lastOutcome).toBe('idle');
+  });
+
+  it('an operator’s new restart request is tried at once, whatever the backoff', async () => {
+    const clock = testClock();
+    const memory = losableProvider();
+    const served = await serve(memory.provider, clock);
+    memory.source.failWith = new CdcProviderError('provider', 'DOWN', 'source down');
+    for (let index = 0; index < 5; index++) await pass(served);
+    expect(memory.source.calls).toBe(2); // backing off now
+    memory.source.failWith = null;
+    const requested = await served.request('/engine/cdc-captures/runtime/orders/gap/re-snapshot', {
+      token: 'ok',
+      body: {},
+    });
+    expect(requested.status).toBe(200);
+    await pass(served);
+    expect(memory.source.restarts).toEqual(['re-snapshot']);
   });
 });

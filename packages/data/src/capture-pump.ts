@@ -64,6 +64,8 @@ type FailureKind = (typeof failureKinds)[number];
  */
 export class CapturePump {
   private readonly backoff: FailureBackoff;
+  /** The restart request last tried per capture (its requestedAtUtc): a new one skips the backoff once. */
+  private readonly triedRestarts = new Map<string, string>();
 
   constructor(
     private readonly runtime: RuntimeDeclaration,
@@ -101,7 +103,11 @@ export class CapturePump {
     const restart = stored.restartRequest?.action;
     // An open gap stops the capture until an operator decides: nothing is resumed, created or skipped.
     if (stored.gap && !restart) return failedResult(capture, 'gap');
-    if (!this.backoff.ready(capture.id, this.now()))
+    // An operator's new restart request is tried at once, whatever the backoff of earlier failures.
+    const requestedAt = stored.restartRequest?.requestedAtUtc ?? null;
+    const freshRequest = requestedAt !== null && this.triedRestarts.get(capture.id) !== requestedAt;
+    if (requestedAt !== null) this.triedRestarts.set(capture.id, requestedAt);
+    if (!freshRequest && !this.backoff.ready(capture.id, this.now()))
       return failedResult(capture, stored.failureKind ?? 'provider');
     const provider = this.providers.get(capture.provider);
     const result = provider
