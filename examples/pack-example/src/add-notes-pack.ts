@@ -36,6 +36,7 @@ export function addNotesPack(
     throw new CoreError('NOTES_ALREADY_REGISTERED', 'addNotesPack was called twice on this builder');
   }
   builder.markRegistration(notesRegistrationKey);
+  builder.declarePack({ packageName: '@corekit/example-pack', specificationVersion: 1 });
   const settings = builder.configuration.bind(notesSectionPath, notesOptionsSchema, options) as NotesOptions;
   const now = extensions.now ?? (() => new Date());
 

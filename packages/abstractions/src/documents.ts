@@ -165,7 +165,11 @@ export const runtimeStoryDocumentSchema = z.object({
 
 /** `GET /engine/manifest`. */
 export const manifestDocumentSchema = z.object({
-  engine: z.object({ name: z.string(), version: z.string() }),
+  engine: z.object({
+    name: z.string(),
+    version: z.string(),
+    packSpecificationVersions: z.array(z.number().int()),
+  }),
   modules: z.array(
     z.object({
       id: z.string(),
@@ -175,6 +179,9 @@ export const manifestDocumentSchema = z.object({
       origin: z.enum(['code', 'package']),
     }),
   ),
+  packs: z
+    .array(z.object({ packageName: z.string(), specificationVersion: z.number().int() }))
+    .describe('packs that declared the pack contract specification they implement'),
   transports: z
     .array(z.object({ name: z.string(), operations: z.array(z.string()) }))
     .optional()

@@ -9,6 +9,7 @@ import type { ExtensionResolver } from './pack/extension-resolver';
 import type { JobDefinition, JobHandle } from './pack/jobs';
 import type { LifecycleHooks } from './pack/lifecycle-hooks';
 import type { OperationDefinition } from './pack/operations';
+import type { PackDeclaration } from './pack/pack-specification';
 import type { PackTracer } from './pack/pack-tracer';
 import type {
   EventIdCatalogEntry,
@@ -51,6 +52,13 @@ export interface EngineBuilder extends ExtensionResolver {
    * under a lease in a shared store (`StoreLeases`), so every pack of one replica names the same owner.
    */
   readonly instanceId: string;
+  /**
+   * Declares the package a registration comes from and the pack contract specification it implements. The
+   * engine refuses a specification it does not implement, at once, with PACK_SPECIFICATION_UNSUPPORTED naming
+   * both versions; it lists accepted declarations in the manifest (`packs`). Declaring a package again (a
+   * second `add*` call) is accepted. A pack that declares nothing is not checked (docs/releasing.md).
+   */
+  declarePack(pack: PackDeclaration): this;
   addModule(module: ModuleDefinition): this;
   addDependencyHealthContributor(contributor: DependencyHealthContributor): this;
   /** Registers a catalog kind (routes, views and snapshot field follow from it). Registering an id twice fails. */

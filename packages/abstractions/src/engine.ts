@@ -63,7 +63,12 @@ export interface RuntimeStoryDocument {
 }
 
 export interface ManifestDocument {
-  readonly engine: { readonly name: string; readonly version: string };
+  readonly engine: {
+    readonly name: string;
+    readonly version: string;
+    /** The pack contract specification versions this engine implements (docs/releasing.md). */
+    readonly packSpecificationVersions: readonly number[];
+  };
   readonly modules: ReadonlyArray<{
     readonly id: string;
     readonly version: string;
@@ -71,6 +76,8 @@ export interface ManifestDocument {
     readonly capabilities: readonly string[];
     readonly origin: 'code' | 'package';
   }>;
+  /** Packs that declared the contract specification they implement (`builder.declarePack`). */
+  readonly packs: ReadonlyArray<{ readonly packageName: string; readonly specificationVersion: number }>;
 }
 
 /**

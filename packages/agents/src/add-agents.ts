@@ -86,6 +86,7 @@ export function addAgents(builder: EngineBuilder, options: AddAgentsOptions = {}
   const { clock, ...codeOptions } = options;
   const settings = builder.configuration.bind(agentsSectionPath, agenticRuntimeOptionsSchema, codeOptions);
   builder.markRegistration(registrationKey);
+  builder.declarePack({ packageName: '@corekit/agents', specificationVersion: 1 });
   const now = clock ? () => clock.now() : () => Date.now();
   const tools = new ToolRegistry();
   const store = new RunStore(

@@ -160,6 +160,7 @@ export function registerProviderCallback<TOptions extends SharedCallbackOptions>
     );
   }
   builder.markRegistration(registrationKey);
+  builder.declarePack({ packageName: '@corekit/callback-kit', specificationVersion: 1 });
   const options = builder.configuration.bind(
     callbackSection(spec.sectionName),
     spec.schema,

@@ -26,6 +26,7 @@ export function addPostgresLogicalDecoding(
     );
   }
   builder.markRegistration('@corekit/cdc-postgres-logical');
+  builder.declarePack({ packageName: '@corekit/cdc-postgres-logical', specificationVersion: 1 });
   const settings = builder.configuration.bind(
     'Engine:LogicalDecoding:PostgreSql',
     postgresLogicalDecodingOptionsSchema,

@@ -41,6 +41,7 @@ export function addConsole(builder: EngineBuilder, options: AddConsoleOptions = 
   const { assets: givenAssets, ...codeOptions } = options;
   const settings = builder.configuration.bind(consoleSectionPath, consoleOptionsSchema, codeOptions);
   builder.markRegistration(registrationKey);
+  builder.declarePack({ packageName: '@corekit/console', specificationVersion: 1 });
   if (!settings.Enabled) return { options: settings, path: '/engine/console', history: null };
 
   const assets = givenAssets ?? loadConsoleAssets();

@@ -75,6 +75,7 @@ export function addData(
     throw new CoreError('DATA_ALREADY_REGISTERED', 'addData was called twice on one builder; call it once.');
   }
   builder.markRegistration('@corekit/data');
+  builder.declarePack({ packageName: '@corekit/data', specificationVersion: 1 });
   const settings = builder.configuration.bind('Engine:Data', dataRuntimeOptionsSchema, options);
   const now = hooks.now ?? Date.now;
   builder.addEventIds({

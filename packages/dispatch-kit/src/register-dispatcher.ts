@@ -41,6 +41,7 @@ export function registerDispatcher<TSettings, TDispatcher extends EventDispatche
     );
   }
   builder.markRegistration(packageName);
+  builder.declarePack({ packageName: '@corekit/dispatch-kit', specificationVersion: 1 });
   const settings = builder.configuration.bind(section, dispatcherPackage.schema, options);
   const dispatcher = dispatcherPackage.create(settings, builder.logger);
   useEventDispatcher(builder, dispatcher);

@@ -19,6 +19,7 @@ import {
   type Logger,
   type ModuleDefinition,
   type OperationDefinition,
+  type PackDeclaration,
   type RegistrationWarning,
   type StoreOptions,
   type StoreProvider,
@@ -29,7 +30,7 @@ import { CatalogRegistry } from './catalog-registry';
 import { systemClock, type Clock } from './clock';
 import { ConfigurationStore } from './configuration-store';
 import { DependencyHealthScheduler } from './dependency-health-scheduler';
-import { CoreEngine } from './engine';
+import { CoreEngine, engineVersion } from './engine';
 import {
   dependencyHealthDefaultsSchema,
   failurePolicySchema,
@@ -50,6 +51,7 @@ import { EngineMeter } from './pack/engine-meter';
 import { EngineTracer } from './pack/engine-tracer';
 import { EventIdCatalog } from './pack/event-id-catalog';
 import { ExtensionRegistry } from './pack/extension-registry';
+import { PackDeclarations } from './pack/pack-declarations';
 import { EngineOperationRegistry } from './pack/operation-registry';
 import { RuntimeEventHub } from './pack/runtime-event-hub';
 import { RuntimeStory } from './runtime-story';
@@ -98,6 +100,7 @@ export class CoreEngineBuilder implements EngineBuilder {
   private readonly hooks: LifecycleHooks[] = [];
   private readonly warnings: RegistrationWarning[] = [];
   private readonly registrations = new Set<string>();
+  private readonly packs = new PackDeclarations(engineVersion);
   private readonly jobs: JobScheduler;
   private readonly stores: StoreBinding;
   private built = false;
@@ -272,6 +275,12 @@ export class CoreEngineBuilder implements EngineBuilder {
     this.registrations.add(key);
   }
 
+  declarePack(pack: PackDeclaration): this {
+    this.assertOpen();
+    this.packs.declare(pack);
+    return this;
+  }
+
   private catalogActionProblems(): string[] {
     const problems = actionProblems(catalogActions(this.catalogs.views()), this.operations.list());
     checkIds(
@@ -443,6 +452,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       extensions: this.extensions,
       operations: this.operations,
       eventIds: this.eventIds,
+      packs: this.packs.list(),
       warnings: this.warnings,
       jobs: this.jobs,
       hooks: [...this.hooks],

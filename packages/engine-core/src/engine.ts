@@ -12,6 +12,7 @@ import {
   type LifecycleHooks,
   type ManifestDocument,
   type ModuleDefinition,
+  type PackDeclaration,
   type PackageRecord,
   type RegistrationWarning,
   type RuntimeEvent,
@@ -39,6 +40,7 @@ import type { RedactingLogger } from './logger';
 import type { ModulePackages } from './packages/module-packages';
 import type { EngineMeter } from './pack/engine-meter';
 import type { EventIdCatalog } from './pack/event-id-catalog';
+import { supportedPackSpecificationVersions } from './pack/pack-declarations';
 import type { ExtensionRegistry } from './pack/extension-registry';
 import type { EngineOperationRegistry } from './pack/operation-registry';
 import type { RuntimeEventHub } from './pack/runtime-event-hub';
@@ -75,6 +77,8 @@ export interface EngineParts {
   readonly extensions: ExtensionRegistry;
   readonly operations: EngineOperationRegistry;
   readonly eventIds: EventIdCatalog;
+  /** Packs that declared the contract specification they implement (`builder.declarePack`), all accepted. */
+  readonly packs: readonly PackDeclaration[];
   readonly warnings: readonly RegistrationWarning[];
   readonly jobs: BackgroundWork & { states(): JobState[] };
   readonly hooks: readonly LifecycleHooks[];
@@ -348,8 +352,13 @@ export class CoreEngine implements Engine {
 
   manifest(): ManifestDocument {
     return {
-      engine: { name: '@corekit/engine-core', version: engineVersion },
+      engine: {
+        name: '@corekit/engine-core',
+        version: engineVersion,
+        packSpecificationVersions: [...supportedPackSpecificationVersions],
+      },
       modules: this.modules.manifestModules(),
+      packs: this.parts.packs.map((pack) => ({ ...pack })),
     };
   }
 

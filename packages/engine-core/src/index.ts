@@ -1,6 +1,7 @@
 export { createEngineBuilder, CoreEngineBuilder } from './engine-builder';
 export type { EngineBuilderOptions } from './engine-builder';
 export { CoreEngine, engineVersion } from './engine';
+export { supportedPackSpecificationVersions } from './pack/pack-declarations';
 export { ConfigurationStore, bindValue } from './configuration-store';
 export { manualClock, systemClock } from './clock';
 export type { Clock, ManualClock } from './clock';

@@ -66,6 +66,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
     );
   }
   builder.markRegistration('@corekit/eventing');
+  builder.declarePack({ packageName: '@corekit/eventing', specificationVersion: 1 });
   const settings = builder.configuration.bind('Engine:Eventing', eventingOptionsSchema, options);
   const registry = eventingRegistry(builder);
   builder.addEventIds({

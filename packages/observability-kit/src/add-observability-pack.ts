@@ -45,6 +45,7 @@ export function addObservabilityPack<
     );
   }
   builder.markRegistration(registrationKey);
+  builder.declarePack({ packageName: '@corekit/observability-kit', specificationVersion: 1 });
   const path = `${observabilitySectionRoot}:${definition.section}`;
   const settings = builder.configuration.bind(path, definition.schema, options);
   for (const value of [...Object.values(settings.Headers ?? {}), ...(definition.secrets?.(settings) ?? [])])

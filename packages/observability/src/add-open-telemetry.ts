@@ -31,6 +31,7 @@ export function addOpenTelemetry(builder: EngineBuilder, options?: OpenTelemetry
     );
   }
   builder.markRegistration(registrationKey);
+  builder.declarePack({ packageName: '@corekit/observability', specificationVersion: 1 });
   const settings = builder.configuration.bind(openTelemetrySectionPath, openTelemetryOptionsSchema, options);
   const environment = new OtelEnvironment((name) => builder.configuration.environmentVariable(name));
   const registry = contributionRegistry(builder);

@@ -28,6 +28,7 @@ export function addPostgresOutbox(
     );
   }
   builder.markRegistration('@corekit/outbox-postgres');
+  builder.declarePack({ packageName: '@corekit/outbox-postgres', specificationVersion: 1 });
   const settings = builder.configuration.bind(
     'Engine:Eventing:Outbox:PostgreSql',
     postgresOutboxOptionsSchema,

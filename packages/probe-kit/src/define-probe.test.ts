@@ -290,3 +290,10 @@ describe('defineProbe through the engine binder', () => {
     });
   });
 });
+
+describe('defineProbe and the pack contract specification', () => {
+  it('a probe registration declares @corekit/probe-kit at the specification it implements (the manifest lists it)', () => {
+    const { engine } = build({ Dependencies: [{ Id: 'cache-spec', Endpoint: 'a:11211' }] });
+    expect(engine.manifest().packs).toEqual([{ packageName: '@corekit/probe-kit', specificationVersion: 1 }]);
+  });
+});

@@ -146,6 +146,7 @@ export function defineProbe<TShape extends z.ZodRawShape>(definition: ProbeDefin
     builder: TBuilder,
     options?: ProbeOptions<TShape>,
   ): TBuilder {
+    builder.declarePack({ packageName: '@corekit/probe-kit', specificationVersion: 1 });
     // The engine's binder merges the code options (by Id), validates and registers secretString() values.
     const section = builder.configuration.bind(
       sectionPath,

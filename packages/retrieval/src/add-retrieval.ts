@@ -84,6 +84,7 @@ export function addRetrieval(
   const { clock, providers: extraProviders = [], ...codeOptions } = options;
   const settings = builder.configuration.bind(retrievalSectionPath, retrievalOptionsSchema, codeOptions);
   builder.markRegistration(registrationKey);
+  builder.declarePack({ packageName: '@corekit/retrieval', specificationVersion: 1 });
   const now = clock ? () => clock.now() : () => Date.now();
   const collections = new CollectionRegistry();
   const providers = new ProviderSelection(settings.Provider);

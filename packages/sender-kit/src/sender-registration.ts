@@ -88,6 +88,7 @@ export function addInvitationSender<T extends SenderSettings>(
     );
   }
   builder.markRegistration(registrationKey);
+  builder.declarePack({ packageName: '@corekit/sender-kit', specificationVersion: 1 });
   const path = `${governanceSectionPath}:${definition.section}`;
   const settings = builder.configuration.bind(path, definition.schema, options);
   const headers = (settings as { Headers?: Record<string, string> }).Headers;

@@ -23,6 +23,7 @@ export function addPostgresStores(
     );
   }
   builder.markRegistration('@corekit/store-postgres');
+  builder.declarePack({ packageName: '@corekit/store-postgres', specificationVersion: 1 });
   const settings = builder.configuration.bind(
     postgresStoresSectionPath,
     postgresStoresOptionsSchema,

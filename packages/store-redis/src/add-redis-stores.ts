@@ -20,6 +20,7 @@ export function addRedisStores(
     throw new CoreError('REDIS_STORES_ALREADY_REGISTERED', 'addRedisStores was called twice; call it once.');
   }
   builder.markRegistration('@corekit/store-redis');
+  builder.declarePack({ packageName: '@corekit/store-redis', specificationVersion: 1 });
   const settings = builder.configuration.bind(redisStoresSectionPath, redisStoresOptionsSchema, options);
   const provider = new RedisStoreProvider({
     url: settings.Url,

@@ -42,6 +42,7 @@ export function addMultiTenancy(
     throw new CoreError('TENANCY_ALREADY_REGISTERED', 'addMultiTenancy was called twice on this builder');
   }
   builder.markRegistration(multiTenancyRegistrationKey);
+  builder.declarePack({ packageName: '@corekit/tenancy', specificationVersion: 1 });
   const settings = builder.configuration.bind(multiTenancySectionPath, multiTenancyOptionsSchema, options);
   const resolvers = [...(extensions.resolvers ?? [])];
   assertResolvers(settings, resolvers);

@@ -196,6 +196,7 @@ function adapterState(builder: EngineBuilder, extensions: GovernanceWebExtension
   const existing = builder.resolve(adapterStateKey);
   if (existing) return existing;
   builder.markRegistration(tenantGovernanceWebRegistrationKey);
+  builder.declarePack({ packageName: '@corekit/tenant-governance-web', specificationVersion: 1 });
   builder.addEventIds({
     component: 'Tenant governance, web endpoints',
     ranges: [[4590, 4594]],

@@ -106,6 +106,7 @@ export function addTenantGovernance(
     );
   }
   builder.markRegistration(tenantGovernanceRegistrationKey);
+  builder.declarePack({ packageName: '@corekit/tenant-governance', specificationVersion: 1 });
   const settings = builder.configuration.bind(governanceSectionPath, tenantGovernanceOptionsSchema, options);
   assertConfiguredTenants(settings, (tenantId) => tenancy.isKnownTenant(tenantId));
 

@@ -75,6 +75,7 @@ export function beginTransportRegistration<TSettings>(
     );
   }
   builder.markRegistration(packageName);
+  builder.declarePack({ packageName: '@corekit/transport-kit', specificationVersion: 1 });
   const settings = builder.configuration.bind(description.section.path, description.section.schema, options);
   const calls = builder.meter.counter(description.calls.name, description.calls.description);
   builder.addEventIds(description.eventIds);

@@ -104,3 +104,5 @@ export {
 } from './database-client-telemetry';
 export type { DatabaseClientTarget, DatabaseOperation } from './database-client-telemetry';
 export { messagingDurationBuckets } from './messaging-conventions';
+export { packSpecificationErrorCodes } from './pack-specification';
+export type { PackDeclaration, PackSpecificationVersion } from './pack-specification';
