@@ -276,7 +276,6 @@ export class CoreEngineBuilder implements EngineBuilder {
   }
 
   declarePack(pack: PackDeclaration): this {
-    this.assertOpen();
     this.packs.declare(pack);
     return this;
   }
@@ -452,7 +451,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       extensions: this.extensions,
       operations: this.operations,
       eventIds: this.eventIds,
-      packs: this.packs.list(),
+      packs: this.packs,
       warnings: this.warnings,
       jobs: this.jobs,
       hooks: [...this.hooks],

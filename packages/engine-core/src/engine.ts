@@ -12,7 +12,6 @@ import {
   type LifecycleHooks,
   type ManifestDocument,
   type ModuleDefinition,
-  type PackDeclaration,
   type PackageRecord,
   type RegistrationWarning,
   type RuntimeEvent,
@@ -40,7 +39,7 @@ import type { RedactingLogger } from './logger';
 import type { ModulePackages } from './packages/module-packages';
 import type { EngineMeter } from './pack/engine-meter';
 import type { EventIdCatalog } from './pack/event-id-catalog';
-import { supportedPackSpecificationVersions } from './pack/pack-declarations';
+import { supportedPackSpecificationVersions, type PackDeclarations } from './pack/pack-declarations';
 import type { ExtensionRegistry } from './pack/extension-registry';
 import type { EngineOperationRegistry } from './pack/operation-registry';
 import type { RuntimeEventHub } from './pack/runtime-event-hub';
@@ -78,7 +77,7 @@ export interface EngineParts {
   readonly operations: EngineOperationRegistry;
   readonly eventIds: EventIdCatalog;
   /** Packs that declared the contract specification they implement (`builder.declarePack`), all accepted. */
-  readonly packs: readonly PackDeclaration[];
+  readonly packs: PackDeclarations;
   readonly warnings: readonly RegistrationWarning[];
   readonly jobs: BackgroundWork & { states(): JobState[] };
   readonly hooks: readonly LifecycleHooks[];
@@ -358,7 +357,7 @@ export class CoreEngine implements Engine {
         packSpecificationVersions: [...supportedPackSpecificationVersions],
       },
       modules: this.modules.manifestModules(),
-      packs: this.parts.packs.map((pack) => ({ ...pack })),
+      packs: this.parts.packs.list().map((pack) => ({ ...pack })),
     };
   }
 
