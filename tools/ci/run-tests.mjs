@@ -3,18 +3,22 @@
 // one red package never hides the others. Every test owns its ports, folders, schemas and keys (the testing
 // README; `tools/ci/check-test-isolation.mjs` runs first and fails a test file that uses a fixed port), so
 // packages run in parallel: as many turbo tasks as the machine has cores (COREKIT_TEST_CONCURRENCY to
-// change), each jest with one worker (COREKIT_JEST_WORKERS). A package whose tests truly need the machine
-// alone declares it in its package.json (`"corekitTests": { "alone": "<why>" }`); those run afterwards, one
-// at a time. At the end it prints, from turbo's run summaries and each package's jest output: every package's
-// duration (slowest first), the ten slowest test files, the failing packages with their failing tests, and
-// one closing line that counts every test that ran and names the Node.js version it ran on (the `node` first
-// on PATH: turbo, jest and the tests' child processes all use it). Exits non-zero when any package failed.
+// change), each jest with one worker (COREKIT_JEST_WORKERS). A package's package.json may declare
+// `"corekitTests": { "first": "<why>" }` (a long suite, or one that builds what it tests: these run one at a
+// time in a lane of their own that starts at once) or `{ "alone": "<why>" }` (needs the machine to itself:
+// run afterwards, one at a time). A jest that does not exit after its tests completed is stopped after
+// COREKIT_JEST_EXIT_GRACE_SECONDS and its package fails. At the end it prints, from turbo's run summaries and
+// each package's jest output: every package's duration (slowest first), the ten slowest test files, the
+// failing packages with their failing tests, and one closing line that counts every test that ran and names
+// the Node.js version it ran on (the `node` first on PATH: turbo, jest and the tests' child processes all use
+// it). Exits non-zero when any package failed. Test results are cached by turbo (see the fingerprint below).
 //
 // Usage: node tools/ci/run-tests.mjs [extra turbo arguments, e.g. --filter=@corekit/eventing]
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -28,13 +32,33 @@ const isolation = spawnSync(process.execPath, [path.join(root, 'tools/ci/check-t
 });
 if (isolation.status !== 0) process.exit(isolation.status ?? 1);
 
+// Turbo caches a package's test result keyed on its files, its dependencies' files (the `transit` task), the
+// shared jest preset and this fingerprint of what the tests run against: the Node.js version and the versions
+// of the services and browser installed from Debian packages. A change to any of them runs the tests again.
+process.env.COREKIT_TEST_FINGERPRINT = testEnvironmentFingerprint();
+
+function testEnvironmentFingerprint() {
+  const query = spawnSync('dpkg-query', ['-W', '-f', '${Package}=${Version}\n'], {
+    encoding: 'utf8',
+  });
+  const services =
+    /^(postgresql-\d+|mariadb-server|redis-server|rabbitmq-server|mosquitto|nats-server|memcached|clickhouse-server|chromium)=/;
+  const installed = (query.stdout ?? '')
+    .split('\n')
+    .filter((line) => services.test(line))
+    .sort();
+  return [`node=${process.version}`, ...installed].join(' ');
+}
+
 const cores = os.availableParallelism();
 const concurrency = positiveInteger('COREKIT_TEST_CONCURRENCY', cores);
 const jestWorkers = positiveInteger('COREKIT_JEST_WORKERS', Math.max(1, Math.floor(cores / concurrency)));
-const alone = packagesTestedAlone();
+const alone = packagesDeclaring('alone');
+const first = packagesDeclaring('first').filter((name) => !alone.includes(name));
 const extra = process.argv.slice(2);
 console.log(
   `== tests: ${concurrency} packages at a time, ${jestWorkers} jest worker(s) each` +
+    (first.length ? `; beside them, one at a time from the start: ${first.join(', ')}` : '') +
     (alone.length ? `; then alone, one at a time: ${alone.join(', ')}` : ''),
 );
 
@@ -49,22 +73,34 @@ function positiveInteger(name, fallback) {
   return value;
 }
 
-/** Workspace packages whose package.json says `"corekitTests": { "alone": "<why>" }`. */
-function packagesTestedAlone() {
-  const names = [];
+/** Every workspace package's manifest and folder. */
+function workspacePackages() {
+  const found = [];
   for (const group of ['packages', 'examples', 'bench']) {
     const directory = path.join(root, group);
     for (const entry of readdirSync(directory)) {
-      let manifest;
       try {
-        manifest = JSON.parse(readFileSync(path.join(directory, entry, 'package.json'), 'utf8'));
+        const folder = path.join(directory, entry);
+        found.push({ folder, manifest: JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) });
       } catch {
         continue;
       }
-      if (manifest.corekitTests?.alone) names.push(manifest.name);
     }
   }
-  return names.sort();
+  return found;
+}
+
+/**
+ * Workspace packages whose package.json declares `"corekitTests": { "<key>": "<why>" }`: `alone` (needs the
+ * machine to itself: run afterwards, one at a time) or `first` (a long suite, or one that builds what it tests:
+ * a lane of its own that starts at once, one package at a time, beside the others, so the longest suites do
+ * not start last and no two lanes build the same package).
+ */
+function packagesDeclaring(key) {
+  return workspacePackages()
+    .filter(({ manifest }) => manifest.corekitTests?.[key])
+    .map(({ manifest }) => manifest.name)
+    .sort();
 }
 
 /** One turbo run of the test task; its output goes to ours and is filed by package. */
@@ -102,47 +138,86 @@ function take(chunk, stream) {
   for (const line of lines) file(line);
 }
 
+/** The run summaries turbo announced ("Summary: .turbo/runs/<id>.json"). */
+const summaryFiles = [];
+
 function file(raw) {
   const line = raw.replace(ansi, '');
+  const summary = /Summary:\s+(\S+\.json)/.exec(line);
+  if (summary) summaryFiles.push(summary[1]);
   const match = /^(@?[\w./-]+):test: ?(.*)$/.exec(line);
   if (!match) return;
   const [, name, text] = match;
   if (!outputByPackage.has(name)) outputByPackage.set(name, []);
   outputByPackage.get(name).push(text);
+  if (text.startsWith('Jest did not exit one second after the test run has completed')) watchExit(name);
 }
 
-const parallelCode = await runTurbo([
-  `--concurrency=${concurrency}`,
-  ...alone.map((name) => `--filter=!${name}`),
-  ...extra,
-]);
-let aloneCode = 0;
-const aloneSelected = alone.filter(
-  (name) => !extra.some((argument) => argument.startsWith('--filter')) || extra.includes(`--filter=${name}`),
-);
-if (aloneSelected.length > 0) {
-  aloneCode = await runTurbo([
-    '--concurrency=1',
-    ...aloneSelected.map((name) => `--filter=${name}`),
-    ...extra.filter((argument) => !argument.startsWith('--filter')),
-  ]);
+// A jest whose tests finished but that a leftover handle (a server, socket or timer a test did not stop) keeps
+// alive would hold the whole run until CI's limit. After a grace period it is stopped and its package fails,
+// named as such, so the leak is found rather than waited for.
+const exitGraceSeconds = positiveInteger('COREKIT_JEST_EXIT_GRACE_SECONDS', 60);
+const folderByName = new Map(workspacePackages().map(({ folder, manifest }) => [manifest.name, folder]));
+/** Packages whose jest had to be stopped after its tests completed. */
+const hungPackages = new Set();
+
+function watchExit(name) {
+  const folder = folderByName.get(name);
+  if (!folder) return;
+  setTimeout(() => {
+    const stopped = stopJestIn(folder);
+    if (stopped > 0) {
+      hungPackages.add(name);
+      console.error(
+        `== ${name}: jest did not exit ${exitGraceSeconds} s after its tests completed; stopped it`,
+      );
+    }
+  }, exitGraceSeconds * 1000).unref();
 }
-const exitCode = parallelCode || aloneCode;
+
+/** Stops the jest processes running in a folder (Linux: read from /proc); answers how many. */
+function stopJestIn(folder) {
+  let stopped = 0;
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const cwd = readlinkSync(`/proc/${pid}/cwd`);
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      if (cwd === folder && /jest(\.js)?\0/.test(command) && !command.startsWith('sh\0')) {
+        process.kill(Number(pid), 'SIGTERM');
+        stopped += 1;
+      }
+    } catch {
+      continue;
+    }
+  }
+  return stopped;
+}
+
+const filtered = extra.some((argument) => argument.startsWith('--filter'));
+const lanes = filtered
+  ? [[`--concurrency=${concurrency}`, ...extra]]
+  : [
+      // The lane that starts at once, one package at a time: the long suites and those that build first.
+      first.length ? ['--concurrency=1', ...first.map((name) => `--filter=${name}`), ...extra] : undefined,
+      [`--concurrency=${concurrency}`, ...[...first, ...alone].map((name) => `--filter=!${name}`), ...extra],
+    ].filter(Boolean);
+const laneCodes = await Promise.all(lanes.map((lane) => runTurbo(lane)));
+const aloneCode =
+  !filtered && alone.length > 0
+    ? await runTurbo(['--concurrency=1', ...alone.map((name) => `--filter=${name}`), ...extra])
+    : 0;
+const exitCode = laneCodes.find((code) => code !== 0) ?? aloneCode;
 if (pending) file(pending);
 
-/** The run summaries turbo wrote during this run. */
+/** The run summaries turbo wrote for this run's invocations (it prints each one's path). */
 function summaries() {
-  return readdirSync(runsDirectory)
-    .filter((name) => name.endsWith('.json'))
-    .map((name) => path.join(runsDirectory, name))
-    .filter((file) => statSync(file).mtimeMs >= startedAt - 1000)
-    .flatMap((file) => {
-      try {
-        return [JSON.parse(readFileSync(file, 'utf8'))];
-      } catch {
-        return [];
-      }
-    });
+  return summaryFiles.flatMap((file) => {
+    try {
+      return [JSON.parse(readFileSync(path.resolve(root, file), 'utf8'))];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /** Sums jest's "Tests:" lines of one package's output (a package may run several jest invocations). */
@@ -208,6 +283,7 @@ if (slowest.length > 0) {
 }
 
 const failedPackages = new Set(tasks.filter((task) => task.exitCode !== 0).map((task) => task.name));
+for (const name of hungPackages) failedPackages.add(name);
 for (const [name, lines] of outputByPackage) {
   if (counts(lines).failed > 0) failedPackages.add(name);
 }
@@ -215,7 +291,10 @@ if (failedPackages.size > 0) {
   console.log('\n== failing packages and tests');
   for (const name of [...failedPackages].sort()) {
     const tests = failingTests(outputByPackage.get(name) ?? []);
-    console.log(`${name}${tests.length ? '' : ' (no jest failure named: see its output above)'}`);
+    const hung = hungPackages.has(name)
+      ? ' (its tests completed but jest did not exit: a test left a server, socket or timer open; run it with --detectOpenHandles)'
+      : '';
+    console.log(`${name}${hung || (tests.length ? '' : ' (no jest failure named: see its output above)')}`);
     for (const test of tests) console.log(`  ✕ ${test}`);
   }
 }

@@ -2,6 +2,9 @@ import { createMemoryLogger } from '@corekit/engine-core';
 import { webSocketUpgradeAnswer } from '@corekit/testing/websocket-upgrade';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
+import { testDataDirectory } from './test-support/test-data-directory';
+
+const dataDirectory = testDataDirectory();
 
 // With NODE_ENV=production the sample's operator surfaces (the console's page, an asset and an operation,
 // /engine, /metrics, the event WebSocket) refuse a caller exactly alike: the web host's one exposure gate.
@@ -17,6 +20,7 @@ async function start(environment: Record<string, string>) {
   const sample = await createSampleHost({
     port: 0,
     handleSignals: false,
+    dataDirectory,
     environment: { NODE_ENV: 'production', ...environment },
     logger: createMemoryLogger(),
   });

@@ -1,4 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { sampleRoot } from './sample-host';
 
 /** The demo entry point running as a child process, with what it printed so far. */
@@ -16,7 +19,8 @@ export interface DemoProcess {
 
 /**
  * Starts the demo entry point (`src/main.ts` through tsx, what `pnpm demo` runs once the console's UI is built)
- * in development with `environment` added, collecting stdout and stderr.
+ * in development with `environment` added, collecting stdout and stderr. Its data folder is a new one of its
+ * own unless `environment` names one (`SAMPLE_DATA_DIRECTORY`), never the demo's shared default.
  */
 export function spawnDemo(environment: Record<string, string>): DemoProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -25,6 +29,7 @@ export function spawnDemo(environment: Record<string, string>): DemoProcess {
       ...process.env,
       NODE_ENV: 'development',
       COREKIT_DEBUG: '',
+      SAMPLE_DATA_DIRECTORY: mkdtempSync(path.join(os.tmpdir(), 'corekit-sample-demo-')),
       ...environment,
       TSX_TSCONFIG_PATH: 'tsconfig.run.json',
     },

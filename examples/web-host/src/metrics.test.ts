@@ -1,6 +1,9 @@
 import { createMemoryLogger } from '@corekit/engine-core';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
+import { testDataDirectory } from './test-support/test-data-directory';
+
+const dataDirectory = testDataDirectory();
 
 // Each sample host starts its own OpenTelemetry SDK (addOpenTelemetry) and stops it when it closes.
 let host: WebHost | undefined;
@@ -13,6 +16,7 @@ async function scrape(): Promise<{ status: number; contentType: string; text: st
   const sample = await createSampleHost({
     port: 0,
     handleSignals: false,
+    dataDirectory,
     environment: {},
     logger: createMemoryLogger(),
   });

@@ -1,6 +1,9 @@
 import { createMemoryLogger } from '@corekit/engine-core';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
+import { testDataDirectory } from './test-support/test-data-directory';
+
+const dataDirectory = testDataDirectory();
 
 // Every misspelled key of a pack section stops the start with its path and the closest known key, or, when no
 // key of that section is close, the keys the section takes.
@@ -13,7 +16,13 @@ afterEach(async () => {
 /** The CONFIGURATION_INVALID message of a sample started with `environment`. */
 async function refusal(environment: Record<string, string>): Promise<string | undefined> {
   const logger = createMemoryLogger();
-  const sample = await createSampleHost({ port: 0, handleSignals: false, environment, logger });
+  const sample = await createSampleHost({
+    port: 0,
+    handleSignals: false,
+    dataDirectory,
+    environment,
+    logger,
+  });
   host = sample.host;
   await sample.host.listen();
   return logger.records.find((record) => record.errorCode === 'CONFIGURATION_INVALID')?.message;

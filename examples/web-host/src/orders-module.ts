@@ -11,7 +11,7 @@ import {
   type ModuleDefinition,
 } from '@corekit/abstractions';
 import { z } from 'zod';
-import type { InventoryUpstream, UpstreamState } from './inventory-upstream';
+import type { InventoryUpstream } from './inventory-upstream';
 
 /** An order as the sample keeps it (in memory, the newest `maxOrders` only). */
 export const orderSchema = z.object({

@@ -2,6 +2,9 @@ import { createMemoryLogger } from '@corekit/engine-core';
 import { pollUntil, startOtlpReceiver, type OtlpReceiver } from '@corekit/testing';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
+import { testDataDirectory } from './test-support/test-data-directory';
+
+const dataDirectory = testDataDirectory();
 
 // The sample adds a hosted-platform pack only when its section is configured: Honeycomb here, pointed at a
 // local OTLP receiver (the pack sends x-honeycomb-team; the receiver decodes the protobuf it gets).
@@ -17,7 +20,13 @@ afterEach(async () => {
 
 async function startSample(environment: Record<string, string>) {
   const logger = createMemoryLogger();
-  const sample = await createSampleHost({ port: 0, handleSignals: false, environment, logger });
+  const sample = await createSampleHost({
+    port: 0,
+    handleSignals: false,
+    dataDirectory,
+    environment,
+    logger,
+  });
   host = sample.host;
   const { port } = await sample.host.listen();
   return { logger, base: `http://127.0.0.1:${port}` };

@@ -1,6 +1,9 @@
 import { createMemoryLogger } from '@corekit/engine-core';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
+import { testDataDirectory } from './test-support/test-data-directory';
+
+const dataDirectory = testDataDirectory();
 
 let host: WebHost | undefined;
 afterEach(async () => {
@@ -12,6 +15,7 @@ async function start() {
   const sample = await createSampleHost({
     port: 0,
     handleSignals: false,
+    dataDirectory,
     environment: {},
     logger: createMemoryLogger(),
   });

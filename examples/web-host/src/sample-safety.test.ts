@@ -1,6 +1,9 @@
 import { createMemoryLogger } from '@corekit/engine-core';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
+import { testDataDirectory } from './test-support/test-data-directory';
+
+const dataDirectory = testDataDirectory();
 
 let host: WebHost | undefined;
 afterEach(async () => {
@@ -16,6 +19,7 @@ async function start(environment: Record<string, string> = {}, configuration?: R
   const sample = await createSampleHost({
     port: 0,
     handleSignals: false,
+    dataDirectory,
     environment,
     logger,
     configuration,

@@ -4,6 +4,9 @@ import { dropStoreNamespace } from '@corekit/testing/replica-harness';
 import { requireService } from '@corekit/testing/require-service';
 import type { WebHost } from '@corekit/web-host';
 import { createSampleHost } from './sample-host';
+import { testDataDirectory } from './test-support/test-data-directory';
+
+const dataDirectory = testDataDirectory();
 
 // Every surface that says where a pack keeps state reports the store provider actually installed: Memory
 // (configured), File (the sample installs it in code), PostgreSQL and Redis (addPostgresStores/addRedisStores,
@@ -37,6 +40,7 @@ async function surfacesWith(stores: Record<string, unknown> | undefined): Promis
   const sample = await createSampleHost({
     port: 0,
     handleSignals: false,
+    dataDirectory,
     environment: {},
     logger: createMemoryLogger(),
     configuration: { Engine: { ...reportEverything, ...(stores ? { Stores: stores } : {}) } },

@@ -201,7 +201,9 @@ export function describeProbeConformance(options: ProbeConformanceOptions): void
       } finally {
         await upstream.close();
       }
-    });
+      // A fixed amount of work (2 x runs checks) whose duration follows the machine's load: packages run side
+      // by side, so the limit leaves room for a busy machine instead of jest's default.
+    }, 180_000);
 
     it('keeps the configured secrets out of every result, report, document and log record', async () => {
       const upstream = await options.healthyUpstream();
