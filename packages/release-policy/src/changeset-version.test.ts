@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import semver from 'semver';
 import { copyReleaseTree, removeReleaseTree } from './release-tree';
-import { fixedGroup, peerWindowProblems, rangeProblems } from './version-policy';
+import { fixedGroup, peerWindowProblems, rangeProblems, releaseNotesProblems } from './version-policy';
 import { readWorkspacePackages, type WorkspacePackage } from './workspace-packages';
 
 const root = path.resolve(__dirname, '../../..');
@@ -75,6 +75,10 @@ describe('changeset version on the queued changesets (a copy of the tree)', () =
 describe('version policy of the tree as it is', () => {
   it('every published peer on another @corekit package is the 0.x window, never a caret range', () => {
     expect(peerWindowProblems(readWorkspacePackages(root))).toEqual([]);
+  });
+
+  it('every published package ships its CHANGELOG.md (listed in files)', () => {
+    expect(releaseNotesProblems(readWorkspacePackages(root))).toEqual([]);
   });
 
   it('every internal range already includes the version of what it names', () => {

@@ -5,6 +5,7 @@ export {
   peerWindowProblems,
   publishedRange,
   rangeProblems,
+  releaseNotesProblems,
 } from './version-policy';
 export { readWorkspacePackages, workspaceFolders } from './workspace-packages';
 export type { WorkspacePackage } from './workspace-packages';

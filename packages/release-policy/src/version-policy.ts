@@ -69,3 +69,10 @@ export function peerWindowProblems(packages: readonly WorkspacePackage[]): strin
         ),
     );
 }
+
+/** Published packages whose tarball would leave out the release notes `changeset version` writes. */
+export function releaseNotesProblems(packages: readonly WorkspacePackage[]): string[] {
+  return packages
+    .filter((entry) => !entry.private && !entry.files.includes('CHANGELOG.md'))
+    .map((entry) => `${entry.name} files does not list CHANGELOG.md`);
+}

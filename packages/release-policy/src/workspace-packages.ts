@@ -10,6 +10,8 @@ export interface WorkspacePackage {
   readonly private: boolean;
   readonly dependencies: Readonly<Record<string, string>>;
   readonly peerDependencies: Readonly<Record<string, string>>;
+  /** The `files` list (what the published tarball holds besides package.json), empty when absent. */
+  readonly files: readonly string[];
 }
 
 /** The `dir/*` globs of pnpm-workspace.yaml (the only form this repository uses). */
@@ -38,6 +40,7 @@ export function readWorkspacePackages(root: string): WorkspacePackage[] {
         private: manifest.private === true,
         dependencies: manifest.dependencies ?? {},
         peerDependencies: manifest.peerDependencies ?? {},
+        files: manifest.files ?? [],
       };
     });
 }
