@@ -59,6 +59,17 @@ async function served(create: () => WebHost): Promise<Outcome> {
 
 const embedded = { port: 0, bindAddress: '127.0.0.1', handleSignals: false } as const;
 
+/** Builds the engine on `environment`; createWebHost refusing it is the outcome, accepting it an error. */
+async function refusedHost(environment: Record<string, string>, accepted: string): Promise<Outcome> {
+  const engine = builder(environment).build();
+  try {
+    createWebHost(engine, embedded);
+  } catch (error) {
+    return { kind: 'no-host', error, engine };
+  }
+  throw new Error(`createWebHost accepted ${accepted}`);
+}
+
 const hangingModule: ModuleDefinition = {
   id: 'hangs',
   version: '1.0.0',
@@ -161,15 +172,7 @@ const matrix: Row[] = [
   },
   {
     failure: 'the Engine:Web section refused',
-    arrange: async () => {
-      const engine = builder({ Engine__Web__Port: '70000' }).build();
-      try {
-        createWebHost(engine, embedded);
-      } catch (error) {
-        return { kind: 'no-host', error, engine };
-      }
-      throw new Error('createWebHost accepted Engine:Web:Port 70000');
-    },
+    arrange: () => refusedHost({ Engine__Web__Port: '70000' }, 'Engine:Web:Port 70000'),
     answers: null,
     state: 'Failed',
     lastFailure: { phase: 'host-configuration', code: 'CONFIGURATION_INVALID', restartable: false },
@@ -177,15 +180,11 @@ const matrix: Row[] = [
   },
   {
     failure: 'Engine:Web:EngineRoutes:Exposure RequireAuthorization without an authorize hook',
-    arrange: async () => {
-      const engine = builder({ Engine__Web__EngineRoutes__Exposure: 'RequireAuthorization' }).build();
-      try {
-        createWebHost(engine, embedded);
-      } catch (error) {
-        return { kind: 'no-host', error, engine };
-      }
-      throw new Error('createWebHost accepted RequireAuthorization without an authorize hook');
-    },
+    arrange: () =>
+      refusedHost(
+        { Engine__Web__EngineRoutes__Exposure: 'RequireAuthorization' },
+        'RequireAuthorization without an authorize hook',
+      ),
     answers: null,
     state: 'Failed',
     lastFailure: { phase: 'host-configuration', code: 'CONFIGURATION_INVALID', restartable: false },

@@ -17,6 +17,15 @@ function builderWith(start?: () => void) {
   return { builder, logger, events };
 }
 
+/** A builder whose environment misspells `Engine:FailurePolicy:StartupReadinessDelay` (one `s` too many). */
+function misspelledKeyBuilder() {
+  return createEngineBuilder({
+    environment: { Engine__FailurePolicy__StartupReadinessDelays: '00:00:05' },
+    logger: createMemoryLogger(),
+    contentRoot: __dirname,
+  });
+}
+
 describe('createWorkerHost', () => {
   it('builds the engine from a builder and starts it', async () => {
     const { builder } = builderWith();
@@ -99,12 +108,7 @@ describe('createWorkerHost', () => {
   });
 
   it('checkConfiguration() ends the process on an unknown key before anything starts, naming the closest key', async () => {
-    const logger = createMemoryLogger();
-    const builder = createEngineBuilder({
-      environment: { Engine__FailurePolicy__StartupReadinessDelays: '00:00:05' },
-      logger,
-      contentRoot: __dirname,
-    });
+    const builder = misspelledKeyBuilder();
     const exits: number[] = [];
     const reports: string[] = [];
     const closed: string[] = [];
@@ -128,12 +132,7 @@ describe('createWorkerHost', () => {
   });
 
   it('a host that does not own the process records a refused configuration check as a runtime failure', async () => {
-    const logger = createMemoryLogger();
-    const builder = createEngineBuilder({
-      environment: { Engine__FailurePolicy__StartupReadinessDelays: '00:00:05' },
-      logger,
-      contentRoot: __dirname,
-    });
+    const builder = misspelledKeyBuilder();
     const exits: number[] = [];
     const host = createWorkerHost(builder, { handleSignals: false, exit: (code) => void exits.push(code) });
     await expect(host.checkConfiguration()).rejects.toMatchObject({ code: 'CONFIGURATION_INVALID' });
