@@ -36,6 +36,7 @@ export function addElasticsearchKnowledgeIndex(
   builder: EngineBuilder,
   options: ElasticsearchKnowledgeIndexOptionsInput | Record<string, never> = {},
 ): KnowledgeIndexProvider {
+  builder.declarePack({ packageName: '@corekit/retrieval-elasticsearch', specificationVersion: 1 });
   const registration = builder.resolve(retrievalRegistrationKey);
   if (!registration) {
     throw new CoreError(

@@ -32,6 +32,7 @@ export function addOpenSearchKnowledgeIndex(
   builder: EngineBuilder,
   options: OpenSearchKnowledgeIndexOptionsInput | Record<string, never> = {},
 ): KnowledgeIndexProvider {
+  builder.declarePack({ packageName: '@corekit/retrieval-opensearch', specificationVersion: 1 });
   const registration = builder.resolve(retrievalRegistrationKey);
   if (!registration) {
     throw new CoreError('RETRIEVAL_NOT_REGISTERED', 'call addRetrieval before addOpenSearchKnowledgeIndex');

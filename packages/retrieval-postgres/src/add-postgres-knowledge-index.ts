@@ -34,6 +34,7 @@ export function addPostgresKnowledgeIndex(
   builder: EngineBuilder,
   options: PostgresKnowledgeIndexOptionsInput | Record<string, never> = {},
 ): KnowledgeIndexProvider {
+  builder.declarePack({ packageName: '@corekit/retrieval-postgres', specificationVersion: 1 });
   const registration = builder.resolve(retrievalRegistrationKey);
   if (!registration) {
     throw new CoreError('RETRIEVAL_NOT_REGISTERED', 'call addRetrieval before addPostgresKnowledgeIndex');
