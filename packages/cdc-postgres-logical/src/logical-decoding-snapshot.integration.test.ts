@@ -1,55 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pollUntil, startPostgresServer, type PostgresServerProcess } from '@corekit/testing';
+import { pollUntil } from '@corekit/testing/poll-until';
 import pg from 'pg';
-import { startLogicalHost, type LogicalHost } from './test-support/logical-host';
+import { logicalCluster, logicalNames } from './test-support/logical-cluster';
 
 // The initial snapshot and its hand-off to the stream, on a PostgreSQL cluster of its own (wal_level =
 // logical); each test has its own table, outbox, slot and publication. Never skipped.
 jest.setTimeout(180_000);
 
-const password = 'logical-snapshot-password';
-let server: PostgresServerProcess;
-let url: string;
-let admin: pg.Client;
-const hosts: LogicalHost[] = [];
-const folders: string[] = [];
-
-beforeAll(async () => {
-  server = await startPostgresServer({
-    password,
-    settings: ['wal_level = logical', 'max_replication_slots = 8', 'max_wal_senders = 8'],
-  });
-  url = server.url.replace('postgres@', `postgres:${password}@`);
-  admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-});
-
-afterAll(async () => {
-  await admin?.end();
-  await server?.close();
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-
-afterEach(async () => {
-  for (const host of hosts.splice(0)) await host.engine.stop();
-});
-
-function namesFor(test: string) {
-  return {
-    table: `snap_${test}`,
-    outbox: `snap_outbox_${test}`,
-    slot: `snap_slot_${test}`,
-    publication: `snap_pub_${test}`,
-  };
-}
-
-async function start(options: Omit<Parameters<typeof startLogicalHost>[0], 'url'>) {
-  const host = await startLogicalHost({ url, ...options });
-  hosts.push(host);
-  return host;
-}
+const cluster = logicalCluster({ password: 'logical-snapshot-password' });
+const namesFor = (test: string) => logicalNames('snap', test);
 
 type Row = { id: number; body: string; version: number };
 
@@ -63,9 +21,9 @@ async function replay(
 ): Promise<{ rows: Map<number, Row>; defects: string[] }> {
   const rows = new Map<number, Row>();
   const defects: string[] = [];
-  const exists = await admin.query('SELECT to_regclass($1) AS name', [outbox]);
+  const exists = await cluster.admin.query('SELECT to_regclass($1) AS name', [outbox]);
   if (exists.rows[0].name === null) return { rows, defects };
-  const staged = await admin.query(`SELECT change_id, payload FROM ${outbox} ORDER BY id`);
+  const staged = await cluster.admin.query(`SELECT change_id, payload FROM ${outbox} ORDER BY id`);
   for (const { change_id: changeId, payload } of staged.rows) {
     const id = Number((payload.new ?? payload.key).id);
     const known = rows.has(id);
@@ -80,7 +38,7 @@ async function replay(
 }
 
 async function tableRows(table: string): Promise<Map<number, Row>> {
-  const result = await admin.query(`SELECT id, body, version FROM ${table} ORDER BY id`);
+  const result = await cluster.admin.query(`SELECT id, body, version FROM ${table} ORDER BY id`);
   return new Map(result.rows.map((row: Row) => [row.id, row]));
 }
 
@@ -100,7 +58,7 @@ function startWriters(table: string, count: number, firstNewId: number) {
   let running = true;
   let nextId = firstNewId;
   const writers = Array.from({ length: count }, async (_, writer) => {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: cluster.url });
     await client.connect();
     try {
       for (let round = 0; running; round++) {
@@ -127,14 +85,16 @@ function startWriters(table: string, count: number, firstNewId: number) {
 describe('the initial snapshot of the logical-decoding provider', () => {
   it('reads the existing rows in the slot’s exported snapshot, then streams: concurrent writers meet no hole and no overlap', async () => {
     const names = namesFor('handoff');
-    await admin.query(
+    await cluster.admin.query(
       `CREATE TABLE ${names.table} (id int PRIMARY KEY, body text NOT NULL, version int NOT NULL)`,
     );
-    await admin.query(`INSERT INTO ${names.table} SELECT g, 'seed', 0 FROM generate_series(1, 3000) g`);
+    await cluster.admin.query(
+      `INSERT INTO ${names.table} SELECT g, 'seed', 0 FROM generate_series(1, 3000) g`,
+    );
     const stopWriters = startWriters(names.table, 3, 100_000);
     let stopped = false;
     try {
-      const host = await start({ names, pump: { BatchSize: 200, MaxBatchesPerPass: 2 } });
+      const host = await cluster.start({ names, pump: { BatchSize: 200, MaxBatchesPerPass: 2 } });
       const handedOff = await pollUntil(
         async () => {
           await host.pass();
@@ -168,25 +128,25 @@ describe('the initial snapshot of the logical-decoding provider', () => {
 
   it('a snapshot interrupted by a restart resumes after its last staged key, losing nothing', async () => {
     const names = namesFor('resume');
-    const directory = mkdtempSync(join(tmpdir(), 'logical-snapshot-'));
-    folders.push(directory);
-    await admin.query(
+    const directory = cluster.folder('logical-snapshot-');
+    await cluster.admin.query(
       `CREATE TABLE ${names.table} (id int PRIMARY KEY, body text NOT NULL, version int NOT NULL)`,
     );
-    await admin.query(`INSERT INTO ${names.table} SELECT g, 'seed', 0 FROM generate_series(1, 2000) g`);
+    await cluster.admin.query(
+      `INSERT INTO ${names.table} SELECT g, 'seed', 0 FROM generate_series(1, 2000) g`,
+    );
     const pump = { BatchSize: 300, MaxBatchesPerPass: 2 };
-    const first = await start({ names, pump, storeDirectory: directory });
+    const first = await cluster.start({ names, pump, storeDirectory: directory });
     await first.pass();
     const interrupted = first.state();
     expect(interrupted.metadata).toMatchObject({ snapshotState: 'running', snapshotRowsRead: 600 });
     expect(interrupted.checkpoint).toMatch(/^snapshot:[0-9A-F]+\/[0-9A-F]+:\["600"\]$/);
-    await first.engine.stop();
-    hosts.splice(hosts.indexOf(first), 1);
+    await cluster.stop(first);
 
-    await admin.query(`UPDATE ${names.table} SET version = 7 WHERE id IN (5, 1500)`);
-    await admin.query(`DELETE FROM ${names.table} WHERE id IN (6, 1600)`);
-    await admin.query(`INSERT INTO ${names.table} VALUES (5000, 'late', 0)`);
-    const second = await start({ names, pump, storeDirectory: directory });
+    await cluster.admin.query(`UPDATE ${names.table} SET version = 7 WHERE id IN (5, 1500)`);
+    await cluster.admin.query(`DELETE FROM ${names.table} WHERE id IN (6, 1600)`);
+    await cluster.admin.query(`INSERT INTO ${names.table} VALUES (5000, 'late', 0)`);
+    const second = await cluster.start({ names, pump, storeDirectory: directory });
     const handedOff = await pollUntil(
       async () => {
         await second.pass();
@@ -206,7 +166,7 @@ describe('the initial snapshot of the logical-decoding provider', () => {
       { timeoutMs: 60_000, intervalMs: 20 },
     );
     expect(differences(replayed.rows, expected)).toEqual([]);
-    const reads = await admin.query(
+    const reads = await cluster.admin.query(
       `SELECT count(*)::int AS n, count(DISTINCT payload->'key'->>'id')::int AS keys FROM ${names.outbox} WHERE payload->>'operation' = 'read'`,
     );
     expect(reads.rows[0].n).toBe(reads.rows[0].keys);
@@ -214,13 +174,13 @@ describe('the initial snapshot of the logical-decoding provider', () => {
 
   it('snapshotMode never streams only what commits after the slot is made; re-snapshot reads the rows again', async () => {
     const names = namesFor('never');
-    await admin.query(
+    await cluster.admin.query(
       `CREATE TABLE ${names.table} (id int PRIMARY KEY, body text NOT NULL, version int NOT NULL)`,
     );
-    await admin.query(`INSERT INTO ${names.table} SELECT g, 'seed', 0 FROM generate_series(1, 50) g`);
-    const host = await start({ names, metadata: { snapshotMode: 'never' } });
+    await cluster.admin.query(`INSERT INTO ${names.table} SELECT g, 'seed', 0 FROM generate_series(1, 50) g`);
+    const host = await cluster.start({ names, metadata: { snapshotMode: 'never' } });
     await host.pass();
-    await admin.query(`INSERT INTO ${names.table} VALUES (51, 'new', 0)`);
+    await cluster.admin.query(`INSERT INTO ${names.table} VALUES (51, 'new', 0)`);
     await pollUntil(
       async () => {
         await host.pass();
@@ -242,7 +202,7 @@ describe('the initial snapshot of the logical-decoding provider', () => {
       (state) => state.metadata.snapshotState === 'done' && state.restartRequest === null,
       { timeoutMs: 30_000, intervalMs: 20 },
     );
-    const reads = await admin.query(
+    const reads = await cluster.admin.query(
       `SELECT count(*)::int AS n FROM ${names.outbox} WHERE payload->>'operation' = 'read'`,
     );
     expect(reads.rows[0].n).toBe(51);

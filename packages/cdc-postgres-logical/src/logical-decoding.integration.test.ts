@@ -1,70 +1,26 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEngineBuilder } from '@corekit/engine-core';
-import { addData, dataRegistrationKey, type DataRegistration } from '@corekit/data';
+import type { DataRegistration } from '@corekit/data';
 import { startFixture } from '@corekit/testing/child-process';
 import { pollUntil } from '@corekit/testing/poll-until';
-import { startPostgresServer, type PostgresServerProcess } from '@corekit/testing/servers/postgres-server';
 import pg from 'pg';
-import { addPostgresLogicalDecoding } from './add-postgres-logical-decoding';
 import { lsnValue } from './lsn';
+import { logicalCluster } from './test-support/logical-cluster';
 
 // A PostgreSQL cluster of its own (initdb on a free port, `wal_level = logical`), from the machine's
 // PostgreSQL binaries (/usr/lib/postgresql/<version>/bin or PATH); the real replication protocol through
 // pg-logical-replication. Never skipped: without the binaries the test fails.
 jest.setTimeout(180_000);
 
-const password = 'logical-test-password';
-let server: PostgresServerProcess;
-let url: string;
-let admin: pg.Client;
+const cluster = logicalCluster({ password: 'logical-test-password' });
 
-beforeAll(async () => {
-  server = await startPostgresServer({
-    password,
-    settings: ['wal_level = logical', 'max_replication_slots = 8', 'max_wal_senders = 8'],
+/** A host with capture `orders` on `table` (slot `slot_<table>`, publication `pub_<table>`), batches of 10. */
+function host(table: string, outbox: string) {
+  return cluster.start({
+    names: { table, outbox, slot: `slot_${table}`, publication: `pub_${table}` },
+    pump: { BatchSize: 10 },
   });
-  url = server.url.replace('postgres@', `postgres:${password}@`);
-  admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-});
-
-afterAll(async () => {
-  await admin?.end();
-  await server?.close();
-});
-
-type Engine = ReturnType<ReturnType<typeof createEngineBuilder>['build']>;
-const engines: Engine[] = [];
-afterEach(async () => {
-  for (const engine of engines.splice(0)) await engine.stop();
-});
-
-async function host(table: string, outbox: string): Promise<{ engine: Engine; data: DataRegistration }> {
-  const builder = createEngineBuilder({ environment: {}, logger: { log: () => undefined } });
-  builder.addModule({ id: 'orders', version: '1.0.0' });
-  builder.addCatalogEntries('cdc-captures', 'orders', [
-    {
-      id: 'orders',
-      displayName: 'Orders',
-      sourceModuleId: 'orders',
-      provider: 'postgresql-logical',
-      sourceId: 'test-db',
-      mode: 'logical',
-      eventFormat: 'json',
-      metadata: { sourceTable: table, slot: `slot_${table}`, publication: `pub_${table}` },
-    },
-  ]);
-  addData(builder, {
-    CapturePump: { CdcCaptureIds: ['orders'], BatchSize: 10, PollIntervalMilliseconds: 3_600_000 },
-    ChangeStreamPump: { Enabled: false },
-  });
-  addPostgresLogicalDecoding(builder, { ConnectionString: url, OutboxTable: outbox });
-  const engine = builder.build();
-  engines.push(engine);
-  await engine.start();
-  return { engine, data: engine.resolve(dataRegistrationKey)! };
 }
 
 /** Runs pump passes until `done` holds on the outbox rows (each pass runs only once the previous ended). */
@@ -76,9 +32,9 @@ async function pumpUntil(
   return pollUntil(
     async () => {
       await data.pumpJob!.trigger();
-      const exists = await admin.query('SELECT to_regclass($1) AS name', [outbox]);
+      const exists = await cluster.admin.query('SELECT to_regclass($1) AS name', [outbox]);
       if (exists.rows[0].name === null) return [];
-      return (await admin.query(`SELECT change_id, payload FROM ${outbox} ORDER BY id`)).rows;
+      return (await cluster.admin.query(`SELECT change_id, payload FROM ${outbox} ORDER BY id`)).rows;
     },
     done,
     { timeoutMs: 60_000, intervalMs: 20 },
@@ -87,7 +43,7 @@ async function pumpUntil(
 
 const slotLsn = async (slot: string) =>
   (
-    await admin.query(
+    await cluster.admin.query(
       `SELECT confirmed_flush_lsn::text AS lsn FROM pg_replication_slots WHERE slot_name = $1`,
       [slot],
     )
@@ -97,13 +53,13 @@ describe('the PostgreSQL logical-decoding provider (pgoutput over the replicatio
   it('stages inserts, updates and deletes in commit order; the slot confirms only what was staged', async () => {
     const table = 'orders_stream';
     const outbox = 'logical_outbox_stream';
-    await admin.query(`CREATE TABLE ${table} (id int PRIMARY KEY, body text NOT NULL)`);
+    await cluster.admin.query(`CREATE TABLE ${table} (id int PRIMARY KEY, body text NOT NULL)`);
     const { engine, data } = await host(table, outbox);
     await data.pumpJob!.trigger(); // creates the publication and the slot, opens the stream
 
     // Two transactions committed in the opposite order of their first writes.
-    const first = new pg.Client({ connectionString: url });
-    const second = new pg.Client({ connectionString: url });
+    const first = new pg.Client({ connectionString: cluster.url });
+    const second = new pg.Client({ connectionString: cluster.url });
     await first.connect();
     await second.connect();
     try {
@@ -117,9 +73,9 @@ describe('the PostgreSQL logical-decoding provider (pgoutput over the replicatio
       await first.end();
       await second.end();
     }
-    await admin.query(`UPDATE ${table} SET body = 'changed' WHERE id = 2`);
-    await admin.query(`DELETE FROM ${table} WHERE id = 1`);
-    await admin.query(`BEGIN; INSERT INTO ${table} VALUES (9, 'rolled back'); ROLLBACK`);
+    await cluster.admin.query(`UPDATE ${table} SET body = 'changed' WHERE id = 2`);
+    await cluster.admin.query(`DELETE FROM ${table} WHERE id = 1`);
+    await cluster.admin.query(`BEGIN; INSERT INTO ${table} VALUES (9, 'rolled back'); ROLLBACK`);
 
     const rows = await pumpUntil(data, outbox, (staged) => staged.length >= 4);
     expect(
@@ -150,8 +106,8 @@ describe('the PostgreSQL logical-decoding provider (pgoutput over the replicatio
     expect(record.completeness).toEqual({ state: 'guaranteed', reason: null });
 
     // A batch the outbox refuses is not confirmed: the slot stays put, and the next pass stages it.
-    await admin.query(`ALTER TABLE ${outbox} ADD CONSTRAINT refuse CHECK (false) NOT VALID`);
-    await admin.query(`INSERT INTO ${table} VALUES (3, 'third')`);
+    await cluster.admin.query(`ALTER TABLE ${outbox} ADD CONSTRAINT refuse CHECK (false) NOT VALID`);
+    await cluster.admin.query(`INSERT INTO ${table} VALUES (3, 'third')`);
     await pollUntil(
       async () => {
         await data.pumpJob!.trigger();
@@ -162,7 +118,7 @@ describe('the PostgreSQL logical-decoding provider (pgoutput over the replicatio
     );
     expect(data.runtime.book.record('orders').failureKind).toBe('staging');
     const whileRefused = (await slotLsn(`slot_${table}`))!;
-    await admin.query(`ALTER TABLE ${outbox} DROP CONSTRAINT refuse`);
+    await cluster.admin.query(`ALTER TABLE ${outbox} DROP CONSTRAINT refuse`);
     const after = await pumpUntil(data, outbox, (staged) => staged.length >= 5);
     expect(after.at(-1)!.payload).toMatchObject({ operation: 'insert', new: { id: 3, body: 'third' } });
     // While refused, the slot stayed before the refused transaction's commit.
@@ -171,7 +127,7 @@ describe('the PostgreSQL logical-decoding provider (pgoutput over the replicatio
 
     // engine.restart() closes the provider and opens a new stream from the durable checkpoint.
     await engine.restart();
-    await admin.query(`INSERT INTO ${table} VALUES (4, 'fourth')`);
+    await cluster.admin.query(`INSERT INTO ${table} VALUES (4, 'fourth')`);
     const restarted = await pumpUntil(data, outbox, (staged) => staged.length >= 6);
     expect(restarted.map((row) => (row.payload.new as { id?: number } | undefined)?.id ?? null)).toEqual([
       2,
@@ -186,9 +142,9 @@ describe('the PostgreSQL logical-decoding provider (pgoutput over the replicatio
   it('a pump killed mid-stream and restarted stages every committed change exactly once', async () => {
     const table = 'orders_kill';
     const outbox = 'logical_outbox_kill';
-    await admin.query(`CREATE TABLE ${table} (id serial PRIMARY KEY, body text NOT NULL)`);
+    await cluster.admin.query(`CREATE TABLE ${table} (id serial PRIMARY KEY, body text NOT NULL)`);
     const environment = {
-      POSTGRES_URL: url,
+      POSTGRES_URL: cluster.url,
       SOURCE_TABLE: table,
       OUTBOX_TABLE: outbox,
       STORE_DIRECTORY: mkdtempSync(join(tmpdir(), 'logical-pump-kill-')),
@@ -201,17 +157,20 @@ describe('the PostgreSQL logical-decoding provider (pgoutput over the replicatio
       // The slot exists once the first pass has run.
       await pollUntil(
         async () =>
-          (await admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1', ['corekit_orders']))
-            .rowCount,
+          (
+            await cluster.admin.query('SELECT 1 FROM pg_replication_slots WHERE slot_name = $1', [
+              'corekit_orders',
+            ])
+          ).rowCount,
         (count) => count === 1,
         { timeoutMs: 60_000 },
       );
       const transactions = 150;
       for (let index = 0; index < transactions; index++) {
-        await admin.query(`INSERT INTO ${table} (body) SELECT 'row' FROM generate_series(1, 10)`);
+        await cluster.admin.query(`INSERT INTO ${table} (body) SELECT 'row' FROM generate_series(1, 10)`);
       }
       const staged = () =>
-        admin
+        cluster.admin
           .query(`SELECT count(*)::int AS total, count(DISTINCT change_id)::int AS distinct FROM ${outbox}`)
           .then((result) => result.rows[0] as { total: number; distinct: number })
           .catch(() => ({ total: 0, distinct: 0 }));
@@ -225,7 +184,7 @@ describe('the PostgreSQL logical-decoding provider (pgoutput over the replicatio
       children.push(second);
       const done = await pollUntil(staged, (rows) => rows.total >= transactions * 10, { timeoutMs: 90_000 });
       expect(done).toEqual({ total: transactions * 10, distinct: transactions * 10 });
-      const ids = await admin.query(
+      const ids = await cluster.admin.query(
         `SELECT count(DISTINCT (payload->'new'->>'id'))::int AS n FROM ${outbox} WHERE payload->>'operation' = 'insert'`,
       );
       expect(ids.rows[0].n).toBe(transactions * 10);

@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { describeCdcProviderConformance, startFixture, type CdcConformanceSource } from '@corekit/testing';
+import {
+  describeCdcProviderConformance,
+  type CdcConformanceSource,
+} from '@corekit/testing/cdc-provider-conformance';
+import { startFixture } from '@corekit/testing/child-process';
+import { writeSqlConcurrently } from '@corekit/testing/sql-concurrent-writers';
 import pg from 'pg';
 import { startConformanceHost } from './test-support/conformance-host';
 import { postgresUrl } from './test-support/postgres-source';
@@ -19,40 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await admin?.end();
 });
-
-async function writeConcurrently(
-  table: string,
-  options: { writers: number; idsPerWriter: number; firstId: number },
-): Promise<number[]> {
-  const committed: number[] = [];
-  const long = new pg.Client({ connectionString: postgresUrl });
-  await long.connect();
-  await long.query('BEGIN');
-  await long.query(`INSERT INTO ${table} (id) VALUES ($1)`, [options.firstId]);
-  await Promise.all(
-    Array.from({ length: options.writers }, async (_, writer) => {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      try {
-        for (let index = 0; index < options.idsPerWriter; index++) {
-          const id = options.firstId + 1 + writer * options.idsPerWriter + index;
-          await client.query('BEGIN');
-          await client.query(`INSERT INTO ${table} (id) VALUES ($1)`, [id]);
-          if (index % 5 === 4) await client.query('ROLLBACK');
-          else {
-            await client.query('COMMIT');
-            committed.push(id);
-          }
-        }
-      } finally {
-        await client.end();
-      }
-    }),
-  );
-  await long.query('COMMIT');
-  await long.end();
-  return [options.firstId, ...committed];
-}
 
 async function createSource(test: string): Promise<CdcConformanceSource> {
   const suffix = randomBytes(4).toString('hex');
@@ -102,7 +73,12 @@ async function createSource(test: string): Promise<CdcConformanceSource> {
     async insert(ids) {
       await admin.query(`INSERT INTO ${table} (id) SELECT unnest($1::int[])`, [ids]);
     },
-    writeConcurrently: (options) => writeConcurrently(table, options),
+    writeConcurrently: (options) =>
+      writeSqlConcurrently(
+        () => new pg.Client({ connectionString: postgresUrl }),
+        `INSERT INTO ${table} (id) VALUES ($1)`,
+        options,
+      ),
     async stagedIds() {
       const exists = await admin.query('SELECT to_regclass($1) AS name', [outbox]);
       if (exists.rows[0].name === null) return [];

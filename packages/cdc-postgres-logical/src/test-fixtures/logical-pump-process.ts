@@ -2,8 +2,8 @@
 // table, its state in a file store. Prints PASS <n> <durable checkpoint> every 10 ms until killed. SLOT,
 // PUBLICATION and PUMP_REPORTER_ID override the defaults (corekit_orders, logical-pump-test).
 import { createEngineBuilder } from '@corekit/engine-core';
-import { addData, dataRegistrationKey } from '@corekit/data';
-import { addPostgresLogicalDecoding } from '../index';
+import { dataRegistrationKey } from '@corekit/data';
+import { addOrdersCapture } from '../test-support/orders-capture';
 
 async function main() {
   const builder = createEngineBuilder({
@@ -11,39 +11,16 @@ async function main() {
     logger: { log: () => undefined },
     configuration: { Engine: { Stores: { Provider: 'File', Directory: process.env.STORE_DIRECTORY! } } },
   });
-  builder.addModule({ id: 'orders', version: '1.0.0' });
-  builder.addCatalogEntries('cdc-captures', 'orders', [
-    {
-      id: 'orders',
-      displayName: 'Orders',
-      sourceModuleId: 'orders',
-      provider: 'postgresql-logical',
-      sourceId: 'test-db',
-      mode: 'logical',
-      eventFormat: 'json',
-      metadata: {
-        sourceTable: process.env.SOURCE_TABLE!,
-        ...(process.env.SLOT ? { slot: process.env.SLOT } : {}),
-        ...(process.env.PUBLICATION ? { publication: process.env.PUBLICATION } : {}),
-      },
+  addOrdersCapture(builder, {
+    url: process.env.POSTGRES_URL!,
+    outbox: process.env.OUTBOX_TABLE!,
+    metadata: {
+      sourceTable: process.env.SOURCE_TABLE!,
+      ...(process.env.SLOT ? { slot: process.env.SLOT } : {}),
+      ...(process.env.PUBLICATION ? { publication: process.env.PUBLICATION } : {}),
     },
-  ]);
-  addData(
-    builder,
-    {
-      CapturePump: {
-        CdcCaptureIds: ['orders'],
-        BatchSize: 20,
-        MaxBatchesPerPass: 1,
-        PollIntervalMilliseconds: 10,
-      },
-      ChangeStreamPump: { Enabled: false },
-    },
-    { pumpReporterId: process.env.PUMP_REPORTER_ID ?? 'logical-pump-test' },
-  );
-  addPostgresLogicalDecoding(builder, {
-    ConnectionString: process.env.POSTGRES_URL!,
-    OutboxTable: process.env.OUTBOX_TABLE!,
+    pump: { BatchSize: 20, MaxBatchesPerPass: 1, PollIntervalMilliseconds: 10 },
+    reporterId: process.env.PUMP_REPORTER_ID ?? 'logical-pump-test',
   });
   const engine = builder.build();
   await engine.start();

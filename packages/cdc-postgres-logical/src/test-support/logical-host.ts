@@ -1,8 +1,8 @@
 import { createEngineBuilder } from '@corekit/engine-core';
-import { addData, dataRegistrationKey, type DataRegistration } from '@corekit/data';
+import { dataRegistrationKey, type DataRegistration } from '@corekit/data';
 import { pollUntil } from '@corekit/testing/poll-until';
 import type pg from 'pg';
-import { addPostgresLogicalDecoding } from '../add-postgres-logical-decoding';
+import { addOrdersCapture } from './orders-capture';
 
 export type Engine = ReturnType<ReturnType<typeof createEngineBuilder>['build']>;
 
@@ -49,41 +49,18 @@ export async function startLogicalHost(options: {
       ? { configuration: { Engine: { Stores: { Provider: 'File', Directory: options.storeDirectory } } } }
       : {}),
   });
-  builder.addModule({ id: 'orders', version: '1.0.0' });
-  builder.addCatalogEntries('cdc-captures', 'orders', [
-    {
-      id: 'orders',
-      displayName: 'Orders',
-      sourceModuleId: 'orders',
-      provider: 'postgresql-logical',
-      sourceId: 'test-db',
-      mode: 'logical',
-      eventFormat: 'json',
-      metadata: {
-        sourceTable: options.names.table,
-        slot: options.names.slot,
-        publication: options.names.publication,
-        ...options.metadata,
-      },
+  addOrdersCapture(builder, {
+    url: options.url,
+    outbox: options.names.outbox,
+    metadata: {
+      sourceTable: options.names.table,
+      slot: options.names.slot,
+      publication: options.names.publication,
+      ...options.metadata,
     },
-  ]);
-  addData(
-    builder,
-    {
-      CapturePump: {
-        CdcCaptureIds: ['orders'],
-        BatchSize: 100,
-        PollIntervalMilliseconds: 3_600_000,
-        ...options.pump,
-      },
-      ChangeStreamPump: { Enabled: false },
-    },
-    options.reporterId ? { pumpReporterId: options.reporterId } : {},
-  );
-  addPostgresLogicalDecoding(builder, {
-    ConnectionString: options.url,
-    OutboxTable: options.names.outbox,
-    ...options.logical,
+    pump: { BatchSize: 100, PollIntervalMilliseconds: 3_600_000, ...options.pump },
+    ...(options.reporterId ? { reporterId: options.reporterId } : {}),
+    ...(options.logical ? { logical: options.logical } : {}),
   });
   const engine = builder.build();
   await engine.start();
@@ -127,4 +104,18 @@ export async function slotRow(admin: pg.Client, slot: string) {
   );
   return result.rows[0] as
     { confirmed: string; wal_status: string | null; active_pid: number | null; lag: string } | undefined;
+}
+
+/** Ends the slot's walsender (as a failover or an operator does) and drops the slot. */
+export async function dropSlot(admin: pg.Client, slot: string) {
+  await admin.query(
+    'SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = $1 AND active_pid IS NOT NULL',
+    [slot],
+  );
+  await pollUntil(
+    () => slotRow(admin, slot),
+    (row) => row?.active_pid === null,
+    { timeoutMs: 10_000 },
+  );
+  await admin.query('SELECT pg_drop_replication_slot($1)', [slot]);
 }
