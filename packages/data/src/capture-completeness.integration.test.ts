@@ -1,31 +1,24 @@
-import type { PumpPassResult } from './capture-pump';
 import {
   capture,
   closeHosts,
   declareCaptures,
+  passNow,
   serveData,
   type ServedData,
 } from './test-support/data-fixture';
-import { postgresSource, postgresUrl } from './test-support/postgres-source';
+import { postgresSources, postgresUrl, type PostgresSource } from './test-support/postgres-source';
 
 // Real PostgreSQL (POSTGRES_URL or 127.0.0.1:5432, database test), own tables per test: never skipped.
 afterEach(closeHosts);
 
-type Source = Awaited<ReturnType<typeof postgresSource>>;
-const sources: Source[] = [];
-afterAll(async () => {
-  await Promise.all(sources.map((source) => source.drop()));
-});
+const newSource = postgresSources();
+const pass = (served: ServedData) => passNow(served);
 
-async function pass(served: ServedData): Promise<PumpPassResult> {
-  for (;;) {
-    const outcome = await served.registration.pumpJob!.trigger();
-    if (outcome.status === 'completed') return outcome.result;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-async function serve(source: Source, metadata: Record<string, unknown>, pump: Record<string, unknown> = {}) {
+async function serve(
+  source: PostgresSource,
+  metadata: Record<string, unknown>,
+  pump: Record<string, unknown> = {},
+) {
   return serveData(
     {
       CapturePump: {
@@ -49,8 +42,7 @@ async function serve(source: Source, metadata: Record<string, unknown>, pump: Re
 
 describe('completeness by choice (polling provider)', () => {
   it('requireCompleteness refuses a table without change_xid, naming the ALTER TABLE, and stages nothing', async () => {
-    const source = await postgresSource('cdcreq', { transactionColumn: null });
-    sources.push(source);
+    const source = await newSource('cdcreq', { transactionColumn: null });
     await source.insert(3);
     const served = await serve(source, { requireCompleteness: true });
     expect((await pass(served)).captures[0]).toMatchObject({
@@ -80,8 +72,7 @@ describe('completeness by choice (polling provider)', () => {
   });
 
   it('Engine:Data:CapturePump:RequireCompleteness applies to every polling capture; a capture may opt out', async () => {
-    const source = await postgresSource('cdcreqall', { transactionColumn: null });
-    sources.push(source);
+    const source = await newSource('cdcreqall', { transactionColumn: null });
     await source.insert(1);
     const refused = await serve(source, {}, { RequireCompleteness: true });
     expect((await pass(refused)).captures[0]).toMatchObject({ failureKind: 'prerequisite' });
@@ -94,8 +85,7 @@ describe('completeness by choice (polling provider)', () => {
   });
 
   it('the first pass reads the rows the table already holds (snapshot mode initial); never is refused', async () => {
-    const source = await postgresSource('cdcinitial');
-    sources.push(source);
+    const source = await newSource('cdcinitial');
     await source.insert(4);
     const served = await serve(source, {});
     await pass(served);

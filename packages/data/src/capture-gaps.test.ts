@@ -14,6 +14,7 @@ import {
   capture,
   closeHosts,
   declareCaptures,
+  passNow,
   serveData,
   testClock,
   type ServedData,
@@ -85,13 +86,7 @@ function empty(nextCheckpoint: string | null): StagedBatch {
   };
 }
 
-async function pass(served: ServedData) {
-  for (;;) {
-    const outcome = await served.registration.pumpJob!.trigger();
-    if (outcome.status === 'completed') return outcome.result;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const pass = (served: ServedData) => passNow(served, { retryMs: 10 });
 
 async function serve(
   memory: CdcPollingProvider,

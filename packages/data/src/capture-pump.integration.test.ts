@@ -1,41 +1,24 @@
 import type { EngineBuilder } from '@corekit/abstractions';
 import { captureTelemetry } from '@corekit/testing/capture-telemetry';
 import { expectDatabaseClientTelemetry } from '@corekit/testing/semantic-convention-expectations';
-import type { PumpPassResult } from './capture-pump';
 import { cdcPollingProvidersKey, type CdcPollingProvider } from './polling-provider';
 import { PostgresPollingProvider } from './postgres-polling-provider';
 import {
   capture,
   closeHosts,
   declareCaptures,
+  passNow,
   serveData,
   type ServedData,
 } from './test-support/data-fixture';
-import { postgresSource, postgresUrl } from './test-support/postgres-source';
+import { postgresSources, postgresUrl } from './test-support/postgres-source';
 
 // Real PostgreSQL (POSTGRES_URL or 127.0.0.1:5432, database test): never skipped.
 afterEach(closeHosts);
 
-type Source = Awaited<ReturnType<typeof postgresSource>>;
-const sources: Source[] = [];
-afterAll(async () => {
-  await Promise.all(sources.map((source) => source.drop()));
-});
-async function newSource() {
-  const source = await postgresSource();
-  sources.push(source);
-  return source;
-}
-
+const newSource = postgresSources();
 /** Runs one pump pass now (waits out the startup pass when it is still running). */
-async function pass(served: ServedData): Promise<PumpPassResult> {
-  for (;;) {
-    const outcome = await served.registration.pumpJob!.trigger();
-    if (outcome.status === 'completed') return outcome.result;
-    if (outcome.status === 'failed') throw new Error(outcome.error);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const pass = (served: ServedData) => passNow(served, { failedThrows: true });
 
 function pumpOptions(outbox: string, extra: Record<string, unknown> = {}) {
   return {
@@ -210,8 +193,7 @@ describe('the shared polling pump with the PostgreSQL provider (real server)', (
   });
 
   it('a source without a transaction column is captured but its state says a change may be skipped, and why', async () => {
-    const source = await postgresSource('cdcnoxid', { transactionColumn: null });
-    sources.push(source);
+    const source = await newSource('cdcnoxid', { transactionColumn: null });
     await source.insert(7);
     const served = await serveData(pumpOptions(source.outbox), (builder) =>
       declareCaptures(builder, [pgCapture('orders', source.source)]),

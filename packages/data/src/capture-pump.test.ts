@@ -1,10 +1,10 @@
 import type { CdcCaptureDescriptor } from '@corekit/abstractions';
-import type { PumpPassResult } from './capture-pump';
 import { cdcPollingProvidersKey, type CdcPollingProvider, type StagedBatch } from './polling-provider';
 import {
   capture,
   closeHosts,
   declareCaptures,
+  passNow,
   serveData,
   testClock,
   type ServedData,
@@ -49,13 +49,7 @@ function memoryProvider() {
   return { provider, outbox, source };
 }
 
-async function pass(served: ServedData): Promise<PumpPassResult> {
-  for (;;) {
-    const outcome = await served.registration.pumpJob!.trigger();
-    if (outcome.status === 'completed') return outcome.result;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const pass = (served: ServedData) => passNow(served, { retryMs: 10 });
 
 describe('pump coordination through reporter leases', () => {
   it('stays standby while another pump holds the lease, then takes the capture over when that lease expires', async () => {

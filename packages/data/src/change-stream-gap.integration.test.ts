@@ -8,13 +8,7 @@ import {
   type MongoDbFakeServer,
 } from '@corekit/testing';
 import { MongoClient } from 'mongodb';
-import {
-  capture,
-  closeHosts,
-  declareCaptures,
-  serveData,
-  type ServedData,
-} from './test-support/data-fixture';
+import { closeHosts, passNow, serveChangeStream, type ServedData } from './test-support/data-fixture';
 
 // The MongoDB wire fake of @corekit/testing through the real `mongodb` driver: only the fake lets a test roll
 // the log past a resume token (it answers 286 ChangeStreamHistoryLost, as a real server does).
@@ -38,36 +32,9 @@ afterAll(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-async function pass(served: ServedData) {
-  for (;;) {
-    const outcome = await served.registration.changeStreamJob!.trigger();
-    if (outcome.status === 'completed') return outcome.result;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-function serve(directory: string) {
-  return serveData(
-    {
-      CapturePump: { Enabled: false },
-      ChangeStreamPump: {
-        ConnectionString: `${fake.url}/?directConnection=true`,
-        PollIntervalMilliseconds: 3_600_000,
-        TimeoutMilliseconds: 3000,
-      },
-    },
-    (builder) =>
-      declareCaptures(builder, [
-        capture('stock', {
-          provider: 'mongodb',
-          sourceId: 'inventory',
-          metadata: { database: 'shop', collection: 'stock' },
-        }),
-      ]),
-    {},
-    { Engine: { Stores: { Provider: 'File', Directory: directory } } },
-  );
-}
+const pass = (served: ServedData) => passNow(served, { job: 'changeStreamJob' });
+const serve = (directory: string) =>
+  serveChangeStream({ url: `${fake.url}/?directConnection=true`, database: 'shop', directory });
 
 describe('a change stream whose resume token the oplog no longer holds', () => {
   it('is a stored gap, not a stream from now; accepting it resumes from now and records who', async () => {

@@ -10,11 +10,12 @@ import {
 } from '@corekit/testing/fakes/mongodb/mongodb-fake-server';
 import { expectDatabaseClientTelemetry } from '@corekit/testing/semantic-convention-expectations';
 import { MongoClient } from 'mongodb';
-import type { PumpPassResult } from './capture-pump';
 import {
   capture,
   closeHosts,
   declareCaptures,
+  passNow,
+  serveChangeStream,
   serveData,
   type ServedData,
 } from './test-support/data-fixture';
@@ -47,38 +48,9 @@ afterEach(async () => {
   fake = null;
 });
 
-async function pass(served: ServedData): Promise<PumpPassResult> {
-  for (;;) {
-    const outcome = await served.registration.changeStreamJob!.trigger();
-    if (outcome.status === 'completed') return outcome.result;
-    if (outcome.status === 'failed') throw new Error(outcome.error);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
-function serve(database: string, directory: string) {
-  return serveData(
-    {
-      CapturePump: { Enabled: false },
-      ChangeStreamPump: {
-        ConnectionString: url,
-        PollIntervalMilliseconds: 3_600_000,
-        BatchSize: 2,
-        TimeoutMilliseconds: 3000,
-      },
-    },
-    (builder) =>
-      declareCaptures(builder, [
-        capture('stock', {
-          provider: 'mongodb',
-          sourceId: 'inventory',
-          metadata: { database, collection: 'stock' },
-        }),
-      ]),
-    {},
-    { Engine: { Stores: { Provider: 'File', Directory: directory } } },
-  );
-}
+const pass = (served: ServedData) => passNow(served, { job: 'changeStreamJob', failedThrows: true });
+const serve = (database: string, directory: string) =>
+  serveChangeStream({ url, database, directory, pump: { BatchSize: 2 } });
 
 describe('the document-database change-stream pump', () => {
   it('stages change events into the outbox, keeps the resume token as checkpoint, and resumes from it after a restart', async () => {

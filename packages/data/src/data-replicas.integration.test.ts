@@ -11,7 +11,7 @@ import {
   testClock,
   type ServedData,
 } from './test-support/data-fixture';
-import { postgresSource } from './test-support/postgres-source';
+import { postgresSources } from './test-support/postgres-source';
 
 // Two or three data engines (replicas) in this process, each behind its own web host, on one shared store:
 // one PostgreSQL table or one Redis key prefix per test. They share one manual clock, so leases move on it.
@@ -19,10 +19,7 @@ const { postgresUrl, targets } = sharedReplicaTargets({ postgres: storePostgres,
 
 afterEach(closeHosts);
 
-const sources: Array<Awaited<ReturnType<typeof postgresSource>>> = [];
-afterAll(async () => {
-  await Promise.all(sources.map((source) => source.drop()));
-});
+const newSource = postgresSources();
 
 const within = { timeoutMs: 10_000 };
 const route = '/engine/cdc-capture-runtimes/debezium/reports';
@@ -174,8 +171,7 @@ describe.each(targets)('capture pumps of several replicas on the $name store pro
   it('one pump works while its lease lives; stopped, one other pump takes over once from the checkpoint', async () => {
     const stores = target.isolate();
     const clock = testClock();
-    const source = await postgresSource('cdcrep');
-    sources.push(source);
+    const source = await newSource('cdcrep');
     await source.insert(12);
     const a = await pumpReplica(stores, clock, source, 'pump-a');
     expect(await pumpPass(a)).toMatchObject({ outcome: expect.stringMatching(/captured|idle/) });

@@ -2,6 +2,7 @@ import type { EngineBuilder } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { createWebHost, type WebHost } from '@corekit/web-host';
 import { addData, type DataRegistration, type DataRuntimeHooks } from '../add-data';
+import type { PumpPassResult } from '../capture-pump';
 import type { DataRuntimeOptionsInput } from '../data-options';
 
 /** A capture declaration with test defaults. */
@@ -97,4 +98,55 @@ export async function serveData(
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     },
   };
+}
+
+/**
+ * Runs one pass of the served capture pump (`job: 'pumpJob'`, the default) or change-stream pump now, waiting
+ * `retryMs` (default 20) between tries while a pass is still running. With `failedThrows`, a failed pass throws
+ * its error; without, it is tried again.
+ */
+export async function passNow(
+  served: ServedData,
+  options: { job?: 'pumpJob' | 'changeStreamJob'; retryMs?: number; failedThrows?: boolean } = {},
+): Promise<PumpPassResult> {
+  for (;;) {
+    const outcome = await served.registration[options.job ?? 'pumpJob']!.trigger();
+    if (outcome.status === 'completed') return outcome.result;
+    if (options.failedThrows && outcome.status === 'failed') throw new Error(outcome.error);
+    await new Promise((resolve) => setTimeout(resolve, options.retryMs ?? 20));
+  }
+}
+
+/**
+ * Serves the change-stream pump alone (passes only when triggered) on `url` with capture `stock` of
+ * `<database>.stock` (provider `mongodb`, source `inventory`), its states on the File store in `directory`.
+ */
+export function serveChangeStream(options: {
+  readonly url: string;
+  readonly database: string;
+  readonly directory: string;
+  /** Over the ChangeStreamPump options. */
+  readonly pump?: Record<string, unknown>;
+}): Promise<ServedData> {
+  return serveData(
+    {
+      CapturePump: { Enabled: false },
+      ChangeStreamPump: {
+        ConnectionString: options.url,
+        PollIntervalMilliseconds: 3_600_000,
+        TimeoutMilliseconds: 3000,
+        ...options.pump,
+      },
+    },
+    (builder) =>
+      declareCaptures(builder, [
+        capture('stock', {
+          provider: 'mongodb',
+          sourceId: 'inventory',
+          metadata: { database: options.database, collection: 'stock' },
+        }),
+      ]),
+    {},
+    { Engine: { Stores: { Provider: 'File', Directory: options.directory } } },
+  );
 }

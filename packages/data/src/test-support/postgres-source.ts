@@ -52,3 +52,21 @@ export async function postgresSource(
     },
   };
 }
+
+export type PostgresSource = Awaited<ReturnType<typeof postgresSource>>;
+
+/**
+ * postgresSource() for one test file: answers a function that makes a source as postgresSource() does, and
+ * registers an afterAll that drops every source it made.
+ */
+export function postgresSources(): (...args: Parameters<typeof postgresSource>) => Promise<PostgresSource> {
+  const sources: PostgresSource[] = [];
+  afterAll(async () => {
+    await Promise.all(sources.map((source) => source.drop()));
+  });
+  return async (...args) => {
+    const source = await postgresSource(...args);
+    sources.push(source);
+    return source;
+  };
+}
