@@ -1,30 +1,12 @@
-import { createMemoryLogger } from '@corekit/engine-core';
-import type { WebHost } from '@corekit/web-host';
-import { createSampleHost } from './sample-host';
-import { testDataDirectory } from './test-support/test-data-directory';
+import { sampleHostStarter } from './test-support/sample-starter';
 
-const dataDirectory = testDataDirectory();
+const startSample = sampleHostStarter();
 
 // Every misspelled key of a pack section stops the start with its path and the closest known key, or, when no
 // key of that section is close, the keys the section takes.
-let host: WebHost | undefined;
-afterEach(async () => {
-  await host?.close();
-  host = undefined;
-});
-
 /** The CONFIGURATION_INVALID message of a sample started with `environment`. */
 async function refusal(environment: Record<string, string>): Promise<string | undefined> {
-  const logger = createMemoryLogger();
-  const sample = await createSampleHost({
-    port: 0,
-    handleSignals: false,
-    dataDirectory,
-    environment,
-    logger,
-  });
-  host = sample.host;
-  await sample.host.listen();
+  const { logger } = await startSample(environment);
   return logger.records.find((record) => record.errorCode === 'CONFIGURATION_INVALID')?.message;
 }
 

@@ -1,41 +1,21 @@
-import { createMemoryLogger } from '@corekit/engine-core';
 import { pollUntil, startOtlpReceiver, type OtlpReceiver } from '@corekit/testing';
-import type { WebHost } from '@corekit/web-host';
-import { createSampleHost } from './sample-host';
-import { testDataDirectory } from './test-support/test-data-directory';
+import { sampleHostStarter } from './test-support/sample-starter';
 
-const dataDirectory = testDataDirectory();
+const startSample = sampleHostStarter();
 
 // The sample adds a hosted-platform pack only when its section is configured: Honeycomb here, pointed at a
 // local OTLP receiver (the pack sends x-honeycomb-team; the receiver decodes the protobuf it gets).
 const honeycombEventId = 3116;
-let host: WebHost | undefined;
 let receiver: OtlpReceiver | undefined;
 afterEach(async () => {
-  await host?.close();
   await receiver?.close();
-  host = undefined;
   receiver = undefined;
 });
-
-async function startSample(environment: Record<string, string>) {
-  const logger = createMemoryLogger();
-  const sample = await createSampleHost({
-    port: 0,
-    handleSignals: false,
-    dataDirectory,
-    environment,
-    logger,
-  });
-  host = sample.host;
-  const { port } = await sample.host.listen();
-  return { logger, base: `http://127.0.0.1:${port}` };
-}
 
 describe('hosted-platform telemetry in the sample (Engine:Observability:<Platform>)', () => {
   it('adds the Honeycomb pack when its section is set: spans reach the OTLP endpoint with its key, and 3116 is logged', async () => {
     receiver = await startOtlpReceiver();
-    const { logger, base } = await startSample({
+    const { logger, base, close } = await startSample({
       Engine__Observability__Honeycomb__Endpoint: receiver.url,
       Engine__Observability__Honeycomb__ApiKey: 'hc-sample-key',
     });
@@ -54,8 +34,7 @@ describe('hosted-platform telemetry in the sample (Engine:Observability:<Platfor
     expect(started[0]?.message).toContain(`Honeycomb (${honeycombEventId})`);
     expect((await fetch(`${base}/engine/dependencies`)).status).toBe(200);
     // Stopping the host flushes the batched spans within the stop budget.
-    await host!.close();
-    host = undefined;
+    await close();
     const traces = await pollUntil(
       async () => receiver!.exports.filter((received) => received.signal === 'traces'),
       (found) => found.length > 0,

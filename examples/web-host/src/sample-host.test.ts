@@ -1,29 +1,10 @@
-import { createMemoryLogger } from '@corekit/engine-core';
-import type { WebHost } from '@corekit/web-host';
-import { createSampleHost } from './sample-host';
-import { testDataDirectory } from './test-support/test-data-directory';
+import { sampleHostStarter } from './test-support/sample-starter';
 
-const dataDirectory = testDataDirectory();
-
-let host: WebHost | undefined;
-afterEach(async () => {
-  await host?.close();
-  host = undefined;
-});
+const startSample = sampleHostStarter();
 
 async function start(environment: Record<string, string> = {}, configuration?: Record<string, unknown>) {
-  const logger = createMemoryLogger();
-  const sample = await createSampleHost({
-    port: 0,
-    handleSignals: false,
-    dataDirectory,
-    environment,
-    logger,
-    configuration,
-  });
-  host = sample.host;
-  const { port } = await sample.host.listen();
-  const base = `http://127.0.0.1:${port}`;
+  const sample = await startSample(environment, configuration);
+  const { base } = sample;
   const get = async (path: string, headers: Record<string, string> = {}) => {
     const response = await fetch(`${base}${path}`, { headers });
     const text = await response.text();
@@ -33,7 +14,7 @@ async function start(environment: Record<string, string> = {}, configuration?: R
       body: /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined,
     };
   };
-  return { ...sample, base, get, logger };
+  return { ...sample, get };
 }
 
 describe('the sample web host', () => {

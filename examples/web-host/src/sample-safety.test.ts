@@ -1,32 +1,13 @@
-import { createMemoryLogger } from '@corekit/engine-core';
-import type { WebHost } from '@corekit/web-host';
-import { createSampleHost } from './sample-host';
-import { testDataDirectory } from './test-support/test-data-directory';
+import { sampleHostStarter } from './test-support/sample-starter';
 
-const dataDirectory = testDataDirectory();
-
-let host: WebHost | undefined;
-afterEach(async () => {
-  await host?.close();
-  host = undefined;
-});
+const startSample = sampleHostStarter();
 
 const operatorToken = 'operator-token-7f3a';
 const production = { NODE_ENV: 'production', SAMPLE_OPERATOR_TOKEN: operatorToken };
 
 async function start(environment: Record<string, string> = {}, configuration?: Record<string, unknown>) {
-  const logger = createMemoryLogger();
-  const sample = await createSampleHost({
-    port: 0,
-    handleSignals: false,
-    dataDirectory,
-    environment,
-    logger,
-    configuration,
-  });
-  host = sample.host;
-  const { port } = await sample.host.listen();
-  const base = `http://127.0.0.1:${port}`;
+  const sample = await startSample(environment, configuration);
+  const { base } = sample;
   const request = async (
     method: string,
     path: string,
@@ -47,7 +28,7 @@ async function start(environment: Record<string, string> = {}, configuration?: R
       body: /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : undefined,
     };
   };
-  return { ...sample, base, request, logger };
+  return { ...sample, request };
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
@@ -114,7 +95,7 @@ describe('the sample host in production', () => {
   });
 
   it('guards /metrics by default (Engine:Observability:OpenTelemetry:Prometheus:Exposure) and carries no host, process or owner attributes', async () => {
-    const { request } = await start(production);
+    const { request, close } = await start(production);
     expect([401, 403]).toContain((await request('GET', '/metrics')).status);
     const scraped = await request('GET', '/metrics', { headers: bearer(operatorToken) });
     expect(scraped.status).toBe(200);
@@ -127,7 +108,7 @@ describe('the sample host in production', () => {
     ]) {
       expect([attribute, scraped.text.includes(attribute)]).toEqual([attribute, false]);
     }
-    await host!.close();
+    await close();
     const opened = await start(production, {
       Engine: { Observability: { OpenTelemetry: { Prometheus: { Exposure: 'Open' } } } },
     });

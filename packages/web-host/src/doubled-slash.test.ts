@@ -1,42 +1,27 @@
-import { request as httpRequest } from 'node:http';
+import { rawHttpRequest } from '@corekit/testing/raw-http-request';
 import { z } from 'zod';
 import { closeTestHosts, startTestHost } from './test-support/test-host';
 
 afterEach(closeTestHosts);
 
 /** One request with the path sent as written (node:http, which never normalises it as fetch's URL parser may). */
-function rawRequest(
+async function rawRequest(
   base: string,
   method: string,
   path: string,
   body?: string,
 ): Promise<{ status: number; allow: string | undefined; body: { code?: string; detail?: string } }> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        hostname,
-        port,
-        method,
-        path,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            allow: response.headers.allow,
-            body: text ? (JSON.parse(text) as { code?: string; detail?: string }) : {},
-          }),
-        );
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(body);
+  const answer = await rawHttpRequest(base, {
+    method,
+    path,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body,
   });
+  return {
+    status: answer.status,
+    allow: answer.headers.allow,
+    body: answer.text ? (JSON.parse(answer.text) as { code?: string; detail?: string }) : {},
+  };
 }
 
 describe('a path with an empty segment (a doubled slash)', () => {

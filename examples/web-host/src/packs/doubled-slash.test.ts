@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { rawHttpRequest } from '@corekit/testing/raw-http-request';
 import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { createWebHost, type WebHost } from '@corekit/web-host';
 import { addGovernanceDeliveryDemo } from './governance-delivery-demo';
@@ -18,33 +18,22 @@ afterEach(async () => {
   host = undefined;
 });
 
-/** One request with its path sent exactly as written (node:http; fetch's URL parser may normalise it). */
-function raw(base: string, method: string, requestPath: string): Promise<{ status: number; code?: string }> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        hostname,
-        port,
-        method,
-        path: requestPath,
-        headers: {
-          authorization: `Bearer ${governanceDemoCredentials.bearerToken}`,
-          'content-type': 'application/json',
-        },
-      },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, code: (JSON.parse(text) as { code?: string }).code }),
-        );
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(method === 'POST' ? '{}' : undefined);
+/** One request with its path sent exactly as written, with the demo's bearer token. */
+async function raw(
+  base: string,
+  method: string,
+  requestPath: string,
+): Promise<{ status: number; code?: string }> {
+  const answer = await rawHttpRequest(base, {
+    method,
+    path: requestPath,
+    headers: {
+      authorization: `Bearer ${governanceDemoCredentials.bearerToken}`,
+      'content-type': 'application/json',
+    },
+    body: method === 'POST' ? '{}' : undefined,
   });
+  return { status: answer.status, code: (JSON.parse(answer.text) as { code?: string }).code };
 }
 
 it('a doubled slash before a governance route answers 404 ROUTE_NOT_FOUND, never 405 for the method it takes', async () => {
