@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   describeCdcProviderConformance,
+  startKillableFixture,
   type CdcConformanceSource,
 } from '@corekit/testing/cdc-provider-conformance';
-import { startFixture } from '@corekit/testing/child-process';
 import { writeSqlConcurrently } from '@corekit/testing/sql-concurrent-writers';
 import pg from 'pg';
 import { logicalCluster, logicalNames } from './test-support/logical-cluster';
@@ -45,8 +45,8 @@ async function createSource(test: string): Promise<CdcConformanceSource> {
         stop: () => host.engine.stop(),
       };
     },
-    async startKillable() {
-      const child = startFixture(packageDirectory, 'logical-pump-process.ts', {
+    startKillable: () =>
+      startKillableFixture(packageDirectory, 'logical-pump-process.ts', {
         POSTGRES_URL: cluster.url,
         SOURCE_TABLE: names.table,
         OUTBOX_TABLE: names.outbox,
@@ -54,15 +54,7 @@ async function createSource(test: string): Promise<CdcConformanceSource> {
         SLOT: names.slot,
         PUBLICATION: names.publication,
         PUMP_REPORTER_ID: reporterId,
-      });
-      await child.waitForLine('PASS 1', 60_000);
-      return {
-        async kill() {
-          child.child.kill('SIGKILL');
-          await child.exited;
-        },
-      };
-    },
+      }),
     async insert(ids) {
       await cluster.admin.query(`INSERT INTO ${names.table} SELECT unnest($1::int[])`, [ids]);
     },

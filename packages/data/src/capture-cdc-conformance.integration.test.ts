@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import {
   describeCdcProviderConformance,
+  startKillableFixture,
   type CdcConformanceSource,
 } from '@corekit/testing/cdc-provider-conformance';
-import { startFixture } from '@corekit/testing/child-process';
 import { writeSqlConcurrently } from '@corekit/testing/sql-concurrent-writers';
 import pg from 'pg';
 import { startConformanceHost } from './test-support/conformance-host';
@@ -54,22 +54,14 @@ async function createSource(test: string): Promise<CdcConformanceSource> {
           metadata: { sourceTable: table, changeColumn: 'change_id', requireCompleteness: true },
         },
       }),
-    async startKillable() {
-      const child = startFixture(join(__dirname, '..'), 'pump-process.ts', {
+    startKillable: () =>
+      startKillableFixture(join(__dirname, '..'), 'pump-process.ts', {
         POSTGRES_URL: postgresUrl,
         SOURCE_TABLE: table,
         OUTBOX_TABLE: outbox,
         STORE_DIRECTORY: directory,
         TRANSACTION_COLUMN: 'change_xid',
-      });
-      await child.waitForLine('PASS 1', 60_000);
-      return {
-        async kill() {
-          child.child.kill('SIGKILL');
-          await child.exited;
-        },
-      };
-    },
+      }),
     async insert(ids) {
       await admin.query(`INSERT INTO ${table} (id) SELECT unnest($1::int[])`, [ids]);
     },

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CdcCaptureDescriptor } from '@corekit/abstractions';
 import { captureTelemetry } from '@corekit/testing';
 import {
   CdcProviderError,
@@ -42,12 +41,7 @@ function losableProvider() {
     provider: 'memory',
     acknowledgerServiceType: 'memory-acknowledgement',
     restarts: ['accept-gap', 're-snapshot'],
-    async stageBatch(request: {
-      capture: CdcCaptureDescriptor;
-      checkpoint: string | null;
-      batchSize: number;
-      restart?: CaptureRestart;
-    }): Promise<StagedBatch> {
+    async stageBatch(request): Promise<StagedBatch> {
       source.calls++;
       if (source.failWith) throw source.failWith;
       if (request.restart) {

@@ -1,3 +1,4 @@
+import { startFixture } from './child-process';
 import { pollUntil } from './poll-until';
 
 /** The checks of the CDC provider conformance suite, by name. */
@@ -262,4 +263,24 @@ export function describeCdcProviderConformance(adapter: CdcProviderConformanceAd
       },
     );
   });
+}
+
+/**
+ * `startKillable` of a source whose host runs in `<packageDirectory>/src/test-fixtures/<fixture>` (see
+ * startFixture): answers once the child printed `PASS 1` (within 60 s); `kill()` SIGKILLs it and waits for
+ * its exit.
+ */
+export async function startKillableFixture(
+  packageDirectory: string,
+  fixture: string,
+  environment: Record<string, string>,
+): Promise<{ kill(): Promise<void> }> {
+  const child = startFixture(packageDirectory, fixture, environment);
+  await child.waitForLine('PASS 1', 60_000);
+  return {
+    async kill() {
+      child.child.kill('SIGKILL');
+      await child.exited;
+    },
+  };
 }

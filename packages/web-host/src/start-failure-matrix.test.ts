@@ -354,17 +354,7 @@ describe('a web host that owns the process, after a failed start', () => {
   });
 
   it('the Engine:Web section refused: the failure is recorded, reported, and it exits 1', async () => {
-    const exits: number[] = [];
-    const reports: string[] = [];
-    const engine = builder({ Engine__Web__MaxRequestBodyBytes: '-1' }).build();
-    expect(() =>
-      createWebHost(engine, {
-        handleSignals: false,
-        exitProcess: true,
-        exit: (exitCode) => void exits.push(exitCode),
-        reportStartupError: (text) => void reports.push(text),
-      }),
-    ).toThrow(expect.objectContaining({ code: 'CONFIGURATION_INVALID' }));
+    const { engine, exits, reports } = refusedOwningHost({ Engine__Web__MaxRequestBodyBytes: '-1' });
     expect(engine.state).toBe('Failed');
     expect(engine.status().lastFailure).toMatchObject({ phase: 'host-configuration', restartable: false });
     // The release, the report and the exit follow the throw.
@@ -398,22 +388,30 @@ describe('a worker host that does not own the process, whose web host refuses it
   });
 
   it('a host that owns the process records the same refusal, reports it and exits 1', async () => {
-    const exits: number[] = [];
-    const reports: string[] = [];
-    const engine = builder({ Engine__Web__EngineRoutes__Exposure: 'RequireAuthorization' }).build();
-    expect(() =>
-      createWebHost(engine, {
-        handleSignals: false,
-        exitProcess: true,
-        exit: (exitCode) => void exits.push(exitCode),
-        reportStartupError: (text) => void reports.push(text),
-      }),
-    ).toThrow(expect.objectContaining({ code: 'CONFIGURATION_INVALID' }));
+    const { engine, exits, reports } = refusedOwningHost({
+      Engine__Web__EngineRoutes__Exposure: 'RequireAuthorization',
+    });
     expect(engine.status().lastFailure).toMatchObject({ phase: 'host-configuration', restartable: false });
     await pollUntilExited(exits);
     expect(reports).toEqual([expect.stringContaining('no authorize hook')]);
   });
 });
+
+/** createWebHost for a host that owns the process, on an engine built from `environment`: it must throw. */
+function refusedOwningHost(environment: Record<string, string>) {
+  const exits: number[] = [];
+  const reports: string[] = [];
+  const engine = builder(environment).build();
+  expect(() =>
+    createWebHost(engine, {
+      handleSignals: false,
+      exitProcess: true,
+      exit: (exitCode) => void exits.push(exitCode),
+      reportStartupError: (text) => void reports.push(text),
+    }),
+  ).toThrow(expect.objectContaining({ code: 'CONFIGURATION_INVALID' }));
+  return { engine, exits, reports };
+}
 
 async function pollUntilExited(exits: number[]): Promise<void> {
   await pollUntil(
