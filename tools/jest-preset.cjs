@@ -25,6 +25,9 @@ module.exports = function jestPreset(packageDirectory, overrides = {}) {
       '^@corekit/([a-z0-9-]+)$': path.join(root, 'packages/$1/src/index.ts'),
     },
     testTimeout: 30000,
+    // `pnpm test` sizes jest to the packages it runs side by side (tools/ci/run-tests.mjs); a plain `jest` keeps
+    // jest's default.
+    ...(process.env.COREKIT_JEST_WORKERS ? { maxWorkers: Number(process.env.COREKIT_JEST_WORKERS) } : {}),
     ...overrides,
   };
 };

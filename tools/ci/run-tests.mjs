@@ -107,18 +107,13 @@ function packagesDeclaring(key) {
 function runTurbo(turboArguments) {
   const turbo = spawn(
     'pnpm',
-    [
-      'exec',
-      'turbo',
-      'run',
-      'test',
-      '--continue',
-      '--summarize',
-      ...turboArguments,
-      '--',
-      `--maxWorkers=${jestWorkers}`,
-    ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: process.env },
+    ['exec', 'turbo', 'run', 'test', '--continue', '--summarize', ...turboArguments],
+    // The jest preset reads the worker count (not a `--` argument: turbo would hand that to the builds too).
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, COREKIT_JEST_WORKERS: String(jestWorkers) },
+    },
   );
   turbo.stdout.on('data', (chunk) => take(chunk, process.stdout));
   turbo.stderr.on('data', (chunk) => take(chunk, process.stderr));

@@ -86,6 +86,7 @@ describe('manifest and snapshot', () => {
     expect(manifest.engine).toEqual({
       name: '@corekit/engine-core',
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      packSpecificationVersions: [1],
     });
     expect(manifest.modules).toEqual([
       {
