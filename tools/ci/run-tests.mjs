@@ -4,14 +4,15 @@
 // README; `tools/ci/check-test-isolation.mjs` runs first and fails a test file that uses a fixed port), so
 // packages run in parallel: as many turbo tasks as the machine has cores (COREKIT_TEST_CONCURRENCY to
 // change), each jest with one worker (COREKIT_JEST_WORKERS). A package's package.json may declare
-// `"corekitTests": { "first": "<why>" }` (a long suite, or one that builds what it tests: these run one at a
-// time in a lane of their own that starts at once) or `{ "alone": "<why>" }` (needs the machine to itself:
-// run afterwards, one at a time). A jest that does not exit after its tests completed is stopped after
-// COREKIT_JEST_EXIT_GRACE_SECONDS and its package fails. At the end it prints, from turbo's run summaries and
-// each package's jest output: every package's duration (slowest first), the ten slowest test files, the
-// failing packages with their failing tests, and one closing line that counts every test that ran and names
-// the Node.js version it ran on (the `node` first on PATH: turbo, jest and the tests' child processes all use
-// it). Exits non-zero when any package failed. Test results are cached by turbo (see the fingerprint below).
+// `"corekitTests": { "first": "<why>" }` (a long suite, or one that builds what it tests: these run in a lane of
+// their own that starts at once, COREKIT_TEST_FIRST_CONCURRENCY at a time, default 2) or
+// `{ "alone": "<why>" }` (needs the machine to itself: run afterwards, one at a time). A jest that does not
+// exit after its tests completed is stopped after COREKIT_JEST_EXIT_GRACE_SECONDS and its package fails.
+// At the end it prints, from turbo's run summaries and each package's jest output: every package's duration
+// (slowest first), the ten slowest test files, the failing packages with their failing tests, and one closing
+// line that counts every test that ran and names the Node.js version it ran on (the `node` first on PATH:
+// turbo, jest and the tests' child processes all use it). Exits non-zero when any package failed. Test
+// results are cached by turbo (see the fingerprint below).
 //
 // Usage: node tools/ci/run-tests.mjs [extra turbo arguments, e.g. --filter=@corekit/eventing]
 import { spawn, spawnSync } from 'node:child_process';
@@ -52,13 +53,14 @@ function testEnvironmentFingerprint() {
 
 const cores = os.availableParallelism();
 const concurrency = positiveInteger('COREKIT_TEST_CONCURRENCY', cores);
+const firstConcurrency = positiveInteger('COREKIT_TEST_FIRST_CONCURRENCY', 2);
 const jestWorkers = positiveInteger('COREKIT_JEST_WORKERS', Math.max(1, Math.floor(cores / concurrency)));
 const alone = packagesDeclaring('alone');
 const first = packagesDeclaring('first').filter((name) => !alone.includes(name));
 const extra = process.argv.slice(2);
 console.log(
   `== tests: ${concurrency} packages at a time, ${jestWorkers} jest worker(s) each` +
-    (first.length ? `; beside them, one at a time from the start: ${first.join(', ')}` : '') +
+    (first.length ? `; beside them from the start, ${firstConcurrency} at a time: ${first.join(', ')}` : '') +
     (alone.length ? `; then alone, one at a time: ${alone.join(', ')}` : ''),
 );
 
@@ -192,8 +194,11 @@ const filtered = extra.some((argument) => argument.startsWith('--filter'));
 const lanes = filtered
   ? [[`--concurrency=${concurrency}`, ...extra]]
   : [
-      // The lane that starts at once, one package at a time: the long suites and those that build first.
-      first.length ? ['--concurrency=1', ...first.map((name) => `--filter=${name}`), ...extra] : undefined,
+      // The lane that starts at once: the long suites and those that build first, two at a time (turbo builds
+      // what they share once), beside the other lane.
+      first.length
+        ? [`--concurrency=${firstConcurrency}`, ...first.map((name) => `--filter=${name}`), ...extra]
+        : undefined,
       [`--concurrency=${concurrency}`, ...[...first, ...alone].map((name) => `--filter=!${name}`), ...extra],
     ].filter(Boolean);
 const laneCodes = await Promise.all(lanes.map((lane) => runTurbo(lane)));

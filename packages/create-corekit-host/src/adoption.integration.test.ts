@@ -61,7 +61,10 @@ beforeAll(async () => {
   );
   if (!redisReachable) return;
   root = mkdtempSync(path.join(os.tmpdir(), 'corekit-adoption-'));
-  cache = path.join(root, 'npm-cache');
+  // npm's own cache (npm_config_cache, else ~/.npm), as a consumer's install uses it: a machine that ran this
+  // test before installs the registry's packages from it (`--prefer-offline`), a fresh one fetches them once for
+  // both hosts. The @corekit packages come from this run's tarballs, never from the cache.
+  cache = process.env.npm_config_cache || path.join(os.homedir(), '.npm');
   const tarballs = await packWorkspacePackages(
     [...packed, 'create-corekit-host'],
     mkdtempSync(path.join(root, 'tgz-')),
@@ -93,7 +96,7 @@ beforeAll(async () => {
   for (const directory of [web, worker]) {
     useTarballs(directory, tarballs);
     // The second install reuses the first one's cache. An install whose registry requests failed runs again.
-    await npm(directory, ['install'], cache, installTimeout, (failed) =>
+    await npm(directory, ['install', '--prefer-offline'], cache, installTimeout, (failed) =>
       console.warn(
         `npm install in ${directory}: registry requests failed, running it again:\n${failed.join('\n')}`,
       ),
