@@ -454,7 +454,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       packs: this.packs,
       warnings: this.warnings,
       jobs: this.jobs,
-      hooks: [...this.hooks],
+      hooks: [this.stores.schemas.hooks(() => this.stores.traits(), this.logger), ...this.hooks],
       packages,
       closeStores: () => this.stores.close(),
       onModuleLoaded: (definition, packageId) => {

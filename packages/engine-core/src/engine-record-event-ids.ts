@@ -12,6 +12,8 @@ export const engineRecordEventIds = {
   jobRunFailed: 2031,
   /** stop() stopped waiting for a job run that ignored its abort signal (level warn). */
   jobRunAbandoned: 2032,
+  /** Store schema versions checked at start: records migrated on read (info), a store that could not be checked (warn). */
+  storeSchema: 2038,
 } as const;
 
 /** The range as `/engine/diagnostics` lists it, registered by every engine builder. */
@@ -22,5 +24,6 @@ export const engineRecordEventIdRange: EventIdCatalogEntry = {
     2030: 'package-discovery',
     2031: 'job-run-failed',
     2032: 'job-run-abandoned',
+    2038: 'store-schema',
   },
 };

@@ -1,6 +1,7 @@
 import type { DatabaseClientTarget } from './database-client-telemetry';
 import type { PackTelemetry } from './pack-tracer';
 import { CoreError } from '../errors';
+import type { StoreMigration } from './store-schema';
 
 /**
  * Keyed durable state for packs: governance records, retry queues, replay caches, idempotency ledgers,
@@ -61,6 +62,14 @@ export interface StoreOptions {
   readonly maxEntries?: number;
   /** What the store holds, for operators (listed with the store). */
   readonly description?: string;
+  /**
+   * The schema version of the records this code writes and the newest it reads (default 1, the first shape).
+   * Raise it when a record's shape changes and add the migration from the previous version; a record of a
+   * newer version is refused with STORE_SCHEMA_TOO_NEW (`store-schema.ts`).
+   */
+  readonly schemaVersion?: number;
+  /** `migrations[n]` turns a record of schema version n into version n + 1: one per version below `schemaVersion`. */
+  readonly migrations?: Readonly<Record<number, StoreMigration>>;
 }
 
 /** What a store provider guarantees (`builder.storeTraits()`). */

@@ -2,6 +2,8 @@ import {
   assertValidStoreName,
   CoreError,
   resolveStoreMaxEntries,
+  resolveStoreSchema,
+  versionedStore,
   type KeyedStore,
   type ListOptions,
   type PutOptions,
@@ -12,6 +14,7 @@ import {
   type StoreProviderTraits,
 } from '@corekit/abstractions';
 import { resolveStoreProvider, type StoreProviderContext, type StoresOptions } from './store-options';
+import { StoreSchemaCheck } from './store-schema-check';
 
 /** What the binding needs from the builder. */
 export interface StoreBindingOptions extends StoreProviderContext {
@@ -35,6 +38,8 @@ export class StoreBinding {
   private installed: StoreProvider | undefined;
   private bound: Bound | undefined;
   private boundBy: string | undefined;
+  /** Every opened store's schema version, checked when the engine starts. */
+  readonly schemas = new StoreSchemaCheck();
 
   constructor(private readonly options: StoreBindingOptions) {}
 
@@ -57,11 +62,17 @@ export class StoreBinding {
     this.installed = provider;
   }
 
-  /** `builder.openStore`: checks the name and options now, opens on the final provider at first use. */
+  /**
+   * `builder.openStore`: checks the name and options now, opens on the final provider at first use. Records
+   * are kept with their schema version (`versionedStore`), migrated on read.
+   */
   open<T>(name: string, options?: StoreOptions): KeyedStore<T> {
     assertValidStoreName(name);
     if (options?.maxEntries !== undefined) resolveStoreMaxEntries(name, options, 1);
-    return boundStore<T>(name, options, () => this.bind('a store method'));
+    const schema = resolveStoreSchema(name, options);
+    const stored = boundStore<unknown>(name, options, () => this.bind('a store method'));
+    this.schemas.add(stored, schema);
+    return versionedStore<T>(stored, schema);
   }
 
   /** `builder.storeTraits()`: binds the provider and answers its traits. */
