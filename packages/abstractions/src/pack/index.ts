@@ -47,9 +47,21 @@ export type {
   StoreOptions,
   StoreProvider,
   StoreProviderTraits,
-  StoreChangeFeedTraits,
   StoreClock,
 } from './stores';
+export {
+  legacyStoreSchemaVersion,
+  storeSchemaVersionField,
+  storeSchemaErrorCodes,
+  resolveStoreSchema,
+  storedSchemaVersion,
+  encodeStoredValue,
+  decodeStoredValue,
+  schemaTooNewError,
+  versionedStore,
+  scanStoreSchema,
+} from './store-schema';
+export type { StoreMigration, StoreSchema, StoreSchemaScan } from './store-schema';
 export { durabilityOrNone, storePostureOf } from './store-posture';
 export type { StoreDurability, StoreScope, StorePosture } from './store-posture';
 export {
@@ -86,15 +98,7 @@ export type { RawHttpHandler, HttpMount, TransportMountContext, TransportAdapter
 export { StoreLeases, leaseFor, leaseIsLive } from './store-leases';
 export type { WorkLease, LeaseRecord, LeaseAcquisition } from './store-leases';
 export { StoreMirror } from './store-mirror';
-export type { StoreMirrorOptions, StoreMirrorFreshness } from './store-mirror';
-export { storeChangeFeedVersion, defaultFullReadIntervalMs } from './store-change-feed';
-export type {
-  StoreChange,
-  StoreChangeListener,
-  StoreChangeFeedState,
-  StoreChangeSubscription,
-  WatchableStore,
-} from './store-change-feed';
+export type { StoreMirrorOptions } from './store-mirror';
 export { errorTypeOf } from './pack-tracer';
 export type {
   PackSpanKind,
