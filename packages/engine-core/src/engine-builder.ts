@@ -58,6 +58,7 @@ import { RuntimeStory } from './runtime-story';
 import { StoreBinding, storesOptionsSchema } from './stores';
 import { engineRecordEventIdRange } from './engine-record-event-ids';
 import { newInstanceId } from './instance-id';
+import { registerReplicaPresence } from './presence/register-replica-presence';
 
 /** Options of createEngineBuilder. Everything is optional; the defaults suit a production process. */
 export interface EngineBuilderOptions {
@@ -148,6 +149,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       settings: () => this.configuration.bind('Engine:Stores', storesOptionsSchema),
     });
     builtinCatalogs(this, this.catalogs, this.clock);
+    registerReplicaPresence(this, this.clock, engineVersion);
   }
 
   addModule(module: ModuleDefinition): this {

@@ -42,3 +42,4 @@ export {
 export { engineRecordEventIds, engineRecordEventIdRange } from './engine-record-event-ids';
 export { JobScheduler, type JobSchedulerOptions, type JobRunResult } from './jobs/job-scheduler';
 export * from './stores';
+export * from './presence';

@@ -1,0 +1,13 @@
+export { replicaPresenceKey } from './register-replica-presence';
+export { ReplicaPresence } from './replica-presence';
+export type { EngineVitals } from './replica-presence';
+export { presenceOptionsSchema } from './presence-options';
+export type { PresenceOptions } from './presence-options';
+export {
+  instanceEntrySchema,
+  instancePresenceSchema,
+  instanceRecordSchema,
+  instanceStoreName,
+} from './instance-record';
+export type { InstanceEntry, InstancePresence, InstanceRecord } from './instance-record';
+export type { PresenceTransition } from './presence-transitions';

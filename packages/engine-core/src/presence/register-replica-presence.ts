@@ -1,0 +1,71 @@
+import { defineExtensionKey, type Engine, type EngineBuilder } from '@corekit/abstractions';
+import type { Clock } from '../clock';
+import type { ConfigurationStore } from '../configuration-store';
+import type { RedactingLogger } from '../logger';
+import { instanceStoreName, type InstanceRecord } from './instance-record';
+import { instanceCatalog } from './presence-catalog';
+import { presenceOptionsSchema, type PresenceOptions } from './presence-options';
+import { ReplicaPresence } from './replica-presence';
+
+/** The presence of this engine instance (`engine.resolve(replicaPresenceKey)`): its entries and a heartbeat now. */
+export const replicaPresenceKey = defineExtensionKey<ReplicaPresence>(
+  '@corekit/engine-core/replica-presence',
+  'replica presence: heartbeats in the engine store and the /engine/instances catalog',
+);
+
+/** What of the engine builder presence registers with (the pack contract plus the bound configuration). */
+export interface PresenceBuilder extends EngineBuilder {
+  readonly configuration: ConfigurationStore;
+  readonly logger: RedactingLogger;
+}
+
+/**
+ * Registers replica presence with an engine builder, through the pack contract only: `Engine:Presence` (bound
+ * here, so a bad value fails when the builder is created), the `engine-instances` store, the `instances`
+ * catalog and the lifecycle hooks that start, keep and end the heartbeats.
+ */
+export function registerReplicaPresence(
+  builder: PresenceBuilder,
+  clock: Clock,
+  engineVersion: string,
+): ReplicaPresence {
+  const options = builder.configuration.bind('Engine:Presence', presenceOptionsSchema) as PresenceOptions;
+  let engine: Engine | null = null;
+  const presence = new ReplicaPresence({
+    instanceId: builder.instanceId,
+    engineVersion,
+    options,
+    store: builder.openStore<InstanceRecord>(instanceStoreName, {
+      description: 'replica presence: one heartbeat record per engine instance of the service',
+    }),
+    shared: () => builder.storeTraits().shared,
+    clock,
+    vitals: () =>
+      engine && {
+        state: engine.state,
+        readiness: engine.readiness().status,
+        restartCount: engine.status().restartCount,
+      },
+    story: builder.story,
+    events: builder.events,
+    logger: builder.logger,
+    redact: (text) => builder.logger.redact(text),
+  });
+  builder.provide(replicaPresenceKey, presence);
+  builder.addCatalog(instanceCatalog(() => (options.Enabled ? presence.entries() : [])));
+  if (!options.Enabled) return presence;
+  builder.addLifecycleHooks({
+    id: 'engine-presence',
+    attach: (built) => {
+      engine = built;
+    },
+    starting: () => presence.begin(),
+    started: () => void presence.beat(),
+    stopping: async (context) => {
+      if (context.restarting) await presence.beat();
+      // A stop during a start is a failed start: the last record says Failed, the instance goes offline.
+      else await presence.end(context.state !== 'Starting');
+    },
+  });
+  return presence;
+}
