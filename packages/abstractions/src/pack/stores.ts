@@ -2,6 +2,7 @@ import type { DatabaseClientTarget } from './database-client-telemetry';
 import type { PackTelemetry } from './pack-tracer';
 import { CoreError } from '../errors';
 import type { StoreMigration } from './store-schema';
+import type { WatchableStore } from './store-change-feed';
 
 /**
  * Keyed durable state for packs: governance records, retry queues, replay caches, idempotency ledgers,
@@ -41,8 +42,11 @@ export interface ListOptions {
   readonly limit?: number;
 }
 
-/** A named keyed store. Every method is safe to call concurrently; writes to one key are serialized. */
-export interface KeyedStore<T> {
+/**
+ * A named keyed store. Every method is safe to call concurrently; writes to one key are serialized. A store
+ * whose provider has a change feed also offers `watch` (`store-change-feed.ts`).
+ */
+export interface KeyedStore<T> extends WatchableStore {
   readonly name: string;
   get(key: string): Promise<StoredRecord<T> | undefined>;
   list(options?: ListOptions): Promise<readonly StoredRecord<T>[]>;
@@ -80,6 +84,19 @@ export interface StoreProviderTraits {
   readonly durable: boolean;
   /** True when several processes see the same records. */
   readonly shared: boolean;
+  /**
+   * The provider's change feed, when its stores offer `watch`: the feed contract version it implements and
+   * the path changes take (`in-process`, `postgresql-listen-notify`, `redis-pubsub`). Absent: no feed.
+   */
+  readonly changeFeed?: StoreChangeFeedTraits;
+}
+
+/** What a provider's change feed is (`StoreProviderTraits.changeFeed`). */
+export interface StoreChangeFeedTraits {
+  /** The change-feed contract version (`storeChangeFeedVersion`, 1). */
+  readonly version: number;
+  /** How changes travel: `in-process`, `postgresql-listen-notify`, `redis-pubsub`... */
+  readonly path: string;
 }
 
 /** Where stores come from: the engine's configured provider (`Engine:Stores`), or one a package adds. */
