@@ -47,6 +47,7 @@ export type {
   StoreOptions,
   StoreProvider,
   StoreProviderTraits,
+  StoreChangeFeedTraits,
   StoreClock,
 } from './stores';
 export {
@@ -98,7 +99,15 @@ export type { RawHttpHandler, HttpMount, TransportMountContext, TransportAdapter
 export { StoreLeases, leaseFor, leaseIsLive } from './store-leases';
 export type { WorkLease, LeaseRecord, LeaseAcquisition } from './store-leases';
 export { StoreMirror } from './store-mirror';
-export type { StoreMirrorOptions } from './store-mirror';
+export type { StoreMirrorOptions, StoreMirrorFreshness } from './store-mirror';
+export { storeChangeFeedVersion, defaultFullReadIntervalMs } from './store-change-feed';
+export type {
+  StoreChange,
+  StoreChangeListener,
+  StoreChangeFeedState,
+  StoreChangeSubscription,
+  WatchableStore,
+} from './store-change-feed';
 export { errorTypeOf } from './pack-tracer';
 export type {
   PackSpanKind,
