@@ -1,6 +1,7 @@
 import { useEffect } from 'preact/hooks';
 import { consoleStore, useConsoleState, useNow, type ConsoleState } from './console-store';
-import { ageText } from './format';
+import { Icon } from './components/icon';
+import { TimeAgo } from './components/time-ago';
 import { href, useRoute } from './router';
 import { AttentionView } from './views/attention';
 import { CatalogIndexView, CatalogView } from './views/catalogs';
@@ -11,11 +12,18 @@ import { StoryView } from './views/story';
 
 function ConnectionBanner({ state, now }: { readonly state: ConsoleState; readonly now: number }) {
   if (state.connection === 'lost') {
+    const lastContact = state.lastContactMs ? new Date(state.lastContactMs).toISOString() : null;
     return (
-      <div class="banner banner-lost" role="alert">
-        <strong>The host stopped answering</strong> {state.lostSinceMs ? ageText(state.lostSinceMs, now) : ''}
-        . Statuses below are the last ones received and turn Unknown once older than their staleness bound.
-        The console reconnects on its own.
+      <div class="banner banner-lost" role="alert" data-banner="contact-lost">
+        <strong>The host stopped answering</strong>
+        {lastContact ? (
+          <>
+            {' '}
+            (last contact <TimeAgo iso={lastContact} now={now} />)
+          </>
+        ) : null}
+        . Everything below is the last state received, marked Stale, and turns Unknown once older than its
+        staleness bound. The console reconnects on its own.
       </div>
     );
   }
@@ -75,10 +83,13 @@ export function App({ title }: { readonly title: string }) {
           </ul>
         </nav>
         <p class="connection" data-connection={state.connection}>
+          <Icon
+            name={state.connection === 'live' ? 'live' : state.connection === 'lost' ? 'lost' : 'pending'}
+          />{' '}
           {state.connection === 'live'
             ? 'Live: updates are pushed'
             : state.connection === 'lost'
-              ? 'Disconnected'
+              ? 'Disconnected: not current'
               : 'Connecting…'}
         </p>
       </header>

@@ -6,7 +6,7 @@ import type {
 } from '@corekit/abstractions';
 import { useEffect, useState } from 'preact/hooks';
 import { getJson } from './api';
-import { stateLabels, shownState } from './dependency-status';
+import { stateLabels, shownState, staleAfterMs } from './dependency-status';
 
 /** A history sample as `/engine/console/history/{id}` answers it. */
 export interface Sample {
@@ -17,9 +17,15 @@ export interface Sample {
 }
 
 export interface ConsoleState {
-  /** `live`: the event stream is open; `lost`: the host stopped answering (since `lostSinceMs`). */
+  /**
+   * `live`: the host answers (the event stream is open and not silent past the contact bound); `lost`: the
+   * host stopped answering (since `lostSinceMs`): the stream ended, or it went silent and a probe of `status`
+   * got no answer in time (a frozen host keeps its sockets open).
+   */
   readonly connection: 'connecting' | 'live' | 'lost';
   readonly lostSinceMs: number | null;
+  /** Epoch ms of the last sign of life (an event, a heartbeat-free probe answered); null before the first. */
+  readonly lastContactMs: number | null;
   readonly status: StatusDocument | null;
   readonly dependencies: readonly DependencyHealthEntry[];
   /** The latest samples per dependency, for the history strips (oldest first). */
@@ -31,6 +37,23 @@ export interface ConsoleState {
 }
 
 const stripLength = 30;
+
+/**
+ * How long the stream may stay silent before the console asks the host (`silenceMs`), and how long it waits
+ * for the answer (`deadlineMs`): a check completes at least every shortest refresh interval, so silence past it
+ * plus a second is suspicious; both together stay within the shortest staleness bound (interval + timeout + 1 s
+ * or more), so the banner shows before any row could turn stale unannounced. Without dependencies: 30 s + 5 s.
+ */
+export function contactBound(dependencies: readonly DependencyHealthEntry[]): {
+  silenceMs: number;
+  deadlineMs: number;
+} {
+  if (dependencies.length === 0) return { silenceMs: 30_000, deadlineMs: 5000 };
+  const interval = Math.min(...dependencies.map((entry) => entry.refreshIntervalSeconds)) * 1000;
+  const bound = Math.min(...dependencies.map(staleAfterMs));
+  const silenceMs = interval + 1000;
+  return { silenceMs, deadlineMs: Math.max(500, Math.min(5000, bound - silenceMs - 500)) };
+}
 const storyLimit = 2000;
 
 type Listener = (state: ConsoleState) => void;
@@ -43,6 +66,7 @@ export class ConsoleStore {
   private state: ConsoleState = {
     connection: 'connecting',
     lostSinceMs: null,
+    lastContactMs: null,
     status: null,
     dependencies: [],
     strips: {},
@@ -52,6 +76,8 @@ export class ConsoleStore {
   };
   private readonly listeners = new Set<Listener>();
   private source: EventSource | null = null;
+  private watchdog: ReturnType<typeof setInterval> | null = null;
+  private probing = false;
 
   get current(): ConsoleState {
     return this.state;
@@ -72,23 +98,35 @@ export class ConsoleStore {
     void this.reload();
     const source = new EventSource('events');
     this.source = source;
-    source.onopen = () => {
-      const reconnected = this.state.connection === 'lost';
-      this.set({ connection: 'live', lostSinceMs: null });
-      if (reconnected) void this.reload();
-    };
+    source.onopen = () => this.markContact();
     source.onerror = () => this.markLost();
     source.addEventListener('shutdown', () => this.markLost());
     for (const type of ['health-changed', 'dependency-changed', 'dependency-checked', 'runtime-story']) {
-      source.addEventListener(type, (message) =>
-        this.apply(JSON.parse((message as MessageEvent<string>).data)),
-      );
+      source.addEventListener(type, (message) => {
+        this.markContact();
+        this.apply(JSON.parse((message as MessageEvent<string>).data));
+      });
     }
+    this.watchdog = setInterval(() => void this.checkContact(), 500);
   }
 
   disconnect(): void {
     this.source?.close();
     this.source = null;
+    if (this.watchdog) clearInterval(this.watchdog);
+    this.watchdog = null;
+  }
+
+  /** A sign of life: back to live (and a full reload when contact had been lost). */
+  private markContact(): void {
+    const reconnected = this.state.connection === 'lost';
+    this.set({
+      connection: 'live',
+      lostSinceMs: null,
+      lastContactMs: Date.now(),
+      ...(reconnected ? { announcement: 'The host answers again; statuses are current.' } : {}),
+    });
+    if (reconnected) void this.reload();
   }
 
   private markLost(): void {
@@ -98,6 +136,27 @@ export class ConsoleStore {
       lostSinceMs: Date.now(),
       announcement: 'The host stopped answering; statuses are no longer current.',
     });
+  }
+
+  /**
+   * A frozen host keeps the stream open and sends nothing, so a closed stream is not the only sign: when no
+   * event arrived for longer than the contact bound, `status` is read with a short deadline; no answer in time
+   * is a lost contact. The bound keeps the banner inside the shortest staleness bound of the dependencies.
+   */
+  private async checkContact(): Promise<void> {
+    const last = this.state.lastContactMs;
+    if (this.probing || last === null || this.state.connection === 'lost') return;
+    const { silenceMs, deadlineMs } = contactBound(this.state.dependencies);
+    if (Date.now() - last < silenceMs) return;
+    this.probing = true;
+    try {
+      await getJson<StatusDocument>('status', { signal: AbortSignal.timeout(deadlineMs) });
+      this.set({ lastContactMs: Date.now() });
+    } catch {
+      this.markLost();
+    } finally {
+      this.probing = false;
+    }
   }
 
   /** Everything shown, from the JSON routes (on open and on every reconnect). */

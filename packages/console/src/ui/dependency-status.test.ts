@@ -36,10 +36,16 @@ describe('the state the console shows', () => {
   it('never shows Healthy past the staleness bound: Stale while the host answers, Unknown once it stopped', () => {
     const bound = staleAfterMs(entry());
     expect(bound).toBe(45_000);
-    expect(shownState(entry(), checkedAt + bound, false)).toBe('healthy');
+    expect(shownState(entry(), checkedAt + bound, true)).toBe('healthy');
     expect(shownState(entry(), checkedAt + bound + 1, true)).toBe('stale');
     expect(shownState(entry(), checkedAt + bound + 1, false)).toBe('unknown');
     expect(shownState(entry({ stale: true, status: 'Unhealthy' }), checkedAt, true)).toBe('stale');
+  });
+
+  it('turns every result Stale at once when the host stops answering, Unknown past the bound', () => {
+    expect(shownState(entry(), checkedAt, false)).toBe('stale');
+    expect(shownState(entry({ status: 'Unhealthy' }), checkedAt, false)).toBe('stale');
+    expect(shownState(entry(), checkedAt + staleAfterMs(entry()) + 1, false)).toBe('unknown');
   });
 
   it('uses the engine bound: interval plus timeout plus 1 s when that is longer than three intervals', () => {

@@ -16,28 +16,21 @@ export const stateLabels: Readonly<Record<ShownState, string>> = {
   pending: 'Not checked yet',
 };
 
-/** A glyph per state, so status is never told by colour alone (the label is always shown too). */
-export const stateGlyphs: Readonly<Record<ShownState, string>> = {
-  healthy: '✓',
-  degraded: '!',
-  failed: '✕',
-  'timed-out': '⏱',
-  stale: '?',
-  unknown: '?',
-  pending: '…',
-};
-
 /** The engine's bound: the longer of three intervals and one interval plus the timeout plus 1 s. */
 export function staleAfterMs(entry: DependencyHealthEntry): number {
   const interval = entry.refreshIntervalSeconds * 1000;
   return Math.max(interval + entry.timeoutSeconds * 1000 + 1000, 3 * interval);
 }
 
+/**
+ * While the host answers: the reported state, Stale past the bound. Once it stopped answering nothing is current:
+ * Stale (the last result, no longer confirmed) within the bound, Unknown past it.
+ */
 export function shownState(entry: DependencyHealthEntry, nowMs: number, hostAnswering: boolean): ShownState {
   if (entry.checkedAtUtc === null) return hostAnswering ? 'pending' : 'unknown';
   const age = nowMs - Date.parse(entry.checkedAtUtc);
   if (age > staleAfterMs(entry)) return hostAnswering ? 'stale' : 'unknown';
-  if (entry.stale) return 'stale';
+  if (!hostAnswering || entry.stale) return 'stale';
   if (entry.timedOut) return 'timed-out';
   if (entry.status === 'Unhealthy') return 'failed';
   if (entry.status === 'Degraded') return 'degraded';

@@ -22,3 +22,15 @@ export function valueText(value: unknown): string {
   if (value === null || value === undefined) return '–';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
+
+/** "2026-11-26 10:42:07 UTC". */
+export function utcText(iso: string | null | undefined): string {
+  if (!iso) return '–';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** "4 s", "3 min", "2 h" (a span, for "failing for"). */
+export function spanText(fromMs: number, nowMs: number): string {
+  return ageText(fromMs, nowMs).replace(/ ago$/, '');
+}

@@ -5,7 +5,8 @@ import { LatencyChart } from '../components/latency-chart';
 import { StateBadge } from '../components/state-badge';
 import type { ConsoleState, Sample } from '../console-store';
 import { shownState, staleAfterMs } from '../dependency-status';
-import { ageText, durationText, timeText, valueText } from '../format';
+import { durationText, timeText, valueText } from '../format';
+import { TimeAgo } from '../components/time-ago';
 import { ViewHeading } from './view-heading';
 
 interface HistoryDocument {
@@ -87,7 +88,11 @@ export function DependencyDetailView({
       <p>
         <StateBadge state={shown} />{' '}
         <span class="age">
-          {entry.checkedAtUtc ? `checked ${ageText(Date.parse(entry.checkedAtUtc), now)}` : 'not checked yet'}
+          {entry.checkedAtUtc ? (
+            <TimeAgo iso={entry.checkedAtUtc} now={now} prefix="checked " />
+          ) : (
+            'not checked yet'
+          )}
         </span>
       </p>
       <dl class="facts">

@@ -1,4 +1,5 @@
 import type { DependencyHealthEntry } from '@corekit/abstractions';
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { shownUrl } from '../api';
 import { HistoryStrip } from '../components/history-strip';
@@ -6,52 +7,73 @@ import { HealthBadge, StateBadge } from '../components/state-badge';
 import { VirtualList } from '../components/virtual-list';
 import type { ConsoleState } from '../console-store';
 import { shownState } from '../dependency-status';
-import { ageText, durationText, timeText } from '../format';
+import { durationText, timeText } from '../format';
+import { TimeAgo } from '../components/time-ago';
 import { href } from '../router';
 import { ViewHeading } from './view-heading';
+
+/** One card of the runtime summary; `stale` while the host is not answering (last known value, marked). */
+function Card({
+  name,
+  label,
+  stale,
+  children,
+}: {
+  readonly name: string;
+  readonly label: string;
+  readonly stale: boolean;
+  readonly children: ComponentChildren;
+}) {
+  return (
+    <div class="card" data-card={name} data-stale={stale ? 'true' : 'false'}>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/** What `/health/live` answers for a liveness status: Healthy and Degraded 200, Unhealthy 503. */
+export function livenessAnswer(status: string): string {
+  return status === 'Unhealthy' ? '503' : '200';
+}
 
 function RuntimeSummary({ state }: { readonly state: ConsoleState }) {
   const status = state.status;
   if (!status) return <p>Loading the runtime status…</p>;
+  const stale = state.connection === 'lost';
   return (
     <dl class="summary">
-      <div>
-        <dt>Runtime</dt>
-        <dd>{status.state}</dd>
-      </div>
-      <div>
-        <dt>Liveness</dt>
-        <dd>
-          <HealthBadge status={state.connection === 'lost' ? null : status.liveness} />
-        </dd>
-      </div>
-      <div>
-        <dt>Readiness</dt>
-        <dd>
-          <HealthBadge status={state.connection === 'lost' ? null : status.readiness} />
-        </dd>
-      </div>
-      <div>
-        <dt>Failure-policy window</dt>
-        <dd>
-          {status.activeWindow
-            ? `${status.activeWindow} until ${timeText(status.activeWindowEndsAtUtc)}`
-            : 'none in effect'}
-        </dd>
-      </div>
+      <Card name="runtime" label="Runtime" stale={stale}>
+        {stale ? `Stale (last: ${status.state})` : status.state}
+      </Card>
+      <Card name="liveness" label="Liveness (/health/live)" stale={stale}>
+        <HealthBadge status={status.liveness} stale={stale} />
+        <span class="card-note" data-fact="liveness-answer">
+          {stale
+            ? 'no answer now'
+            : `answers ${livenessAnswer(status.liveness)}${status.liveness === 'Degraded' ? ': the process is alive (Degraded still answers 200)' : ''}`}
+        </span>
+      </Card>
+      <Card name="readiness" label="Readiness (/health/ready)" stale={stale}>
+        <HealthBadge status={status.readiness} stale={stale} />
+        <span class="card-note" data-fact="readiness-answer">
+          {stale ? 'no answer now' : `answers ${livenessAnswer(status.readiness)}`}
+        </span>
+      </Card>
+      <Card name="failure-window" label="Failure-policy window" stale={stale}>
+        {status.activeWindow
+          ? `${status.activeWindow} until ${timeText(status.activeWindowEndsAtUtc)}`
+          : 'none in effect'}
+      </Card>
       {status.restartAvailableAtUtc ? (
-        <div>
-          <dt>Restart available</dt>
-          <dd>{timeText(status.restartAvailableAtUtc)}</dd>
-        </div>
+        <Card name="restart" label="Restart available" stale={stale}>
+          {timeText(status.restartAvailableAtUtc)}
+        </Card>
       ) : null}
       {status.lastFailure ? (
-        <div>
-          <dt>Last failure</dt>
-          <dd>
-            {status.lastFailure.code}: {status.lastFailure.message}
-          </dd>
-        </div>
+        <Card name="last-failure" label="Last failure" stale={stale}>
+          {status.lastFailure.code}: {status.lastFailure.message}
+        </Card>
       ) : null}
     </dl>
   );
@@ -76,7 +98,11 @@ function DependencyRow({
       <span class="muted">{entry.required ? 'required' : 'optional'}</span>
       <span>{durationText(entry.durationMs)}</span>
       <span class="age">
-        {entry.checkedAtUtc ? `checked ${ageText(Date.parse(entry.checkedAtUtc), now)}` : 'not checked yet'}
+        {entry.checkedAtUtc ? (
+          <TimeAgo iso={entry.checkedAtUtc} now={now} prefix="checked " />
+        ) : (
+          'not checked yet'
+        )}
       </span>
       <HistoryStrip samples={state.strips[entry.id] ?? []} label={`${entry.displayName} history`} />
       <span class="error-text">{entry.error ? `${entry.error.code}: ${entry.error.message}` : ''}</span>

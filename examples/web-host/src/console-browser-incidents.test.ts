@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createMemoryLogger } from '@corekit/engine-core';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumAvailable, launchChromium, seriousViolations } from './console-browser/chromium';
+import { startFreezableProxy } from './console-browser/freezable-proxy';
+import { createSampleHost } from './sample-host';
+
+// What an on-call operator meets in the console during an incident (issue 55, items 1-3), in Debian's Chromium
+// against one sample host shared by the file (checks every second: the staleness bound is 4 s). Each test opens
+// its own browser context and puts the fake upstreams back as it found them. Every wait is a condition.
+
+/** The page's globals as the predicates below use them (this project compiles without the DOM library). */
+interface PageGlobals {
+  readonly document: {
+    querySelector(selector: string): { readonly textContent: string | null } | null;
+    querySelectorAll(selector: string): ArrayLike<{ getAttribute(name: string): string | null }>;
+  };
+}
+
+const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
+
+let browser: Browser;
+let directory: string;
+let sample: Awaited<ReturnType<typeof createSampleHost>>;
+let base: string;
+const cleanups: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  if (!chromiumAvailable()) return;
+  directory = mkdtempSync(path.join(os.tmpdir(), 'console-incidents-'));
+  browser = await launchChromium();
+  sample = await createSampleHost({
+    port: 0,
+    handleSignals: false,
+    environment: {},
+    logger: createMemoryLogger(),
+    dataDirectory: directory,
+    configuration: { Engine: { Observability: { DependencyHealth: { RefreshIntervalSeconds: 1 } } } },
+  });
+  base = `http://127.0.0.1:${(await sample.host.listen()).port}`;
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await sample?.host.close();
+  if (directory) rmSync(directory, { recursive: true, force: true });
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  if (sample) {
+    sample.upstream.state.inventory = 'up';
+    sample.upstream.state.pricing = 'up';
+  }
+});
+
+async function openPage(url: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+  cleanups.push(() => context.close());
+  const page = await context.newPage();
+  await page.goto(url);
+  return page;
+}
+
+describeInBrowser('the console during an incident, in Chromium', () => {
+  it('says so when the host stops answering (a frozen host, sockets open): banner, indicator, cards and rows turn stale together, within the bound; recovery clears them', async () => {
+    const proxy = await startFreezableProxy(base);
+    cleanups.push(() => proxy.close());
+    const page = await openPage(`${proxy.url}/engine/console`);
+    await page.waitForSelector('[data-dependency="inventory-api"][data-state="healthy"]');
+    await page.waitForSelector('p.connection[data-connection="live"]');
+    // Ages are machine-readable: <time datetime> holding the check's ISO time.
+    const datetime = await page
+      .locator('[data-dependency="inventory-api"] .age time')
+      .getAttribute('datetime');
+    expect(Number.isNaN(Date.parse(datetime!))).toBe(false);
+
+    proxy.freeze();
+    // The moment the alert appears, everything says "not current" at once, and no row has yet passed its
+    // staleness bound (none is Unknown): the banner came within the bound.
+    const atBanner = await page.waitForFunction(
+      () => {
+        const document = (globalThis as unknown as PageGlobals).document;
+        if (!document.querySelector('[role="alert"][data-banner="contact-lost"]')) return null;
+        const states = (selector: string, name: string) =>
+          Array.from(document.querySelectorAll(selector)).map((node) => node.getAttribute(name));
+        return {
+          connection: states('p.connection', 'data-connection'),
+          cards: states('[data-card]', 'data-stale'),
+          rows: states('[data-dependency]', 'data-state'),
+        };
+      },
+      undefined,
+      { timeout: 15_000, polling: 100 },
+    );
+    const shown = (await atBanner.jsonValue())!;
+    expect(shown.connection).toEqual(['lost']);
+    expect(shown.cards.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(shown.cards)).toEqual(new Set(['true']));
+    expect(shown.rows.length).toBeGreaterThan(0);
+    expect(new Set(shown.rows)).toEqual(new Set(['stale']));
+    await expect(page.locator('[data-card="liveness"]').textContent()).resolves.toContain('Stale');
+    await expect(page.locator('[data-banner="contact-lost"] time').count()).resolves.toBe(1);
+
+    proxy.thaw();
+    await page.locator('[data-banner="contact-lost"]').waitFor({ state: 'detached', timeout: 15_000 });
+    await page.waitForSelector('p.connection[data-connection="live"]');
+    await page.waitForSelector('[data-dependency="inventory-api"][data-state="healthy"]');
+    await page.waitForFunction(() =>
+      Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('[data-card]')).every(
+        (card) => card.getAttribute('data-stale') === 'false',
+      ),
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 60_000);
+});
