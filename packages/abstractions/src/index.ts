@@ -114,3 +114,4 @@ export { redactText, redactValue, secretsInConnectionString, stripUrlCredentials
 export { behaviorStreamMarker, streamingOutput, streamItemSchema } from './behavior-streams';
 export { cdcExecutionBindingsKey } from './cdc-execution-bindings';
 export type { CdcExecutionBindings, ExecutionBinding } from './cdc-execution-bindings';
+export * from './instance-descriptors';

@@ -3,11 +3,5 @@ export { ReplicaPresence } from './replica-presence';
 export type { EngineVitals } from './replica-presence';
 export { presenceOptionsSchema } from './presence-options';
 export type { PresenceOptions } from './presence-options';
-export {
-  instanceEntrySchema,
-  instancePresenceSchema,
-  instanceRecordSchema,
-  instanceStoreName,
-} from './instance-record';
-export type { InstanceEntry, InstancePresence, InstanceRecord } from './instance-record';
+export { instanceStoreName } from './instance-record';
 export type { PresenceTransition } from './presence-transitions';

@@ -1,5 +1,9 @@
-import type { CatalogDefinition } from '@corekit/abstractions';
-import { instanceEntrySchema, type InstanceEntry } from './instance-record';
+import {
+  instanceEntrySchema,
+  instancesCatalogId,
+  type CatalogDefinition,
+  type InstanceEntry,
+} from '@corekit/abstractions';
 
 /**
  * `/engine/instances` (snapshot field `instances`): the instances of this service with their presence, from
@@ -8,7 +12,7 @@ import { instanceEntrySchema, type InstanceEntry } from './instance-record';
  */
 export function instanceCatalog(entries: () => readonly InstanceEntry[]): CatalogDefinition<InstanceEntry> {
   return {
-    id: 'instances',
+    id: instancesCatalogId,
     displayName: 'Instances',
     description:
       'The engine instances (replicas) of this service: host, process, versions, lifecycle state, readiness and last heartbeat; online, offline after Engine:Presence:OfflineAfter without a heartbeat, stopped after a graceful stop, removed after RemoveAfter. scope process-local: the store is not shared, only this instance is listed.',

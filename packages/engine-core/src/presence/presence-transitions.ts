@@ -1,6 +1,12 @@
-import type { Logger, RuntimeEventPublisher, RuntimeStoryWriter } from '@corekit/abstractions';
+import type {
+  InstancePresence,
+  InstanceRecord,
+  Logger,
+  RuntimeEventPublisher,
+  RuntimeStoryWriter,
+} from '@corekit/abstractions';
 import { engineRecordEventIds } from '../engine-record-event-ids';
-import { presenceOf, type InstancePresence, type InstanceRecord } from './instance-record';
+import { presenceOf } from './instance-record';
 import type { PresenceOptions } from './presence-options';
 
 /** A change of another instance's presence as this instance saw it. */

@@ -1,8 +1,13 @@
-import { defineExtensionKey, type Engine, type EngineBuilder } from '@corekit/abstractions';
+import {
+  defineExtensionKey,
+  type Engine,
+  type EngineBuilder,
+  type InstanceRecord,
+} from '@corekit/abstractions';
 import type { Clock } from '../clock';
 import type { ConfigurationStore } from '../configuration-store';
 import type { RedactingLogger } from '../logger';
-import { instanceStoreName, type InstanceRecord } from './instance-record';
+import { instanceStoreName } from './instance-record';
 import { instanceCatalog } from './presence-catalog';
 import { presenceOptionsSchema, type PresenceOptions } from './presence-options';
 import { ReplicaPresence } from './replica-presence';

@@ -1,10 +1,10 @@
-import type { RuntimeEvent, StoreProvider } from '@corekit/abstractions';
+import type { InstanceEntry, InstanceRecord, RuntimeEvent, StoreProvider } from '@corekit/abstractions';
 import { manualClock, type ManualClock } from '../clock';
 import type { CoreEngine } from '../engine';
 import { createEngineBuilder } from '../engine-builder';
 import { createMemoryLogger } from '../logger';
 import { MemoryStoreProvider } from '../stores';
-import { instanceStoreName, type InstanceEntry, type InstanceRecord } from './instance-record';
+import { instanceStoreName } from './instance-record';
 import { replicaPresenceKey } from './register-replica-presence';
 
 // Replica presence on a manual clock. Two engines in this process on ONE store provider that says it is shared

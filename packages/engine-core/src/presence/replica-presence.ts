@@ -1,6 +1,9 @@
 import { hostname } from 'node:os';
 import type {
   HealthStatus,
+  InstanceEntry,
+  InstancePresence,
+  InstanceRecord,
   KeyedStore,
   Logger,
   RuntimeEventPublisher,
@@ -8,14 +11,7 @@ import type {
   RuntimeStoryWriter,
 } from '@corekit/abstractions';
 import { isoAt, type Clock } from '../clock';
-import {
-  instanceKey,
-  presenceOf,
-  servicePrefix,
-  type InstanceEntry,
-  type InstancePresence,
-  type InstanceRecord,
-} from './instance-record';
+import { instanceKey, presenceOf, servicePrefix } from './instance-record';
 import type { PresenceOptions } from './presence-options';
 import { PresenceTransitions } from './presence-transitions';
 
