@@ -1,0 +1,7 @@
+export { addWebhookNotifier, webhookTargetShape } from './add-webhook-notifier';
+export {
+  signWebhook,
+  standardWebhookHeaders,
+  webhookSecretKey,
+  webhookSecretPrefix,
+} from './standard-webhooks';
