@@ -1,4 +1,9 @@
-import type { KeyedStore, StoreProvider } from '@corekit/abstractions';
+import {
+  resolveStoreSchema,
+  versionedStore,
+  type KeyedStore,
+  type StoreProvider,
+} from '@corekit/abstractions';
 import { MemoryStoreProvider, manualClock, type ManualClock } from '@corekit/engine-core';
 import { pollUntil } from '@corekit/testing/poll-until';
 import type { StoredRun } from './run-model';
@@ -161,7 +166,7 @@ describe('agents on a shared store, several engines', () => {
     const clock = manualClock();
     const survivors = await replicas(3, provider, clock);
     // The dead owner's last write: executing, lease until now + leaseMs, never renewed again.
-    const store = provider.open<StoredRun>(runStoreName) as KeyedStore<StoredRun>;
+    const store = versionedStore<StoredRun>(provider.open(runStoreName), resolveStoreSchema(runStoreName));
     const [first] = survivors;
     const waiting = (
       await first.run('refund-order', { runId: 'r-dead', arguments: '{"orderId":"o-1","amount":500}' })
@@ -214,7 +219,7 @@ describe('agents on a shared store, several engines', () => {
       (entry) => entry?.latestOutcome === 'accepted',
     );
     // Another replica's sweep wrote first (as after a lease that ran out while this owner stalled).
-    const store = provider.open<StoredRun>(runStoreName);
+    const store = versionedStore<StoredRun>(provider.open(runStoreName), resolveStoreSchema(runStoreName));
     const record = (await store.get('r-taken'))!;
     await store.put(
       'r-taken',

@@ -1,9 +1,11 @@
+import { resolveStoreSchema, versionedStore } from '@corekit/abstractions';
 import * as storePostgres from '@corekit/store-postgres';
 import * as storeRedis from '@corekit/store-redis';
 import { pollUntil } from '@corekit/testing/poll-until';
 import { sharedReplicaTargets, type ReplicaStores } from '@corekit/testing/replica-stores';
 import type { EventDispatcher, EventingOptionsInput, SubscriptionExecutor } from './index';
 import { KeyedOutboxStore, useEventDispatcher } from './index';
+import type { OutboxRecord } from './keyed-outbox-store';
 import { declareOrders, startEventing } from './test-support/eventing-fixture';
 
 // Two or three eventing engines (replicas) in this process on one shared store: one PostgreSQL table or one
@@ -205,7 +207,9 @@ describe.each(targets)('eventing replicas on the $name store provider', (target)
     // A replica that died holding the claim: it claimed through the same store, then never settled.
     const provider = stores.openProvider();
     stoppable.push({ stop: () => provider.close() });
-    const deadReplica = new KeyedOutboxStore(provider.open('eventing-outbox'));
+    const deadReplica = new KeyedOutboxStore(
+      versionedStore<OutboxRecord>(provider.open('eventing-outbox'), resolveStoreSchema('eventing-outbox')),
+    );
     expect(await deadReplica.claim('replica-that-died', 10, 1000)).toHaveLength(1);
     expect(await b.pass()).toMatchObject({ claimed: 0 });
 

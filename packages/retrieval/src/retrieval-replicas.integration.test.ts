@@ -1,4 +1,4 @@
-import { StoreLeases, type LeaseRecord } from '@corekit/abstractions';
+import { resolveStoreSchema, StoreLeases, versionedStore, type LeaseRecord } from '@corekit/abstractions';
 import { manualClock, type ManualClock } from '@corekit/engine-core';
 import * as storePostgres from '@corekit/store-postgres';
 import * as storeRedis from '@corekit/store-redis';
@@ -139,7 +139,10 @@ describe.each(targets)('retrieval replicas on the $name store provider', (target
     // A replica that died mid-run: its lease on the collection, never renewed again.
     const provider = stores.openProvider();
     stoppable.push({ stop: () => provider.close() });
-    const leaseStore = provider.open<LeaseRecord>(reindexLeaseStoreName);
+    const leaseStore = versionedStore<LeaseRecord>(
+      provider.open(reindexLeaseStoreName),
+      resolveStoreSchema(reindexLeaseStoreName),
+    );
     const dead = new StoreLeases(leaseStore, () => parts.clock.now());
     expect(await dead.acquire('handbook', 'replica-that-died', 'run-dead', 1000)).toMatchObject({
       acquired: true,

@@ -1,5 +1,5 @@
 import type { EngineBuilder, KeyedStore, ListOptions, PutOptions, StorePosture } from '@corekit/abstractions';
-import { storePostureOf } from '@corekit/abstractions';
+import { resolveStoreSchema, storePostureOf, versionedStore } from '@corekit/abstractions';
 import { LocalFileStore } from './local-file-store';
 
 /** The posture a store with a file of its own reports: durable, this node only. */
@@ -14,6 +14,7 @@ export const localFilePosture: StorePosture = storePostureOf({
  * engine's store provider is not shared: with PostgreSQL or Redis the records go to the provider, because a
  * per-replica file would split them between replicas (each replica retrying its own queue, reading its own
  * observations). The choice is made at first use (after `build()`, when the provider is final) and kept.
+ * Records in the file carry their schema version as the engine's stores do (`versionedStore`).
  */
 export class FileOrSharedStore<T> implements KeyedStore<T> {
   private chosen: KeyedStore<T> | undefined;
@@ -44,7 +45,10 @@ export class FileOrSharedStore<T> implements KeyedStore<T> {
   private target(): KeyedStore<T> {
     this.chosen ??=
       this.file !== undefined && !this.builder.storeTraits().shared
-        ? new LocalFileStore<T>(this.name, this.file, this.maxEntries, this.now)
+        ? versionedStore<T>(
+            new LocalFileStore<unknown>(this.name, this.file, this.maxEntries, this.now),
+            resolveStoreSchema(this.name),
+          )
         : this.engineStore;
     return this.chosen;
   }
