@@ -96,8 +96,16 @@ export type { PackDiagnostics } from './pack-diagnostics';
 export type { BuildHookContext, RuntimeHookContext, LifecycleHooks } from './lifecycle-hooks';
 export { transportAdapterKey } from './transports';
 export type { RawHttpHandler, HttpMount, TransportMountContext, TransportAdapter } from './transports';
-export { StoreLeases, leaseFor, leaseIsLive } from './store-leases';
-export type { WorkLease, LeaseRecord, LeaseAcquisition } from './store-leases';
+export { StoreLeases, leaseFor, leaseIsLive, keepLeaseRenewed, LeaseLostError } from './store-leases';
+export type {
+  WorkLease,
+  LeaseRecord,
+  LeaseAcquisition,
+  KeptLease,
+  LeaseLossReason,
+  LeaseRenewal,
+  LeaseRenewalOptions,
+} from './store-leases';
 export { StoreMirror } from './store-mirror';
 export type { StoreMirrorOptions, StoreMirrorFreshness } from './store-mirror';
 export { storeChangeFeedVersion, defaultFullReadIntervalMs } from './store-change-feed';
