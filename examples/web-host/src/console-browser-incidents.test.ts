@@ -113,4 +113,54 @@ describeInBrowser('the console during an incident, in Chromium', () => {
     );
     expect(await seriousViolations(page)).toEqual([]);
   }, 60_000);
+
+  it('puts incidents first: failed then degraded rows on top, the counts bar, failing since, the full error on expand, the degraded reason, and what liveness answers', async () => {
+    sample.upstream.state.inventory = 'down';
+    sample.upstream.state.pricing = 'slow';
+    const page = await openPage(`${base}/engine/console`);
+    await page.waitForSelector('[data-dependency="inventory-api"][data-state="failed"]', { timeout: 15_000 });
+    await page.waitForSelector('[data-dependency="pricing-api"][data-state="degraded"]', { timeout: 15_000 });
+    await page.locator('[data-counts]', { hasText: '1 degraded' }).waitFor();
+    await expect(page.locator('[data-counts]').textContent()).resolves.toMatch(/^1 failed · 1 degraded/);
+    const order = await page
+      .locator('[data-dependency]')
+      .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-dependency')));
+    expect(order.slice(0, 2)).toEqual(['inventory-api', 'pricing-api']);
+
+    // Failing since: a machine-readable time no later than now, with the span beside it.
+    const since = await page
+      .locator('[data-dependency="inventory-api"] [data-fact="since"] time')
+      .getAttribute('datetime');
+    expect(Date.parse(since!)).toBeLessThanOrEqual(Date.now());
+    await expect(
+      page.locator('[data-dependency="inventory-api"] [data-fact="since"]').textContent(),
+    ).resolves.toMatch(/^failing since/);
+    // The whole error, as the JSON route has it, on expand (the row shows one line of it).
+    const entries = (await (await fetch(`${base}/engine/dependencies`)).json()) as Array<{
+      id: string;
+      error: { code: string; message: string } | null;
+      description: string | null;
+    }>;
+    const inventory = entries.find((entry) => entry.id === 'inventory-api')!;
+    await page.locator('[data-dependency="inventory-api"] button.reason-toggle').click();
+    await expect(
+      page.locator('[data-dependency="inventory-api"] button.reason-toggle').getAttribute('aria-expanded'),
+    ).resolves.toBe('true');
+    await expect(
+      page.locator('[data-dependency="inventory-api"] [data-fact="full-reason"]').textContent(),
+    ).resolves.toContain(`${inventory.error!.code}: ${inventory.error!.message}`);
+    // A degraded row says why.
+    await expect(
+      page.locator('[data-dependency="pricing-api"] [data-fact="reason"]').textContent(),
+    ).resolves.toContain('price feed lagging');
+    // The cards say what the health routes answer, as they answer it.
+    const live = await fetch(`${base}/health/live`);
+    const ready = await fetch(`${base}/health/ready`);
+    await expect(page.locator('[data-fact="liveness-answer"]').textContent()).resolves.toContain(
+      `answers ${live.status}`,
+    );
+    await page.locator('[data-fact="readiness-answer"]', { hasText: `answers ${ready.status}` }).waitFor();
+    expect(ready.status).toBe(503);
+    expect(await seriousViolations(page)).toEqual([]);
+  }, 60_000);
 });

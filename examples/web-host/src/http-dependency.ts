@@ -4,7 +4,7 @@ import type { DependencyCheckResult, DependencyHealthContributor } from '@coreki
 /**
  * A dependency-health contributor in plain code: GET `url` on a dedicated connection (no keep-alive pool), closed
  * when the check settles or the engine aborts it. 2xx is Healthy (Degraded when the JSON body says
- * `"status":"degraded"`), anything else Unhealthy. `target` (kept as `data.target`, also on a timeout) is the
+ * `"status":"degraded"`, with its `"reason"` in the description), anything else Unhealthy. `target` (kept as `data.target`, also on a timeout) is the
  * URL's host and path.
  */
 export function httpDependency(options: {
@@ -42,10 +42,13 @@ export function httpDependency(options: {
             response.on('end', () => {
               const status = response.statusCode ?? 0;
               const degraded = /"status"\s*:\s*"degraded"/.test(body);
+              const reason = degraded ? /"reason"\s*:\s*"([^"]{1,300})"/.exec(body)?.[1] : undefined;
               if (status >= 200 && status < 300) {
                 resolve({
                   status: degraded ? 'Degraded' : 'Healthy',
-                  description: `GET ${url} answered ${status}`,
+                  description: reason
+                    ? `GET ${url} answered ${status} but reports degraded: ${reason}`
+                    : `GET ${url} answered ${status}`,
                   data: { statusCode: status, target: target() },
                 });
               } else {

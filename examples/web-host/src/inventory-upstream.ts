@@ -34,7 +34,12 @@ export class InventoryUpstream {
       if (path === '/pricing/healthz') {
         if (this.state.pricing === 'hang') return; // the socket stays open until the client gives up or close()
         if (this.state.pricing === 'down') return reply(503, { status: 'down' });
-        return reply(200, { status: this.state.pricing === 'slow' ? 'degraded' : 'ok' });
+        return reply(
+          200,
+          this.state.pricing === 'slow'
+            ? { status: 'degraded', reason: 'price feed lagging: quotes are up to 90 s old' }
+            : { status: 'ok' },
+        );
       }
       return reply(404, { status: 'unknown path' });
     });

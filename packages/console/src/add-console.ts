@@ -1,4 +1,4 @@
-import { CoreError, type EngineBuilder, type StoreProviderTraits } from '@corekit/abstractions';
+import { CoreError, type Engine, type EngineBuilder, type StoreProviderTraits } from '@corekit/abstractions';
 import { loadConsoleAssets, type ConsoleAssets } from './console-assets';
 import { consoleEventIdCatalog, consoleEventIds } from './console-event-ids';
 import { consoleOperations } from './console-operations';
@@ -8,12 +8,19 @@ import {
   type ConsoleCodeOptions,
   type ConsoleOptions,
 } from './console-options';
+import { randomUUID } from 'node:crypto';
 import { DependencyHistory, type HistoryBucket } from './dependency-history';
+import { DependencyTransitions, type TransitionRecord } from './dependency-transitions';
+import { RuntimeLifecycleLog, type LifecycleRecord } from './runtime-lifecycle-log';
 
 const registrationKey = '@corekit/console';
 
 /** Name of the store holding dependency history (`Engine:Stores` decides where it lives). */
 export const consoleHistoryStoreName = 'console-dependency-history';
+/** Name of the store holding each dependency's current state and its transitions. */
+export const consoleTransitionsStoreName = 'console-dependency-transitions';
+/** Name of the store holding the runtime story's lifecycle entries of every run (kept across restarts). */
+export const consoleLifecycleStoreName = 'console-runtime-lifecycle';
 
 export interface AddConsoleOptions extends ConsoleCodeOptions {
   /** Replaces the built assets (tests); default: the ones built with the package. */
@@ -63,13 +70,39 @@ export function addConsole(builder: EngineBuilder, options: AddConsoleOptions = 
         }),
     },
   );
+  const transitions = new DependencyTransitions(
+    builder.openStore<TransitionRecord>(consoleTransitionsStoreName, {
+      maxEntries: settings.HistoryMaxRecords,
+      description: 'each dependency state now and since when, and every state change (from, to, when)',
+    }),
+    { retentionMs: settings.HistoryRetentionMinutes * 60_000 },
+  );
+  const lifecycle = new RuntimeLifecycleLog(
+    builder.openStore<LifecycleRecord>(consoleLifecycleStoreName, {
+      maxEntries: 5000,
+      description:
+        'lifecycle entries of the runtime story of every run, shown by the console after a restart',
+    }),
+    randomUUID(),
+    settings.HistoryRetentionMinutes * 60_000,
+  );
   let storeTraits: StoreProviderTraits | null = null;
+  let attached: Engine | null = null;
+  const warn = (what: string) => (error: unknown) =>
+    builder.logger.log({
+      level: 'warn',
+      eventId: consoleEventIds.historyWriteFailed,
+      category: 'console',
+      message: `Console history: ${what} was not recorded: ${error instanceof Error ? error.message : String(error)}`,
+    });
 
   builder.addEventIds(consoleEventIdCatalog);
   for (const operation of consoleOperations({
     assets,
     options: settings,
     history,
+    transitions,
+    lifecycle,
     storeTraits: () => storeTraits,
   })) {
     builder.addOperation(operation);
@@ -77,8 +110,14 @@ export function addConsole(builder: EngineBuilder, options: AddConsoleOptions = 
   builder.addLifecycleHooks({
     id: 'console',
     attach: (engine) => {
+      attached = engine;
       engine.subscribe((event) => {
+        if (event.type === 'runtime-story') {
+          lifecycle.keep(event.entry).catch(warn(`the story entry ${event.entry.sequence}`));
+          return;
+        }
         if (event.type !== 'dependency-checked') return;
+        transitions.record(event.entry).catch(warn(`a state change of ${event.entry.id}`));
         history.record(event.entry).catch((error: unknown) =>
           builder.logger.log({
             level: 'warn',
@@ -91,6 +130,10 @@ export function addConsole(builder: EngineBuilder, options: AddConsoleOptions = 
       });
     },
     started: () => {
+      // Entries written before the subscription (the start itself) are kept too; a second write is a no-op.
+      for (const entry of attached?.runtimeStory().timeline ?? []) {
+        lifecycle.keep(entry).catch(warn(`the story entry ${entry.sequence}`));
+      }
       const traits = builder.storeTraits();
       storeTraits = { kind: traits.kind, durable: traits.durable, shared: traits.shared };
     },

@@ -3,6 +3,7 @@ import {
   OperationError,
   operationResponse,
   type OperationDefinition,
+  runtimeStoryEntrySchema,
   type StoreProviderTraits,
 } from '@corekit/abstractions';
 import { z } from 'zod';
@@ -10,6 +11,8 @@ import type { ConsoleAssets } from './console-assets';
 import { consolePage, consoleSecurityHeaders, immutableCacheControl } from './console-page';
 import { summarize, type DependencyHistory } from './dependency-history';
 import type { ConsoleOptions } from './console-options';
+import type { DependencyTransitions } from './dependency-transitions';
+import type { RuntimeLifecycleLog } from './runtime-lifecycle-log';
 import { catalogIndex, catalogIndexEntrySchema } from './catalog-index';
 import { operatorViewDocumentSchema, operatorViews } from './operator-views';
 
@@ -20,6 +23,8 @@ export interface ConsoleOperationParts {
   readonly assets: ConsoleAssets;
   readonly options: ConsoleOptions;
   readonly history: DependencyHistory;
+  readonly transitions: DependencyTransitions;
+  readonly lifecycle: RuntimeLifecycleLog;
   /** The store provider's traits, read when the engine started (null before). */
   readonly storeTraits: () => StoreProviderTraits | null;
 }
@@ -53,6 +58,23 @@ export const dependencyHistoryDocumentSchema = z.object({
   samples: z.array(historySampleSchema),
 });
 
+const outcomeSchema = z.enum(['healthy', 'degraded', 'failed', 'timed-out']);
+
+/** `GET /engine/console/transitions/{dependencyId}`: the answer, newest first. */
+export const dependencyTransitionsDocumentSchema = z.object({
+  dependencyId: z.string(),
+  current: z.object({ outcome: outcomeSchema, sinceUtc: z.string() }).nullable(),
+  transitions: z.array(
+    z.object({
+      from: outcomeSchema.nullable().describe('null: the first check the store saw'),
+      to: outcomeSchema,
+      atUtc: z.string(),
+      error: z.object({ code: z.string(), message: z.string() }).nullable(),
+      description: z.string().nullable(),
+    }),
+  ),
+});
+
 /** `GET /engine/console/info`: what the console is running with, read from the installation. */
 export const consoleInfoDocumentSchema = z.object({
   title: z.string(),
@@ -69,7 +91,16 @@ function textAnswer(body: string, contentType: string, headers: Record<string, s
 
 /** The console's operations: the page, its assets, and the JSON it needs beyond the existing `/engine` routes. */
 export function consoleOperations(parts: ConsoleOperationParts): OperationDefinition<any, any, any, any>[] {
-  const { assets, options, history } = parts;
+  const { assets, options, history, transitions, lifecycle } = parts;
+  const requireDependency = (engine: { dependencies(): readonly { id: string }[] }, id: string) => {
+    if (!engine.dependencies().some((entry) => entry.id === id)) {
+      throw new OperationError(
+        'not-found',
+        'CONSOLE_DEPENDENCY_NOT_FOUND',
+        `No dependency is registered with id ${id}`,
+      );
+    }
+  };
   const page = consolePage(assets, options.Title);
   return [
     defineOperation({
@@ -179,13 +210,7 @@ export function consoleOperations(parts: ConsoleOperationParts): OperationDefini
       result: dependencyHistoryDocumentSchema,
       errors: { 'not-found': 'no dependency has this id' },
       handler: async ({ params, query }, context) => {
-        if (!context.engine.dependencies().some((entry) => entry.id === params.dependencyId)) {
-          throw new OperationError(
-            'not-found',
-            'CONSOLE_DEPENDENCY_NOT_FOUND',
-            `No dependency is registered with id ${params.dependencyId}`,
-          );
-        }
+        requireDependency(context.engine, params.dependencyId);
         const windowMinutes = Math.min(query.windowMinutes ?? 60, options.HistoryRetentionMinutes);
         const samples = await history.read(params.dependencyId, windowMinutes * 60_000);
         return {
@@ -197,6 +222,67 @@ export function consoleOperations(parts: ConsoleOperationParts): OperationDefini
           samples,
         };
       },
+    }),
+    defineOperation({
+      id: 'console.dependency-states',
+      method: 'GET',
+      path: `${consolePath}/dependency-states`,
+      summary:
+        'The state of every dependency and since when (failing since), kept on the store across restarts',
+      tags: ['Console'],
+      result: z.object({
+        dependencies: z.record(z.string(), z.object({ outcome: outcomeSchema, sinceUtc: z.string() })),
+      }),
+      handler: async () => {
+        const states = await transitions.currentStates();
+        return {
+          dependencies: Object.fromEntries(
+            Object.entries(states).map(([id, state]) => [
+              id,
+              { outcome: state.outcome, sinceUtc: state.sinceUtc },
+            ]),
+          ),
+        };
+      },
+    }),
+    defineOperation({
+      id: 'console.dependency-transitions',
+      method: 'GET',
+      path: `${consolePath}/transitions/:dependencyId`,
+      summary:
+        'State changes of one dependency (from, to, when), newest first, kept on the store across restarts',
+      tags: ['Console'],
+      params: z.object({ dependencyId: z.string().min(1).max(200) }),
+      query: z.object({ limit: z.coerce.number().int().min(1).max(1000).optional() }),
+      result: dependencyTransitionsDocumentSchema,
+      errors: { 'not-found': 'no dependency has this id' },
+      handler: async ({ params, query }, context) => {
+        requireDependency(context.engine, params.dependencyId);
+        const current = (await transitions.currentStates())[params.dependencyId];
+        const list = await transitions.transitions(params.dependencyId, query.limit ?? 100);
+        return {
+          dependencyId: params.dependencyId,
+          current: current ? { outcome: current.outcome, sinceUtc: current.sinceUtc } : null,
+          transitions: list.map(({ dependencyId: _id, ...transition }) => transition),
+        };
+      },
+    }),
+    defineOperation({
+      id: 'console.runtime-lifecycle',
+      method: 'GET',
+      path: `${consolePath}/lifecycle`,
+      summary:
+        'Lifecycle entries of the runtime story of this run and the earlier ones (kept across restarts)',
+      tags: ['Console'],
+      query: z.object({ limit: z.coerce.number().int().min(1).max(5000).optional() }),
+      result: z.object({
+        runId: z.string().describe('this process run; entries of other runs are earlier ones'),
+        entries: z.array(z.object({ runId: z.string(), entry: runtimeStoryEntrySchema })),
+      }),
+      handler: async ({ query }) => ({
+        runId: lifecycle.runId,
+        entries: await lifecycle.read(query.limit ?? 1000),
+      }),
     }),
   ];
 }

@@ -16,6 +16,12 @@ export interface Sample {
   readonly durationMs: number | null;
 }
 
+/** A dependency's outcome and when it began ("failing since"). */
+export interface SinceState {
+  readonly outcome: string;
+  readonly sinceUtc: string;
+}
+
 export interface ConsoleState {
   /**
    * `live`: the host answers (the event stream is open and not silent past the contact bound); `lost`: the
@@ -31,6 +37,8 @@ export interface ConsoleState {
   /** The latest samples per dependency, for the history strips (oldest first). */
   readonly strips: Readonly<Record<string, readonly Sample[]>>;
   readonly story: readonly RuntimeStoryEntry[];
+  /** Each dependency's current outcome and since when (the store's record, then followed by pushed checks). */
+  readonly since: Readonly<Record<string, SinceState>>;
   /** The last change worth announcing to screen readers. */
   readonly announcement: string;
   readonly loadError: string | null;
@@ -71,6 +79,7 @@ export class ConsoleStore {
     dependencies: [],
     strips: {},
     story: [],
+    since: {},
     announcement: '',
     loadError: null,
   };
@@ -172,6 +181,10 @@ export class ConsoleStore {
         `console/history?windowMinutes=60&perDependency=${stripLength}`,
       ).catch(() => ({ dependencies: {} as Record<string, Sample[]> }));
       this.set({ strips: recent.dependencies });
+      const states = await getJson<{ dependencies: Record<string, SinceState> }>(
+        'console/dependency-states',
+      ).catch(() => ({ dependencies: {} as Record<string, SinceState> }));
+      this.set({ since: { ...states.dependencies } });
     } catch (error) {
       this.set({ loadError: error instanceof Error ? error.message : String(error) });
     }
@@ -207,12 +220,18 @@ export class ConsoleStore {
           durationMs: entry.durationMs,
         };
         const strip = [...(this.state.strips[entry.id] ?? []), sample].slice(-stripLength);
+        const known = this.state.since[entry.id];
+        const since =
+          known && known.outcome === sample.outcome
+            ? this.state.since
+            : { ...this.state.since, [entry.id]: { outcome: sample.outcome, sinceUtc: sample.checkedAtUtc } };
         const now = Date.now();
         const before = previous ? shownState(previous, now, true) : null;
         const after = shownState(entry, now, true);
         this.set({
           dependencies,
           strips: { ...this.state.strips, [entry.id]: strip },
+          since,
           ...(before !== after ? { announcement: `${entry.displayName} is now ${stateLabels[after]}.` } : {}),
         });
         return;

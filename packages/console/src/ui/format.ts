@@ -34,3 +34,13 @@ export function utcText(iso: string | null | undefined): string {
 export function spanText(fromMs: number, nowMs: number): string {
   return ageText(fromMs, nowMs).replace(/ ago$/, '');
 }
+
+/** "10:42" today, "26 Nov, 10:42" another day (local time). */
+export function clockText(iso: string, nowMs = Date.now()): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return new Date(nowMs).toDateString() === date.toDateString()
+    ? time
+    : `${date.toLocaleDateString([], { day: 'numeric', month: 'short' })}, ${time}`;
+}

@@ -6,8 +6,8 @@ import { HistoryStrip } from '../components/history-strip';
 import { HealthBadge, StateBadge } from '../components/state-badge';
 import { VirtualList } from '../components/virtual-list';
 import type { ConsoleState } from '../console-store';
-import { shownState } from '../dependency-status';
-import { durationText, timeText } from '../format';
+import { shownState, type ShownState } from '../dependency-status';
+import { clockText, durationText, spanText, timeText, utcText } from '../format';
 import { TimeAgo } from '../components/time-ago';
 import { href } from '../router';
 import { ViewHeading } from './view-heading';
@@ -79,18 +79,79 @@ function RuntimeSummary({ state }: { readonly state: ConsoleState }) {
   );
 }
 
+/** Incidents first: failed and timed out, then degraded, then what is not known, then healthy. */
+const rank: Readonly<Record<ShownState, number>> = {
+  failed: 0,
+  'timed-out': 0,
+  degraded: 1,
+  stale: 2,
+  unknown: 2,
+  pending: 3,
+  healthy: 4,
+};
+
+interface ShownEntry {
+  readonly entry: DependencyHealthEntry;
+  readonly shown: ShownState;
+  readonly sinceUtc: string | null;
+}
+
+/** "3 failed (1 timed out) · 2 degraded · 1 stale · 994 healthy": what the list holds, worst first. */
+export function countsText(items: readonly ShownEntry[]): string {
+  const count = (...states: ShownState[]) => items.filter((item) => states.includes(item.shown)).length;
+  const failed = count('failed', 'timed-out');
+  const timedOut = count('timed-out');
+  const parts = [
+    failed ? `${failed} failed${timedOut ? ` (${timedOut} timed out)` : ''}` : '',
+    count('degraded') ? `${count('degraded')} degraded` : '',
+    count('stale', 'unknown') ? `${count('stale', 'unknown')} stale or unknown` : '',
+    count('pending') ? `${count('pending')} not checked yet` : '',
+    count('healthy') ? `${count('healthy')} healthy` : '',
+  ].filter(Boolean);
+  return parts.join(' · ') || 'no dependency';
+}
+
+const rowHeight = 44;
+const expandedHeight = 168;
+
+function SinceCell({ item, now }: { readonly item: ShownEntry; readonly now: number }) {
+  if (!item.sinceUtc || rank[item.shown] > 1) return <span class="since" />;
+  const verb = item.shown === 'degraded' ? 'degraded' : 'failing';
+  return (
+    <span class="since" data-fact="since">
+      {verb} since{' '}
+      <time dateTime={item.sinceUtc} title={`${timeText(item.sinceUtc)} (${utcText(item.sinceUtc)})`}>
+        {clockText(item.sinceUtc)}
+      </time>{' '}
+      <span class="muted">({spanText(Date.parse(item.sinceUtc), now)})</span>
+    </span>
+  );
+}
+
+/** The reason in one line: the error for a failure, the check's description for a degraded result. */
+function reasonOf(entry: DependencyHealthEntry, shown: ShownState): string {
+  if (entry.error) return `${entry.error.code}: ${entry.error.message}`;
+  if (shown === 'degraded') return entry.description ? `Reason: ${entry.description}` : 'No reason given';
+  return '';
+}
+
 function DependencyRow({
-  entry,
+  item,
   state,
   now,
+  expanded,
+  onToggle,
 }: {
-  readonly entry: DependencyHealthEntry;
+  readonly item: ShownEntry;
   readonly state: ConsoleState;
   readonly now: number;
+  readonly expanded: boolean;
+  readonly onToggle: () => void;
 }) {
-  const shown = shownState(entry, now, state.connection !== 'lost');
+  const { entry, shown } = item;
+  const reason = reasonOf(entry, shown);
   return (
-    <div class="dependency-row" data-dependency={entry.id} data-state={shown}>
+    <div class={`dependency-row${expanded ? ' expanded' : ''}`} data-dependency={entry.id} data-state={shown}>
       <StateBadge state={shown} />
       <a class="dependency-name" href={href('dependencies', entry.id)}>
         {entry.displayName}
@@ -104,22 +165,75 @@ function DependencyRow({
           'not checked yet'
         )}
       </span>
+      <SinceCell item={item} now={now} />
       <HistoryStrip samples={state.strips[entry.id] ?? []} label={`${entry.displayName} history`} />
-      <span class="error-text">{entry.error ? `${entry.error.code}: ${entry.error.message}` : ''}</span>
+      <span class="reason-cell">
+        {reason ? (
+          <button
+            type="button"
+            class="reason-toggle"
+            aria-expanded={expanded}
+            aria-controls={`reason-${entry.id}`}
+            onClick={onToggle}
+          >
+            {expanded ? 'Hide' : 'Show'}{' '}
+            <span class="visually-hidden">the full reason of {entry.displayName}</span>
+          </button>
+        ) : null}
+        <span
+          class={shown === 'degraded' ? 'reason-text degraded-text' : 'reason-text error-text'}
+          data-fact="reason"
+        >
+          {reason}
+        </span>
+      </span>
+      {expanded ? (
+        <div class="reason-full" id={`reason-${entry.id}`} data-fact="full-reason">
+          {reason}
+          {entry.error && entry.description ? <p class="muted">{entry.description}</p> : null}
+          {entry.consecutiveFailures > 0 ? (
+            <p class="muted">{entry.consecutiveFailures} consecutive failed checks</p>
+          ) : null}
+        </div>
+      ) : null}
     </div>
   );
 }
 
 export function OverviewView({ state, now }: { readonly state: ConsoleState; readonly now: number }) {
   const [filter, setFilter] = useState('');
+  const [order, setOrder] = useState<'incidents' | 'name'>('incidents');
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const answering = state.connection !== 'lost';
+  const all: ShownEntry[] = state.dependencies.map((entry) => ({
+    entry,
+    shown: shownState(entry, now, answering),
+    sinceUtc: state.since[entry.id]?.sinceUtc ?? null,
+  }));
   const needle = filter.trim().toLowerCase();
-  const entries = needle
-    ? state.dependencies.filter((entry) =>
-        `${entry.id} ${entry.displayName} ${entry.kind} ${shownState(entry, now, state.connection !== 'lost')}`
+  const matching = needle
+    ? all.filter((item) =>
+        `${item.entry.id} ${item.entry.displayName} ${item.entry.kind} ${item.shown}`
           .toLowerCase()
           .includes(needle),
       )
-    : state.dependencies;
+    : all;
+  const items =
+    order === 'incidents'
+      ? [...matching].sort(
+          (a, b) =>
+            rank[a.shown] - rank[b.shown] ||
+            (a.sinceUtc ?? '').localeCompare(b.sinceUtc ?? '') ||
+            a.entry.displayName.localeCompare(b.entry.displayName),
+        )
+      : [...matching].sort((a, b) => a.entry.displayName.localeCompare(b.entry.displayName));
+  const toggle = (id: string) =>
+    setExpanded((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
   return (
     <section aria-labelledby="overview-heading">
       <ViewHeading focusKey="overview">
@@ -127,25 +241,41 @@ export function OverviewView({ state, now }: { readonly state: ConsoleState; rea
       </ViewHeading>
       <RuntimeSummary state={state} />
       <h3>Dependencies ({state.dependencies.length})</h3>
+      <p class="counts" data-counts>
+        {countsText(all)}
+      </p>
       <p class="links">
         JSON: <a href="dependencies">{shownUrl('dependencies')}</a> ·{' '}
         <a href="status">{shownUrl('status')}</a> ·{' '}
         <a href="../health/ready">{shownUrl('../health/ready')}</a>
       </p>
-      <label class="filter">
-        Filter dependencies{' '}
-        <input type="search" value={filter} onInput={(event) => setFilter(event.currentTarget.value)} />
-      </label>
+      <div class="filters">
+        <label class="filter">
+          Filter dependencies{' '}
+          <input type="search" value={filter} onInput={(event) => setFilter(event.currentTarget.value)} />
+        </label>
+        <label class="filter">
+          Order{' '}
+          <select
+            value={order}
+            onChange={(event) => setOrder(event.currentTarget.value === 'name' ? 'name' : 'incidents')}
+          >
+            <option value="incidents">incidents first</option>
+            <option value="name">by name</option>
+          </select>
+        </label>
+      </div>
       <div class="dependency-header" aria-hidden="true">
         <span>State</span>
         <span>Dependency</span>
         <span>Required</span>
         <span>Last duration</span>
         <span>Age</span>
+        <span>Since</span>
         <span>Recent checks</span>
-        <span>Error</span>
+        <span>Error or reason</span>
       </div>
-      {entries.length === 0 ? (
+      {items.length === 0 ? (
         <p>
           {state.dependencies.length === 0
             ? 'No dependency is registered.'
@@ -153,12 +283,21 @@ export function OverviewView({ state, now }: { readonly state: ConsoleState; rea
         </p>
       ) : (
         <VirtualList
-          items={entries}
-          rowHeight={44}
+          items={items}
+          rowHeight={rowHeight}
+          itemHeight={(item) => (expanded.has(item.entry.id) ? expandedHeight : rowHeight)}
           height={528}
           label="Dependencies"
-          itemKey={(entry) => entry.id}
-          renderItem={(entry) => <DependencyRow entry={entry} state={state} now={now} />}
+          itemKey={(item) => item.entry.id}
+          renderItem={(item) => (
+            <DependencyRow
+              item={item}
+              state={state}
+              now={now}
+              expanded={expanded.has(item.entry.id)}
+              onToggle={() => toggle(item.entry.id)}
+            />
+          )}
         />
       )}
     </section>
