@@ -179,7 +179,7 @@ export function describeSharedStoreProvider<P extends ClosableStoreProvider>(
       const early = builder.openStore<{ n: number }>('early');
       const provider: ClosableStoreProvider = suite.registration.add(builder);
       const engine = builder.build();
-      expect(builder.storeTraits()).toEqual({ kind: suite.kind, durable: true, shared: true });
+      expect(builder.storeTraits()).toMatchObject({ kind: suite.kind, durable: true, shared: true });
       await engine.start();
       await early.put('a', { n: 1 });
       const direct = await suite.provider(namespace);

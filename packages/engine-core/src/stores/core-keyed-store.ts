@@ -5,9 +5,12 @@ import {
   type ListOptions,
   type PutOptions,
   type PutResult,
+  type StoreChangeListener,
+  type StoreChangeSubscription,
   type StoredRecord,
 } from '@corekit/abstractions';
 import { isoAt, type Clock } from '../clock';
+import type { InProcessChangeFeed } from './in-process-change-feed';
 import type { CoreEntry, KeyedCore } from './keyed-core';
 import { copyValue } from './value-copy';
 
@@ -30,6 +33,8 @@ export interface CoreKeyedStoreOptions {
   readonly clock: Clock;
   readonly maxEntries: number;
   readonly admit: ValueAdmission;
+  /** The provider's change feed: every committed write and delete is published on it. */
+  readonly changes: InProcessChangeFeed;
 }
 
 /**
@@ -64,6 +69,15 @@ export class CoreKeyedStore<T> implements KeyedStore<T> {
       const result = core.put(key, admitted, options, this.options.maxEntries, this.options.clock.now());
       return { result, changed: result.written };
     });
+    if (outcome.written) {
+      this.options.changes.publish({
+        store: this.name,
+        key,
+        version: outcome.entry.version,
+        writtenAtMs: outcome.entry.updatedAtMs,
+        ...(outcome.entry.expiresAtMs === undefined ? {} : { expiresAtMs: outcome.entry.expiresAtMs }),
+      });
+    }
     return outcome.written
       ? { written: true, record: toRecord<T>(key, outcome.entry) }
       : { written: false, current: outcome.current ? toRecord<T>(key, outcome.current) : null };
@@ -72,10 +86,17 @@ export class CoreKeyedStore<T> implements KeyedStore<T> {
   async delete(key: string, options?: { readonly expectedVersion?: number }): Promise<boolean> {
     assertValidKey(this.name, key);
     assertPutOptions(options);
-    return this.options.backend.write((core) => {
-      const deleted = core.delete(key, options?.expectedVersion, this.options.clock.now());
-      return { result: deleted, changed: deleted };
+    const deleted = await this.options.backend.write((core) => {
+      const removed = core.delete(key, options?.expectedVersion, this.options.clock.now());
+      return { result: removed, changed: removed };
     });
+    if (deleted) this.options.changes.publish({ store: this.name, key, version: null });
+    return deleted;
+  }
+
+  /** Changes of this store made through this provider instance (every writer of an in-process store). */
+  watch(listener: StoreChangeListener): StoreChangeSubscription {
+    return this.options.changes.watch(this.name, listener);
   }
 
   async count(): Promise<number> {

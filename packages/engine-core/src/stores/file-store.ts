@@ -5,12 +5,14 @@ import {
   assertValidStoreName,
   defaultStoreMaxEntries,
   resolveStoreMaxEntries,
+  storeChangeFeedVersion,
   type KeyedStore,
   type StoreOptions,
   type StoreProvider,
 } from '@corekit/abstractions';
 import { systemClock, type Clock } from '../clock';
 import { CoreKeyedStore, type CoreBackend } from './core-keyed-store';
+import { InProcessChangeFeed, inProcessFeedPath } from './in-process-change-feed';
 import { KeyedCore } from './keyed-core';
 import type { InProcessStoreProviderOptions } from './memory-store';
 import { admitJson, decodeStoreFile, encodeStoreFile } from './store-file-format';
@@ -31,6 +33,9 @@ export class FileStoreProvider implements StoreProvider {
   readonly kind = 'file';
   readonly durable = true;
   readonly shared = false;
+  /** Changes are handed to the watchers of this provider instance in-process (`KeyedStore.watch`). */
+  readonly changeFeed = { version: storeChangeFeedVersion, path: inProcessFeedPath };
+  private readonly changes: InProcessChangeFeed;
   readonly directory: string;
   private readonly backends = new Map<string, FileBackend>();
   private readonly clock: Clock;
@@ -43,6 +48,7 @@ export class FileStoreProvider implements StoreProvider {
     this.directory = options.directory;
     this.clock = options.clock ?? systemClock;
     this.defaultMaxEntries = options.defaultMaxEntries ?? defaultStoreMaxEntries;
+    this.changes = new InProcessChangeFeed(options.fullReadIntervalMs);
   }
 
   /** The file holding store `name`. */
@@ -59,7 +65,14 @@ export class FileStoreProvider implements StoreProvider {
       backend = new FileBackend(name, file, this.clock);
       this.backends.set(name, backend);
     }
-    return new CoreKeyedStore<T>({ name, backend, clock: this.clock, maxEntries, admit: admitJson });
+    return new CoreKeyedStore<T>({
+      name,
+      backend,
+      clock: this.clock,
+      maxEntries,
+      admit: admitJson,
+      changes: this.changes,
+    });
   }
 
   /** Waits for every queued write to reach the disk. */

@@ -3,6 +3,7 @@ import {
   CoreError,
   defaultStoreMaxEntries,
   resolveStoreMaxEntries,
+  storeChangeFeedVersion,
   storeErrorCodes,
   type KeyedStore,
   type StoreOptions,
@@ -10,6 +11,7 @@ import {
 } from '@corekit/abstractions';
 import { systemClock, type Clock } from '../clock';
 import { CoreKeyedStore, type CoreBackend } from './core-keyed-store';
+import { InProcessChangeFeed, inProcessFeedPath } from './in-process-change-feed';
 import { KeyedCore } from './keyed-core';
 import { copyValue } from './value-copy';
 
@@ -19,6 +21,8 @@ export interface InProcessStoreProviderOptions {
   readonly clock?: Clock;
   /** Bound of a store opened without `maxEntries`. Default 10,000. */
   readonly defaultMaxEntries?: number;
+  /** The safety-net full-read interval a watcher is told (`Engine:Stores:ChangeFeed`). Default 5 minutes. */
+  readonly fullReadIntervalMs?: number;
 }
 
 /** Admission of the memory provider: a structured clone; functions, symbols and the like are refused. */
@@ -46,6 +50,9 @@ export class MemoryStoreProvider implements StoreProvider {
   readonly kind = 'memory';
   readonly durable = false;
   readonly shared = false;
+  /** Changes are handed to the watchers of this provider instance in-process (`KeyedStore.watch`). */
+  readonly changeFeed = { version: storeChangeFeedVersion, path: inProcessFeedPath };
+  private readonly changes: InProcessChangeFeed;
   private readonly cores = new Map<string, KeyedCore>();
   private readonly clock: Clock;
   private readonly defaultMaxEntries: number;
@@ -53,6 +60,7 @@ export class MemoryStoreProvider implements StoreProvider {
   constructor(options: InProcessStoreProviderOptions = {}) {
     this.clock = options.clock ?? systemClock;
     this.defaultMaxEntries = options.defaultMaxEntries ?? defaultStoreMaxEntries;
+    this.changes = new InProcessChangeFeed(options.fullReadIntervalMs);
   }
 
   open<T>(name: string, options?: StoreOptions): KeyedStore<T> {
@@ -68,7 +76,14 @@ export class MemoryStoreProvider implements StoreProvider {
       read: async () => committed,
       write: async (mutate) => mutate(committed).result,
     };
-    return new CoreKeyedStore<T>({ name, backend, clock: this.clock, maxEntries, admit: admitCloneable });
+    return new CoreKeyedStore<T>({
+      name,
+      backend,
+      clock: this.clock,
+      maxEntries,
+      admit: admitCloneable,
+      changes: this.changes,
+    });
   }
 
   async close(): Promise<void> {}

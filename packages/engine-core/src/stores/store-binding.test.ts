@@ -47,7 +47,36 @@ describe('store provider binding', () => {
   it('answers storeTraits() with the default Memory provider when none was installed', () => {
     const { builder } = testBuilder();
     builder.build();
-    expect(builder.storeTraits()).toEqual({ kind: 'memory', durable: false, shared: false });
+    expect(builder.storeTraits()).toEqual({
+      kind: 'memory',
+      durable: false,
+      shared: false,
+      changeFeed: { version: 1, path: 'in-process' },
+    });
+  });
+
+  it('hands out the change feed with the safety-net interval of Engine:Stores:ChangeFeed, or none when it is switched off', async () => {
+    const listener = { change: () => undefined };
+    const on = testBuilder({
+      configuration: { Engine: { Stores: { ChangeFeed: { FullReadIntervalSeconds: 60 } } } },
+    }).builder;
+    on.build();
+    const subscription = on.openStore<number>('watched').watch?.(listener);
+    expect(subscription?.fullReadIntervalMs).toBe(60_000);
+    expect(subscription?.state()).toMatchObject({ path: 'in-process', connected: true });
+    subscription?.close();
+
+    const off = testBuilder({
+      configuration: { Engine: { Stores: { ChangeFeed: { Enabled: false } } } },
+    }).builder;
+    off.build();
+    expect(off.storeTraits().changeFeed).toBeUndefined();
+    expect(off.openStore<number>('watched').watch?.(listener)).toBeUndefined();
+
+    const typo = testBuilder({
+      configuration: { Engine: { Stores: { ChangeFeed: { Enable: false } } } },
+    }).builder;
+    expect(() => typo.build()).toThrow(/ChangeFeed.*Enable/);
   });
 
   it('hands Engine:Stores:MaxEntries to an installed provider for stores opened without a bound', async () => {

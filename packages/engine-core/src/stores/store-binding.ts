@@ -8,6 +8,8 @@ import {
   type ListOptions,
   type PutOptions,
   type PutResult,
+  type StoreChangeListener,
+  type StoreChangeSubscription,
   type StoredRecord,
   type StoreOptions,
   type StoreProvider,
@@ -25,6 +27,8 @@ export interface StoreBindingOptions extends StoreProviderContext {
 interface Bound {
   readonly provider: StoreProvider;
   readonly defaultMaxEntries: number;
+  /** `Engine:Stores:ChangeFeed`. */
+  readonly changeFeed: StoresOptions['ChangeFeed'];
 }
 
 /**
@@ -72,13 +76,16 @@ export class StoreBinding {
     const schema = resolveStoreSchema(name, options);
     const stored = boundStore<unknown>(name, options, () => this.bind('a store method'));
     this.schemas.add(stored, schema);
-    return versionedStore<T>(stored, schema);
+    return { ...versionedStore<T>(stored, schema), watch: stored.watch };
   }
 
-  /** `builder.storeTraits()`: binds the provider and answers its traits. */
+  /** `builder.storeTraits()`: binds the provider and answers its traits (its change feed when switched on). */
   traits(): StoreProviderTraits {
-    const { kind, durable, shared } = this.bind('storeTraits()').provider;
-    return { kind, durable, shared };
+    const { provider, changeFeed } = this.bind('storeTraits()');
+    const { kind, durable, shared } = provider;
+    return changeFeed.Enabled && provider.changeFeed
+      ? { kind, durable, shared, changeFeed: provider.changeFeed }
+      : { kind, durable, shared };
   }
 
   /** Binds the provider (at `build()` at the latest) and answers it with the default bound. */
@@ -86,7 +93,7 @@ export class StoreBinding {
     if (!this.bound) {
       const settings = this.options.settings();
       const provider = resolveStoreProvider(settings, this.installed, this.options);
-      this.bound = { provider, defaultMaxEntries: settings.MaxEntries };
+      this.bound = { provider, defaultMaxEntries: settings.MaxEntries, changeFeed: settings.ChangeFeed };
       this.boundBy = by;
     }
     return this.bound;
@@ -121,5 +128,15 @@ function boundStore<T>(name: string, options: StoreOptions | undefined, bind: ()
     delete: async (key: string, deleteOptions?: { readonly expectedVersion?: number }): Promise<boolean> =>
       target().delete(key, deleteOptions),
     count: async (): Promise<number> => target().count(),
+    watch: (listener: StoreChangeListener): StoreChangeSubscription | undefined => {
+      const { changeFeed } = bind();
+      const inner = changeFeed.Enabled ? target().watch?.(listener) : undefined;
+      if (!inner) return undefined;
+      return {
+        state: () => inner.state(),
+        fullReadIntervalMs: changeFeed.FullReadIntervalSeconds * 1000,
+        close: () => inner.close(),
+      };
+    },
   };
 }

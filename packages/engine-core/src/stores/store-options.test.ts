@@ -9,7 +9,10 @@ const context = { contentRoot: '/srv/app', clock: manualClock() };
 describe('Engine:Stores', () => {
   it('defaults to the memory provider with a bound of 10000', async () => {
     const settings = bindValue('Engine:Stores', storesOptionsSchema, {});
-    expect(settings).toEqual({ MaxEntries: 10000 });
+    expect(settings).toEqual({
+      MaxEntries: 10000,
+      ChangeFeed: { Enabled: true, FullReadIntervalSeconds: 300 },
+    });
     expect(createStoreProvider(settings, context)).toBeInstanceOf(MemoryStoreProvider);
   });
 

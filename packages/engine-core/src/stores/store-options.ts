@@ -43,6 +43,28 @@ export const storesOptionsSchema = z
     Directory: z.string().min(1).optional(),
     /** Records a store keeps when `openStore` sets no `maxEntries`, whatever the provider; a put of a new key beyond it fails with STORE_FULL. Default 10000. */
     MaxEntries: z.number().int().positive().default(defaultStoreMaxEntries),
+    /**
+     * The providers' change feed (`KeyedStore.watch`): the read copies packs keep of shared stores (publication,
+     * dispatch, capture, index and run states...) follow each change instead of reading the whole store every
+     * refresh interval of the pack.
+     */
+    ChangeFeed: z
+      .object({
+        /**
+         * Follow the provider's change feed (PostgreSQL LISTEN/NOTIFY, Redis pub/sub, in-process for Memory
+         * and File). False: the copies read the whole store every refresh interval of their pack (the
+         * behaviour before the feed). Default true.
+         */
+        Enabled: z.boolean().default(true),
+        /**
+         * Seconds between two whole reads of a store a copy still makes while the feed is connected: the
+         * safety net against a lost notification (every reconnection of the feed also reads the whole store
+         * at once). Default 300.
+         */
+        FullReadIntervalSeconds: z.number().int().min(10).max(86_400).default(300),
+      })
+      .strict()
+      .default({ Enabled: true, FullReadIntervalSeconds: 300 }),
     /** Bound by `addPostgresStores` (@corekit/store-postgres) with its own strict schema. */
     PostgreSql: z.unknown().optional(),
     /** Bound by `addRedisStores` (@corekit/store-redis) with its own strict schema. */
@@ -67,8 +89,15 @@ export interface StoreProviderContext {
 }
 
 /** The built-in provider `Engine:Stores` selects (Memory or File). Throws for a provider a package must add. */
-export function createStoreProvider(settings: StoresOptions, context: StoreProviderContext): StoreProvider {
-  const common = { clock: context.clock, defaultMaxEntries: settings.MaxEntries };
+export function createStoreProvider(
+  settings: Omit<StoresOptions, 'ChangeFeed'> & Partial<Pick<StoresOptions, 'ChangeFeed'>>,
+  context: StoreProviderContext,
+): StoreProvider {
+  const common = {
+    clock: context.clock,
+    defaultMaxEntries: settings.MaxEntries,
+    fullReadIntervalMs: (settings.ChangeFeed?.FullReadIntervalSeconds ?? 300) * 1000,
+  };
   const provider = settings.Provider ?? 'Memory';
   if (provider === 'Memory') return new MemoryStoreProvider(common);
   if (provider !== 'File') {
