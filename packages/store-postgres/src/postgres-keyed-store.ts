@@ -12,6 +12,8 @@ import {
   type ListOptions,
   type PutOptions,
   type PutResult,
+  type StoreChangeListener,
+  type StoreChangeSubscription,
   type StoredRecord,
   sqlOperationOf,
 } from '@corekit/abstractions';
@@ -143,6 +145,14 @@ export class PostgresKeyedStore<T> implements KeyedStore<T> {
       [this.name, key, this.now(), options?.expectedVersion ?? null],
     );
     return rows[0]?.live === true;
+  }
+
+  /** Changes of this store by every process on the table (LISTEN/NOTIFY); undefined when the feed is off. */
+  watch(listener: StoreChangeListener): StoreChangeSubscription | undefined {
+    if (!this.context.feed) return undefined;
+    // The trigger is created with the table: make sure it exists before anyone relies on the feed.
+    this.context.pool().catch(() => undefined);
+    return this.context.feed.watch(this.name, listener);
   }
 
   private now(): number {

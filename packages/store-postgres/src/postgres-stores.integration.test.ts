@@ -7,6 +7,7 @@ import { storeTestClock } from '@corekit/testing/store-contract-suite';
 import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addPostgresStores } from './add-postgres-stores';
 import { PostgresStoreProvider } from './postgres-store-provider';
+import { sortKeyOf } from './sort-key';
 
 const postgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 /** Every table of this run starts with it, so parallel runs never share a table; all are dropped at the end. */
@@ -61,6 +62,36 @@ describeSharedStoreProvider('PostgresStoreProvider', {
       }),
     secret: 's3cr3t-pw',
     message: /PostgreSQL store "things" failed on 127\.0\.0\.1:1\/orders: .*ECONNREFUSED/,
+  },
+  changeFeed: {
+    path: 'postgresql-listen-notify',
+    killFeedConnection: async (provider) => {
+      const pool = new pg.Pool({ connectionString: postgresUrl });
+      try {
+        const { rows } = await pool.query(
+          `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE application_name = $1`,
+          [`corekit-store-feed public.${provider.tableName}`.slice(0, 63)],
+        );
+        if (rows.length === 0) throw new Error('no listening connection to kill');
+      } finally {
+        await pool.end();
+      }
+    },
+    writeUnannounced: async (provider, store, key, value) => {
+      // A write the trigger does not see (session_replication_role = replica skips triggers): a lost NOTIFY.
+      const client = new pg.Client({ connectionString: postgresUrl });
+      await client.connect();
+      try {
+        await client.query(`SET session_replication_role = replica`);
+        await client.query(
+          `INSERT INTO "${provider.tableName}" (store_name, key, sort_key, value, version, updated_at_ms)
+           VALUES ($1, $2, $3, $4::json, 1, $5)`,
+          [store, key, sortKeyOf(key), JSON.stringify(value), Date.now()],
+        );
+      } finally {
+        await client.end();
+      }
+    },
   },
   registration: {
     section: (tableName) => ({

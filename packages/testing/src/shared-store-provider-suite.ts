@@ -3,6 +3,7 @@ import { SpanKind } from '@opentelemetry/api';
 import { captureTelemetry } from './capture-telemetry';
 import { startFixture, type FixtureProcess } from './child-process';
 import { expectDatabaseClientTelemetry } from './semantic-convention-expectations';
+import { describeStoreChangeFeed } from './store-change-feed-suite';
 import { describeStoreContract, storeTestClock } from './store-contract-suite';
 import { createTestEngineBuilder } from './test-engine-builder';
 
@@ -50,6 +51,15 @@ export interface SharedStoreProviderSuite<P extends ClosableStoreProvider> {
     /** `db.collection.name` on `namespace`, for a database with tables. */
     readonly collection?: (namespace: string) => string;
   };
+  /**
+   * The provider's change feed (`@corekit/testing/store-change-feed-suite`): its path, how the server kills the
+   * listening connection of a provider, and how a write reaches the server without being announced.
+   */
+  readonly changeFeed: {
+    readonly path: string;
+    readonly killFeedConnection: (provider: P) => Promise<void>;
+    readonly writeUnannounced: (provider: P, store: string, key: string, value: unknown) => Promise<void>;
+  };
   /** The package's `add*Stores` and the `Engine:Stores` section that puts it on `namespace`. */
   readonly registration: {
     readonly section: (namespace: string) => Record<string, unknown>;
@@ -59,7 +69,8 @@ export interface SharedStoreProviderSuite<P extends ClosableStoreProvider> {
 
 /**
  * The tests every shared provider (records on a server, seen by every replica) runs: the store contract
- * (`describeStoreContract`), then what only a shared provider promises. Two processes incrementing one key by
+ * (`describeStoreContract`), the change feed (`describeStoreChangeFeed`, with the server killing the listening
+ * connection), then what only a shared provider promises. Two processes incrementing one key by
  * compare-and-set lose no update; two provider instances on one namespace see one store (versions, TTL on one
  * manual clock, STORE_FULL); a closed provider reconnects; an unreachable server fails every call with
  * STORE_UNAVAILABLE naming the server and never the password; `add*Stores` serves stores opened before it
@@ -70,6 +81,17 @@ export function describeSharedStoreProvider<P extends ClosableStoreProvider>(
   suite: SharedStoreProviderSuite<P>,
 ): void {
   describeStoreContract(label, (options) => suite.provider(suite.freshNamespace(), options));
+  describeStoreChangeFeed(label, {
+    ...suite.changeFeed,
+    pair: async () => {
+      const namespace = suite.freshNamespace();
+      const writer = await suite.provider(namespace);
+      return [writer, await suite.provider(namespace)] as const;
+    },
+    close: async (providers) => {
+      await Promise.all(providers.map((provider) => provider.close()));
+    },
+  });
 
   describe(`shared store provider: ${label}`, () => {
     const children: FixtureProcess[] = [];
