@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
   databaseTargetOfUrl,
-  layoutRefusal,
   redactText,
   secretsInConnectionString,
   storeChangeFeedVersion,
@@ -131,7 +130,7 @@ export class PostgresStoreProvider extends SharedStoreProvider {
       tableId: `${schema}.${tableName}`,
       clock: options.clock ?? systemStoreClock,
       pool: () => this.ready(),
-      unavailable: (store, error) => layoutRefusal(error) ?? storeUnavailableError(server, store, error),
+      unavailable: (store, error) => storeUnavailableError(server, store, error),
     };
   }
 
