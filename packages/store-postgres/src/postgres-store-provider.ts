@@ -1,9 +1,6 @@
-import { createHash } from 'node:crypto';
 import {
   databaseTargetOfUrl,
-  redactText,
-  secretsInConnectionString,
-  storeChangeFeedVersion,
+  layoutRefusal,
   SharedStoreProvider,
   storeUnavailableError,
   systemStoreClock,
@@ -11,12 +8,11 @@ import {
   type DatabaseClientTarget,
   type DatabaseClientTelemetry,
   type KeyedStore,
-  type StoreChangeFeedTraits,
   type StoreClock,
 } from '@corekit/abstractions';
 import pg from 'pg';
-import { PostgresChangeFeed, postgresFeedPath } from './postgres-change-feed';
 import { PostgresKeyedStore } from './postgres-keyed-store';
+import { checkPostgresStoreLayout } from './postgres-store-layout';
 
 /** Options of `PostgresStoreProvider` (`addPostgresStores` fills them from `Engine:Stores:PostgreSql`). */
 export interface PostgresStoreProviderOptions {
@@ -38,11 +34,6 @@ export interface PostgresStoreProviderOptions {
   readonly clock?: StoreClock;
   /** Bound of a store opened without `maxEntries`. Default 10,000. */
   readonly defaultMaxEntries?: number;
-  /**
-   * Offer the change feed (`KeyedStore.watch`: LISTEN on the table's channel, fed by its trigger). Default
-   * true. The trigger is created with the table either way, so replicas with and without the feed can mix.
-   */
-  readonly changeFeed?: boolean;
 }
 
 const identifier = /^[a-z_][a-z0-9_]{0,49}$/;
@@ -62,8 +53,6 @@ export interface PostgresStoreContext {
   readonly telemetry: DatabaseClientTelemetry;
   /** `db.collection.name` of every statement: `schema.table`. */
   readonly collection: string;
-  /** The provider's one listening connection; absent when the feed is switched off. */
-  readonly feed: PostgresChangeFeed | undefined;
 }
 
 /**
@@ -76,12 +65,6 @@ export interface PostgresStoreContext {
 export class PostgresStoreProvider extends SharedStoreProvider {
   readonly kind = 'postgresql';
   readonly database: DatabaseClientTarget;
-  readonly changeFeed: StoreChangeFeedTraits | undefined;
-  /** The NOTIFY channel of the table: `corekit_stores_` and 16 hex digits of the md5 of `schema.table`. */
-  readonly channel: string;
-  /** The table every store of this provider lives in (unquoted, without the schema). */
-  readonly tableName: string;
-  private readonly feed: PostgresChangeFeed | undefined;
   private readonly context: PostgresStoreContext;
   private current: { pool: pg.Pool; ready: Promise<void> | undefined } | undefined;
 
@@ -106,31 +89,14 @@ export class PostgresStoreProvider extends SharedStoreProvider {
       connectionPlaceholder: '<connection string>',
     };
     this.database = databaseTargetOfUrl('postgresql', options.connectionString, { port: 5432 });
-    this.tableName = tableName;
-    const tableId = `${schema}.${tableName}`;
-    this.channel = `corekit_stores_${createHash('md5').update(tableId).digest('hex').slice(0, 16)}`;
-    const secrets = secretsInConnectionString(options.connectionString);
-    this.feed =
-      options.changeFeed === false
-        ? undefined
-        : new PostgresChangeFeed({
-            connectionString: options.connectionString,
-            channel: this.channel,
-            applicationName: `corekit-store-feed ${tableId}`.slice(0, 63),
-            connectTimeoutMs: options.connectTimeoutMs ?? 5000,
-            redact: (message) =>
-              redactText(message.split(options.connectionString).join('<connection string>'), secrets),
-          });
-    this.changeFeed = this.feed ? { version: storeChangeFeedVersion, path: postgresFeedPath } : undefined;
     this.context = {
-      feed: this.feed,
       telemetry: this.databaseTelemetry(),
       collection: `${schema}.${tableName}`,
       table: `"${schema}"."${tableName}"`,
       tableId: `${schema}.${tableName}`,
       clock: options.clock ?? systemStoreClock,
       pool: () => this.ready(),
-      unavailable: (store, error) => storeUnavailableError(server, store, error),
+      unavailable: (store, error) => layoutRefusal(error) ?? storeUnavailableError(server, store, error),
     };
   }
 
@@ -143,11 +109,11 @@ export class PostgresStoreProvider extends SharedStoreProvider {
     await this.ready();
   }
 
-  /** Ends the pool and the listening connection; a store used afterwards opens a new one. */
+  /** Ends the pool; a store used afterwards opens a new one. */
   async close(): Promise<void> {
     const current = this.current;
     this.current = undefined;
-    await Promise.all([current?.pool.end().catch(() => undefined), this.feed?.close()]);
+    await current?.pool.end().catch(() => undefined);
   }
 
   /** Drops the table (tests and teardown only). */
@@ -210,7 +176,7 @@ export class PostgresStoreProvider extends SharedStoreProvider {
       await client.query(
         `CREATE INDEX IF NOT EXISTS "${base}_expiry" ON ${table} (store_name, expires_at_ms) WHERE expires_at_ms IS NOT NULL`,
       );
-      await createChangeTrigger(client, table, tableId, base, this.channel);
+      await checkPostgresStoreLayout(client, table, tableId);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -219,42 +185,6 @@ export class PostgresStoreProvider extends SharedStoreProvider {
       client.release();
     }
   }
-}
-
-/**
- * The change feed's trigger: after every insert, update and delete of a row, `pg_notify` on the table's channel
- * with `[store, key, version, expiresAtMs, updatedAtMs]` (a deletion: `[store, key, null, null, null]`), sent
- * when the writing transaction commits, never for one rolled back. No value: the payload is bounded by the
- * longest store name and key (100 + 512 characters), far under NOTIFY's 8000 bytes. Created with the table and
- * on tables of earlier releases (the function is replaced, the trigger created once).
- */
-async function createChangeTrigger(
-  client: pg.PoolClient,
-  table: string,
-  tableId: string,
-  base: string,
-  channel: string,
-): Promise<void> {
-  const schema = tableId.split('.')[0];
-  const notify = `"${schema}"."${base}_notify"`;
-  await client.query(`
-    CREATE OR REPLACE FUNCTION ${notify}() RETURNS trigger LANGUAGE plpgsql AS $$
-    BEGIN
-      IF TG_OP = 'DELETE' THEN
-        PERFORM pg_notify(TG_ARGV[0], json_build_array(OLD.store_name, OLD.key, NULL, NULL, NULL)::text);
-      ELSE
-        PERFORM pg_notify(TG_ARGV[0],
-          json_build_array(NEW.store_name, NEW.key, NEW.version, NEW.expires_at_ms, NEW.updated_at_ms)::text);
-      END IF;
-      RETURN NULL;
-    END $$`);
-  await client.query(`
-    DO $$ BEGIN
-      IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '${base}_changes' AND tgrelid = '${table.replace(/'/g, "''")}'::regclass) THEN
-        CREATE TRIGGER "${base}_changes" AFTER INSERT OR UPDATE OR DELETE ON ${table}
-          FOR EACH ROW EXECUTE FUNCTION ${notify}('${channel}');
-      END IF;
-    END $$`);
 }
 
 /** `host:port/database` of a connection string, without user or password. */

@@ -1,5 +1,6 @@
 import {
   databaseTargetOfUrl,
+  layoutRefusal,
   SharedStoreProvider,
   storeUnavailableError,
   systemStoreClock,
@@ -10,6 +11,7 @@ import {
   type StoreClock,
 } from '@corekit/abstractions';
 import { Redis } from 'ioredis';
+import { checkRedisStoreLayout } from './redis-store-layout';
 import { RedisKeyedStore } from './redis-keyed-store';
 import type { StoreScript } from './redis-store-scripts';
 
@@ -73,6 +75,7 @@ export class RedisStoreProvider extends SharedStoreProvider {
       client: () => this.client(),
       run: async (script, keys, args) => {
         const client = this.client();
+        await this.layoutOf(client);
         try {
           return await client.evalsha(script.sha, keys.length, ...keys, ...args);
         } catch (error) {
@@ -81,6 +84,7 @@ export class RedisStoreProvider extends SharedStoreProvider {
         }
       },
       unavailable: (store, error) =>
+        layoutRefusal(error) ??
         storeUnavailableError(
           server,
           store,
@@ -111,6 +115,21 @@ export class RedisStoreProvider extends SharedStoreProvider {
       ['r', 'k', 'x'].map((part) => `${this.context.keyPrefix}{${name}}:${part}`),
     );
     if (keys.length > 0) await this.client().del(...keys);
+  }
+
+  /** The layout check of the current client (`redis-store-layout.ts`), made before its first script. */
+  private layoutChecked: { readonly client: Redis; readonly done: Promise<void> } | undefined;
+
+  private layoutOf(client: Redis): Promise<void> {
+    if (this.layoutChecked?.client !== client) {
+      const done = checkRedisStoreLayout(client, this.context.keyPrefix);
+      // A check that failed (the server down) is made again by the next script.
+      done.catch(() => {
+        if (this.layoutChecked?.done === done) this.layoutChecked = undefined;
+      });
+      this.layoutChecked = { client, done };
+    }
+    return this.layoutChecked.done;
   }
 
   private client(): Redis {

@@ -59,6 +59,8 @@ export {
   encodeStoredValue,
   decodeStoredValue,
   schemaTooNewError,
+  layoutTooNewError,
+  layoutRefusal,
   versionedStore,
   scanStoreSchema,
 } from './store-schema';

@@ -38,7 +38,34 @@ export const storeSchemaErrorCodes = {
   tooNew: 'STORE_SCHEMA_TOO_NEW',
   /** Two `openStore` calls name one store with different schema versions. */
   conflict: 'STORE_SCHEMA_CONFLICT',
+  /**
+   * A provider's physical layout (the file format, the PostgreSQL table, the Redis keys) was written by a later
+   * release of the provider package: refused before anything is read or written.
+   */
+  layoutTooNew: 'STORE_LAYOUT_TOO_NEW',
 } as const;
+
+/** The error itself when it is a STORE_LAYOUT_TOO_NEW refusal, which a provider passes on as it is (not as STORE_UNAVAILABLE). */
+export function layoutRefusal(error: unknown): CoreError | undefined {
+  return error instanceof CoreError && error.code === storeSchemaErrorCodes.layoutTooNew ? error : undefined;
+}
+
+/**
+ * STORE_LAYOUT_TOO_NEW for a provider whose `where` (a file, a table, a key prefix) has layout `found`, newer
+ * than the `supported` one of `component` (the provider package).
+ */
+export function layoutTooNewError(
+  where: string,
+  component: string,
+  found: number,
+  supported: number,
+): CoreError {
+  return new CoreError(
+    storeSchemaErrorCodes.layoutTooNew,
+    `${where} has store layout ${found}, but the installed ${component} reads layout ${supported} at most: it was written by a later release. Run that release (or a later one) again, or restore the stores from a backup taken before it was installed.`,
+    { where, component, foundLayout: found, supportedLayout: supported },
+  );
+}
 
 /**
  * Turns the value of a record of one schema version into the next version's shape (`migrations[1]` reads a

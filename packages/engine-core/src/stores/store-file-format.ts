@@ -1,9 +1,23 @@
-import { admitJsonText, CoreError, maxStoreKeyLength, storeErrorCodes } from '@corekit/abstractions';
+import {
+  admitJsonText,
+  CoreError,
+  layoutTooNewError,
+  maxStoreKeyLength,
+  storeErrorCodes,
+} from '@corekit/abstractions';
 import { isoAt } from '../clock';
 import type { CoreEntry } from './keyed-core';
 
-/** The `format` marker of a store file; a file without it is not read as a store. */
-export const storeFileFormat = 'corekit-keyed-store/1';
+/** The layout of a store file this package writes and reads; a later release that changes it raises it. */
+export const storeFileLayout = 1;
+
+/**
+ * The `format` marker of a store file (`corekit-keyed-store/<layout>`); a file without it is not read as a
+ * store, and one of a later layout is refused with STORE_LAYOUT_TOO_NEW.
+ */
+export const storeFileFormat = `corekit-keyed-store/${storeFileLayout}`;
+
+const formatPattern = /^corekit-keyed-store\/([1-9][0-9]*)$/;
 
 interface FileRecord {
   key: string;
@@ -49,6 +63,15 @@ export function decodeStoreFile(file: string, text: string): Array<[string, Core
     throw corrupt(`not JSON: ${(error as Error).message}`, error);
   }
   const body = document as { format?: unknown; records?: unknown } | null;
+  const layout = Number(formatPattern.exec(String(body?.format))?.[1]);
+  if (layout > storeFileLayout) {
+    throw layoutTooNewError(
+      `Store file ${file}`,
+      '@corekit/engine-core file provider',
+      layout,
+      storeFileLayout,
+    );
+  }
   if (!body || typeof body !== 'object' || body.format !== storeFileFormat) {
     throw corrupt(`no "format": "${storeFileFormat}" marker`);
   }

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resolveStoreSchema, type StoreOptions } from '@corekit/abstractions';
@@ -149,6 +149,20 @@ describe('store schema versions', () => {
     const error = await errorOf(() => people.get('bad-shape'));
     expect(error).toMatchObject({ code: 'STORE_CORRUPT', details: { key: 'bad-shape' } });
     expect(error.message).toContain('the migration from schema version 1 failed: name is not a string');
+  });
+
+  it('refuses a store file of a later layout with STORE_LAYOUT_TOO_NEW, naming the file and both layouts', async () => {
+    const { builder, provider } = fileEngine();
+    await writeFile(
+      provider.fileOf('people'),
+      JSON.stringify({ format: 'corekit-keyed-store/2', name: 'people', records: [] }),
+    );
+    const error = await errorOf(() => builder.openStore('people').list());
+    expect(error).toMatchObject({
+      code: 'STORE_LAYOUT_TOO_NEW',
+      details: { foundLayout: 2, supportedLayout: 1 },
+    });
+    expect(error.message).toContain(`Store file ${provider.fileOf('people')} has store layout 2`);
   });
 
   it('refuses a schema without every migration, and one store opened at two schema versions', () => {
