@@ -1,6 +1,10 @@
+import { createHash } from 'node:crypto';
 import {
   databaseTargetOfUrl,
   layoutRefusal,
+  redactText,
+  secretsInConnectionString,
+  storeChangeFeedVersion,
   SharedStoreProvider,
   storeUnavailableError,
   systemStoreClock,
@@ -8,9 +12,11 @@ import {
   type DatabaseClientTarget,
   type DatabaseClientTelemetry,
   type KeyedStore,
+  type StoreChangeFeedTraits,
   type StoreClock,
 } from '@corekit/abstractions';
 import pg from 'pg';
+import { PostgresChangeFeed, postgresFeedPath } from './postgres-change-feed';
 import { PostgresKeyedStore } from './postgres-keyed-store';
 import { checkPostgresStoreLayout } from './postgres-store-layout';
 
@@ -34,6 +40,11 @@ export interface PostgresStoreProviderOptions {
   readonly clock?: StoreClock;
   /** Bound of a store opened without `maxEntries`. Default 10,000. */
   readonly defaultMaxEntries?: number;
+  /**
+   * Offer the change feed (`KeyedStore.watch`: LISTEN on the table's channel, fed by its trigger). Default
+   * true. The trigger is created with the table either way, so replicas with and without the feed can mix.
+   */
+  readonly changeFeed?: boolean;
 }
 
 const identifier = /^[a-z_][a-z0-9_]{0,49}$/;
@@ -53,6 +64,8 @@ export interface PostgresStoreContext {
   readonly telemetry: DatabaseClientTelemetry;
   /** `db.collection.name` of every statement: `schema.table`. */
   readonly collection: string;
+  /** The provider's one listening connection; absent when the feed is switched off. */
+  readonly feed: PostgresChangeFeed | undefined;
 }
 
 /**
@@ -65,6 +78,12 @@ export interface PostgresStoreContext {
 export class PostgresStoreProvider extends SharedStoreProvider {
   readonly kind = 'postgresql';
   readonly database: DatabaseClientTarget;
+  readonly changeFeed: StoreChangeFeedTraits | undefined;
+  /** The NOTIFY channel of the table: `corekit_stores_` and 16 hex digits of the md5 of `schema.table`. */
+  readonly channel: string;
+  /** The table every store of this provider lives in (unquoted, without the schema). */
+  readonly tableName: string;
+  private readonly feed: PostgresChangeFeed | undefined;
   private readonly context: PostgresStoreContext;
   private current: { pool: pg.Pool; ready: Promise<void> | undefined } | undefined;
 
@@ -89,7 +108,24 @@ export class PostgresStoreProvider extends SharedStoreProvider {
       connectionPlaceholder: '<connection string>',
     };
     this.database = databaseTargetOfUrl('postgresql', options.connectionString, { port: 5432 });
+    this.tableName = tableName;
+    const tableId = `${schema}.${tableName}`;
+    this.channel = `corekit_stores_${createHash('md5').update(tableId).digest('hex').slice(0, 16)}`;
+    const secrets = secretsInConnectionString(options.connectionString);
+    this.feed =
+      options.changeFeed === false
+        ? undefined
+        : new PostgresChangeFeed({
+            connectionString: options.connectionString,
+            channel: this.channel,
+            applicationName: `corekit-store-feed ${tableId}`.slice(0, 63),
+            connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+            redact: (message) =>
+              redactText(message.split(options.connectionString).join('<connection string>'), secrets),
+          });
+    this.changeFeed = this.feed ? { version: storeChangeFeedVersion, path: postgresFeedPath } : undefined;
     this.context = {
+      feed: this.feed,
       telemetry: this.databaseTelemetry(),
       collection: `${schema}.${tableName}`,
       table: `"${schema}"."${tableName}"`,
@@ -109,11 +145,11 @@ export class PostgresStoreProvider extends SharedStoreProvider {
     await this.ready();
   }
 
-  /** Ends the pool; a store used afterwards opens a new one. */
+  /** Ends the pool and the listening connection; a store used afterwards opens a new one. */
   async close(): Promise<void> {
     const current = this.current;
     this.current = undefined;
-    await current?.pool.end().catch(() => undefined);
+    await Promise.all([current?.pool.end().catch(() => undefined), this.feed?.close()]);
   }
 
   /** Drops the table (tests and teardown only). */
@@ -177,6 +213,7 @@ export class PostgresStoreProvider extends SharedStoreProvider {
         `CREATE INDEX IF NOT EXISTS "${base}_expiry" ON ${table} (store_name, expires_at_ms) WHERE expires_at_ms IS NOT NULL`,
       );
       await checkPostgresStoreLayout(client, table, tableId);
+      await createChangeTrigger(client, table, tableId, base, this.channel);
       await client.query('COMMIT');
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
@@ -185,6 +222,42 @@ export class PostgresStoreProvider extends SharedStoreProvider {
       client.release();
     }
   }
+}
+
+/**
+ * The change feed's trigger: after every insert, update and delete of a row, `pg_notify` on the table's channel
+ * with `[store, key, version, expiresAtMs, updatedAtMs]` (a deletion: `[store, key, null, null, null]`), sent
+ * when the writing transaction commits, never for one rolled back. No value: the payload is bounded by the
+ * longest store name and key (100 + 512 characters), far under NOTIFY's 8000 bytes. Created with the table and
+ * on tables of earlier releases (the function is replaced, the trigger created once).
+ */
+async function createChangeTrigger(
+  client: pg.PoolClient,
+  table: string,
+  tableId: string,
+  base: string,
+  channel: string,
+): Promise<void> {
+  const schema = tableId.split('.')[0];
+  const notify = `"${schema}"."${base}_notify"`;
+  await client.query(`
+    CREATE OR REPLACE FUNCTION ${notify}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      IF TG_OP = 'DELETE' THEN
+        PERFORM pg_notify(TG_ARGV[0], json_build_array(OLD.store_name, OLD.key, NULL, NULL, NULL)::text);
+      ELSE
+        PERFORM pg_notify(TG_ARGV[0],
+          json_build_array(NEW.store_name, NEW.key, NEW.version, NEW.expires_at_ms, NEW.updated_at_ms)::text);
+      END IF;
+      RETURN NULL;
+    END $$`);
+  await client.query(`
+    DO $$ BEGIN
+      IF NOT EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = '${base}_changes' AND tgrelid = '${table.replace(/'/g, "''")}'::regclass) THEN
+        CREATE TRIGGER "${base}_changes" AFTER INSERT OR UPDATE OR DELETE ON ${table}
+          FOR EACH ROW EXECUTE FUNCTION ${notify}('${channel}');
+      END IF;
+    END $$`);
 }
 
 /** `host:port/database` of a connection string, without user or password. */
