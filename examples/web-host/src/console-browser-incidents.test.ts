@@ -31,16 +31,29 @@ beforeAll(async () => {
   if (!chromiumAvailable()) return;
   directory = mkdtempSync(path.join(os.tmpdir(), 'console-incidents-'));
   browser = await launchChromium();
+  await startSample();
+}, 60_000);
+
+/**
+ * The sample host, checks every second, its stores in File stores of the file's folder (so a second start on the
+ * same folder is a restart with the state kept).
+ */
+async function startSample(): Promise<void> {
   sample = await createSampleHost({
     port: 0,
     handleSignals: false,
     environment: {},
     logger: createMemoryLogger(),
     dataDirectory: directory,
-    configuration: { Engine: { Observability: { DependencyHealth: { RefreshIntervalSeconds: 1 } } } },
+    configuration: {
+      Engine: {
+        Observability: { DependencyHealth: { RefreshIntervalSeconds: 1 } },
+        Stores: { Provider: 'File', Directory: path.join(directory, 'engine-stores') },
+      },
+    },
   });
   base = `http://127.0.0.1:${(await sample.host.listen()).port}`;
-}, 60_000);
+}
 afterAll(async () => {
   await browser?.close();
   await sample?.host.close();
@@ -88,6 +101,7 @@ describeInBrowser('the console during an incident, in Chromium', () => {
           connection: states('p.connection', 'data-connection'),
           cards: states('[data-card]', 'data-stale'),
           rows: states('[data-dependency]', 'data-state'),
+          sampleRows: states('[data-dependency$="-api"]', 'data-state'),
         };
       },
       undefined,
@@ -97,8 +111,10 @@ describeInBrowser('the console during an incident, in Chromium', () => {
     expect(shown.connection).toEqual(['lost']);
     expect(shown.cards.length).toBeGreaterThanOrEqual(4);
     expect(new Set(shown.cards)).toEqual(new Set(['true']));
-    expect(shown.rows.length).toBeGreaterThan(0);
-    expect(new Set(shown.rows)).toEqual(new Set(['stale']));
+    // No row is shown as current; the sample's two, checked every second until the freeze, are Stale (not yet
+    // Unknown: the bound has not passed). A row never checked is Unknown.
+    expect(shown.rows.filter((state) => state !== 'stale' && state !== 'unknown')).toEqual([]);
+    expect(shown.sampleRows).toEqual(['stale', 'stale']);
     await expect(page.locator('[data-card="liveness"]').textContent()).resolves.toContain('Stale');
     await expect(page.locator('[data-banner="contact-lost"] time').count()).resolves.toBe(1);
 
@@ -163,4 +179,56 @@ describeInBrowser('the console during an incident, in Chromium', () => {
     expect(ready.status).toBe(503);
     expect(await seriousViolations(page)).toEqual([]);
   }, 60_000);
+
+  it('shows what changed and when: transitions from → to in local time and UTC, an availability band and a data table behind the charts, job runs folded; after a restart the transitions and the earlier run stay', async () => {
+    const page = await openPage(`${base}/engine/console#/dependencies/inventory-api`);
+    await page.locator('h2', { hasText: 'Inventory API' }).waitFor();
+    sample.upstream.state.inventory = 'down';
+    await page.locator('[data-transition="healthy>failed"]').waitFor({ timeout: 15_000 });
+    sample.upstream.state.inventory = 'up';
+    await page.locator('[data-transition="failed>healthy"]').waitFor({ timeout: 15_000 });
+    const failedRow = page.locator('[data-transition="healthy>failed"]');
+    const cells = await failedRow.locator('td').allTextContents();
+    expect(cells[1]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+    expect(cells[2]).toContain('UNEXPECTED_STATUS');
+    expect(Date.parse((await failedRow.locator('time').getAttribute('datetime'))!)).toBeLessThanOrEqual(
+      Date.now(),
+    );
+
+    // The fast 503s are visible as failed stretches of the availability band; the table holds the numbers.
+    await page
+      .locator('[data-band] rect.band-failed')
+      .first()
+      .waitFor({ state: 'attached', timeout: 15_000 });
+    await page.locator('[data-chart-table] summary').click();
+    await page.locator('[data-chart-table] tbody tr', { hasText: 'Failed' }).first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // The story folds routine job runs (started / completed) unless asked.
+    await page.goto(`${base}/engine/console#/story`);
+    await page.locator('.story-row').first().waitFor();
+    const routine = () =>
+      page
+        .locator('.story-row[data-kind="job"] .story-transition')
+        .evaluateAll(
+          (nodes) => nodes.filter((node) => ['started', 'completed'].includes(node.textContent ?? '')).length,
+        );
+    await expect(routine()).resolves.toBe(0);
+
+    // A restart on the same File stores: the earlier run's lifecycle and the transitions are still there.
+    await sample.host.close();
+    await startSample();
+    await page.goto(`${base}/engine/console#/story`);
+    await page.locator('.story-row').first().waitFor();
+    await page.selectOption('select', 'runtime');
+    await page
+      .locator('.story-row[data-run="earlier"][data-kind="runtime"]')
+      .first()
+      .waitFor({ timeout: 15_000 });
+    await page.locator('.story-row[data-run="current"][data-kind="runtime"]').first().waitFor();
+    await page.goto(`${base}/engine/console#/dependencies/inventory-api`);
+    await page.locator('[data-transition="healthy>failed"]').waitFor();
+    await page.locator('[data-transition="failed>healthy"]').waitFor();
+    await expect(page.locator('[data-transition]').count()).resolves.toBe(3);
+  }, 90_000);
 });

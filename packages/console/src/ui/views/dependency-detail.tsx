@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { getJson, shownUrl } from '../api';
 import { HistoryStrip } from '../components/history-strip';
+import { AvailabilityBand, SampleTable } from '../components/availability-band';
 import { LatencyChart } from '../components/latency-chart';
+import { TransitionList } from './transition-list';
 import { StateBadge } from '../components/state-badge';
 import type { ConsoleState, Sample } from '../console-store';
 import { shownState, staleAfterMs } from '../dependency-status';
@@ -147,6 +149,8 @@ export function DependencyDetailView({
           </tbody>
         </table>
       )}
+      <h3>State changes</h3>
+      <TransitionList id={entry.id} outcome={shown} lastChecked={entry.checkedAtUtc} />
       <h3>History</h3>
       <div role="group" aria-label="History window" class="window-buttons">
         {windows
@@ -177,10 +181,18 @@ export function DependencyDetailView({
             History kept {history.retentionMinutes} min on the {storeText(history.store)}.
           </p>
           <HistoryStrip samples={history.samples.slice(-30)} label={`${entry.displayName} recent checks`} />
+          <AvailabilityBand
+            samples={history.samples}
+            label={`${entry.displayName}: availability over ${history.windowMinutes} min`}
+          />
           <LatencyChart
             samples={history.samples}
             timeoutMs={entry.timeoutSeconds * 1000}
             label={`${entry.displayName}: check duration over ${history.windowMinutes} min against the ${entry.timeoutSeconds} s timeout`}
+          />
+          <SampleTable
+            samples={history.samples}
+            caption={`${entry.displayName}: every check of the last ${history.windowMinutes} min, newest first`}
           />
         </div>
       ) : null}
