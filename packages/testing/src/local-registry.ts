@@ -1,6 +1,7 @@
 // A local npm registry (Verdaccio) for tests that publish the workspace's packages and install them the way a
 // consumer does: by version, from a registry. See the "Local registry" section of the testing README.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,10 @@ import { checkout } from './local-registry-publish';
 
 /** A running local registry. */
 export interface LocalRegistry {
-  /** `http://127.0.0.1:<port>/` (with the trailing slash npm writes). */
+  /**
+   * `http://127.0.0.1:<port>/r-<random>/`: a path of its own for each start, so npm's cache (keyed by URL) never
+   * answers for it with what an earlier registry on the same port held.
+   */
   readonly url: string;
   /** The folder Verdaccio stores packages in (its `storage/` subfolder) and its configuration. */
   readonly storageDir: string;
@@ -51,7 +55,8 @@ const serverScript = path.join(checkout, 'packages/testing/src/local-registry-se
 export async function startLocalRegistry(options: LocalRegistryOptions = {}): Promise<LocalRegistry> {
   const ownsStorage = options.storageDir === undefined;
   const storageDir = options.storageDir ?? mkdtempSync(path.join(os.tmpdir(), 'corekit-registry-'));
-  const child = spawn(process.execPath, [serverScript, storageDir], {
+  const prefix = `/r-${randomBytes(6).toString('hex')}/`;
+  const child = spawn(process.execPath, [serverScript, storageDir, prefix], {
     cwd: path.dirname(serverScript),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -63,7 +68,7 @@ export async function startLocalRegistry(options: LocalRegistryOptions = {}): Pr
     if (ownsStorage) rmSync(storageDir, { recursive: true, force: true });
     throw error;
   }
-  const url = `http://127.0.0.1:${port}/`;
+  const url = `http://127.0.0.1:${port}${prefix}`;
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null) resolve();
     else child.once('exit', () => resolve());
@@ -110,12 +115,12 @@ function registryNpmrc(
   const scope = options.scope ?? '@corekit';
   const lines = [`${scope}:registry=${url}`];
   // npm and pnpm refuse to publish without credentials for the registry; Verdaccio lets every caller publish.
-  if (options.publish) lines.push(`//${new URL(url).host}/:_authToken=corekit-local-registry`);
+  if (options.publish) lines.push(`${url.replace(/^https?:/, '')}:_authToken=corekit-local-registry`);
   return `${lines.join('\n')}\n`;
 }
 
 async function registryVersions(url: string, name: string): Promise<string[]> {
-  const response = await fetch(new URL(name.replace('/', '%2f'), url));
+  const response = await fetch(`${url}${name.replace('/', '%2f')}`);
   if (response.status === 404) return [];
   if (!response.ok) throw new Error(`${url} answered ${response.status} for ${name}`);
   const document = (await response.json()) as { versions?: Record<string, unknown> };
