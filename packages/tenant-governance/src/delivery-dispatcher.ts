@@ -12,7 +12,7 @@ import type {
   InvitationSenderOutcome,
   InvitationSendResult,
 } from './delivery-seams';
-import { retryKey, type RetryQueue } from './retry-queue';
+import { retryKey, type RetryClaimRenewal, type RetryQueue } from './retry-queue';
 import type { TenantGovernance } from './tenant-governance';
 
 /** What the run-state store keeps per tenant + invitation + channel + sender: the latest attempt's truth. */
@@ -77,8 +77,18 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
     return this.run(request, 'manual');
   }
 
-  /** The dispatch itself; `source` labels the pass (`manual`, or the retry runner's source). */
-  async run(request: InvitationDispatchRequest, source: string): Promise<InvitationDispatchResult> {
+  /**
+   * The dispatch itself; `source` labels the pass (`manual`, or the retry runner's source). `claim`: the retry
+   * runner's claim on the queue entry, kept renewed during the send. Its signal reaches the sender; once it is
+   * lost (another replica took the entry over, or the lease ran out while the store was unavailable) the
+   * outcome is returned but not recorded: no queue write, no run record, no status-book entry, no `sent`
+   * mark. The entry belongs to the replica that took it over, which records its own attempt.
+   */
+  async run(
+    request: InvitationDispatchRequest,
+    source: string,
+    claim?: RetryClaimRenewal,
+  ): Promise<InvitationDispatchResult> {
     const { governance, logger } = this.deps;
     const channel = request.channel ?? 'email';
     const invitation = await governance.getInvitation(request.tenantId, request.invitationId);
@@ -182,7 +192,7 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
               acceptanceSecret,
               dispatchId,
               attempt,
-              signal: request.signal ?? new AbortController().signal,
+              signal: sendSignal(request.signal, claim?.signal),
             });
             decision = result.decision ?? 'sender';
           } catch {
@@ -190,6 +200,11 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
           }
         }
         let retryQueued = false;
+        if (claim && !claim.held()) {
+          outcomes.push(this.unrecorded(sender.id, result, decision, attempt));
+          this.logClaimLost(request.tenantId, sender.id, channel, claim);
+          continue;
+        }
         if (result.outcome === 'sender-failed') {
           const queued = await this.deps.queue.recordFailure(
             {
@@ -241,7 +256,9 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
       }
       this.count(outcomes, request.tenantId, source);
       let invitationStatus: string = invitation.status;
-      if (outcomes.some((outcome) => outcome.outcome === 'dispatched')) {
+      if (
+        outcomes.some((outcome) => outcome.outcome === 'dispatched' && outcome.reason !== claimLostReason)
+      ) {
         const marked = await governance.markInvitationSent(request.tenantId, request.invitationId);
         invitationStatus = marked.invitation?.status ?? invitationStatus;
       }
@@ -249,6 +266,40 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
     } finally {
       this.inFlight.delete(flightKey);
     }
+  }
+
+  /** The outcome of a send whose claim was lost meanwhile: returned as it happened, recorded nowhere. */
+  private unrecorded(
+    senderId: string,
+    result: InvitationSendResult,
+    decision: InvitationSenderOutcome['decision'],
+    attempt: number,
+  ): InvitationSenderOutcome {
+    return {
+      senderId,
+      outcome: result.outcome,
+      reason: claimLostReason,
+      decision,
+      attempt,
+      providerMessageId: result.providerMessageId ?? null,
+      retryQueued: false,
+      metadata: {},
+    };
+  }
+
+  private logClaimLost(tenantId: string, senderId: string, channel: string, claim: RetryClaimRenewal): void {
+    this.deps.queue.countLostDuringSend();
+    this.deps.logger.log({
+      level: 'warn',
+      eventId: deliveryEventIds.retryQueued,
+      category: 'tenant-governance.delivery',
+      message: `Invitation delivery retry claim lost while its send was in flight (${claim.lostReason ?? 'lost'}); the outcome is not recorded, the replica holding the entry records its own attempt (tenant ${tenantId}, sender ${senderId})`,
+      tenantId,
+      senderId,
+      channel,
+      outcome: 'claim-lost',
+      lostReason: claim.lostReason,
+    });
   }
 
   private overlap(senderId: string): InvitationSenderOutcome {
@@ -272,4 +323,14 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
       this.deps.counter.add(1, { outcome: outcome.outcome, senderId: outcome.senderId, tenantId, source });
     }
   }
+}
+
+/** The `reason` of a retry outcome not recorded because its claim was lost during the send. */
+export const claimLostReason = 'retry-claim-lost';
+
+/** The signal a send gets: the request's, and the retry claim's (aborted once the claim is lost). */
+function sendSignal(request: AbortSignal | undefined, claim: AbortSignal | undefined): AbortSignal {
+  const signals = [request, claim].filter((signal): signal is AbortSignal => signal !== undefined);
+  if (signals.length === 0) return new AbortController().signal;
+  return signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
 }

@@ -76,10 +76,17 @@ export const deliveryOptionsSchema = z
     InvitationDeliveryRetryMaxItems: z.number().int().min(1).max(100_000).default(1000),
     /**
      * How long a replica's claim on a queue entry holds while it retries it; after it another replica takes
-     * the entry over (once, the interrupted attempt counted). Keep it above the slowest sender's timeout: a
-     * send still running when its lease ends may be sent again by another replica. Default 120; 10 to 3600.
+     * the entry over (once, the interrupted attempt counted). The owner renews it while its send is in flight
+     * (`InvitationDeliveryRetryLeaseRenewMilliseconds`), so a send slower than the lease keeps its claim; the
+     * lease bounds how long a replica that died (or lost the store) holds the entry. Default 120; 10 to 3600.
      */
     InvitationDeliveryRetryLeaseSeconds: z.number().int().min(10).max(3600).default(120),
+    /**
+     * How often the owner renews its claim while a retry's send is in flight, in milliseconds; below the lease.
+     * Default: a third of InvitationDeliveryRetryLeaseSeconds (two renewals can fail before the claim lapses).
+     * 100 to 1200000.
+     */
+    InvitationDeliveryRetryLeaseRenewMilliseconds: z.number().int().min(100).max(1_200_000).optional(),
     /** Process-local overlap guard of retry passes. Default true. */
     EnableInvitationDeliveryRetryExecutionCoordination: z.boolean().default(true),
     /** Run the retry runner on the job scheduler. Default false. */
@@ -114,6 +121,14 @@ export const deliveryOptionsSchema = z
     DomainVerification: domainVerificationOptionsSchema.prefault({}),
   })
   .superRefine((options, context) => {
+    const renewMs = options.InvitationDeliveryRetryLeaseRenewMilliseconds;
+    if (renewMs !== undefined && renewMs >= options.InvitationDeliveryRetryLeaseSeconds * 1000) {
+      context.addIssue({
+        code: 'custom',
+        path: ['InvitationDeliveryRetryLeaseRenewMilliseconds'],
+        message: `must be below InvitationDeliveryRetryLeaseSeconds (${options.InvitationDeliveryRetryLeaseSeconds * 1000} ms) so a claim is renewed before it lapses`,
+      });
+    }
     const domain = options.DomainVerification;
     if (domain.EnableDnsTxtCollection === true && !domain.DnsOverHttpsResolverUrl) {
       context.addIssue({

@@ -84,6 +84,13 @@ export function deliveryPosture(parts: PostureParts): GovernanceDeliveryPosture 
         retryClaimedTotal: queue.counts.claimedTotal,
         retryClaimTakenOverTotal: queue.counts.takenOverTotal,
         retryClaimLostTotal: queue.counts.claimLostTotal,
+        // The owner renews its claim while the send is in flight; a claim lost meanwhile records no outcome.
+        retryClaimRenewMilliseconds:
+          enabled && queueStore.shared
+            ? (settings.InvitationDeliveryRetryLeaseRenewMilliseconds ??
+              Math.floor((settings.InvitationDeliveryRetryLeaseSeconds * 1000) / 3))
+            : null,
+        retryClaimLostDuringSendTotal: queue.counts.claimLostDuringSendTotal,
         retryExecutionInProgress: execution.inProgress,
         retryExecutionRunCount: execution.runCount,
         retryExecutionAlreadyRunningCount: execution.alreadyRunningCount,

@@ -39,6 +39,8 @@ export const deliveryNotRegisteredFields: Readonly<Record<string, unknown>> = {
   retryClaimedTotal: 0,
   retryClaimTakenOverTotal: 0,
   retryClaimLostTotal: 0,
+  retryClaimRenewMilliseconds: null,
+  retryClaimLostDuringSendTotal: 0,
   retryExecutionInProgress: false,
   retryExecutionRunCount: 0,
   retryExecutionAlreadyRunningCount: 0,

@@ -347,5 +347,100 @@ describe.each(sharedProviderKinds.map((kind) => [kind.kind, kind] as const))(
       const after = await Promise.all([a.retryRunner.retryPending(), b.retryRunner.retryPending()]);
       expect(after.map((pass) => pass.status === 'completed' && pass.attempted)).toEqual([0, 0]);
     }, 90_000);
+
+    /** Invites someone on `replica` and dispatches once (failing): a due entry in the shared retry queue. */
+    async function queuedRetry(replica: Replica, inviteeId: string) {
+      const { invitation } = await replica.governance.execute({
+        command: 'invite',
+        tenantId: 'acme',
+        inviteeKind: 'email',
+        inviteeId,
+        roles: ['member'],
+      });
+      const invitationId = invitation!.invitationId;
+      await replica.dispatcher.dispatch({ tenantId: 'acme', invitationId, channel: 'email' });
+      return invitationId;
+    }
+
+    it('a send three times longer than the lease keeps its claim (renewed): no other replica takes it over', async () => {
+      if (!available) return;
+      const clock = sharedClock();
+      const slow = gate();
+      const onA = scriptedSender('mail', [failed, () => slow.answer()]);
+      const onB = scriptedSender('mail', [dispatched]);
+      const renewFast = { InvitationDeliveryRetryLeaseRenewMilliseconds: 100 };
+      const a = await start(clock.now, [onA.sender], renewFast);
+      const b = await start(clock.now, [onB.sender], renewFast);
+      const invitationId = await queuedRetry(a, 'slow@example.test');
+      const passOnA = a.retryRunner.retryPending();
+      await pollUntil(
+        async () => onA.calls.length,
+        (calls) => calls === 2,
+        withinBound,
+      );
+      // 3 x 120 s of lease time go by while the send runs; A renews within each step, and B's passes leave it.
+      for (let step = 0; step < 6; step++) {
+        clock.advance(60);
+        const renewedUntil = clock.now().getTime() + 120_000;
+        const [entry] = await pollUntil(
+          () => b.queue.store.list(),
+          (entries) => Date.parse(entries[0]?.value.leaseExpiresAtUtc ?? '') >= renewedUntil,
+          withinBound,
+        );
+        expect(entry!.value).toMatchObject({ owner: a.queue.ownerId, attempts: 1 });
+        expect(await b.retryRunner.retryPending()).toMatchObject({ attempted: 0, takenOver: 0 });
+      }
+      expect(onB.calls).toHaveLength(0);
+      expect(onA.calls[1]!.signal.aborted).toBe(false);
+      slow.open(dispatched);
+      expect(await passOnA).toMatchObject({ attempted: 1, succeeded: 1, claimLost: 0, takenOver: 0 });
+      expect(await a.queue.store.count()).toBe(0);
+      expect((await b.governance.getInvitation('acme', invitationId))?.status).toBe('sent');
+      expect(a.surface('tenant-invitations')).toMatchObject({
+        retryClaimRenewMilliseconds: 100,
+        retryClaimLostDuringSendTotal: 0,
+      });
+    });
+
+    it('a claim lost while its send runs (taken over after the lease): the send is aborted and its outcome not recorded', async () => {
+      if (!available) return;
+      const clock = sharedClock();
+      const stuck = gate();
+      const onA = scriptedSender('mail', [failed, () => stuck.answer()]);
+      const onB = scriptedSender('mail', [dispatched]);
+      // A renews every 5 s of real time: the lease (120 s of the shared clock) ends before its first renewal.
+      const a = await start(clock.now, [onA.sender], { InvitationDeliveryRetryLeaseRenewMilliseconds: 5000 });
+      const b = await start(clock.now, [onB.sender]);
+      const invitationId = await queuedRetry(a, 'lost-claim@example.test');
+      const passOnA = a.retryRunner.retryPending();
+      await pollUntil(
+        async () => onA.calls.length,
+        (calls) => calls === 2,
+        withinBound,
+      );
+      clock.advance(121);
+      expect(await b.retryRunner.retryPending()).toMatchObject({ attempted: 1, succeeded: 1, takenOver: 1 });
+      const recordedByB = await b.dispatcher.runState('acme', invitationId);
+      // A's next renewal is refused by compare-and-set: its send's signal aborts at once.
+      const signal = onA.calls[1]!.signal;
+      await pollUntil(
+        async () => signal.aborted,
+        (aborted) => aborted,
+        withinBound,
+      );
+      expect(signal.reason).toMatchObject({ code: 'LEASE_LOST', reason: 'taken-over' });
+      // The sender answers late anyway (a message may have gone out): A records nothing under the lost claim.
+      stuck.open({ outcome: 'sender-failed', reason: 'http-status-503', retryable: true });
+      expect(await passOnA).toMatchObject({ attempted: 1, claimLost: 1, rescheduled: 0, succeeded: 0 });
+      expect(await a.queue.store.count()).toBe(0);
+      expect(await a.dispatcher.runState('acme', invitationId)).toEqual(recordedByB);
+      expect(a.surface('tenant-invitations')).toMatchObject({ retryClaimLostDuringSendTotal: 1 });
+      expect(
+        a.logger.records.filter(
+          (record) => record.outcome === 'claim-lost' && record.lostReason === 'taken-over',
+        ),
+      ).toHaveLength(1);
+      expect(onB.calls).toHaveLength(1);
+    }, 30_000);
   },
 );

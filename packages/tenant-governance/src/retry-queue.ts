@@ -1,4 +1,4 @@
-import type { KeyedStore } from '@corekit/abstractions';
+import { keepLeaseRenewed, type KeyedStore, type LeaseLossReason } from '@corekit/abstractions';
 import type { DeliveryOptions } from './delivery-options';
 
 /**
@@ -34,6 +34,19 @@ export interface DueRetry {
   readonly version: number;
 }
 
+/**
+ * A claim kept renewed while its retry is in flight (`RetryQueue.keepClaim`): `signal` aborts the moment the
+ * claim is known lost, and `held()` says whether the outcome may still be recorded under it.
+ */
+export interface RetryClaimRenewal {
+  readonly signal: AbortSignal;
+  held(): boolean;
+  /** Why the claim was lost (`taken-over`, `expired`); null while it holds. */
+  readonly lostReason: LeaseLossReason | null;
+  /** Stops renewing (the retry ended). */
+  stop(): Promise<void>;
+}
+
 /** The answer of a claim: `claimed` (or `taken-over` from an owner whose lease ended), or lost to another replica. */
 export type RetryClaim = 'claimed' | 'taken-over' | 'lost' | 'exhausted';
 
@@ -57,6 +70,8 @@ export interface RetryQueueCounts {
   claimedTotal: number;
   takenOverTotal: number;
   claimLostTotal: number;
+  /** Retries whose claim was lost while their send was in flight (their outcome was not recorded). */
+  claimLostDuringSendTotal: number;
 }
 
 /**
@@ -78,7 +93,10 @@ export class RetryQueue {
     claimedTotal: 0,
     takenOverTotal: 0,
     claimLostTotal: 0,
+    claimLostDuringSendTotal: 0,
   };
+  /** Claims this process holds now: the entry as its claim (or last renewal) wrote it, with that version. */
+  private readonly holding = new Map<string, { readonly entry: RetryQueueEntry; readonly version: number }>();
   /** Entries by tenant (cached for the surface; refreshed after every write and at load). */
   private perTenant: Record<string, number> = {};
   private size = 0;
@@ -162,15 +180,69 @@ export class RetryQueue {
       return 'exhausted';
     }
     const lease = this.now().getTime() + this.settings.InvitationDeliveryRetryLeaseSeconds * 1000;
-    const result = await this.store.put(
-      due.key,
-      { ...due.entry, attempts, owner: this.ownerId, leaseExpiresAtUtc: new Date(lease).toISOString() },
-      { expectedVersion: due.version },
-    );
+    const entry = {
+      ...due.entry,
+      attempts,
+      owner: this.ownerId,
+      leaseExpiresAtUtc: new Date(lease).toISOString(),
+    };
+    const result = await this.store.put(due.key, entry, { expectedVersion: due.version });
     if (!result.written) return this.lost();
+    this.holding.set(due.key, { entry, version: result.record.version });
     this.counts.claimedTotal++;
     if (takeover) this.counts.takenOverTotal++;
     return takeover ? 'taken-over' : 'claimed';
+  }
+
+  /**
+   * Keeps this process's claim on `key` renewed while its retry is in flight (every
+   * `InvitationDeliveryRetryLeaseRenewMilliseconds`, default a third of the lease; a compare-and-set on the
+   * version the claim or the previous renewal wrote), so a send slower than the lease is not taken over. A
+   * renewal refused (another replica changed the entry) or failing until the lease ran out (store unavailable)
+   * loses the claim: the signal aborts, `held()` turns false, and the caller records no outcome. On a store that
+   * is not shared nothing is claimed and the claim always holds.
+   */
+  keepClaim(key: string): RetryClaimRenewal {
+    const claimed = this.holding.get(key);
+    if (!this.shared() || !claimed) return unclaimed;
+    const leaseMs = this.settings.InvitationDeliveryRetryLeaseSeconds * 1000;
+    const renewal = keepLeaseRenewed({
+      expiresAtMs: Date.parse(claimed.entry.leaseExpiresAtUtc ?? '') || 0,
+      renewEveryMs: this.settings.InvitationDeliveryRetryLeaseRenewMilliseconds ?? Math.floor(leaseMs / 3),
+      now: () => this.now().getTime(),
+      renew: () => this.renewClaim(key, leaseMs),
+    });
+    return {
+      signal: renewal.signal,
+      held: () => renewal.held(),
+      get lostReason() {
+        return renewal.lostReason;
+      },
+      stop: async () => {
+        await renewal.stop();
+        this.holding.delete(key);
+      },
+    };
+  }
+
+  /** Counts a retry whose claim was lost while its send was in flight. */
+  countLostDuringSend(): void {
+    this.counts.claimLostDuringSendTotal++;
+    this.counts.latestOutcome = 'claim-lost';
+  }
+
+  private async renewClaim(key: string, leaseMs: number): Promise<number | null> {
+    const claimed = this.holding.get(key);
+    if (!claimed) return null;
+    const expiresAtMs = this.now().getTime() + leaseMs;
+    const entry = { ...claimed.entry, leaseExpiresAtUtc: new Date(expiresAtMs).toISOString() };
+    const result = await this.store.put(key, entry, { expectedVersion: claimed.version });
+    if (!result.written) {
+      this.holding.delete(key);
+      return null;
+    }
+    this.holding.set(key, { entry, version: result.record.version });
+    return expiresAtMs;
   }
 
   /** Gives back this process's claim without an outcome (a transient failure): the entry waits again. */
@@ -244,6 +316,14 @@ export class RetryQueue {
     }
   }
 }
+
+/** The claim of a store that is not shared: nothing written, never lost. */
+const unclaimed: RetryClaimRenewal = {
+  signal: new AbortController().signal,
+  held: () => true,
+  lostReason: null,
+  stop: async () => undefined,
+};
 
 /** True while an entry is claimed and its lease has not ended (`now` an ISO time). */
 function leaseHeld(entry: RetryQueueEntry, now: string): boolean {

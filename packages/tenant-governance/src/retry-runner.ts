@@ -1,5 +1,5 @@
 import { defineExtensionKey, OperationError, type JobHandle, type Logger } from '@corekit/abstractions';
-import type { DeliveryDispatcher } from './delivery-dispatcher';
+import { claimLostReason, type DeliveryDispatcher } from './delivery-dispatcher';
 import { deliveryEventIds } from './delivery-event-ids';
 import type { DeliveryOptions } from './delivery-options';
 import type { RetryQueue, RetryQueueEntry } from './retry-queue';
@@ -31,6 +31,11 @@ export type RetryPassResult =
       readonly skipped: number;
       /** Entries taken over from a replica whose claim lease ended (the interrupted attempt counted). */
       readonly takenOver: number;
+      /**
+       * Retries whose claim was lost while their send was in flight (taken over by another replica, or the
+       * lease ran out while renewals failed): their outcome was not recorded; the holder records its own.
+       */
+      readonly claimLost: number;
       readonly remaining: number;
       readonly startedAtUtc: string;
       readonly completedAtUtc: string;
@@ -166,6 +171,7 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
       retained: 0,
       skipped: 0,
       takenOver: 0,
+      claimLost: 0,
     };
     try {
       for (const due of await this.queue.due(this.settings.InvitationDeliveryRetryMaxItems)) {
@@ -185,19 +191,25 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
           continue;
         }
         tally.attempted++;
+        // The claim is renewed while the send is in flight, so a send slower than the lease keeps it.
+        const claimRenewal = this.queue.keepClaim(key);
         try {
-          const result = await this.dispatcher.run(
-            {
-              tenantId: entry.tenantId,
-              invitationId: entry.invitationId,
-              channel: entry.channel,
-              metadata: entry.metadata,
-              senderIds: [entry.senderId],
-            },
-            source,
-          );
+          const result = await this.dispatcher
+            .run(
+              {
+                tenantId: entry.tenantId,
+                invitationId: entry.invitationId,
+                channel: entry.channel,
+                metadata: entry.metadata,
+                senderIds: [entry.senderId],
+              },
+              source,
+              claimRenewal,
+            )
+            .finally(() => claimRenewal.stop());
           const outcome = result.outcomes[0];
-          if (!outcome || outcome.outcome === 'already-running') {
+          if (outcome?.reason === claimLostReason) tally.claimLost++;
+          else if (!outcome || outcome.outcome === 'already-running') {
             tally.skipped++;
             await this.queue.release(key);
           } else if (outcome.outcome !== 'sender-failed') tally.succeeded++;
@@ -248,7 +260,7 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
         level: 'info',
         eventId: deliveryEventIds.retryPassCompleted,
         category: 'tenant-governance.delivery',
-        message: `Invitation delivery retry pass (${source}): ${tally.attempted} attempted, ${tally.succeeded} succeeded, ${tally.rescheduled} rescheduled, ${tally.exhausted} exhausted, ${tally.abandoned} abandoned, ${tally.retained} retained, ${tally.skipped} skipped, ${tally.takenOver} taken over, ${this.queue.count} remaining`,
+        message: `Invitation delivery retry pass (${source}): ${tally.attempted} attempted, ${tally.succeeded} succeeded, ${tally.rescheduled} rescheduled, ${tally.exhausted} exhausted, ${tally.abandoned} abandoned, ${tally.retained} retained, ${tally.skipped} skipped, ${tally.takenOver} taken over, ${tally.claimLost} claim(s) lost during the send, ${this.queue.count} remaining`,
         source,
         ...tally,
         remaining: this.queue.count,
