@@ -24,7 +24,7 @@ afterEach(async () => {
 
 async function start(options: Partial<Parameters<typeof alertsEngine>[0]> = {}) {
   running = alertsEngine({ receiver, clock, ...options });
-  await running.engine.start();
+  await running.start();
   return running;
 }
 

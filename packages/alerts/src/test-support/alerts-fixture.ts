@@ -3,6 +3,7 @@ import type { EngineBuilder, HealthStatus } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addWebhookNotifier } from '@corekit/notifier-webhook';
 import { startNotifierService, type NotifierService } from '@corekit/testing/notifier-service';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { emptyContentDirectory } from '@corekit/testing/test-engine-builder';
 import type { RecordedHttpRequest } from '@corekit/testing/http-fake-server';
 import type { AlertNotification } from '@corekit/notifier-kit';
@@ -96,6 +97,15 @@ export function alertsEngine(options: AlertsEngineOptions) {
   return {
     engine,
     logger,
+    /** Starts the engine and waits for the delivery job's startup pass, so the test's passes come after it. */
+    async start(): Promise<void> {
+      await engine.start();
+      await pollUntil(
+        async () => alerts.delivery.state(),
+        (state) => state.runCount >= 1 && !state.running,
+        { timeoutMs: 10_000 },
+      );
+    },
     alerts,
     switches,
     /** Runs every dependency check once and waits until the alerts pack sampled them. */
