@@ -26,6 +26,16 @@ export async function checkPostgresStoreLayout(
   if (found !== undefined && found > postgresStoreLayout) {
     throw layoutTooNewError(`Store table ${tableId}`, '@corekit/store-postgres', found, postgresStoreLayout);
   }
-  if (found === undefined)
+  if (found === undefined) await markLayout(client, table);
+}
+
+/** Comments the table; a role that may not (not the table's owner) leaves it unmarked, read as layout 1. */
+async function markLayout(client: pg.PoolClient, table: string): Promise<void> {
+  await client.query('SAVEPOINT corekit_store_layout');
+  try {
     await client.query(`COMMENT ON TABLE ${table} IS '${marker}${postgresStoreLayout}'`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42501') throw error;
+    await client.query('ROLLBACK TO SAVEPOINT corekit_store_layout');
+  }
 }
