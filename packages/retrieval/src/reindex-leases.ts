@@ -2,6 +2,7 @@ import {
   leaseIsLive,
   StoreLeases,
   StoreMirror,
+  type KeptLease,
   type KeyedStore,
   type LeaseRecord,
   type StoredRecord,
@@ -12,7 +13,12 @@ export const reindexLeaseStoreName = 'knowledge-index-leases';
 
 /** What `acquire` answers: the run may go (and whose lapsed run it takes over), or who runs it now. */
 export type ReindexLeaseAcquisition =
-  | { readonly acquired: true; readonly takenOverFrom: string | null }
+  | {
+      readonly acquired: true;
+      readonly takenOverFrom: string | null;
+      /** Aborted once the lease is lost while the run holds it (never, without a shared index). */
+      readonly signal: AbortSignal;
+    }
   | { readonly acquired: false; readonly holder: LeaseRecord };
 
 /** Timings of the reindex leases (`Engine:Retrieval:ReindexLeaseSeconds`, `SharedStateRefreshMilliseconds`). */
@@ -23,8 +29,10 @@ export interface ReindexLeaseTimings {
 
 /**
  * Ownership of indexing runs across replicas, used when the store provider is shared and the index is too: a
- * run holds a lease on its collection (owner = this replica, renewed every third of the lease while it runs,
- * released when it ends), so a run on another replica answers `already-running` with this run's id. A replica
+ * run holds a lease on its collection (owner = this replica, renewed every third of the lease while it runs by
+ * `StoreLeases.keep`, released when it ends), so a run on another replica answers `already-running` with this
+ * run's id. A run whose lease is lost meanwhile (a renewal refused, or renewals failing until it ran out) sees
+ * its signal aborted and `holds()` false: it records no result (the replica that takes over runs again). A replica
  * that dies mid-run stops renewing; once its lease ran out, the first replica whose compare-and-set wins runs
  * the collection again (trigger `replica-takeover`), once: that run ends by releasing the lease. Without a
  * shared index every run is this process's own and no lease is written.
@@ -32,10 +40,7 @@ export interface ReindexLeaseTimings {
 export class ReindexLeases {
   private readonly leases: StoreLeases;
   private readonly mirror: StoreMirror<LeaseRecord>;
-  private readonly held = new Map<
-    string,
-    { record: StoredRecord<LeaseRecord>; renewal: ReturnType<typeof setInterval> }
-  >();
+  private readonly held = new Map<string, KeptLease>();
   private shared = false;
   /** Collections whose lapsed lease this process is taking over now. */
   private readonly takingOver = new Set<string>();
@@ -100,13 +105,23 @@ export class ReindexLeases {
    * took over for the run is its lease already.
    */
   async acquire(collectionId: string, runId: string): Promise<ReindexLeaseAcquisition> {
-    if (!this.shared) return { acquired: true, takenOverFrom: null };
+    if (!this.shared) return { acquired: true, takenOverFrom: null, signal: neverAborted };
     const taken = this.held.get(collectionId);
-    if (taken) return { acquired: true, takenOverFrom: taken.record.value.takenOverFrom };
+    if (taken)
+      return { acquired: true, takenOverFrom: taken.record().value.takenOverFrom, signal: taken.signal };
     const result = await this.leases.acquire(collectionId, this.owner, runId, this.timings.leaseMs);
     if (!result.acquired) return result;
-    this.hold(result.record);
-    return { acquired: true, takenOverFrom: result.record.value.takenOverFrom };
+    const kept = this.hold(result.record);
+    return { acquired: true, takenOverFrom: result.record.value.takenOverFrom, signal: kept.signal };
+  }
+
+  /**
+   * True while this process may record the run of `collectionId` as its own: always without a shared index,
+   * else while its lease holds (not lost to another replica, not run out while renewals failed).
+   */
+  holds(collectionId: string): boolean {
+    if (!this.shared) return true;
+    return this.held.get(collectionId)?.held() ?? false;
   }
 
   /**
@@ -134,42 +149,38 @@ export class ReindexLeases {
     }
   }
 
-  private hold(record: StoredRecord<LeaseRecord>): void {
+  private hold(record: StoredRecord<LeaseRecord>): KeptLease {
     this.mirror.remember(record);
-    const renewal = setInterval(() => void this.renew(record.key), Math.max(1, this.timings.leaseMs / 3));
-    renewal.unref?.();
-    this.held.set(record.key, { record, renewal });
+    const kept = this.leases.keep(record, this.timings.leaseMs, {
+      onRenewalFailure: (error) =>
+        this.onProblem(`The reindex lease of ${record.key} could not be renewed`, error),
+    });
+    kept.signal.addEventListener('abort', () =>
+      this.onProblem(
+        kept.lostReason === 'taken-over'
+          ? `The reindex lease of ${record.key} was lost to another replica`
+          : `The reindex lease of ${record.key} ran out while it could not be renewed`,
+        null,
+      ),
+    );
+    this.held.set(record.key, kept);
+    return kept;
   }
 
   /** Ends the run's hold (the run finished, whatever its outcome). */
   async release(collectionId: string): Promise<void> {
     const held = this.held.get(collectionId);
     if (!held) return;
-    clearInterval(held.renewal);
     this.held.delete(collectionId);
+    await held.stop();
+    if (held.lostReason === 'taken-over') return; // the record is another replica's now
     try {
-      if (await this.leases.release(held.record)) this.mirror.forget(collectionId);
+      if (await this.leases.release(held.record())) this.mirror.forget(collectionId);
     } catch (error) {
       this.onProblem(`The reindex lease of ${collectionId} could not be released`, error);
     }
   }
-
-  private async renew(collectionId: string): Promise<void> {
-    const held = this.held.get(collectionId);
-    if (!held) return;
-    try {
-      const renewed = await this.leases.renew(held.record, this.timings.leaseMs);
-      if (!this.held.has(collectionId)) return;
-      if (renewed) {
-        held.record = renewed;
-        this.mirror.remember(renewed);
-      } else {
-        clearInterval(held.renewal);
-        this.held.delete(collectionId);
-        this.onProblem(`The reindex lease of ${collectionId} was lost to another replica`, null);
-      }
-    } catch (error) {
-      this.onProblem(`The reindex lease of ${collectionId} could not be renewed`, error);
-    }
-  }
 }
+
+/** The signal of a run that holds no lease (no shared index): never aborted. */
+const neverAborted = new AbortController().signal;

@@ -27,6 +27,8 @@ export const retrievalErrorCodes = {
   collectionNotFound: 'RETRIEVAL_COLLECTION_NOT_FOUND',
   providerMissing: 'RETRIEVAL_PROVIDER_MISSING',
   indexingFailed: 'RETRIEVAL_INDEXING_FAILED',
+  /** The run's collection lease was lost while it indexed: its result is not recorded (another replica runs it). */
+  reindexLeaseLost: 'RETRIEVAL_REINDEX_LEASE_LOST',
   queryFailed: 'RETRIEVAL_QUERY_FAILED',
   queryTextEmpty: 'RETRIEVAL_QUERY_TEXT_EMPTY',
   queryTextTooLong: 'RETRIEVAL_QUERY_TEXT_TOO_LONG',
@@ -247,7 +249,12 @@ export class ReindexService {
       );
       let result: KnowledgeIndexingResult;
       try {
-        const counts = await indexCollection(collection, provider, options.IndexBatchSize, signal);
+        const counts = await indexCollection(
+          collection,
+          provider,
+          options.IndexBatchSize,
+          AbortSignal.any([signal, lease.signal]),
+        );
         const completedAtUtc = isoOf(now());
         result = indexingResult(collection.id, provider.id, run, startedAtUtc, {
           outcome: 'succeeded',
@@ -280,6 +287,10 @@ export class ReindexService {
           error: errorSummary(error, retrievalErrorCodes.indexingFailed),
         });
       }
+      // A run whose lease was lost meanwhile records nothing: the replica that took the collection over (or
+      // takes the lapsed lease over) runs it again and records its own result.
+      if (!this.parts.leases.holds(collection.id))
+        return this.leaseLost(collection, provider.id, run, startedAtUtc);
       await this.record(collection, provider.id, (state) => settleState(state, result));
       const message =
         result.outcome === 'succeeded'
@@ -304,6 +315,29 @@ export class ReindexService {
       this.running.delete(collection.id);
       await this.parts.leases.release(collection.id);
     }
+  }
+
+  /** The answer of a run whose lease was lost while it indexed: failed, nothing recorded, logged (3275). */
+  private leaseLost(
+    collection: RegisteredCollection,
+    providerId: string,
+    run: PendingRun,
+    startedAtUtc: string,
+  ): KnowledgeIndexingResult {
+    const error = {
+      code: retrievalErrorCodes.reindexLeaseLost,
+      message: `The lease on ${collection.id} was lost while this run indexed it; its result is not recorded and the replica holding the collection runs it again`,
+    };
+    this.parts.telemetry.log('warn', retrievalEventIds.reindexLeaseProblem, error.message, {
+      collectionId: collection.id,
+      runId: run.runId,
+      errorCode: error.code,
+    });
+    return indexingResult(collection.id, providerId, run, startedAtUtc, {
+      outcome: 'failed',
+      completedAtUtc: isoOf(this.parts.now()),
+      error,
+    });
   }
 
   private record(

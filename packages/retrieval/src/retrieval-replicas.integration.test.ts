@@ -57,7 +57,7 @@ async function replica({ stores, clock, index }: ReplicaParts) {
     });
   const state = () =>
     engine.catalog('knowledge-indexes')!.find('handbook') as Record<string, any> | undefined;
-  return { engine, source, reindex, ask, state };
+  return { engine, source, reindex, ask, state, logger: fixture.logger };
 }
 
 const packSurface = (replica: { engine: { technologySurfaces(): readonly any[] } }) =>
@@ -178,6 +178,45 @@ describe.each(targets)('retrieval replicas on the $name store provider', (target
       within,
     );
     expect(onC).toMatchObject({ indexingCounts: { started: 1, succeeded: 1 } });
+  });
+
+  it('a run whose lease is lost while it indexes records no result and leaves the new holder its lease', async () => {
+    const stores = target.isolate();
+    const parts = { stores, clock: manualClock(), index: sharedIndex() };
+    const a = await replica(parts);
+    let open!: () => void;
+    a.source.gate = new Promise<void>((resolve) => (open = resolve));
+    const running = a.reindex({ runId: 'run-a' });
+    await pollUntil(
+      async () => a.source.reads,
+      (reads) => reads === 1,
+      within,
+    );
+    // Another owner writes the collection's lease meanwhile (it took the work over while A was cut off).
+    const provider = stores.openProvider();
+    stoppable.push({ stop: () => provider.close() });
+    const leaseStore = versionedStore<LeaseRecord>(
+      provider.open(reindexLeaseStoreName),
+      resolveStoreSchema(reindexLeaseStoreName),
+    );
+    const held = (await leaseStore.get('handbook'))!;
+    expect(held.value).toMatchObject({ workId: 'run-a' });
+    await leaseStore.put('handbook', { ...held.value, owner: 'replica-that-took-over', workId: 'run-x' });
+    // A's next renewal (a third of the 1 s lease) is refused: A learns it, its run records nothing.
+    const lost = await pollUntil(
+      async () => a.logger.records.filter((record) => /was lost to another replica/.test(record.message)),
+      (records) => records.length > 0,
+      within,
+    );
+    expect(lost[0]).toMatchObject({ eventId: 3275 });
+    open();
+    expect((await running).body).toMatchObject({
+      outcome: 'failed',
+      runId: 'run-a',
+      error: { code: 'RETRIEVAL_REINDEX_LEASE_LOST' },
+    });
+    expect(a.state()).toMatchObject({ indexingCounts: { started: 1, succeeded: 0, failed: 0 } });
+    expect((await leaseStore.get('handbook'))?.value).toMatchObject({ owner: 'replica-that-took-over' });
   });
 
   it("with this process's own index, the states stay in the process and say so", async () => {
