@@ -166,8 +166,8 @@ export function schemaTooNewError(store: string, found: number, supported: numbe
 
 /**
  * `inner` (whose values are envelopes) seen in the schema's current shape: reads decode (and migrate) every
- * record, writes store the current version's envelope. Versions, TTLs and compare-and-set are the inner
- * store's, unchanged.
+ * record, writes store the current version's envelope. Versions, TTLs, compare-and-set and the change feed
+ * (`watch`) are the inner store's, unchanged.
  */
 export function versionedStore<T>(inner: KeyedStore<unknown>, schema: StoreSchema): KeyedStore<T> {
   const name = inner.name;
@@ -194,6 +194,8 @@ export function versionedStore<T>(inner: KeyedStore<unknown>, schema: StoreSchem
     delete: (key: string, options?: { readonly expectedVersion?: number }): Promise<boolean> =>
       inner.delete(key, options),
     count: (): Promise<number> => inner.count(),
+    // Changes name keys and versions, never values: the inner store's feed is this store's.
+    ...(inner.watch ? { watch: inner.watch.bind(inner) } : {}),
   };
 }
 

@@ -1,9 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { resolveStoreSchema, type StoreOptions } from '@corekit/abstractions';
+import { resolveStoreSchema, versionedStore, type StoreOptions } from '@corekit/abstractions';
 import { testBuilder } from '../testing-support/engine-fixtures';
 import { FileStoreProvider } from './file-store';
+import { MemoryStoreProvider } from './memory-store';
 
 /** Version 1 of a record: a name. Version 2: a first and last name. */
 interface PersonV2 {
@@ -163,6 +164,22 @@ describe('store schema versions', () => {
       details: { foundLayout: 2, supportedLayout: 1 },
     });
     expect(error.message).toContain(`Store file ${provider.fileOf('people')} has store layout 2`);
+  });
+
+  it("passes the inner store's change feed through (keys and versions, never values)", async () => {
+    const store = versionedStore<number>(
+      new MemoryStoreProvider().open('people'),
+      resolveStoreSchema('people'),
+    );
+    const changes: Array<[string, number | null]> = [];
+    const subscription = store.watch?.({ change: (change) => changes.push([change.key, change.version]) });
+    await store.put('a', 1);
+    await store.put('a', 2);
+    subscription?.close();
+    expect(changes).toEqual([
+      ['a', 1],
+      ['a', 2],
+    ]);
   });
 
   it('refuses a schema without every migration, and one store opened at two schema versions', () => {
