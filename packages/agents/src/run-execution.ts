@@ -1,4 +1,4 @@
-import { OperationError } from '@corekit/abstractions';
+import { keepLeaseRenewed, OperationError, type LeaseRenewal } from '@corekit/abstractions';
 import { agentEventIds as ids } from './agent-telemetry';
 import { pause, runAttempt } from './attempt-runner';
 import { withLease } from './run-lease';
@@ -13,8 +13,9 @@ import type { AgentToolExecutor } from './tool-definitions';
  * `retry-scheduled` (a retryable failure with attempts left; the next attempt starts after
  * `ExecutionRetryDelayMilliseconds`) or `failed` (terminal). Every report is a compare-and-set write of the
  * run, so two requests can never execute the same run at once. While in flight the run is owned by this
- * replica under a lease, renewed every `RunLeaseRenewMilliseconds` (a compare-and-set write too); a lost
- * renewal (another replica interrupted the run after the lease ended) aborts the attempt.
+ * replica under a lease, renewed every `RunLeaseRenewMilliseconds` (a compare-and-set write too, through
+ * `keepLeaseRenewed`); a lost renewal (another replica interrupted the run after the lease ended), or renewals
+ * failing until the lease ran out (the store unavailable), aborts the attempt and no later report is written.
  */
 export async function executeRun(
   context: RunServiceContext,
@@ -54,33 +55,44 @@ export async function executeRun(
       run = owned;
       version = record.version;
     });
+  /** One renewal, serialized with the reports: the new lease end, or null when the run's record moved on. */
   const renew = () =>
-    serial(async () => {
-      if (lost || run.phase === 'finished') return;
+    serial(async (): Promise<number | null> => {
+      const expiresAtMs = Date.parse(run.leaseExpiresAtUtc ?? '') || 0;
+      if (lost) return null;
+      if (run.phase === 'finished') return expiresAtMs;
       const renewed = withLease(run, lease, now());
       const record = await store.write(renewed, version);
-      if (!record) {
-        lost = true;
-        leaseGone.abort(new Error('the run lost its lease'));
-        return;
-      }
+      if (!record) return null;
       run = renewed;
       version = record.version;
-    }).catch((error: unknown) =>
-      telemetry.log(
-        'warn',
-        ids.runStoreFailed,
-        `Lease renewal of run ${start.runId} failed: ${(error as Error).message}`,
-      ),
-    );
+      return Date.parse(renewed.leaseExpiresAtUtc ?? '') || 0;
+    });
   // On a store no other process shares nobody else judges the lease: it is written, never renewed.
-  const renewal = context.shared() ? setInterval(() => void renew(), lease.renewMs) : undefined;
-  renewal?.unref();
+  let renewal: LeaseRenewal | undefined;
+  if (context.shared()) {
+    renewal = keepLeaseRenewed({
+      expiresAtMs: now() + lease.leaseMs,
+      renewEveryMs: lease.renewMs,
+      now,
+      renew,
+      onRenewalFailure: (error) =>
+        telemetry.log(
+          'warn',
+          ids.runStoreFailed,
+          `Lease renewal of run ${start.runId} failed: ${(error as Error).message}`,
+        ),
+    });
+    renewal.signal.addEventListener('abort', () => {
+      lost = true;
+      leaseGone.abort(new Error('the run lost its lease'));
+    });
+  }
   live.add(start.runId);
   try {
     return await attempts();
   } finally {
-    clearInterval(renewal);
+    await renewal?.stop();
     live.delete(start.runId);
   }
 
