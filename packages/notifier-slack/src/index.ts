@@ -1,0 +1,2 @@
+export { addSlackNotifier, slackTargetShape } from './add-slack-notifier';
+export { slackMessage } from './slack-message';
