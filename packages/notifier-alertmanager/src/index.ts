@@ -1,0 +1,2 @@
+export { addAlertmanagerNotifier, alertmanagerTargetShape } from './add-alertmanager-notifier';
+export { alertmanagerAlerts } from './alertmanager-alerts';

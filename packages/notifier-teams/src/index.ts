@@ -1,0 +1,2 @@
+export { addTeamsNotifier, teamsTargetShape } from './add-teams-notifier';
+export { teamsMessage } from './adaptive-card';
