@@ -8,7 +8,7 @@ import { createWebHost } from '@corekit/web-host';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromiumAvailable, launchChromium, seriousViolations } from './console-browser/chromium';
 import { startSubPathProxy, type SubPathProxy } from './console-browser/sub-path-proxy';
-import { createSampleHost, sampleRoot } from './sample-host';
+import { createSampleHost } from './sample-host';
 
 // The operator console (@corekit/console) in Debian's Chromium, driven by playwright-core, against the sample
 // host. Every wait is a condition on the DOM or on a request (Playwright polls it); nothing sleeps.
@@ -35,11 +35,8 @@ interface DependencyEntry {
   readonly error: { readonly code: string } | null;
   readonly data?: Record<string, unknown>;
 }
-/** `docs/console.png` is rewritten only on request (`COREKIT_UPDATE_SCREENSHOT=1`); a plain run keeps the checkout clean. */
-const screenshotPath = (directory: string) =>
-  process.env.COREKIT_UPDATE_SCREENSHOT === '1'
-    ? path.resolve(sampleRoot, '..', '..', 'docs', 'console.png')
-    : path.join(directory, 'console.png');
+/** A screenshot of the live overview (docs/console.png, the incident, is taken by console-browser-incidents.test.ts). */
+const screenshotPath = (directory: string) => path.join(directory, 'console.png');
 
 let browser: Browser;
 let directory: string;

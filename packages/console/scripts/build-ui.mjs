@@ -1,9 +1,11 @@
 // Builds the console's browser bundle at package build time: one ES module and one stylesheet, minified,
-// with content-hashed names (served with immutable caching), plus dist/ui/manifest.json naming them.
+// with content-hashed names (served with immutable caching), each also precompressed (.br, .gz), plus
+// dist/ui/manifest.json naming them.
 // Nothing is fetched at run time; the page loads only these two files. `--if-missing` skips an existing build.
 import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,6 +25,9 @@ const result = await build({
   bundle: true,
   minify: true,
   format: 'esm',
+  // uPlot (the detail's chart) is a chunk of its own, imported with the first chart, not parsed with the page.
+  splitting: true,
+  chunkNames: '[name]-[hash]',
   target: ['chrome110', 'firefox115', 'safari16'],
   jsx: 'automatic',
   jsxImportSource: 'preact',
@@ -35,10 +40,21 @@ const result = await build({
 });
 
 const files = Object.keys(result.metafile.outputs).map((output) => path.basename(output));
-const script = files.find((file) => file.endsWith('.js'));
-const stylesheet = files.find((file) => file.endsWith('.css'));
-if (!script || !stylesheet)
-  throw new Error(`console build produced ${files.join(', ')}: expected one .js and one .css`);
+const script = files.find((file) => file.startsWith('console-') && file.endsWith('.js'));
+const stylesheets = files.filter((file) => file.endsWith('.css'));
+if (!script || stylesheets.length !== 1)
+  throw new Error(`console build produced ${files.join(', ')}: expected one entry .js and one .css`);
+const [stylesheet] = stylesheets;
+// Precompressed beside each file (brotli at its best quality, gzip level 9): the host serves the one the browser
+// accepts (Accept-Encoding) and never compresses at run time.
+for (const file of files) {
+  const content = await readFile(path.join(assetsDirectory, file));
+  await writeFile(
+    path.join(assetsDirectory, `${file}.br`),
+    brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
+  await writeFile(path.join(assetsDirectory, `${file}.gz`), gzipSync(content, { level: 9 }));
+}
 await writeFile(
   path.join(outputRoot, 'manifest.json'),
   `${JSON.stringify({ script, stylesheet, files }, null, 2)}\n`,

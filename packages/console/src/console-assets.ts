@@ -3,11 +3,43 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CoreError } from '@corekit/abstractions';
 
-/** One built asset: its hashed file name, content type and text. */
+/** One built asset: its hashed file name, content type and text, and its precompressed forms when built. */
 export interface ConsoleAsset {
   readonly fileName: string;
   readonly contentType: string;
   readonly text: string;
+  /** Brotli and gzip forms written at build time (`<file>.br`, `<file>.gz`); absent ones are served plain. */
+  readonly encoded?: Readonly<Partial<Record<ContentEncoding, Buffer>>>;
+}
+
+/** The encodings the console ships its assets in, best first. */
+export type ContentEncoding = 'br' | 'gzip';
+
+const encodingSuffixes: ReadonlyArray<readonly [ContentEncoding, string]> = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+];
+
+/**
+ * The encoding to answer with for an `Accept-Encoding` header: brotli, then gzip, among those the asset has and
+ * the client accepts (`q=0` refuses one); null for the plain file.
+ */
+export function negotiateEncoding(
+  acceptEncoding: string | undefined,
+  available: Readonly<Partial<Record<ContentEncoding, Buffer>>> | undefined,
+): ContentEncoding | null {
+  if (!acceptEncoding || !available) return null;
+  const accepted = new Map<string, number>();
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...parameters] = part.trim().toLowerCase().split(';');
+    const q = parameters.map((parameter) => /^\s*q=([0-9.]+)\s*$/.exec(parameter)?.[1]).find(Boolean);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const weight = (name: string) => accepted.get(name) ?? accepted.get('*') ?? 0;
+  for (const [encoding] of encodingSuffixes) {
+    if (available[encoding] && weight(encoding) > 0) return encoding;
+  }
+  return null;
 }
 
 /** The built browser bundle: the entry script, the stylesheet, and every file by name. */
@@ -57,11 +89,12 @@ export function loadConsoleAssets(directories = assetDirectoryCandidates()): Con
   const files = new Map<string, ConsoleAsset>();
   for (const fileName of manifest.files) {
     const contentType = contentTypes[path.extname(fileName)] ?? 'application/octet-stream';
-    files.set(fileName, {
-      fileName,
-      contentType,
-      text: readFileSync(path.join(directory, 'assets', fileName), 'utf8'),
-    });
+    const file = path.join(directory, 'assets', fileName);
+    const encoded: Partial<Record<ContentEncoding, Buffer>> = {};
+    for (const [encoding, suffix] of encodingSuffixes) {
+      if (existsSync(`${file}${suffix}`)) encoded[encoding] = readFileSync(`${file}${suffix}`);
+    }
+    files.set(fileName, { fileName, contentType, text: readFileSync(file, 'utf8'), encoded });
   }
   return { script: manifest.script, stylesheet: manifest.stylesheet, files };
 }

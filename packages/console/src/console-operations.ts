@@ -7,7 +7,7 @@ import {
   type StoreProviderTraits,
 } from '@corekit/abstractions';
 import { z } from 'zod';
-import type { ConsoleAssets } from './console-assets';
+import { negotiateEncoding, type ConsoleAssets } from './console-assets';
 import { consolePage, consoleSecurityHeaders, immutableCacheControl } from './console-page';
 import { summarize, type DependencyHistory } from './dependency-history';
 import type { ConsoleOptions } from './console-options';
@@ -133,7 +133,7 @@ export function consoleOperations(parts: ConsoleOperationParts): OperationDefini
       result: z.string().describe('JavaScript or CSS'),
       errors: { 'not-found': 'no built asset has this name' },
       servedWhileDraining: true,
-      handler: ({ params }) => {
+      handler: ({ params }, context) => {
         const asset = assets.files.get(params.file);
         if (!asset) {
           throw new OperationError(
@@ -142,7 +142,14 @@ export function consoleOperations(parts: ConsoleOperationParts): OperationDefini
             `No console asset is named ${params.file}`,
           );
         }
-        return textAnswer(asset.text, asset.contentType, { 'Cache-Control': immutableCacheControl });
+        // Precompressed at build time, chosen by Accept-Encoding; Vary tells caches the answer depends on it.
+        const encoding = negotiateEncoding(context.headers['accept-encoding'], asset.encoded);
+        const headers = { 'Cache-Control': immutableCacheControl, Vary: 'Accept-Encoding' };
+        if (!encoding) return textAnswer(asset.text, asset.contentType, headers);
+        return operationResponse(200, asset.encoded![encoding]!, {
+          contentType: asset.contentType,
+          headers: { ...consoleSecurityHeaders, ...headers, 'Content-Encoding': encoding },
+        });
       },
     }),
     defineOperation({

@@ -1,3 +1,6 @@
+import { get } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { negotiateEncoding } from './console-assets';
 import { consoleContentSecurityPolicy } from './console-page';
 import { closeConsoleHosts, startConsoleHost } from './test-support/console-test-host';
 
@@ -20,6 +23,47 @@ describe('the console page and its assets', () => {
     const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
     expect(urls).toHaveLength(2);
     for (const url of urls) expect(url).toMatch(/^console\/assets\/console-[A-Z0-9]+\.(js|css)$/);
+  });
+
+  it('serves each asset precompressed as the browser accepts it (brotli, else gzip, else plain), with Vary: Accept-Encoding', async () => {
+    const test = await startConsoleHost();
+    const html = await (await test.get('/engine/console')).text();
+    const script = /src="(console\/assets\/[^"]+\.js)"/.exec(html)![1];
+    const raw = (acceptEncoding: string | null) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        get(
+          `${test.base}/engine/${script}`,
+          { headers: acceptEncoding === null ? {} : { 'accept-encoding': acceptEncoding } },
+          (answer) => {
+            const chunks: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+            answer.on('end', () => resolve({ headers: answer.headers, body: Buffer.concat(chunks) }));
+          },
+        ).on('error', reject);
+      });
+    const plain = await raw(null);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    const brotli = await raw('gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toBe('Accept-Encoding');
+    expect(brotliDecompressSync(brotli.body).equals(plain.body)).toBe(true);
+    expect(brotli.body.length).toBeLessThan(plain.body.length / 2);
+    const gzip = await raw('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).equals(plain.body)).toBe(true);
+    expect((await raw('br;q=0, gzip;q=0.5')).headers['content-encoding']).toBe('gzip');
+    expect((await raw('identity')).headers['content-encoding']).toBeUndefined();
+  });
+
+  it('negotiates the encoding by Accept-Encoding weights', () => {
+    const both = { br: Buffer.from('b'), gzip: Buffer.from('g') };
+    expect(negotiateEncoding('br, gzip', both)).toBe('br');
+    expect(negotiateEncoding('gzip;q=1, br;q=0', both)).toBe('gzip');
+    expect(negotiateEncoding('*', both)).toBe('br');
+    expect(negotiateEncoding('*;q=0', both)).toBeNull();
+    expect(negotiateEncoding('br', { gzip: both.gzip })).toBeNull();
+    expect(negotiateEncoding(undefined, both)).toBeNull();
   });
 
   it('serves the hashed assets immutably and answers 404 for any other name', async () => {

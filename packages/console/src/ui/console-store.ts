@@ -49,7 +49,7 @@ const stripLength = 30;
 /**
  * How long the stream may stay silent before the console asks the host (`silenceMs`), and how long it waits
  * for the answer (`deadlineMs`): a check completes at least every shortest refresh interval, so silence past it
- * plus a second is suspicious; both together stay within the shortest staleness bound (interval + timeout + 1 s
+ * plus half a second is suspicious; both together stay within the shortest staleness bound (interval + timeout + 1 s
  * or more), so the banner shows before any row could turn stale unannounced. Without dependencies: 30 s + 5 s.
  */
 export function contactBound(dependencies: readonly DependencyHealthEntry[]): {
@@ -59,8 +59,8 @@ export function contactBound(dependencies: readonly DependencyHealthEntry[]): {
   if (dependencies.length === 0) return { silenceMs: 30_000, deadlineMs: 5000 };
   const interval = Math.min(...dependencies.map((entry) => entry.refreshIntervalSeconds)) * 1000;
   const bound = Math.min(...dependencies.map(staleAfterMs));
-  const silenceMs = interval + 1000;
-  return { silenceMs, deadlineMs: Math.max(500, Math.min(5000, bound - silenceMs - 500)) };
+  const silenceMs = interval + 500;
+  return { silenceMs, deadlineMs: Math.max(500, Math.min(5000, bound - silenceMs - 1000)) };
 }
 const storyLimit = 2000;
 
@@ -97,9 +97,19 @@ export class ConsoleStore {
     return () => this.listeners.delete(listener);
   }
 
+  private frame: number | null = null;
+
+  /**
+   * Applies a change; the views hear of it once per animation frame, whatever the number of changes in it (a
+   * burst of 1,000 pushed checks is one render, not 1,000).
+   */
   private set(patch: Partial<ConsoleState>): void {
     this.state = { ...this.state, ...patch };
-    for (const listener of this.listeners) listener(this.state);
+    if (this.frame !== null) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = null;
+      for (const listener of this.listeners) listener(this.state);
+    });
   }
 
   connect(): void {
@@ -116,7 +126,7 @@ export class ConsoleStore {
         this.apply(JSON.parse((message as MessageEvent<string>).data));
       });
     }
-    this.watchdog = setInterval(() => void this.checkContact(), 500);
+    this.watchdog = setInterval(() => void this.checkContact(), 250);
   }
 
   disconnect(): void {
