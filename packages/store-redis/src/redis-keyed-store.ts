@@ -11,6 +11,8 @@ import {
   type ListOptions,
   type PutOptions,
   type PutResult,
+  type StoreChangeListener,
+  type StoreChangeSubscription,
   type StoredRecord,
 } from '@corekit/abstractions';
 import type { RedisStoreContext } from './redis-store-provider';
@@ -106,7 +108,17 @@ export class RedisKeyedStore<T> implements KeyedStore<T> {
       this.context.run(
         putScript,
         [this.keys.records, this.keys.order, this.keys.expiry],
-        [memberOf(key), key, json, now, expiresAt, options?.expectedVersion ?? '', this.maxEntries],
+        [
+          memberOf(key),
+          key,
+          json,
+          now,
+          expiresAt,
+          options?.expectedVersion ?? '',
+          this.maxEntries,
+          this.context.channel,
+          this.name,
+        ],
       ),
     )) as [number, string];
     if (outcome === 1) return { written: true, record: toRecord<T>(parseRecord(text)) };
@@ -121,10 +133,15 @@ export class RedisKeyedStore<T> implements KeyedStore<T> {
       this.context.run(
         deleteScript,
         [this.keys.records, this.keys.order, this.keys.expiry],
-        [memberOf(key), this.now(), options?.expectedVersion ?? ''],
+        [memberOf(key), this.now(), options?.expectedVersion ?? '', this.context.channel, this.name, key],
       ),
     );
     return deleted === 1;
+  }
+
+  /** Changes of this store by every process on the prefix (pub/sub); undefined when the feed is off. */
+  watch(listener: StoreChangeListener): StoreChangeSubscription | undefined {
+    return this.context.feed?.watch(this.name, listener);
   }
 
   private now(): number {

@@ -1,5 +1,8 @@
 import {
   databaseTargetOfUrl,
+  redactText,
+  secretsInConnectionString,
+  storeChangeFeedVersion,
   layoutRefusal,
   SharedStoreProvider,
   storeUnavailableError,
@@ -8,10 +11,12 @@ import {
   type DatabaseClientTarget,
   type DatabaseClientTelemetry,
   type KeyedStore,
+  type StoreChangeFeedTraits,
   type StoreClock,
 } from '@corekit/abstractions';
 import { Redis } from 'ioredis';
 import { checkRedisStoreLayout } from './redis-store-layout';
+import { RedisChangeFeed, redisFeedPath } from './redis-change-feed';
 import { RedisKeyedStore } from './redis-keyed-store';
 import type { StoreScript } from './redis-store-scripts';
 
@@ -29,6 +34,11 @@ export interface RedisStoreProviderOptions {
   readonly clock?: StoreClock;
   /** Bound of a store opened without `maxEntries`. Default 10,000. */
   readonly defaultMaxEntries?: number;
+  /**
+   * Offer the change feed (`KeyedStore.watch`: SUBSCRIBE on `<keyPrefix>changes`). Default true. Writes publish
+   * their changes either way, so replicas with and without the feed can mix.
+   */
+  readonly changeFeed?: boolean;
 }
 
 /** What a store needs from its provider. */
@@ -43,6 +53,10 @@ export interface RedisStoreContext {
   unavailable(store: string, error: unknown): CoreError;
   /** Measures each command (`db.client.operation.duration`, a CLIENT span) once the engine gave telemetry. */
   readonly telemetry: DatabaseClientTelemetry;
+  /** The pub/sub channel every write and delete script publishes its change on: `<keyPrefix>changes`. */
+  readonly channel: string;
+  /** The provider's one subscribing connection; absent when the feed is switched off. */
+  readonly feed: RedisChangeFeed | undefined;
 }
 
 /**
@@ -54,6 +68,12 @@ export interface RedisStoreContext {
 export class RedisStoreProvider extends SharedStoreProvider {
   readonly kind = 'redis';
   readonly database: DatabaseClientTarget;
+  readonly changeFeed: StoreChangeFeedTraits | undefined;
+  /** `CLIENT SETNAME` of the subscribing connection: `corekit-store-feed:<keyPrefix>` (spaces as `_`). */
+  readonly feedConnectionName: string;
+  /** The prefix of every Redis key of this provider. */
+  readonly keyPrefix: string;
+  private readonly feed: RedisChangeFeed | undefined;
   private readonly context: RedisStoreContext;
   private current: Redis | undefined;
   /** The last connection error the client reported, named in the error of a call that failed while down. */
@@ -68,7 +88,24 @@ export class RedisStoreProvider extends SharedStoreProvider {
       connectionPlaceholder: '<url>',
     };
     this.database = databaseTargetOfUrl('redis', options.url, { port: 6379, namespace: '0' });
+    const keyPrefix = options.keyPrefix ?? 'corekit:store:';
+    this.keyPrefix = keyPrefix;
+    this.feedConnectionName = `corekit-store-feed:${keyPrefix}`.replace(/[^\x21-\x7e]/g, '_');
+    const secrets = secretsInConnectionString(options.url);
+    this.feed =
+      options.changeFeed === false
+        ? undefined
+        : new RedisChangeFeed({
+            url: options.url,
+            channel: `${keyPrefix}changes`,
+            connectionName: this.feedConnectionName,
+            connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+            redact: (message) => redactText(message.split(options.url).join('<url>'), secrets),
+          });
+    this.changeFeed = this.feed ? { version: storeChangeFeedVersion, path: redisFeedPath } : undefined;
     this.context = {
+      channel: `${keyPrefix}changes`,
+      feed: this.feed,
       telemetry: this.databaseTelemetry(),
       keyPrefix: options.keyPrefix ?? 'corekit:store:',
       clock: options.clock ?? systemStoreClock,
@@ -100,8 +137,9 @@ export class RedisStoreProvider extends SharedStoreProvider {
     return new RedisKeyedStore<T>(name, maxEntries, this.context);
   }
 
-  /** Closes the client; a store used afterwards connects again. */
+  /** Closes the client and the subscribing connection; a store used afterwards connects again. */
   async close(): Promise<void> {
+    this.feed?.close();
     const client = this.current;
     this.current = undefined;
     if (!client) return;

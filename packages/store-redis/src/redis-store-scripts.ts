@@ -31,21 +31,38 @@ local function remove(r, k, x, member)
   redis.call('ZREM', k, member)
   redis.call('ZREM', x, member)
 end
+-- The change feed: every write and delete publishes [store, key, version, expiresAt, updatedAt] (a deletion:
+-- [store, key]) on the prefix's channel, in the same script run as the write. Never the value.
+local function announce(channel, store, key, version, expires, updated)
+  if version then
+    redis.call('PUBLISH', channel, cjson.encode({store, key, version, expires, updated}))
+  else
+    redis.call('PUBLISH', channel, cjson.encode({store, key}))
+  end
+end
+local function keyOf(record)
+  return string.match(record, '^%d+\\n%d+\\n%d*\\n([^\\n]*)\\n')
+end
 local function liveCount(r, x, now)
   return redis.call('HLEN', r) - redis.call('ZCOUNT', x, '-inf', now)
 end
 `;
 
 /**
- * KEYS r k x; ARGV member key json now expiresAt('' none) expected('' none) maxEntries. Removes up to 100
- * expired records, then writes when the version matches and (for a new key) the bound allows. Answers
- * {1, record} written, {0, current-or-''} refused, {-1, liveCount} full.
+ * KEYS r k x; ARGV member key json now expiresAt('' none) expected('' none) maxEntries channel store. Removes
+ * up to 100 expired records (announced as deletions), then writes when the version matches and (for a new key)
+ * the bound allows, and announces the write. Answers {1, record} written, {0, current-or-''} refused,
+ * {-1, liveCount} full.
  */
 export const putScript = script(`
 local r, k, x = KEYS[1], KEYS[2], KEYS[3]
 local now = tonumber(ARGV[4])
 local gone = redis.call('ZRANGEBYSCORE', x, '-inf', now, 'LIMIT', 0, 100)
-for i = 1, #gone do remove(r, k, x, gone[i]) end
+for i = 1, #gone do
+  local record = redis.call('HGET', r, gone[i])
+  remove(r, k, x, gone[i])
+  if record then announce(ARGV[8], ARGV[9], keyOf(record)) end
+end
 local current = redis.call('HGET', r, ARGV[1])
 local version = 0
 if current then
@@ -63,10 +80,14 @@ local record = (version + 1) .. '\\n' .. ARGV[4] .. '\\n' .. ARGV[5] .. '\\n' ..
 redis.call('HSET', r, ARGV[1], record)
 redis.call('ZADD', k, 0, ARGV[1])
 if ARGV[5] ~= '' then redis.call('ZADD', x, ARGV[5], ARGV[1]) else redis.call('ZREM', x, ARGV[1]) end
+announce(ARGV[8], ARGV[9], ARGV[2], version + 1, ARGV[5], ARGV[4])
 return {1, record}
 `);
 
-/** KEYS r k x; ARGV member now expected('' none). 1 when a live record was deleted; an expired one is removed, 0. */
+/**
+ * KEYS r k x; ARGV member now expected('' none) channel store key. 1 when a live record was deleted; an expired
+ * one is removed, 0. Either removal is announced.
+ */
 export const deleteScript = script(`
 local r, k, x = KEYS[1], KEYS[2], KEYS[3]
 local current = redis.call('HGET', r, ARGV[1])
@@ -74,10 +95,12 @@ if not current then return 0 end
 local version, _, expires = parse(current)
 if not live(expires, tonumber(ARGV[2])) then
   remove(r, k, x, ARGV[1])
+  announce(ARGV[4], ARGV[5], ARGV[6])
   return 0
 end
 if ARGV[3] ~= '' and tonumber(ARGV[3]) ~= version then return 0 end
 remove(r, k, x, ARGV[1])
+announce(ARGV[4], ARGV[5], ARGV[6])
 return 1
 `);
 

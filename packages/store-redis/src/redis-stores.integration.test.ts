@@ -6,6 +6,7 @@ import { describeSharedStoreProvider } from '@corekit/testing/shared-store-provi
 import { storeTestClock } from '@corekit/testing/store-contract-suite';
 import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addRedisStores } from './add-redis-stores';
+import { memberOf } from './redis-keyed-store';
 import { RedisStoreProvider } from './redis-store-provider';
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -52,6 +53,35 @@ describeSharedStoreProvider('RedisStoreProvider', {
     secret: 's3cr3t-pw',
     message:
       /Redis store "things" failed on 127\.0\.0\.1:1: not reachable \(connect ECONNREFUSED 127\.0\.0\.1:1\)/,
+  },
+  changeFeed: {
+    path: 'redis-pubsub',
+    killFeedConnection: async (provider) => {
+      const client = new Redis(redisUrl);
+      try {
+        const clients = String(await client.call('CLIENT', 'LIST', 'TYPE', 'pubsub'));
+        const ids = clients
+          .split('\n')
+          .filter((line) => line.includes(` name=${provider.feedConnectionName} `))
+          .map((line) => /(?:^|\s)id=(\d+)/.exec(line)![1]);
+        if (ids.length === 0) throw new Error('no subscribing connection to kill');
+        for (const id of ids) await client.call('CLIENT', 'KILL', 'ID', id);
+      } finally {
+        client.disconnect();
+      }
+    },
+    writeUnannounced: async (provider, store, key, value) => {
+      // The record as the put script writes it, without its PUBLISH: a lost notification.
+      const client = new Redis(redisUrl);
+      try {
+        const base = `${provider.keyPrefix}{${store}}`;
+        const record = `1\n${Date.now()}\n\n${key}\n${JSON.stringify(value)}`;
+        await client.hset(`${base}:r`, memberOf(key), record);
+        await client.zadd(`${base}:k`, 0, memberOf(key));
+      } finally {
+        client.disconnect();
+      }
+    },
   },
   registration: {
     section: (keyPrefix) => ({ Redis: { Url: redisUrl, KeyPrefix: keyPrefix } }),
