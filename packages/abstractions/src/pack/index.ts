@@ -108,8 +108,13 @@ export type {
   LeaseRenewal,
   LeaseRenewalOptions,
 } from './store-leases';
-export { StoreMirror } from './store-mirror';
-export type { StoreMirrorOptions, StoreMirrorFreshness } from './store-mirror';
+export { StoreMirror, sharedStateFreshness } from './store-mirror';
+export type {
+  StoreMirrorOptions,
+  StoreMirrorFreshness,
+  StorePropagation,
+  SharedStateFreshnessMetadata,
+} from './store-mirror';
 export { storeChangeFeedVersion, defaultFullReadIntervalMs } from './store-change-feed';
 export type {
   StoreChange,

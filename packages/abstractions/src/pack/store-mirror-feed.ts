@@ -114,3 +114,31 @@ export class ExpirySchedule {
     if (dueKeys.length > 0) this.due(dueKeys);
   }
 }
+
+/** The keys a technology surface reports about a mirrored shared state (`sharedStateFreshness`). */
+export interface SharedStateFreshnessMetadata {
+  /** `change-feed`, `change-feed-down`, `interval` or `local` (see `StorePropagation`). */
+  readonly sharedStatePropagation: StorePropagation;
+  /** The staleness bound of another replica's write on this replica's surfaces, ms; null when not shared. */
+  readonly sharedStateStalenessBoundMilliseconds: number | null;
+  /** How the bound was found (says so when the feed is down). */
+  readonly sharedStateStalenessBasis: string;
+  /** Whether the store's change feed is connected; null without a feed. */
+  readonly sharedStateFeedConnected: boolean | null;
+  /** When the whole store was last read (catch-up, safety net or polling); null before the first read. */
+  readonly sharedStateLastFullReadAtUtc: string | null;
+}
+
+/**
+ * The one way packs report a mirror's freshness on their surfaces: the propagation, the bound it can promise
+ * now (measured while the feed is connected; the polling interval while it is down or absent), and why.
+ */
+export function sharedStateFreshness(freshness: StoreMirrorFreshness): SharedStateFreshnessMetadata {
+  return {
+    sharedStatePropagation: freshness.propagation,
+    sharedStateStalenessBoundMilliseconds: freshness.stalenessBoundMs,
+    sharedStateStalenessBasis: freshness.basis,
+    sharedStateFeedConnected: freshness.feed?.connected ?? null,
+    sharedStateLastFullReadAtUtc: freshness.lastFullReadAtUtc,
+  };
+}

@@ -8,6 +8,7 @@ import {
 import type { KeyedStore, StoredRecord } from './stores';
 
 export type { StoreMirrorFreshness, StorePropagation } from './store-mirror-feed';
+export { sharedStateFreshness, type SharedStateFreshnessMetadata } from './store-mirror-feed';
 
 /** Options of a {@link StoreMirror}. */
 export interface StoreMirrorOptions {
