@@ -196,7 +196,10 @@ describeInBrowser('the operator console in Chromium', () => {
       undefined,
       { timeout: 20_000 },
     );
-    await expect(row(page, 'inventory-api').getAttribute('data-state')).resolves.toBe('unknown');
+    // Stale at once (the last result, no longer confirmed), Unknown once past the bound.
+    await page.waitForSelector('[data-dependency="inventory-api"][data-state="unknown"]', {
+      timeout: 20_000,
+    });
   });
 
   it('works behind a proxy under a sub-path: relative URLs only, a deep link reloads, the stream passes', async () => {
