@@ -4,7 +4,7 @@
 // configuration, and start the host from the app-service ZIP. Needs built dist/ of the packed packages, Redis on
 // REDIS_URL (default redis://127.0.0.1:6379) and the npm registry.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -127,7 +127,7 @@ async function expectAdoptionRoutes(url: string, readyWithin: number, output: ()
   const ready = await waitForStatus(`${url}/health/ready`, 200, readyWithin);
   if (ready !== 200)
     throw new Error(`/health/ready answered ${ready} within ${readyWithin} s; host output:\n${output()}`);
-  for (const route of ['/engine', '/engine/snapshot', '/scalar']) {
+  for (const route of ['/engine', '/engine/snapshot', '/scalar', '/scalar/standalone.js']) {
     const response = await fetch(`${url}${route}`);
     expect({ route, status: response.status }).toEqual({ route, status: 200 });
   }
@@ -169,6 +169,8 @@ describe.each([
 
   it('starts, answers the adoption routes, and exits 0 on SIGTERM', async () => {
     if (!redisReachable) return;
+    // The web host serves the Scalar bundle it carries: Scalar's own dependency tree is never installed.
+    expect(existsSync(path.join(directory(), 'node_modules/@scalar/api-reference'))).toBe(false);
     const host = startHost(directory(), await freePort(), environment());
     try {
       const { S, T, R } = configured(directory());

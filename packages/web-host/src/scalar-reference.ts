@@ -1,5 +1,8 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CoreError } from '@corekit/abstractions';
 import { apiReference } from '@scalar/express-api-reference';
 import type { HostRoute } from './host-route';
 
@@ -7,15 +10,28 @@ import type { HostRoute } from './host-route';
 export const scalarBundleRoute = '/scalar/standalone.js';
 export const openApiRoute = '/openapi/v1.json';
 
-const resolveFromHere = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+const moduleFile = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
 
 /**
- * The standalone browser bundle of `@scalar/api-reference`, an installed registry package. It registers
- * `window.Scalar`; the page built by `@scalar/express-api-reference` calls `Scalar.createApiReference`.
+ * The standalone browser bundle of `@scalar/api-reference`, which registers `window.Scalar` (the page built by
+ * `@scalar/express-api-reference` calls `Scalar.createApiReference`). The published package carries it in
+ * `dist/scalar/` (copied at build time, so installing the web host does not install Scalar's dependency tree);
+ * running from sources (tests, tsx), it is read from the `@scalar/api-reference` build dependency.
  */
 export function scalarBundleFile(): string {
-  const entry = resolveFromHere.resolve('@scalar/api-reference');
-  return path.join(path.dirname(entry), 'browser', 'standalone.js');
+  const shipped = path.join(path.dirname(moduleFile), 'scalar', 'standalone.js');
+  if (existsSync(shipped)) return shipped;
+  try {
+    const entry = createRequire(moduleFile).resolve('@scalar/api-reference');
+    return path.join(path.dirname(entry), 'browser', 'standalone.js');
+  } catch {
+    throw new CoreError(
+      'SCALAR_BUNDLE_MISSING',
+      `The Scalar API reference bundle is missing: neither ${shipped} (the published package) nor the ` +
+        '@scalar/api-reference build dependency (running from sources) is there. Reinstall @corekit/web-host.',
+      { expected: shipped },
+    );
+  }
 }
 
 /**
