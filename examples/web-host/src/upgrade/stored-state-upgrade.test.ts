@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createMemoryLogger } from '@corekit/engine-core';
@@ -167,3 +167,42 @@ describe.each(upgradeProviders)(
     });
   },
 );
+
+describe('file: state of a later release', () => {
+  it("fails the sample's start with STORE_SCHEMA_TOO_NEW, naming the store, the key and both versions", async () => {
+    const state = await loadState('file');
+    try {
+      // A later release stored this invitation at schema version 2 (the README shows the same with jq).
+      const file = path.join(state.dataDirectory, 'stores', 'tenant-governance-invitations.json');
+      const document = JSON.parse(readFileSync(file, 'utf8'));
+      const [record] = document.records;
+      record.value = { $schemaVersion: 2, value: record.value };
+      writeFileSync(file, JSON.stringify(document));
+      const sample = await createSampleHost({
+        port: 0,
+        handleSignals: false,
+        dataDirectory: state.dataDirectory,
+        environment: upgradeHostEnvironment,
+        logger: createMemoryLogger(),
+      });
+      try {
+        // A host that does not own the process keeps listening and shows the failed start (main.ts exits 1).
+        const { port } = await sample.host.listen();
+        const failed = hostAt(`http://127.0.0.1:${port}`);
+        expect((await failed('/health/live')).status).toBe(503);
+        const { body } = await failed('/engine/status');
+        expect(body).toMatchObject({
+          state: 'Failed',
+          lastFailure: { phase: 'pack-starting', code: 'STORE_SCHEMA_TOO_NEW' },
+        });
+        expect(body.lastFailure.message).toContain(
+          `Store "tenant-governance-invitations" holds a record of schema version 2 (key "${record.key}"), but the installed package reads schema versions up to 1`,
+        );
+      } finally {
+        await sample.host.close();
+      }
+    } finally {
+      await state.remove();
+    }
+  });
+});
