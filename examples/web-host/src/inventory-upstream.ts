@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -18,6 +18,18 @@ export interface UpstreamState {
 export class InventoryUpstream {
   readonly state: UpstreamState = { inventory: 'up', pricing: 'up' };
   private server: Server | undefined;
+  private readonly routes = new Map<string, (request: IncomingMessage, response: ServerResponse) => void>();
+  private address: string | undefined;
+
+  /** Serves one more path on this server (the sample's alert receiver). */
+  addRoute(path: string, handler: (request: IncomingMessage, response: ServerResponse) => void): void {
+    this.routes.set(path, handler);
+  }
+
+  /** `http://127.0.0.1:<port>` once listening. */
+  get url(): string | undefined {
+    return this.address;
+  }
 
   async listen(port = 0): Promise<string> {
     const server = createServer((request, response) => {
@@ -26,6 +38,8 @@ export class InventoryUpstream {
         response.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
         response.end(JSON.stringify(body));
       };
+      const route = this.routes.get(path);
+      if (route) return route(request, response);
       if (path === '/inventory/healthz') {
         return this.state.inventory === 'up'
           ? reply(200, { status: 'ok', items: 1284 })
@@ -45,7 +59,8 @@ export class InventoryUpstream {
     });
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     this.server = server;
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    this.address = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return this.address;
   }
 
   async close(): Promise<void> {

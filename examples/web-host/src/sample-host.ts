@@ -11,7 +11,9 @@ import { bearerToken } from './bearer-token';
 import { httpDependency } from './http-dependency';
 import { InventoryUpstream } from './inventory-upstream';
 import { addOrdersModule } from './orders-module';
+import type { AlertsRegistration } from '@corekit/alerts';
 import { addAgentsDemo, agentsDemoAuthorize } from './packs/agents-demo';
+import { addAlertsDemo } from './packs/alerts-demo';
 import { addDataDemo } from './packs/data-demo';
 import { addEventingDemo } from './packs/eventing-demo';
 import { addInvitationSendersDemo } from './packs/invitation-senders-demo';
@@ -48,6 +50,8 @@ export interface SampleHostOptions {
    * replicas on one machine) give each host its own.
    */
   readonly dataDirectory?: string;
+  /** The alerts pack's clock (tests pass a manual one); default the system clock. */
+  readonly alertsNow?: () => number;
 }
 
 /**
@@ -59,7 +63,7 @@ export interface SampleHostOptions {
  */
 export async function createSampleHost(
   options: SampleHostOptions = {},
-): Promise<{ host: WebHost; upstream: InventoryUpstream }> {
+): Promise<{ host: WebHost; upstream: InventoryUpstream; alerts: AlertsRegistration }> {
   const environment = options.environment ?? process.env;
   // `port: 0` asks for free ports for every listener the sample opens: HTTP and gRPC (tests run in parallel).
   const engineOptions = (options.configuration?.Engine ?? {}) as Record<string, unknown>;
@@ -126,6 +130,12 @@ export async function createSampleHost(
   addEventingDemo(builder);
   addDataDemo(builder);
   addRetrievalDemo(builder);
+  // Alerts on the dependencies, readiness and the packs' attention views; outside production they go to a
+  // signed-webhook receiver the sample serves itself (README, "Alerts").
+  const alerts = addAlertsDemo(builder, upstream, {
+    demo,
+    ...(options.alertsNow ? { now: options.alertsNow } : {}),
+  });
   // The operator console at /engine/console, under the same exposure as every /engine route.
   addConsole(builder);
 
@@ -173,5 +183,5 @@ export async function createSampleHost(
     drain: async () => undefined,
     close: () => upstream.close(),
   });
-  return { host, upstream };
+  return { host, upstream, alerts };
 }

@@ -172,7 +172,7 @@ it('a silence suppresses the next flip, is audited, and expires on time: the sti
       endsAtUtc: new Date(clock.now + 10 * 60_000).toISOString(),
       comment: 'inventory maintenance window',
     },
-    principal: { subject: 'ops-alice' },
+    principal: { subject: 'ops-alice', policy: 'alerts.silence', claims: {} },
   });
   expect(created.status).toBe(201);
   const silence = created.body as { silenceId: string; state: string; createdBy: string };
@@ -220,7 +220,10 @@ it('silences need a matcher, a comment and a future end; expiring twice is a con
   const { silenceId } = created.body as { silenceId: string };
   const expire = () =>
     host.engine.operations
-      .invoke('alerts.expire-silence', { params: { silenceId }, principal: { subject: 'ops-bob' } })
+      .invoke('alerts.expire-silence', {
+        params: { silenceId },
+        principal: { subject: 'ops-bob', policy: 'alerts.silence', claims: {} },
+      })
       .catch((error) => error);
   expect(await expire()).toMatchObject({ status: 200, body: { state: 'expired', expiredBy: 'ops-bob' } });
   expect(await expire()).toMatchObject({ kind: 'conflict', code: 'ALERT_SILENCE_ALREADY_EXPIRED' });
