@@ -63,9 +63,15 @@ export function registerReplicaPresence(
     id: 'engine-presence',
     attach: (built) => {
       engine = built;
+      // A heartbeat at once on every runtime state or readiness change, so the others see it without waiting.
+      built.subscribe((event) => {
+        const changed =
+          (event.type === 'runtime-story' && event.entry.kind === 'runtime') ||
+          (event.type === 'health-changed' && event.probe === 'readiness');
+        if (changed && presence.beating) void presence.beat();
+      });
     },
     starting: () => presence.begin(),
-    started: () => void presence.beat(),
     stopping: async (context) => {
       if (context.restarting) await presence.beat();
       // A stop during a start is a failed start: the last record says Failed, the instance goes offline.
