@@ -55,12 +55,17 @@ const cores = os.availableParallelism();
 const concurrency = positiveInteger('COREKIT_TEST_CONCURRENCY', cores);
 const firstConcurrency = positiveInteger('COREKIT_TEST_FIRST_CONCURRENCY', 2);
 const jestWorkers = positiveInteger('COREKIT_JEST_WORKERS', Math.max(1, Math.floor(cores / concurrency)));
+// The long suites' jest gets a worker per core: their files mostly wait on child processes and servers, and once
+// the other lane has ended they are all that runs, so one file at a time would leave the machine idle at the end.
+const firstJestWorkers = positiveInteger('COREKIT_TEST_FIRST_JEST_WORKERS', cores);
 const alone = packagesDeclaring('alone');
 const first = packagesDeclaring('first').filter((name) => !alone.includes(name));
 const extra = process.argv.slice(2);
 console.log(
   `== tests: ${concurrency} packages at a time, ${jestWorkers} jest worker(s) each` +
-    (first.length ? `; beside them from the start, ${firstConcurrency} at a time: ${first.join(', ')}` : '') +
+    (first.length
+      ? `; beside them from the start, ${firstConcurrency} at a time with ${firstJestWorkers} jest worker(s): ${first.join(', ')}`
+      : '') +
     (alone.length ? `; then alone, one at a time: ${alone.join(', ')}` : ''),
 );
 
@@ -106,7 +111,7 @@ function packagesDeclaring(key) {
 }
 
 /** One turbo run of the test task; its output goes to ours and is filed by package. */
-function runTurbo(turboArguments) {
+function runTurbo(turboArguments, workers = jestWorkers) {
   const turbo = spawn(
     'pnpm',
     ['exec', 'turbo', 'run', 'test', '--continue', '--summarize', ...turboArguments],
@@ -114,7 +119,7 @@ function runTurbo(turboArguments) {
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, COREKIT_JEST_WORKERS: String(jestWorkers) },
+      env: { ...process.env, COREKIT_JEST_WORKERS: String(workers) },
     },
   );
   turbo.stdout.on('data', (chunk) => take(chunk, process.stdout));
@@ -201,7 +206,11 @@ const lanes = filtered
         : undefined,
       [`--concurrency=${concurrency}`, ...[...first, ...alone].map((name) => `--filter=!${name}`), ...extra],
     ].filter(Boolean);
-const laneCodes = await Promise.all(lanes.map((lane) => runTurbo(lane)));
+const laneCodes = await Promise.all(
+  lanes.map((lane, index) =>
+    runTurbo(lane, !filtered && first.length && index === 0 ? firstJestWorkers : jestWorkers),
+  ),
+);
 const aloneCode =
   !filtered && alone.length > 0
     ? await runTurbo(['--concurrency=1', ...alone.map((name) => `--filter=${name}`), ...extra])
