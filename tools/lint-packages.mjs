@@ -28,6 +28,7 @@ function expectedExport(folder) {
   if (folder.startsWith('callback-')) return /\bmap\w*StatusCallbacks\b/;
   if (folder.startsWith('transport-')) return /\badd\w*Transport\b/;
   if (folder.startsWith('observability-')) return /\badd\w*Observability\b/;
+  if (folder.startsWith('notifier-')) return /\badd\w*Notifier\b/;
   void pascal;
   return null;
 }
