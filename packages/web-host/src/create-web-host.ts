@@ -1,10 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CoreError, type Engine, type HttpMount, type Logger } from '@corekit/abstractions';
+import {
+  browserSessionsKey,
+  CoreError,
+  operatorAuditKey,
+  type Engine,
+  type HttpMount,
+  type Logger,
+} from '@corekit/abstractions';
 import { createWorkerHost, type EngineSource, type WorkerHost } from '@corekit/worker-host';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { BrowserSessionGate } from './browser-session-gate';
 import { catalogRoutes } from './catalog-routes';
+import { HostOperatorAudit } from './operator-audit';
 import { engineSurfaceRoutes, healthRoutes, type EngineLink } from './engine-routes';
 import { authorizeOperation, hostAuthorizer } from './operation-authorization';
 import { operationRoute, type OperationRouteContext } from './operation-routes';
@@ -123,7 +132,11 @@ export function createWebHost(
     resolveTransports(engine, readTransportNames(engine.configuration)),
   );
   const title = options.title ?? 'Core host';
-  const authorize = options.authorize;
+  // Browser sessions (a package provides them, `@corekit/console`): the hook is asked with the session's principal.
+  const sessionAuthority = engine.resolve(browserSessionsKey);
+  const sessions = sessionAuthority ? new BrowserSessionGate(sessionAuthority) : undefined;
+  const authorize = options.authorize && sessions ? sessions.wrap(options.authorize) : options.authorize;
+  const audit = new HostOperatorAudit(engine.resolve(operatorAuditKey), sessions);
   const authorizer = hostAuthorizer(authorize, logger);
   // `Engine:Web:EngineRoutes` checked against the authorize hook: a refusal is a start failure like the section's.
   const guardsEngineRoutes = failsStartOnThrow(workerHost, () =>
@@ -159,6 +172,7 @@ export function createWebHost(
     engine,
     maxBodyBytes: settings.MaxRequestBodyBytes,
     lingerMs: settings.LingerTimeout,
+    audit,
     isGuarded: (operation) =>
       operation.authorization && operation.authorization.mode !== 'operator'
         ? operation.authorization.mode === 'required'
@@ -201,6 +215,22 @@ export function createWebHost(
     const next = express.Router();
     for (const route of routesBySpecificity) {
       const handlers: express.RequestHandler[] = [];
+      // A change made with the browser session must carry its CSRF token, from the host's own origin.
+      if (sessions && isGuarded(route) && route.method !== 'get') {
+        const action = route.operationId ?? `${route.method.toUpperCase()} ${route.path}`;
+        handlers.push(
+          sessions.csrfCheck((request, problem) =>
+            audit.record(request, {
+              action,
+              principal: null,
+              resource: null,
+              params: { ...(request.params as Record<string, string>) },
+              status: problem.status,
+              code: problem.code,
+            }),
+          ) as express.RequestHandler,
+        );
+      }
       if (isGuarded(route) && !route.guardedByHandler) handlers.push(guard);
       handlers.push(...(route.preHandlers ?? []));
       if (route.requestBody) handlers.push(validateBody(route.requestBody));
@@ -227,6 +257,7 @@ export function createWebHost(
       documented.filter((route) => matchesPath(route, path)).map((route) => route.method.toUpperCase()),
     ),
   );
+  if (sessions) outer.use(sessions.loginRedirect());
   outer.use(problemErrorHandler(logger));
 
   function undocumentedRoutes(): UndocumentedRoute[] {

@@ -1,6 +1,7 @@
 import {
   type AuthorizationResource,
   errorKindStatus,
+  isOperationError,
   operationErrorCodes,
   OperationError,
   type Engine,
@@ -14,6 +15,7 @@ import type { HostRoute, HttpMethod, RouteResponse } from './host-route';
 import { utf8JsonBody } from './json-body';
 import { HttpProblem } from './problem-details';
 import { boundedBodyParser } from './bounded-body-parser';
+import type { HostOperatorAudit } from './operator-audit';
 
 /** True for a zod schema (module packages may hand duck-typed validators the API description cannot show). */
 function isZodSchema(schema: unknown): schema is ZodType {
@@ -43,6 +45,26 @@ export interface OperationRouteContext {
   readonly guard: OperationGuard;
   /** True when the operation must be authorized (its declaration, else the host's /engine exposure policy). */
   readonly isGuarded: (operation: OperationDefinition) => boolean;
+  /** Records guarded operations that change state (the operator audit); absent: nothing is recorded. */
+  readonly audit?: HostOperatorAudit;
+}
+
+/** The status and problem code an error thrown while serving an operation is answered with. */
+function answerOf(error: unknown): { status: number; code: string | null } {
+  const code = (error as { code?: unknown })?.code;
+  if (error instanceof HttpProblem) return { status: error.status, code: error.code };
+  if (isOperationError(error)) return { status: errorKindStatus[error.kind], code: error.code };
+  return { status: 500, code: typeof code === 'string' ? code : null };
+}
+
+/**
+ * The request as the authorize hook sees it when a handler presents a credential from the body (a sign-in
+ * form): the same request with `Authorization: Bearer <credential>` in place of its own header.
+ */
+function presenting(request: Request, credential: string): Request {
+  return Object.create(request, {
+    headers: { value: { ...request.headers, authorization: `Bearer ${credential}` }, enumerable: true },
+  }) as Request;
 }
 
 function headersOf(request: Request): Record<string, string | undefined> {
@@ -119,17 +141,23 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
     handler: async (request: Request, response: Response) => {
       const params = { ...(request.params as Record<string, string>) };
       const query = { ...(request.query as Record<string, unknown>) };
-      // Resolved once, before authorization: the authorizer and the handler see the same resource.
-      const resource = operation.authorizationResource
-        ? await operation.authorizationResource({ params, query, body: request.body })
-        : null;
-      const principal = guarded ? await context.guard(request, operation, resource) : null;
+      // Guarded operations that change state are operator actions: recorded whatever their outcome.
+      const audit = guarded && operation.method !== 'GET' ? context.audit : undefined;
+      let resource: AuthorizationResource | null = null;
+      let principal: OperationPrincipal | null = null;
+      const record = (status: number, code: string | null) =>
+        audit?.record(request, { action: operation.id, principal, resource, params, status, code });
       const controller = new AbortController();
       const abort = () => {
         if (!response.writableFinished) controller.abort();
       };
       response.once('close', abort);
       try {
+        // Resolved once, before authorization: the authorizer and the handler see the same resource.
+        resource = operation.authorizationResource
+          ? await operation.authorizationResource({ params, query, body: request.body })
+          : null;
+        principal = guarded ? await context.guard(request, operation, resource) : null;
         const raw = operation.rawBody && Buffer.isBuffer(request.body) ? request.body : undefined;
         const outcome = await context.engine.operations.invoke(operation.id, {
           params,
@@ -143,7 +171,7 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
           authorize: (requirement) =>
             handlerAuthorization(
               context,
-              request,
+              requirement.credential === undefined ? request : presenting(request, requirement.credential),
               operation,
               requirement.resource ?? resource,
               requirement.policy,
@@ -160,6 +188,11 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
         if (outcome.body === undefined || outcome.status === 204) response.end();
         else if (outcome.contentType === 'application/json') response.json(outcome.body);
         else response.type(outcome.contentType).send(outcome.body as string | Buffer);
+        record(outcome.status, null);
+      } catch (error) {
+        const answer = answerOf(error);
+        record(answer.status, answer.code);
+        throw error;
       } finally {
         response.off('close', abort);
       }

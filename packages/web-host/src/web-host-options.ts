@@ -1,6 +1,7 @@
 import {
   durationSchema,
   type AuthorizationDecision,
+  type BrowserSessionPrincipal,
   type AuthorizationResource,
   type Engine,
   type Logger,
@@ -132,6 +133,14 @@ export interface AuthorizationRequirement {
   readonly operationId: string | null;
   /** What the operation acts on (tenant, kind, id), resolved before it runs; absent when it names none. */
   readonly resource?: AuthorizationResource;
+  /**
+   * The browser session the request carries (a package provides sessions: `@corekit/console`'s sign-in): the
+   * principal this hook granted at sign-in. Present only for a request without an `Authorization` header whose
+   * session is valid, from this host's origin, and (for a change) carrying the session's CSRF token; then the
+   * requirement is passed even for a host route (`policy` and `operationId` null). Allow it as you allowed the
+   * credential, or refuse it: a hook that ignores it refuses every session.
+   */
+  readonly session?: BrowserSessionPrincipal;
 }
 
 /** Options of createWebHost. Everything else comes from the `Engine:Web` configuration section. */

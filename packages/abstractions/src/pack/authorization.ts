@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { OperationError } from './error-kinds';
+import type { BrowserSessionPrincipal } from './browser-sessions';
 import type { BehaviorAuthorization, OperationPrincipal } from './operations';
 
 /**
@@ -51,6 +52,13 @@ export interface AuthorizationRequest {
    * for host routes, behaviors and operations that do not say.
    */
   readonly resource?: AuthorizationResource;
+  /**
+   * Present when the request carries a valid browser session (a cookie issued at sign-in, see
+   * `BrowserSessionAuthority`) and no `Authorization` header: the principal this authorizer granted at sign-in.
+   * Decide about it as about that credential (allow the subject you allowed then, refuse it if it was revoked).
+   * An authorizer that ignores it refuses every session.
+   */
+  readonly session?: BrowserSessionPrincipal;
   /**
    * The HTTP request itself, when the call arrived over HTTP on the host (REST, server-sent events, WebSocket,
    * GraphQL, JSON-RPC); absent for a transport with a server of its own (gRPC: `headers` are its metadata).

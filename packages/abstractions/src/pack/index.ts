@@ -143,3 +143,18 @@ export type { DatabaseClientTarget, DatabaseOperation } from './database-client-
 export { messagingDurationBuckets } from './messaging-conventions';
 export { packSpecificationErrorCodes } from './pack-specification';
 export type { PackDeclaration, PackSpecificationVersion } from './pack-specification';
+export {
+  browserSessionsKey,
+  browserSessionProblemCodes,
+  operatorAuditKey,
+  operatorAuditEntrySchema,
+  operatorAuditOutcomes,
+} from './browser-sessions';
+export type {
+  BrowserSessionAuthority,
+  BrowserSessionPrincipal,
+  ResolvedBrowserSession,
+  OperatorAuditEntry,
+  OperatorAuditOutcome,
+  OperatorAuditSink,
+} from './browser-sessions';

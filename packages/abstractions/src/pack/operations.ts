@@ -49,6 +49,13 @@ export interface OperationAuthorizationRequirement {
    * about each row's tenant). Left out, the authorizer is asked about `OperationContext.resource`.
    */
   readonly resource?: AuthorizationResource;
+  /**
+   * A credential the caller presented in the request body rather than a header (a sign-in form): the host asks
+   * its authorizer as if the request carried `Authorization: Bearer <credential>` (the request's other headers,
+   * an authenticating proxy's included, stay), so the credential is judged exactly as an API client's token is.
+   * Never logged. In process it is ignored (the caller is trusted).
+   */
+  readonly credential?: string;
 }
 
 /**
