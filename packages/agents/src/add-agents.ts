@@ -132,6 +132,7 @@ export function addAgents(builder: EngineBuilder, options: AddAgentsOptions = {}
       executingCount: live.size,
       lastRefreshedAtUtc: refresh.lastRefreshedAtUtc(),
       leaseInterruptedCount: refresh.interruptedTotal(),
+      runCatalogFreshness: store.freshness(),
     }),
   );
   builder.addLifecycleHooks({
@@ -152,10 +153,14 @@ export function addAgents(builder: EngineBuilder, options: AddAgentsOptions = {}
       engine = attached as AttachedEngine;
     },
     started: async () => {
+      await store.follow(shared());
       await service.recover();
       if (shared()) refresh.start();
     },
-    stopping: () => refresh.stop(),
+    stopping: () => {
+      refresh.stop();
+      store.stopFollowing();
+    },
   });
 
   const runtime: AgentToolRuntime = {

@@ -89,12 +89,46 @@ describe('agents on a shared store, several engines', () => {
     expect(seen).toEqual(a.find('r-shared'));
     expect(b.execution()).toMatchObject({
       runStateScope: 'shared',
-      runCatalogSource: 'shared-store-refresh',
-      runCatalogStalenessBoundMilliseconds: refreshMs,
+      runCatalogSource: 'shared-store-change-feed',
+      runCatalogStalenessBoundMilliseconds: expect.any(Number),
+      sharedStatePropagation: 'change-feed',
+      sharedStateFeedConnected: true,
       runOwnership: 'replica-lease',
       runLeaseMilliseconds: leaseMs,
     });
     expect(b.execution().replicaId).not.toBe(a.execution().replicaId);
+  });
+
+  it('without a change feed the run catalog is reloaded every refresh interval, and says so', async () => {
+    const withFeed = sharedMemory();
+    const withoutFeed: StoreProvider = {
+      ...withFeed,
+      open: <T>(name: string, options?: Parameters<StoreProvider['open']>[1]): KeyedStore<T> => {
+        const store = withFeed.open<T>(name, options);
+        return {
+          name,
+          get: (key) => store.get(key),
+          list: (listOptions) => store.list(listOptions),
+          put: (key, value, putOptions) => store.put(key, value, putOptions),
+          delete: (key, deleteOptions) => store.delete(key, deleteOptions),
+          count: () => store.count(),
+        };
+      },
+    };
+    const [a, b] = await replicas(2, withoutFeed);
+    await a.run('lookup-order', { runId: 'r-polled', arguments: '{"orderId":"o-1"}' });
+    const seen = await pollUntil(
+      async () => b.find('r-polled'),
+      (entry) => entry !== undefined,
+      { timeoutMs: 20 * refreshMs },
+    );
+    expect(seen).toEqual(a.find('r-polled'));
+    expect(b.execution()).toMatchObject({
+      runCatalogSource: 'shared-store-refresh',
+      runCatalogStalenessBoundMilliseconds: refreshMs,
+      sharedStatePropagation: 'interval',
+      sharedStateFeedConnected: null,
+    });
   });
 
   it('a run waiting on A is listed by B; approved on B, A shows it approved and succeeded', async () => {

@@ -1,4 +1,9 @@
-import { durabilityOrNone, type StorePosture, type TechnologySurface } from '@corekit/abstractions';
+import {
+  durabilityOrNone,
+  type SharedStateFreshnessMetadata,
+  type StorePosture,
+  type TechnologySurface,
+} from '@corekit/abstractions';
 import type { AgenticRuntimeOptions } from './agents-options';
 import type { StoredRun } from './run-model';
 import type { ToolRegistry } from './tool-registry';
@@ -17,6 +22,8 @@ export interface ReplicaFacts {
   readonly lastRefreshedAtUtc: string | null;
   /** Runs this process reported interrupted after their owner's lease ended. */
   readonly leaseInterruptedCount: number;
+  /** How the run catalog follows other replicas (change feed or refresh job) and its staleness bound. */
+  readonly runCatalogFreshness: SharedStateFreshnessMetadata;
 }
 
 /**
@@ -123,8 +130,16 @@ export function agentSurfaces(
       runStateStoreKind: runStore.kind,
       runStateDurability: runStore.durability,
       runStateScope: runStore.scope,
-      runCatalogSource: runStore.shared ? 'shared-store-refresh' : 'store-write-through',
-      runCatalogStalenessBoundMilliseconds: runStore.shared ? options.SharedStoreRefreshMilliseconds : 0,
+      runCatalogSource: !runStore.shared
+        ? 'store-write-through'
+        : replica.runCatalogFreshness.sharedStatePropagation === 'change-feed'
+          ? 'shared-store-change-feed'
+          : 'shared-store-refresh',
+      runCatalogStalenessBoundMilliseconds: runStore.shared
+        ? (replica.runCatalogFreshness.sharedStateStalenessBoundMilliseconds ??
+          options.SharedStoreRefreshMilliseconds)
+        : 0,
+      ...(runStore.shared ? replica.runCatalogFreshness : {}),
       runCatalogRefreshedAtUtc: runStore.shared ? replica.lastRefreshedAtUtc : null,
       runOwnership: runStore.shared ? 'replica-lease' : 'single-process',
       runLeaseMilliseconds: options.RunLeaseMilliseconds,

@@ -1,5 +1,7 @@
 import {
   errorCode,
+  sharedStateFreshness,
+  type SharedStateFreshnessMetadata,
   storeErrorCodes,
   StoreMirror,
   type KeyedStore,
@@ -14,15 +16,17 @@ export const runStoreName = 'agent-tool-runs';
  * The run state: the keyed store is the truth (so waiting runs survive a restart with a durable provider,
  * and every replica on a shared provider sees the same runs), and this object keeps a read copy of it for
  * the synchronous catalog reads (a `StoreMirror`). The copy is loaded when the engine starts, updated after
- * every write this engine makes, and, on a shared provider, reloaded by the pack's refresh job every
- * `SharedStoreRefreshMilliseconds` so writes of other replicas show within that bound.
+ * every write this engine makes, and, on a shared provider, follows the provider's change feed (each announced
+ * run read again); without a feed, or while it is down, the pack's refresh job reloads it every
+ * `SharedStoreRefreshMilliseconds`, so writes of other replicas show within that bound.
  */
 export class RunStore {
   private readonly mirror: StoreMirror<StoredRun>;
 
   /**
    * `refreshMs` is the pack's `SharedStoreRefreshMilliseconds`: the pack's refresh job calls `load` on that
-   * interval (a job, so each reload is in the runtime story with the lease sweep), not the mirror's timer.
+   * interval (a job, so each reload is in the runtime story with the lease sweep); the mirror's own polling
+   * at the same interval only runs while a feed is down.
    */
   constructor(
     private readonly store: KeyedStore<StoredRun>,
@@ -33,11 +37,30 @@ export class RunStore {
 
   /**
    * Reloads the copy from the store; answers every stored run. A record this engine wrote while the reload
-   * was reading is kept: a reload never goes back in time.
+   * was reading is kept: a reload never goes back in time. While the copy follows a connected change feed
+   * (`follow(true)`) it is already current: no whole read is made (the feed's catch-up and safety-net reads
+   * keep it honest).
    */
   async load(): Promise<readonly StoredRun[]> {
-    await this.mirror.load();
+    if (!this.mirror.feedConnected) await this.mirror.load();
     return this.list();
+  }
+
+  /**
+   * With a shared store, keeps the copy following other replicas' writes through the provider's change feed
+   * (when it has one); loads the copy either way. Called when the engine starts; `stopFollowing` on stop.
+   */
+  async follow(shared: boolean): Promise<void> {
+    await this.mirror.start(shared);
+  }
+
+  stopFollowing(): void {
+    this.mirror.stop();
+  }
+
+  /** How the copy follows other replicas, and its staleness bound (the refresh job's interval without a feed). */
+  freshness(): SharedStateFreshnessMetadata {
+    return sharedStateFreshness(this.mirror.freshness());
   }
 
   private remember(key: string, record: StoredRecord<StoredRun> | undefined): void {

@@ -1,5 +1,7 @@
 import {
+  sharedStateFreshness,
   StoreMirror,
+  type SharedStateFreshnessMetadata,
   type CdcCaptureDescriptor,
   type KeyedStore,
   type StoreScope,
@@ -177,8 +179,9 @@ export type ReportOutcome =
 /**
  * The runtime-state records of every capture, kept in a keyed store (the truth) with a read copy for the
  * synchronous catalog reads. Writes go through compare-and-set, so a shared store serializes reporters of
- * several processes; with a shared store the copy is read again every `SharedStateRefreshMilliseconds` (and
- * every record this process writes or reads is in it at once). Decisions (admitting a reporter, the checkpoint
+ * several processes; with a shared store the copy follows the store's change feed (each announced key read
+ * again; the whole store every `SharedStateRefreshMilliseconds` while the feed is off or down), and every record
+ * this process writes or reads is in it at once. Decisions (admitting a reporter, the checkpoint
  * a pump reads from) read the store itself.
  */
 export class CaptureStateBook {
@@ -195,6 +198,11 @@ export class CaptureStateBook {
   }
 
   /** Who reads the states: the scope of the store provider installed (set at start). */
+  /** How the copy follows the other replicas' reports, and its staleness bound. */
+  freshness(): SharedStateFreshnessMetadata {
+    return sharedStateFreshness(this.mirror.freshness());
+  }
+
   get scope(): StoreScope {
     return this.storeScope;
   }

@@ -148,9 +148,11 @@ export const dataRuntimeOptionsSchema = z.strictObject({
     .max(1024 ** 4)
     .default(1024 ** 3),
   /**
-   * With a shared store provider (PostgreSQL, Redis), how often this replica reads the capture states (with
-   * their checkpoints and reporter coordination) again, in milliseconds: another replica's report shows here at
-   * most this long, plus one store round trip, later. Unused with Memory or File. Default 1000; 50 to 60,000.
+   * With a shared store provider (PostgreSQL, Redis) whose change feed is off (`Engine:Stores:ChangeFeed:Enabled`
+   * false) or down, how often this replica reads the whole capture states (with their checkpoints and reporter
+   * coordination) again, in milliseconds: another replica's report shows here at most this long, plus one store
+   * round trip, later. With the feed connected each change is read as it is announced (the surfaces report the
+   * measured bound). Unused with Memory or File. Default 1000; 50 to 60,000.
    */
   SharedStateRefreshMilliseconds: z.number().int().min(50).max(60_000).default(1000),
   CapturePump: capturePumpOptionsSchema.default(capturePumpOptionsSchema.parse({})),

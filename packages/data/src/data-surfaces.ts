@@ -40,6 +40,7 @@ export function dataSurfaces(
           latestAcknowledgement: descriptor.summary.latestAcknowledgement,
           activeReporterId: descriptor.summary.activeReporterId,
           captureStateScope: runtime.book.scope,
+          ...runtime.book.freshness(),
         },
       };
     });

@@ -208,6 +208,7 @@ export function addEventing(builder: EngineBuilder, options?: EventingOptionsInp
       ledger: storePostureOf(builder.storeTraits()),
       dispatcher: brokerDispatcher(),
       publicationStateScope: publications.book.scope,
+      publicationStateFreshness: publications.book.freshness(),
     }),
   );
 

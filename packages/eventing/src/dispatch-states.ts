@@ -108,8 +108,8 @@ function postureChanges(
  * Latest dispatch state per outbox plus the totals a dispatch runtime summarises. Without a shared store
  * provider it lives in this process (`scope: process-local`: the reports of this process's dispatch job);
  * with one (`useSharedStore`) in the engine store `eventing-dispatch-states`, where every replica's reports
- * add up under compare-and-set (`scope: shared`, read through a mirror refreshed every
- * `SharedStateRefreshMilliseconds`). The durable truth (what is staged, claimed, retried) is the outbox itself.
+ * add up under compare-and-set (`scope: shared`, read through a mirror that follows the store's change feed,
+ * or reads the whole store every `SharedStateRefreshMilliseconds` without one). The durable truth (what is staged, claimed, retried) is the outbox itself.
  */
 export class DispatchStateBook {
   private readonly states = new Map<string, StoredDispatchState>();

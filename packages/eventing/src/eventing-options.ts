@@ -69,9 +69,12 @@ export const eventingOptionsSchema = z.object({
   /** Most publication runtime states kept (oldest dropped first). Default 1000; 1 to 100,000. */
   MaxPublicationStates: z.number().int().min(1).max(100_000).default(1000),
   /**
-   * With a shared store provider (PostgreSQL, Redis), how often this replica reads the shared publication and
-   * dispatch states again, in milliseconds: what another replica recorded shows here at most this long (plus
-   * one store round trip) later. Unused with Memory or File. Default 1000; 50 to 60,000.
+   * With a shared store provider (PostgreSQL, Redis) whose change feed is off (`Engine:Stores:ChangeFeed:Enabled`
+   * false) or down, how often this replica reads the whole shared publication and dispatch states again, in
+   * milliseconds: what another replica recorded shows here at most this long (plus one store round trip) later.
+   * With the feed connected,
+   * each change is read as it is announced (the surfaces report the measured bound) and this interval is the
+   * fallback while the feed reconnects. Unused with Memory or File. Default 1000; 50 to 60,000.
    */
   SharedStateRefreshMilliseconds: z.number().int().min(50).max(60_000).default(1000),
   Outbox: eventingOutboxOptionsSchema.default(eventingOutboxOptionsSchema.parse({})),

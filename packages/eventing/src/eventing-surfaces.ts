@@ -1,4 +1,4 @@
-import type { StorePosture, TechnologySurface } from '@corekit/abstractions';
+import type { SharedStateFreshnessMetadata, StorePosture, TechnologySurface } from '@corekit/abstractions';
 import type { EventPublicationState, EventSubscriptionReadiness, StateScope } from './eventing-model';
 import type { EventingOptions } from './eventing-options';
 import type { EventingRegistry } from './eventing-registry';
@@ -14,6 +14,8 @@ export interface EventingInstallation {
   readonly dispatcher: EventDispatcher | null;
   /** Where the publication states the `reported.*` keys come from live: `shared` or `process-local`. */
   readonly publicationStateScope: StateScope;
+  /** How the shared publication states follow other replicas (and their staleness bound); null while process-local. */
+  readonly publicationStateFreshness: SharedStateFreshnessMetadata | null;
 }
 
 const sourcePackage = '@corekit/eventing';
@@ -57,6 +59,7 @@ export function eventingSurfaces(
         'reported.lastOutcome': latest?.outcome ?? null,
         'reported.lastObservedAtUtc': latest?.observedAtUtc ?? null,
         'reported.scope': installation.publicationStateScope,
+        ...installation.publicationStateFreshness,
       },
     });
   }
@@ -97,6 +100,7 @@ export function eventingSurfaces(
       'reported.publicationCount': publications.length,
       'reported.lastOutcome': publications.at(-1)?.outcome ?? null,
       'reported.scope': installation.publicationStateScope,
+      ...installation.publicationStateFreshness,
     },
   });
   for (const publisher of declared) {

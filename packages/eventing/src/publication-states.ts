@@ -1,4 +1,10 @@
-import { storeErrorCodes, type KeyedStore, type StoreMirror } from '@corekit/abstractions';
+import {
+  sharedStateFreshness,
+  storeErrorCodes,
+  type KeyedStore,
+  type SharedStateFreshnessMetadata,
+  type StoreMirror,
+} from '@corekit/abstractions';
 import type { EventMessage, EventPublicationState, PublicationOutcome, StateScope } from './eventing-model';
 import { RecentEntries } from './recent-entries';
 
@@ -57,8 +63,8 @@ export function foldPublicationState(
  * store provider the states live in this process (`scope: process-local`: each replica sees what it ran, a
  * restart starts empty). With one (`useSharedStore`) they live in the engine store
  * `eventing-publication-states`, written with compare-and-set, so a publication accepted on one replica and
- * dispatched by another reads the same on both (`scope: shared`, read through a mirror refreshed every
- * `SharedStateRefreshMilliseconds`).
+ * dispatched by another reads the same on both (`scope: shared`, read through a mirror that follows the store's
+ * change feed, or reads the whole store every `SharedStateRefreshMilliseconds` without one; `freshness()`).
  */
 export class PublicationStateBook {
   private readonly states: RecentEntries<StoredPublicationState>;
@@ -81,6 +87,11 @@ export class PublicationStateBook {
 
   get scope(): StateScope {
     return this.shared ? 'shared' : 'process-local';
+  }
+
+  /** How the states follow the other replicas' writes, and the staleness bound (null while process-local). */
+  freshness(): SharedStateFreshnessMetadata | null {
+    return this.shared ? sharedStateFreshness(this.shared.mirror.freshness()) : null;
   }
 
   /** Records one report; true when the latest outcome changed. */

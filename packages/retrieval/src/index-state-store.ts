@@ -1,4 +1,10 @@
-import { StoreMirror, type KeyedStore, type StoreScope } from '@corekit/abstractions';
+import {
+  sharedStateFreshness,
+  StoreMirror,
+  type KeyedStore,
+  type SharedStateFreshnessMetadata,
+  type StoreScope,
+} from '@corekit/abstractions';
 import type { StoredIndexState } from './index-model';
 
 /** Name of the store (`builder.openStore`) holding one state record per collection with recorded activity. */
@@ -53,6 +59,11 @@ export class IndexStateStore {
 
   stop(): void {
     this.mirror.stop();
+  }
+
+  /** How the states follow other replicas' writes, and the staleness bound (`local` unless shared). */
+  freshness(): SharedStateFreshnessMetadata {
+    return sharedStateFreshness(this.mirror.freshness());
   }
 
   /** Reads the states again now (a shared copy otherwise catches up on its interval). */

@@ -41,8 +41,10 @@ export const retrievalOptionsSchema = z
     StaleAfterMinutes: z.number().int().min(1).max(525_600).default(1440),
     /**
      * With a shared store provider and a shared index (a durable provider), how often this replica reads the
-     * index states and reindex leases again, 50 to 60000 ms: another replica's run or query shows here at most
-     * this long (plus one store round trip) later, and a lapsed lease is noticed within it. Default 1000.
+     * reindex leases again, and the whole index states when the store's change feed is off or down, 50 to
+     * 60000 ms: another replica's run or query then shows here at most this long (plus one store round trip)
+     * later. With the feed connected, index states follow each change (the surface reports the measured bound).
+     * A lapsed lease is noticed within this interval. Default 1000.
      */
     SharedStateRefreshMilliseconds: z.number().int().min(50).max(60_000).default(1000),
     /**

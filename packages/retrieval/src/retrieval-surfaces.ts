@@ -107,6 +107,7 @@ export function retrievalSurfaces(inputs: SurfaceInputs): TechnologySurface[] {
       indexStateScope: states.scope,
       reindexLeaseSeconds: options.ReindexLeaseSeconds,
       sharedStateRefreshMilliseconds: options.SharedStateRefreshMilliseconds,
+      ...states.freshness(),
       installedProviderIds: providers.list().map((item) => item.id),
       ingestionEnabled: options.EnableIngestion,
       queryingEnabled: options.EnableQuerying,
