@@ -1,0 +1,36 @@
+// A replica of the alerts pack in a child process (the process-kill test): PostgreSQL stores (STORE_TABLE), no
+// dependencies of its own, a delivery pass every 100 ms with a 4 s lease, the two webhook targets of the test.
+import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
+import { addWebhookNotifier } from '@corekit/notifier-webhook';
+import { addPostgresStores } from '@corekit/store-postgres';
+import { emptyContentDirectory } from '@corekit/testing/test-engine-builder';
+import { addAlerts } from '../index';
+
+const environment = process.env as Record<string, string>;
+const builder = createEngineBuilder({
+  environment: {},
+  contentRoot: emptyContentDirectory(),
+  logger: createMemoryLogger(),
+});
+addPostgresStores(builder, {
+  ConnectionString: environment.POSTGRES_URL,
+  TableName: environment.STORE_TABLE,
+  PoolMax: 2,
+});
+addAlerts(builder, {
+  ServiceName: 'orders-service',
+  EvaluationInterval: '1h',
+  Delivery: { Interval: '100ms', Lease: '4s' },
+});
+addWebhookNotifier(builder, {
+  Targets: ['a', 'b'].map((name) => ({
+    Id: `hook-${name}`,
+    Url: `${environment.RECEIVER_URL}/${name}`,
+    Secret: environment.WEBHOOK_SECRET,
+    TimeoutSeconds: 2,
+  })),
+});
+const engine = builder.build();
+await engine.start();
+console.log(`READY ${builder.instanceId}`);
+setInterval(() => undefined, 60_000);
