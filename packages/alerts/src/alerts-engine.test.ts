@@ -248,6 +248,54 @@ it('flap damping: an alert that keeps firing stays firing until it has been clea
   expect(host.incidents().filter((incident) => incident.status === 'firing')).toHaveLength(0);
 });
 
+it('readiness is not alerted on while a failure-policy window holds it (the startup readiness delay)', async () => {
+  const host = await start({
+    dependencies: { 'pricing-api': 'Healthy' },
+    configuration: { Engine: { FailurePolicy: { StartupReadinessDelay: '1h' } } },
+  });
+  expect(host.engine.status().activeWindow).toBe('StartupReadinessDelay');
+  expect(host.engine.readiness().status).not.toBe('Healthy');
+  for (let pass = 0; pass < 4; pass++) await host.evaluate();
+  after(31_000);
+  expect(await host.evaluate()).toBe(0);
+  expect(host.incidents()).toHaveLength(0);
+});
+
+it("a pack's attention view with rows for two passes fires a degraded attention alert; an ignored view never does", async () => {
+  const rows: Array<{ id: string }> = [];
+  const view = (id: string) => ({
+    id,
+    title: `Test captures with a gap (${id})`,
+    description: 'rows want an operator',
+    listPath: '/engine/test-captures',
+    idField: 'id',
+    columns: [],
+    rows: () => rows,
+  });
+  const host = await start({
+    alerts: { Attention: { Ignore: ['ignored-gaps'] } },
+    register: (builder) => builder.addOperatorView(view('test-gaps')).addOperatorView(view('ignored-gaps')),
+  });
+  await host.evaluate();
+  rows.push({ id: 'capture-1' });
+  await host.evaluate();
+  expect(host.incidents()).toHaveLength(0); // one pass with rows: a blip so far
+  await host.evaluate();
+  after(31_000);
+  expect(await host.evaluate()).toBe(1);
+  await host.deliver();
+  const [notification] = notificationsOf(receiver, '/a');
+  expect(notification.alerts).toEqual([
+    expect.objectContaining({
+      alertId: 'attention:test-gaps',
+      ruleId: 'attention',
+      dependencyId: 'test-gaps',
+      severity: 'degraded',
+      description: expect.stringContaining('1 entry wants an operator'),
+    }),
+  ]);
+});
+
 it('refuses a misspelled key under Engine:Alerts when the engine starts, naming the closest key', async () => {
   const host = alertsEngine({
     receiver,

@@ -53,12 +53,17 @@ export class FactObserver {
     );
   }
 
-  /** Readiness, liveness, lifecycle and attention, sampled once. */
+  /**
+   * Readiness, liveness, lifecycle and attention, sampled once. While a failure-policy window is in effect
+   * (`StartupReadinessDelay`, `ShutdownLivenessGracePeriod`, `ManualRestartBackoff`: the engine reports a status
+   * on purpose) readiness and liveness are not sampled: the window is the policy, not an outage.
+   */
   async samplePass(): Promise<void> {
-    if (this.settings.Readiness.Enabled) {
+    const inWindow = this.engine.status().activeWindow !== null;
+    if (this.settings.Readiness.Enabled && !inWindow) {
       await this.observeReport('readiness', this.engine.readiness(), this.settings.Readiness);
     }
-    if (this.settings.Liveness.Enabled) {
+    if (this.settings.Liveness.Enabled && !inWindow) {
       await this.observeReport('liveness', this.engine.liveness(), this.settings.Liveness);
     }
     if (this.settings.Lifecycle.Enabled) await this.observeLifecycle();

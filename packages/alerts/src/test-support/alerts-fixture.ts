@@ -39,6 +39,8 @@ export interface AlertsEngineOptions {
   /** Installs a shared store provider (replica tests). */
   readonly stores?: (builder: EngineBuilder) => void;
   readonly clock: { now: number };
+  /** More registrations before build (a pack's operator view...). */
+  readonly register?: (builder: EngineBuilder) => void;
 }
 
 /**
@@ -54,6 +56,7 @@ export function alertsEngine(options: AlertsEngineOptions) {
     ...(options.configuration ? { configuration: options.configuration } : {}),
   });
   options.stores?.(builder);
+  options.register?.(builder);
   const switches: Switches = { ...(options.dependencies ?? { 'inventory-api': 'Healthy' }) };
   for (const id of Object.keys(switches)) {
     builder.addDependencyHealthContributor({
