@@ -40,11 +40,16 @@ async function runSeenEverywhere(
   const runId = context.unique(name);
   const created = await startRun(set, from, 'lookup-ticket', { runId, arguments: '{"ticketId":"T-7"}' });
   expect(created).toMatchObject({ status: 200, body: { outcome: 'succeeded' } });
-  const seen = await answersOnReplicas(set, `/engine/agent-tool-runs/${runId}`, (status) => status === 200, {
-    select: (answer) => answer.status,
-    on,
-    withinMs: boundMs,
-  });
+  const seen = await answersOnReplicas<number>(
+    set,
+    `/engine/agent-tool-runs/${runId}`,
+    (status) => status === 200,
+    {
+      select: (answer) => answer.status,
+      on,
+      withinMs: boundMs,
+    },
+  );
   expect(seen.every((status) => status === 200)).toBe(true);
 }
 
@@ -54,14 +59,25 @@ export const feedReplicaChecks: readonly ReplicaCheck[] = [
     name: 'the feed connections killed mid-run: surfaces report the polling bound, then catch up once the feed is back',
     async run(set, context) {
       const on = indexes(context.count);
-      const connected = await everySurface(set, on, (metadata) => metadata.sharedStatePropagation === 'change-feed');
+      const connected = await everySurface(
+        set,
+        on,
+        (metadata) => metadata.sharedStatePropagation === 'change-feed',
+      );
       for (const metadata of connected) {
-        expect(metadata).toMatchObject({ sharedStateFeedConnected: true, runCatalogSource: 'shared-store-change-feed' });
+        expect(metadata).toMatchObject({
+          sharedStateFeedConnected: true,
+          runCatalogSource: 'shared-store-change-feed',
+        });
       }
       const before = connected.map((metadata) => metadata.sharedStateLastFullReadAtUtc as string);
       const killer = keepFeedConnectionsDown(set);
       try {
-        const down = await everySurface(set, on, (metadata) => metadata.sharedStatePropagation === 'change-feed-down');
+        const down = await everySurface(
+          set,
+          on,
+          (metadata) => metadata.sharedStatePropagation === 'change-feed-down',
+        );
         for (const metadata of down) {
           expect(metadata).toMatchObject({
             sharedStateFeedConnected: false,
@@ -79,7 +95,8 @@ export const feedReplicaChecks: readonly ReplicaCheck[] = [
       const back = await everySurface(
         set,
         on,
-        (metadata) => metadata.sharedStatePropagation === 'change-feed' && metadata.sharedStateFeedConnected === true,
+        (metadata) =>
+          metadata.sharedStatePropagation === 'change-feed' && metadata.sharedStateFeedConnected === true,
       );
       // Each replica read the whole store again once its feed was back (the catch-up).
       back.forEach((metadata, index) =>
@@ -104,11 +121,16 @@ export const feedReplicaChecks: readonly ReplicaCheck[] = [
       });
       expect(created.status).toBe(200);
       await set.restart(victim);
-      const seen = await answersOnReplicas(set, `/engine/agent-tool-runs/${missed}`, (status) => status === 200, {
-        select: (answer) => answer.status,
-        on: indexes(context.count),
-        withinMs: boundMs,
-      });
+      const seen = await answersOnReplicas<number>(
+        set,
+        `/engine/agent-tool-runs/${missed}`,
+        (status) => status === 200,
+        {
+          select: (answer) => answer.status,
+          on: indexes(context.count),
+          withinMs: boundMs,
+        },
+      );
       expect(seen.every((status) => status === 200)).toBe(true);
       const [restarted] = await surfaceOn(set, surfaceId, [victim]);
       expect(restarted).toMatchObject({ sharedStatePropagation: expect.stringMatching(/^change-feed/) });
