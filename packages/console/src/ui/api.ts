@@ -25,12 +25,22 @@ export class RequestFailed extends Error {
   }
 }
 
+/** The browser session's CSRF token (the page holds it when opened with a session), sent with every change. */
+const csrfToken =
+  typeof document === 'undefined'
+    ? null
+    : (document.querySelector('meta[name="csrf-token"]')?.getAttribute('content') ?? null);
+
 export async function getJson<T>(relative: string, init: RequestInit = {}): Promise<T> {
+  const csrf: Record<string, string> =
+    csrfToken && init.method && init.method !== 'GET' ? { 'X-CSRF-Token': csrfToken } : {};
   const response = await fetch(routeUrl(relative), {
     ...init,
-    headers: { Accept: 'application/json', ...(init.headers ?? {}) },
+    headers: { Accept: 'application/json', ...csrf, ...((init.headers ?? {}) as Record<string, string>) },
     credentials: 'same-origin',
   });
+  // The session ended (idle, lifetime, signed out elsewhere): back to the sign-in page.
+  if (response.status === 401 && csrfToken) window.location.assign('console/login?ended');
   const text = await response.text();
   const body: unknown = text ? JSON.parse(text) : null;
   if (!response.ok) {
