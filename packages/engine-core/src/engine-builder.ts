@@ -104,6 +104,8 @@ export class CoreEngineBuilder implements EngineBuilder {
   private readonly packs = new PackDeclarations(engineVersion);
   private readonly jobs: JobScheduler;
   private readonly stores: StoreBinding;
+  /** Replica presence's hooks: added after every other registration's at build (null when disabled). */
+  private readonly presenceHooks: LifecycleHooks | null;
   private built = false;
 
   constructor(options: EngineBuilderOptions = {}) {
@@ -149,7 +151,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       settings: () => this.configuration.bind('Engine:Stores', storesOptionsSchema),
     });
     builtinCatalogs(this, this.catalogs, this.clock);
-    registerReplicaPresence(this, this.clock, engineVersion);
+    this.presenceHooks = registerReplicaPresence(this, this.clock, engineVersion);
   }
 
   addModule(module: ModuleDefinition): this {
@@ -412,6 +414,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       );
     }
     this.built = true;
+    if (this.presenceHooks) this.hooks.push(this.presenceHooks);
 
     const contributors = [...this.contributors];
     const graphs = this.catalogs.publishedEntries('execution-graphs') as ExecutionGraphDescriptor[];

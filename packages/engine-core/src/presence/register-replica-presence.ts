@@ -26,14 +26,15 @@ export interface PresenceBuilder extends EngineBuilder {
 
 /**
  * Registers replica presence with an engine builder, through the pack contract only: `Engine:Presence` (bound
- * here, so a bad value fails when the builder is created), the `engine-instances` store, the `instances`
- * catalog and the lifecycle hooks that start, keep and end the heartbeats.
+ * here, so a bad value fails when the builder is created), the `engine-instances` store and the `instances`
+ * catalog. Answers the lifecycle hooks that start, keep and end the heartbeats (null when disabled), which the
+ * builder adds after every other registration's.
  */
 export function registerReplicaPresence(
   builder: PresenceBuilder,
   clock: Clock,
   engineVersion: string,
-): ReplicaPresence {
+): LifecycleHooks | null {
   const options = builder.configuration.bind('Engine:Presence', presenceOptionsSchema) as PresenceOptions;
   let engine: Engine | null = null;
   const presence = new ReplicaPresence({
@@ -58,11 +59,18 @@ export function registerReplicaPresence(
   });
   builder.provide(replicaPresenceKey, presence);
   builder.addCatalog(instanceCatalog(() => (options.Enabled ? presence.entries() : [])));
-  if (!options.Enabled) return presence;
-  builder.addLifecycleHooks({
+  return options.Enabled ? presenceHooks(presence, (built) => (engine = built)) : null;
+}
+
+/**
+ * The lifecycle hooks of presence. The builder runs them after every pack's (`build()` appends them last): the
+ * last heartbeat of a stop is written once the packs released their work, and never delays their hooks.
+ */
+function presenceHooks(presence: ReplicaPresence, attach: (engine: Engine) => void): LifecycleHooks {
+  return {
     id: 'engine-presence',
     attach: (built) => {
-      engine = built;
+      attach(built);
       // A heartbeat at once on every runtime state or readiness change, so the others see it without waiting.
       built.subscribe((event) => {
         const changed =
@@ -77,6 +85,5 @@ export function registerReplicaPresence(
       // A stop during a start is a failed start: the last record says Failed, the instance goes offline.
       else await presence.end(context.state !== 'Starting');
     },
-  });
-  return presence;
+  };
 }
