@@ -7,12 +7,15 @@ import { sampleRoot } from './sample-host';
 
 // The replica table: every pack's checks (src/replicas/*-replica-checks.ts) against sample hosts started as
 // child processes (src/main.ts, as `pnpm demo`) on ONE shared store, PostgreSQL then Redis, each set in its
-// own table or key prefix. One set per provider serves every row: 2 replicas first, then a third is added
-// and the rows run again. Under CI=true a missing server fails the file.
+// own table or key prefix. One set per provider serves every row: 2 replicas first, then two more are added
+// and the rows run again with 4 (the change-feed rows kill one and restart it). Under CI=true a missing server
+// fails the file.
 
 jest.setTimeout(300_000);
 
 const providers: readonly ReplicaStoreProvider[] = ['postgresql', 'redis'];
+const counts = [2, 4] as const;
+const lastCheck = replicaChecks[replicaChecks.length - 1];
 
 describe.each(providers)('%s: sample hosts as replicas on one shared store', (provider) => {
   let set: ReplicaSet;
@@ -38,7 +41,7 @@ describe.each(providers)('%s: sample hosts as replicas on one shared store', (pr
     rmSync(folder, { recursive: true, force: true });
   });
 
-  describe.each([2, 3])('%i replicas', (count) => {
+  describe.each(counts)('%i replicas', (count) => {
     beforeAll(async () => {
       while (set.replicas.length < count) await set.add();
     });
@@ -49,6 +52,7 @@ describe.each(providers)('%s: sample hosts as replicas on one shared store', (pr
         await check.run(set, {
           count,
           unique: (name) => `${provider}-${count}-${name}-${(sequence += 1)}`,
+          last: count === counts[counts.length - 1] && check === lastCheck,
         });
       },
     );

@@ -1,7 +1,9 @@
 import { agentsReplicaChecks, agentsReplicaEnvironment } from './agents-replica-checks';
 import { dataReplicaChecks, dataReplicaEnvironment } from './data-replica-checks';
 import { eventingReplicaChecks, eventingReplicaEnvironment } from './eventing-replica-checks';
+import { feedReplicaChecks } from './feed-replica-checks';
 import { governanceReplicaChecks, governanceReplicaEnvironment } from './governance-replica-checks';
+import { presenceReplicaChecks, presenceReplicaEnvironment } from './presence-replica-checks';
 import type { ReplicaCheck } from './replica-checks';
 import { retrievalReplicaChecks } from './retrieval-replica-checks';
 
@@ -13,11 +15,12 @@ export const replicaEnvironment: Readonly<Record<string, string>> = {
   ...governanceReplicaEnvironment,
   ...eventingReplicaEnvironment,
   ...dataReplicaEnvironment,
+  ...presenceReplicaEnvironment,
 };
 
 /**
- * Every pack's rows of the replica table (`replicas.test.ts` runs each on PostgreSQL and Redis, with 2 and 3
- * replicas on one set per provider).
+ * Every pack's rows of the replica table (`replicas.test.ts` runs each on PostgreSQL and Redis, with 2 and 4
+ * replicas on one set per provider). Presence stays last: on the last pass it kills a replica and leaves it.
  */
 export const replicaChecks: readonly ReplicaCheck[] = [
   ...agentsReplicaChecks,
@@ -25,4 +28,6 @@ export const replicaChecks: readonly ReplicaCheck[] = [
   ...eventingReplicaChecks,
   ...dataReplicaChecks,
   ...retrievalReplicaChecks,
+  ...feedReplicaChecks,
+  ...presenceReplicaChecks,
 ];
