@@ -10,6 +10,12 @@ export interface FreezableProxy {
   freeze(): void;
   /** Passes what was held and everything after it again. */
   thaw(): void;
+  /**
+   * Closes every socket and refuses new connections until {@link restore}: what a browser sees of a host that
+   * stopped (its process exited), without stopping the host the other tests share.
+   */
+  cut(): void;
+  restore(): void;
   close(): Promise<void>;
 }
 
@@ -17,6 +23,7 @@ export interface FreezableProxy {
 export async function startFreezableProxy(target: string): Promise<FreezableProxy> {
   const upstream = new URL(target);
   let frozen = false;
+  let cut = false;
   const held: Array<() => void> = [];
   const sockets = new Set<Socket>();
   const pass = (from: Socket, to: Socket) => {
@@ -28,6 +35,10 @@ export async function startFreezableProxy(target: string): Promise<FreezableProx
     from.on('error', () => to.destroy());
   };
   const server: Server = createServer((client) => {
+    if (cut) {
+      client.destroy();
+      return;
+    }
     const open = () => {
       const origin = connect(Number(upstream.port), upstream.hostname);
       for (const socket of [client, origin]) {
@@ -50,6 +61,13 @@ export async function startFreezableProxy(target: string): Promise<FreezableProx
     thaw: () => {
       frozen = false;
       for (const action of held.splice(0)) action();
+    },
+    cut: () => {
+      cut = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore: () => {
+      cut = false;
     },
     close: () =>
       new Promise<void>((resolve) => {

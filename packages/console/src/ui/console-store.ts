@@ -49,8 +49,10 @@ const stripLength = 30;
 /**
  * How long the stream may stay silent before the console asks the host (`silenceMs`), and how long it waits
  * for the answer (`deadlineMs`): a check completes at least every shortest refresh interval, so silence past it
- * plus half a second is suspicious; both together stay within the shortest staleness bound (interval + timeout + 1 s
- * or more), so the banner shows before any row could turn stale unannounced. Without dependencies: 30 s + 5 s.
+ * plus half a second is suspicious. A row's bound runs from its own last check, which may be up to one interval
+ * before the last contact, so silence, deadline, that interval and the watchdog's tick (half a second of margin)
+ * stay within the shortest staleness bound: the banner shows before any row could pass its bound unannounced.
+ * Without dependencies: 30 s + 5 s.
  */
 export function contactBound(dependencies: readonly DependencyHealthEntry[]): {
   silenceMs: number;
@@ -60,7 +62,7 @@ export function contactBound(dependencies: readonly DependencyHealthEntry[]): {
   const interval = Math.min(...dependencies.map((entry) => entry.refreshIntervalSeconds)) * 1000;
   const bound = Math.min(...dependencies.map(staleAfterMs));
   const silenceMs = interval + 500;
-  return { silenceMs, deadlineMs: Math.max(500, Math.min(5000, bound - silenceMs - 1000)) };
+  return { silenceMs, deadlineMs: Math.max(500, Math.min(5000, bound - silenceMs - interval - 500)) };
 }
 const storyLimit = 2000;
 

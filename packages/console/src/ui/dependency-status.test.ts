@@ -1,4 +1,5 @@
 import type { DependencyHealthEntry } from '@corekit/abstractions';
+import { contactBound } from './console-store';
 import { shownState, staleAfterMs } from './dependency-status';
 
 const checkedAt = Date.parse('2026-11-26T10:00:00Z');
@@ -50,5 +51,17 @@ describe('the state the console shows', () => {
 
   it('uses the engine bound: interval plus timeout plus 1 s when that is longer than three intervals', () => {
     expect(staleAfterMs(entry({ refreshIntervalSeconds: 1, timeoutSeconds: 5 }))).toBe(7000);
+  });
+});
+
+describe('the contact bound of the frozen-host probe', () => {
+  it('asks the host early enough that the banner shows before any row passes its bound', () => {
+    // Checks every second, 2 s budget: bound 4 s. A row's last check may be one interval before the last
+    // contact; silence + deadline + that interval + the watchdog's 250 ms tick stay under the bound.
+    const rows = [entry({ refreshIntervalSeconds: 1, timeoutSeconds: 2 })];
+    const { silenceMs, deadlineMs } = contactBound(rows);
+    expect(silenceMs).toBe(1500);
+    expect(silenceMs + deadlineMs + 1000 + 250).toBeLessThan(staleAfterMs(rows[0]));
+    expect(contactBound([])).toEqual({ silenceMs: 30_000, deadlineMs: 5000 });
   });
 });

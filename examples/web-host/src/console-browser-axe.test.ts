@@ -1,0 +1,51 @@
+import { chromiumAvailable, seriousViolations } from './console-browser/chromium';
+import { BrowserSession, startConsoleSample, type ConsoleSample } from './console-browser/console-session';
+
+// axe-core on every view of the operator console, in the light and the dark scheme, in Debian's Chromium against
+// the sample host: zero serious or critical violations. A file of its own so CI runs it beside the others.
+
+const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
+
+let session: BrowserSession;
+let shared: ConsoleSample;
+
+beforeAll(async () => {
+  if (!chromiumAvailable()) return;
+  [session, shared] = await Promise.all([BrowserSession.launch(), startConsoleSample()]);
+}, 60_000);
+afterAll(async () => {
+  await session?.close();
+  await shared?.close();
+});
+
+/** Each view and what shows it is loaded. */
+const views = [
+  ['', '[data-dependency="inventory-api"]'],
+  ['#/dependencies/inventory-api', '[data-fact="uptime"]'],
+  ['#/story', '.story-row'],
+  ['#/catalogs', '.catalog-index li'],
+  ['#/catalogs/agent-tool-runs', '.filters'],
+  ['#/attention', '.attention'],
+  ['#/views', '[data-operator-view]'],
+  // Each operator view a pack of the sample declares (builder.addOperatorView), opened on its own.
+  ['#/views/cdc-capture-lag', '[data-operator-view="cdc-capture-lag"]'],
+  ['#/views/cdc-reporter-coordination', '[data-operator-view="cdc-reporter-coordination"]'],
+  ['#/views/knowledge-index-freshness', '[data-operator-view="knowledge-index-freshness"]'],
+  ['#/views/invitation-delivery-attention', '[data-operator-view="invitation-delivery-attention"]'],
+] as const;
+
+describeInBrowser('the operator console is accessible', () => {
+  for (const dark of [false, true]) {
+    const scheme = dark ? 'dark' : 'light';
+    it(`has no serious or critical axe-core violation on any view, in the ${scheme} scheme`, async () => {
+      const { page } = await session.open({ dark });
+      for (const [fragment, ready] of views) {
+        await page.goto(`${shared.base}/engine/console${fragment}`);
+        await page.locator(ready).first().waitFor();
+        const violations = await seriousViolations(page);
+        expect([scheme, fragment, violations]).toEqual([scheme, fragment, []]);
+      }
+      await session.closePages();
+    }, 60_000);
+  }
+});
