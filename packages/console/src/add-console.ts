@@ -1,4 +1,15 @@
-import { CoreError, type Engine, type EngineBuilder, type StoreProviderTraits } from '@corekit/abstractions';
+import {
+  browserSessionsKey,
+  CoreError,
+  operatorAuditKey,
+  type Engine,
+  type EngineBuilder,
+  type OperatorAuditEntry,
+  type StoreProviderTraits,
+} from '@corekit/abstractions';
+import { BrowserSessionBook, type BrowserSessionRecord } from './browser-session-book';
+import { pageSession, signInOperations, signInPath } from './console-sign-in';
+import { OperatorAuditLog } from './operator-audit-log';
 import { loadConsoleAssets, type ConsoleAssets } from './console-assets';
 import { consoleEventIdCatalog, consoleEventIds } from './console-event-ids';
 import { consoleOperations } from './console-operations';
@@ -21,6 +32,10 @@ export const consoleHistoryStoreName = 'console-dependency-history';
 export const consoleTransitionsStoreName = 'console-dependency-transitions';
 /** Name of the store holding the runtime story's lifecycle entries of every run (kept across restarts). */
 export const consoleLifecycleStoreName = 'console-runtime-lifecycle';
+/** Name of the store holding browser sessions (`Engine:Console:Login`), keyed by a hash of the session id. */
+export const consoleSessionsStoreName = 'console-browser-sessions';
+/** Name of the store holding the operator audit (`/engine/operator-audit`). */
+export const consoleAuditStoreName = 'console-operator-audit';
 
 export interface AddConsoleOptions extends ConsoleCodeOptions {
   /** Replaces the built assets (tests); default: the ones built with the package. */
@@ -33,6 +48,10 @@ export interface ConsoleRegistration {
   /** The console's address relative to the host root. */
   readonly path: string;
   readonly history: DependencyHistory | null;
+  /** The operator audit (null when the console is disabled). */
+  readonly audit: OperatorAuditLog | null;
+  /** The browser sessions (null unless `Engine:Console:Login:Enabled`). */
+  readonly sessions: BrowserSessionBook | null;
 }
 
 /**
@@ -49,7 +68,9 @@ export function addConsole(builder: EngineBuilder, options: AddConsoleOptions = 
   const settings = builder.configuration.bind(consoleSectionPath, consoleOptionsSchema, codeOptions);
   builder.markRegistration(registrationKey);
   builder.declarePack({ packageName: '@corekit/console', specificationVersion: 1 });
-  if (!settings.Enabled) return { options: settings, path: '/engine/console', history: null };
+  if (!settings.Enabled) {
+    return { options: settings, path: '/engine/console', history: null, audit: null, sessions: null };
+  }
 
   const assets = givenAssets ?? loadConsoleAssets();
   const history = new DependencyHistory(
@@ -97,6 +118,8 @@ export function addConsole(builder: EngineBuilder, options: AddConsoleOptions = 
     });
 
   builder.addEventIds(consoleEventIdCatalog);
+  const audit = addOperatorAudit(builder, settings);
+  const sessions = settings.Login.Enabled ? addSignIn(builder, settings, audit) : null;
   for (const operation of consoleOperations({
     assets,
     options: settings,
@@ -104,6 +127,7 @@ export function addConsole(builder: EngineBuilder, options: AddConsoleOptions = 
     transitions,
     lifecycle,
     storeTraits: () => storeTraits,
+    ...(sessions ? { pageSession: (headers) => pageSession(sessions, headers) } : {}),
   })) {
     builder.addOperation(operation);
   }
@@ -129,14 +153,65 @@ export function addConsole(builder: EngineBuilder, options: AddConsoleOptions = 
         );
       });
     },
-    started: () => {
+    started: async () => {
       // Entries written before the subscription (the start itself) are kept too; a second write is a no-op.
       for (const entry of attached?.runtimeStory().timeline ?? []) {
         lifecycle.keep(entry).catch(warn(`the story entry ${entry.sequence}`));
       }
       const traits = builder.storeTraits();
       storeTraits = { kind: traits.kind, durable: traits.durable, shared: traits.shared };
+      await audit.start(traits.shared);
     },
+    stopping: () => audit.stop(),
   });
-  return { options: settings, path: '/engine/console', history };
+  return { options: settings, path: '/engine/console', history, audit, sessions };
+}
+
+/** The operator audit on the engine's store, handed to the host (`operatorAuditKey`) and served as a catalog. */
+function addOperatorAudit(builder: EngineBuilder, settings: ConsoleOptions): OperatorAuditLog {
+  const audit = new OperatorAuditLog(
+    builder.openStore<OperatorAuditEntry>(consoleAuditStoreName, {
+      maxEntries: settings.Audit.MaxRecords,
+      description: 'operator actions: who, when, which guarded operation on what, and the outcome',
+    }),
+    {
+      retentionMs: settings.Audit.RetentionDays * 86_400_000,
+      refreshMs: 5_000,
+      onWriteFailed: (entry, error) =>
+        builder.logger.log({
+          level: 'warn',
+          eventId: consoleEventIds.auditWriteFailed,
+          category: 'console',
+          message: `Operator audit: ${entry.action} (${entry.outcome}) was not recorded: ${error instanceof Error ? error.message : String(error)}`,
+        }),
+    },
+  );
+  builder.provide(operatorAuditKey, audit);
+  builder.addCatalog(audit.catalog());
+  return audit;
+}
+
+/** The sign-in page, sessions on the engine's store (handed to the host: `browserSessionsKey`), sign-out. */
+function addSignIn(
+  builder: EngineBuilder,
+  settings: ConsoleOptions,
+  audit: OperatorAuditLog,
+): BrowserSessionBook {
+  const login = settings.Login;
+  const sessions = new BrowserSessionBook(
+    builder.openStore<BrowserSessionRecord>(consoleSessionsStoreName, {
+      maxEntries: login.MaxSessions,
+      description: 'console browser sessions (keyed by a hash of the session id; expire with the session)',
+    }),
+    {
+      lifetimeMs: login.SessionLifetimeMinutes * 60_000,
+      idleMs: login.IdleTimeoutMinutes * 60_000,
+      secureCookie: login.SecureCookie,
+      loginPath: signInPath,
+    },
+  );
+  builder.provide(browserSessionsKey, sessions);
+  const parts = { title: settings.Title, sessions, audit, idleTimeoutMinutes: login.IdleTimeoutMinutes };
+  for (const operation of signInOperations(parts, login.SecureCookie)) builder.addOperation(operation);
+  return sessions;
 }

@@ -5,6 +5,7 @@
 export const consoleEventIds = {
   historyWriteFailed: 3300,
   historyBucketDropped: 3301,
+  auditWriteFailed: 3302,
 } as const;
 
 export const consoleEventIdCatalog = {
@@ -13,5 +14,6 @@ export const consoleEventIdCatalog = {
   names: {
     [consoleEventIds.historyWriteFailed]: 'console-history-write-failed',
     [consoleEventIds.historyBucketDropped]: 'console-history-bucket-dropped',
+    [consoleEventIds.auditWriteFailed]: 'console-audit-write-failed',
   },
 };

@@ -8,7 +8,13 @@ import {
 } from '@corekit/abstractions';
 import { z } from 'zod';
 import { negotiateEncoding, type ConsoleAssets } from './console-assets';
-import { consolePage, consoleSecurityHeaders, immutableCacheControl } from './console-page';
+import {
+  consolePage,
+  consoleSecurityHeaders,
+  immutableCacheControl,
+  securityHeadersWithForms,
+  type ConsolePageSession,
+} from './console-page';
 import { summarize, type DependencyHistory } from './dependency-history';
 import type { ConsoleOptions } from './console-options';
 import type { DependencyTransitions } from './dependency-transitions';
@@ -27,6 +33,10 @@ export interface ConsoleOperationParts {
   readonly lifecycle: RuntimeLifecycleLog;
   /** The store provider's traits, read when the engine started (null before). */
   readonly storeTraits: () => StoreProviderTraits | null;
+  /** The browser session of a request (sign-in enabled): the page then shows who is signed in and a sign-out. */
+  readonly pageSession?: (
+    headers: Readonly<Record<string, string | undefined>>,
+  ) => Promise<ConsolePageSession | undefined>;
 }
 
 const historySampleSchema = z.object({
@@ -113,15 +123,22 @@ export function consoleOperations(parts: ConsoleOperationParts): OperationDefini
       tags: ['Console'],
       result: z.string().describe('text/html'),
       servedWhileDraining: true,
-      handler: (_input, context) =>
+      handler: async (_input, context) => {
         // With a trailing slash every relative URL of the page would resolve one level too deep: send the
         // browser to the one address (relative Location, so a proxy's sub-path is kept).
-        context.requestPath?.endsWith('/')
-          ? operationResponse(308, 'Moved to ../console', {
-              contentType: 'text/plain; charset=utf-8',
-              headers: { ...consoleSecurityHeaders, Location: '../console' },
-            })
-          : textAnswer(page, 'text/html; charset=utf-8'),
+        if (context.requestPath?.endsWith('/')) {
+          return operationResponse(308, 'Moved to ../console', {
+            contentType: 'text/plain; charset=utf-8',
+            headers: { ...consoleSecurityHeaders, Location: '../console' },
+          });
+        }
+        const session = await parts.pageSession?.(context.headers);
+        if (!session) return textAnswer(page, 'text/html; charset=utf-8');
+        return operationResponse(200, consolePage(assets, options.Title, session), {
+          contentType: 'text/html; charset=utf-8',
+          headers: securityHeadersWithForms(),
+        });
+      },
     }),
     defineOperation({
       id: 'console.asset',

@@ -23,10 +23,47 @@ export const consoleSecurityHeaders: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'no-referrer',
 };
 
+/** The headers of a page holding a form that posts to this origin (the sign-out form of a session). */
+export function securityHeadersWithForms(): Record<string, string> {
+  return {
+    ...consoleSecurityHeaders,
+    'Content-Security-Policy': consoleContentSecurityPolicy.replace(
+      "form-action 'none'",
+      "form-action 'self'",
+    ),
+  };
+}
+
+/** The signed-in operator, when the page is opened with a browser session. */
+export interface ConsolePageSession {
+  readonly subject: string | null;
+  /** The session's CSRF token: the page's script sends it with every change (`X-CSRF-Token`). */
+  readonly csrfToken: string;
+}
+
+/**
+ * The bar above the app of a page opened with a session: who is signed in, the operator audit, and a sign-out
+ * form (a plain post carrying the CSRF token, so it works without the script).
+ */
+function sessionBar(session: ConsolePageSession): string {
+  const who = session.subject ? `<strong>${escapeHtml(session.subject)}</strong>` : 'an operator';
+  return [
+    '<div class="session-bar">',
+    `<span>Signed in as ${who}</span>`,
+    '<a href="#/catalogs/operator-audit">Operator audit</a>',
+    '<form method="post" action="console/logout">',
+    `<input type="hidden" name="csrf" value="${escapeHtml(session.csrfToken)}">`,
+    '<button type="submit">Sign out</button>',
+    '</form>',
+    '</div>',
+  ].join('');
+}
+
 /** Hashed assets never change under their name: cache them for a year without revalidation. */
 export const immutableCacheControl = 'public, max-age=31536000, immutable';
 
-function escapeHtml(text: string): string {
+/** Text safe inside HTML text and attribute values. */
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
@@ -36,7 +73,7 @@ function escapeHtml(text: string): string {
  * behind a proxy that serves the host under a sub-path. Views are addressed by the fragment
  * (`/engine/console#/dependencies/inventory-api`), so a deep link reloads the same page.
  */
-export function consolePage(assets: ConsoleAssets, title: string): string {
+export function consolePage(assets: ConsoleAssets, title: string, session?: ConsolePageSession): string {
   const safeTitle = escapeHtml(title);
   return [
     '<!doctype html>',
@@ -47,9 +84,15 @@ export function consolePage(assets: ConsoleAssets, title: string): string {
     '<meta name="color-scheme" content="light dark">',
     `<title>${safeTitle}</title>`,
     `<link rel="stylesheet" href="console/assets/${assets.stylesheet}">`,
+    ...(session
+      ? [
+          `<meta name="csrf-token" content="${escapeHtml(session.csrfToken)}">`,
+          '<link rel="stylesheet" href="console/sign-in.css">',
+        ]
+      : []),
     `<script type="module" src="console/assets/${assets.script}"></script>`,
     '</head>',
-    `<body><div id="app" data-title="${safeTitle}"><p>Loading the console…</p></div></body>`,
+    `<body>${session ? sessionBar(session) : ''}<div id="app" data-title="${safeTitle}"><p>Loading the console…</p></div></body>`,
     '</html>',
     '',
   ].join('\n');

@@ -3,15 +3,14 @@ import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import {
   browserSessionProblemCodes,
+  requestOrigin,
   type BrowserSessionAuthority,
+  type RequestOrigin,
   type ResolvedBrowserSession,
 } from '@corekit/abstractions';
 import type { NextFunction, Request, Response } from 'express';
 import { HttpProblem } from './problem-details';
 import type { AuthorizeRequest } from './web-host-options';
-
-/** Where a request comes from, as its `Origin` (else `Referer`) and `Sec-Fetch-Site` headers say. */
-export type RequestOrigin = 'same' | 'cross' | 'unknown';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -30,30 +29,6 @@ export function cookieValue(header: string | undefined, name: string): string | 
 function firstHeader(value: string | string[] | undefined): string | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   return text?.split(',')[0]?.trim() || undefined;
-}
-
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Compares the request's `Origin` (else `Referer`) with the host it was sent to (`X-Forwarded-Host` when a
- * proxy set it, else `Host`); the scheme is not compared (TLS often ends at the proxy). `Sec-Fetch-Site:
- * cross-site` is cross whatever the rest says. A request with neither header (curl) is `unknown`.
- */
-export function requestOrigin(request: IncomingMessage): RequestOrigin {
-  if (firstHeader(request.headers['sec-fetch-site']) === 'cross-site') return 'cross';
-  const claimed = firstHeader(request.headers.origin) ?? firstHeader(request.headers.referer);
-  if (claimed === undefined) return 'unknown';
-  const expected = (
-    firstHeader(request.headers['x-forwarded-host']) ?? firstHeader(request.headers.host)
-  )?.toLowerCase();
-  const claimedHost = claimed === 'null' ? null : hostOf(claimed);
-  return claimedHost !== null && claimedHost === expected ? 'same' : 'cross';
 }
 
 function sameSecret(given: string, expected: string): boolean {
@@ -103,7 +78,7 @@ export class BrowserSessionGate {
   }
 
   private async find(request: IncomingMessage): Promise<Lookup> {
-    const origin = requestOrigin(request);
+    const origin = requestOrigin(request.headers);
     if (request.headers.authorization !== undefined) return { session: null, origin };
     const id = cookieValue(request.headers.cookie, this.authority.cookieName);
     if (!id) return { session: null, origin };

@@ -102,3 +102,36 @@ export const browserSessionProblemCodes = {
   /** The request's `Origin` (or `Referer`) is another origin than the host's. */
   crossOrigin: 'CSRF_ORIGIN_MISMATCH',
 } as const;
+
+/** Where a request comes from, as its `Origin` (else `Referer`) and `Sec-Fetch-Site` headers say. */
+export type RequestOrigin = 'same' | 'cross' | 'unknown';
+
+function firstValue(value: string | readonly string[] | undefined): string | undefined {
+  const text = typeof value === 'string' ? value : value?.[0];
+  return text?.split(',')[0]?.trim() || undefined;
+}
+
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Compares a request's `Origin` (else `Referer`) with the host it was sent to (`X-Forwarded-Host` when a proxy
+ * set it, else `Host`); the scheme is not compared (TLS often ends at a proxy). `Sec-Fetch-Site: cross-site` is
+ * cross whatever the rest says; `Origin: null` is cross. A request with neither header (curl) is `unknown`: the
+ * CSRF token alone then decides. Header names lower case.
+ */
+export function requestOrigin(
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>,
+): RequestOrigin {
+  if (firstValue(headers['sec-fetch-site']) === 'cross-site') return 'cross';
+  const claimed = firstValue(headers.origin) ?? firstValue(headers.referer);
+  if (claimed === undefined) return 'unknown';
+  const expected = (firstValue(headers['x-forwarded-host']) ?? firstValue(headers.host))?.toLowerCase();
+  const claimedHost = claimed === 'null' ? null : hostOf(claimed);
+  return claimedHost !== null && claimedHost === expected ? 'same' : 'cross';
+}

@@ -149,6 +149,7 @@ export {
   operatorAuditKey,
   operatorAuditEntrySchema,
   operatorAuditOutcomes,
+  requestOrigin,
 } from './browser-sessions';
 export type {
   BrowserSessionAuthority,
@@ -157,4 +158,5 @@ export type {
   OperatorAuditEntry,
   OperatorAuditOutcome,
   OperatorAuditSink,
+  RequestOrigin,
 } from './browser-sessions';
