@@ -167,6 +167,12 @@ export async function createSampleHost(
           governanceDemoAuthorize(request.headers, policy, requirement?.resource))
         : null;
       if (demoDecision) return demoDecision;
+      // A console session (Engine:Console:Login, on in engine.production.json): the principal granted at sign-in.
+      if (requirement?.session) {
+        return requirement.session.subject === 'operator' && expected !== undefined
+          ? { outcome: 'allowed', principal: { subject: 'operator' } }
+          : false;
+      }
       // No operator token configured: nobody is an operator, so no credential helps (403, not 401).
       if (expected === undefined) return { outcome: 'forbidden', reason: 'no SAMPLE_OPERATOR_TOKEN is set' };
       const given = bearerToken(request.headers);
