@@ -196,6 +196,47 @@ describe.each(targets)('eventing replicas on the $name store provider', (target)
     expect(b.find('event-publications-runtime', 'p-3')).toMatchObject({ outcome: 'succeeded' });
   });
 
+  it('a send that outlasts its lease keeps the claim (renewed): no other replica sends the message meanwhile', async () => {
+    const stores = target.isolate();
+    const deliveries: string[] = [];
+    let finish!: () => void;
+    const slow = new Promise<void>((resolve) => (finish = resolve));
+    let aStarted = false;
+    const a = await replica(stores, async ({ message }) => {
+      aStarted = true;
+      await slow;
+      deliveries.push(`a:${message.publicationId}`);
+    });
+    const b = await replica(
+      stores,
+      async ({ message }) => void deliveries.push(`b:${message.publicationId}`),
+    );
+    await a.publish(placed('p-slow'));
+    const aPass = a.pass();
+    await pollUntil(async () => aStarted, Boolean, within);
+
+    const provider = stores.openProvider();
+    stoppable.push({ stop: () => provider.close() });
+    const raw = versionedStore<OutboxRecord>(
+      provider.open('eventing-outbox'),
+      resolveStoreSchema('eventing-outbox'),
+    );
+    const claimEnd = async () => {
+      const [due] = await raw.list({ prefix: 'due:' });
+      return due?.value.kind === 'due' ? due.value.claimExpiresAtMs : 0;
+    };
+    const firstEnd = await claimEnd();
+    // A renews while its send runs (every third of the 1 s lease): once a renewal ends a full lease after the
+    // first claim's end, the first lease is over, and B still finds nothing to claim.
+    const renewedEnd = await pollUntil(claimEnd, (end) => end >= firstEnd + 1000, within);
+    expect(renewedEnd).toBeGreaterThanOrEqual(firstEnd + 1000);
+    expect(await b.pass()).toMatchObject({ claimed: 0 });
+    finish();
+    expect(await aPass).toMatchObject({ claimed: 1, succeeded: 1, claimLost: 0 });
+    expect(await b.pass()).toMatchObject({ claimed: 0 });
+    expect(deliveries).toEqual(['a:p-slow']);
+  });
+
   it('a claim whose owner died is taken over after its lease by one replica, once', async () => {
     const stores = target.isolate();
     const deliveries: string[] = [];

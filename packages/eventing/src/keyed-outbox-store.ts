@@ -165,6 +165,27 @@ export class KeyedOutboxStore implements OutboxStore {
     return ids.filter((_, index) => settled[index]);
   }
 
+  async extend(ids: readonly string[], owner: string, leaseMs: number): Promise<readonly string[]> {
+    const claimExpiresAtMs = this.now() + leaseMs;
+    const kept: string[] = [];
+    for (const id of ids) {
+      const held = this.claims.get(id) ?? (await this.read(id, owner));
+      if (!held || held.due.value.claimOwner !== owner) continue;
+      const value = { ...held.due.value, claimExpiresAtMs };
+      const result = await this.store.put(held.due.key, value, { expectedVersion: held.due.version });
+      if (!result.written) {
+        this.claims.delete(id);
+        continue;
+      }
+      this.claims.set(id, {
+        message: held.message,
+        due: { key: held.due.key, version: result.record.version, value },
+      });
+      kept.push(id);
+    }
+    return kept;
+  }
+
   async retry(id: string, owner: string, availableAt: Date, error: string): Promise<boolean> {
     const held = await this.held(id, owner);
     if (!held) return false;
@@ -207,6 +228,11 @@ export class KeyedOutboxStore implements OutboxStore {
       this.claims.delete(id);
       if (cached.due.value.claimOwner === owner) return cached;
     }
+    return this.read(id, owner);
+  }
+
+  /** The claim `owner` holds on `id`, read from the store (not the cache); null when it is not held. */
+  private async read(id: string, owner: string): Promise<Held | null> {
     const message = (await this.store.get(`message:${id}`))?.value as OutboxMessageRecord | undefined;
     if (!message || message.status !== 'pending') return null;
     const due = await this.store.get(message.dueKey);

@@ -114,6 +114,15 @@ export class MemoryOutboxStore implements OutboxStore {
   }
 
   /** The error is on the dispatch state and in the log (as for `fail`): this outbox keeps no copy. */
+  async extend(ids: readonly string[], owner: string, leaseMs: number): Promise<readonly string[]> {
+    const leaseUntilMs = this.now() + leaseMs;
+    return ids.filter((id) => {
+      const slot = this.held(id, owner);
+      if (slot) slot.leaseUntilMs = leaseUntilMs;
+      return slot !== undefined;
+    });
+  }
+
   async retry(id: string, owner: string, availableAt: Date, _error: string): Promise<boolean> {
     const slot = this.held(id, owner);
     if (!slot) return false;

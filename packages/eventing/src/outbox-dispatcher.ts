@@ -1,4 +1,11 @@
-import type { Logger, PackCounter, PackMeter, PackTracer, RuntimeStoryWriter } from '@corekit/abstractions';
+import {
+  keepLeaseRenewed,
+  type Logger,
+  type PackCounter,
+  type PackMeter,
+  type PackTracer,
+  type RuntimeStoryWriter,
+} from '@corekit/abstractions';
 import type { DispatchPostureChange, DispatchReport, DispatchStateBook } from './dispatch-states';
 import { eventingEventIds } from './eventing-event-ids';
 import type { EventingOptions } from './eventing-options';
@@ -59,7 +66,9 @@ const reportEventIds: Partial<Record<DispatchReport['outcome'], number>> = {
  * then complete it, schedule a retry, or fail it terminally after `MaxAttempts`. Every attempt is counted in
  * the dispatch state book: starts and successes once per batch, each failure on its own; posture changes
  * (retry pending, terminal failure, recovery) go to the story.
- * Delivery is at-least-once: a message whose claim expires before completion is sent again.
+ * Claims are renewed while their batch is sent (`OutboxStore.extend`), so a slow send keeps them. Delivery is
+ * at-least-once: a message whose claim was lost before completion (its dispatcher died or was cut off from the
+ * store longer than the lease) is sent again by the one that took it over.
  */
 export class OutboxDispatchLoop {
   constructor(
@@ -124,7 +133,7 @@ export class OutboxDispatchLoop {
         !this.run.stopping;
       // The batch goes to the dispatcher first; claiming the next one and settling this one wait until the
       // client library has written it, so they overlap the destination's confirm wait instead of delaying it.
-      const sending = this.sendAll(claimed, signal);
+      const sending = this.sendKept(claimed, signal);
       next = more ? afterWrites().then(claim) : Promise.resolve([]);
       const sent = await sending;
       settling = settling.then(afterWrites).then(() => this.settle(claimed, sent, totals));
@@ -187,6 +196,35 @@ export class OutboxDispatchLoop {
   private reportBatch(claims: readonly ClaimedOutboxMessage[], outcome: 'started' | 'succeeded'): void {
     const last = claims[claims.length - 1]!;
     this.report({ ...this.base(last), outcome, metadata: this.metadata(last) }, claims.length);
+  }
+
+  /**
+   * Sends a batch while its claims are renewed every third of `Outbox:LeaseSeconds` (`keepLeaseRenewed`, when the
+   * outbox can `extend` them), so a send slower than the lease keeps its claims and no other dispatcher sends the
+   * batch again meanwhile. Claims lost anyway are dropped from the renewal and settle nothing (`claimLost`); once
+   * every claim is lost (or renewals failed until the lease ran out) the send's signal is aborted.
+   */
+  private async sendKept(
+    claimed: readonly ClaimedOutboxMessage[],
+    signal: AbortSignal,
+  ): Promise<readonly (string | null)[]> {
+    const extend = this.outbox.extend?.bind(this.outbox);
+    if (!extend) return this.sendAll(claimed, signal);
+    const leaseMs = this.options.LeaseSeconds * 1000;
+    let held: readonly string[] = claimed.map((claim) => claim.id);
+    const renewal = keepLeaseRenewed({
+      expiresAtMs: Date.now() + leaseMs,
+      renewEveryMs: Math.max(100, Math.floor(leaseMs / 3)),
+      renew: async () => {
+        held = await extend(held, this.owner, leaseMs);
+        return held.length > 0 ? Date.now() + leaseMs : null;
+      },
+    });
+    try {
+      return await this.sendAll(claimed, AbortSignal.any([signal, renewal.signal]));
+    } finally {
+      await renewal.stop();
+    }
   }
 
   /**

@@ -34,6 +34,13 @@ export interface OutboxStore {
    * the ids whose claim was still held. The dispatch loop prefers it when present.
    */
   completeMany?(ids: readonly string[], owner: string): Promise<readonly string[]>;
+  /**
+   * Extends the claims `owner` still holds on `ids` to `leaseMs` from now; answers the ids still held (a claim
+   * lost meanwhile, taken over after it lapsed, is left alone). The dispatch loop renews a batch's claims with it
+   * while the batch is being sent, so a send slower than the lease is not claimed and sent again by another
+   * dispatcher. Optional: without it a claim lasts `leaseMs` from the claim, whatever the send takes.
+   */
+  extend?(ids: readonly string[], owner: string, leaseMs: number): Promise<readonly string[]>;
   /** Releases a claimed message for another attempt at `availableAt`. */
   retry(id: string, owner: string, availableAt: Date, error: string): Promise<boolean>;
   /**

@@ -19,7 +19,7 @@ const message = (id: string): EventMessage => ({
 });
 
 /** Both outboxes settle in batches. */
-type BatchOutbox = OutboxStore & Required<Pick<OutboxStore, 'completeMany' | 'release'>>;
+type BatchOutbox = OutboxStore & Required<Pick<OutboxStore, 'completeMany' | 'release' | 'extend'>>;
 
 interface Outboxes {
   readonly clock: { now: number };
@@ -100,6 +100,27 @@ describe.each(kinds)('%s', (_, outboxes) => {
     expect(await first.stage(message('a'))).toBe(false);
     clock.now += 5000;
     expect(await first.claim('owner-a', 10, 1000)).toEqual([]);
+  });
+
+  it('extend keeps held claims past their lease (nobody else claims them); a claim taken over is not extended', async () => {
+    const { clock, first, second } = outboxes();
+    await first.stage(message('a'));
+    await first.stage(message('b'));
+    expect(ids(await first.claim('owner-a', 10, 1000))).toEqual(['a', 'b']);
+    for (let step = 0; step < 3; step++) {
+      clock.now += 600;
+      expect(await first.extend(['a', 'b'], 'owner-a', 1000)).toEqual(['a', 'b']);
+      expect(await second.claim('owner-b', 10, 1000)).toEqual([]);
+    }
+    expect(await second.extend(['a'], 'owner-b', 1000)).toEqual([]);
+    // 'b' lapses (no more renewal) and is taken over: its old owner can no longer extend or settle it.
+    clock.now += 600;
+    expect(await first.extend(['a'], 'owner-a', 1000)).toEqual(['a']);
+    clock.now += 500;
+    expect(ids(await second.claim('owner-b', 10, 1000))).toEqual(['b']);
+    expect(await first.extend(['a', 'b'], 'owner-a', 1000)).toEqual(['a']);
+    expect(await first.completeMany(['a', 'b'], 'owner-a')).toEqual(['a']);
+    expect(await second.completeMany(['b'], 'owner-b')).toEqual(['b']);
   });
 
   it('an expired claim of its own that nobody took over still settles', async () => {

@@ -167,6 +167,18 @@ export class PostgresOutboxStore implements OutboxStore {
     return (result.rows as Array<{ id: string }>).map((row) => row.id);
   }
 
+  /** Extends the claims `owner` still holds on `ids` by `leaseMs` from now, in one statement; answers those ids. */
+  async extend(ids: readonly string[], owner: string, leaseMs: number): Promise<readonly string[]> {
+    const result = await this.query(
+      this.dispatch,
+      `UPDATE ${this.table} SET claim_expires_at = clock_timestamp() + $4 * interval '1 millisecond'
+        WHERE outbox_id = $1 AND id = ANY($2::text[]) AND claim_owner = $3 AND status = 'pending'
+       RETURNING id`,
+      [this.outboxId, ids, owner, leaseMs],
+    );
+    return (result.rows as Array<{ id: string }>).map((row) => row.id);
+  }
+
   retry(id: string, owner: string, availableAt: Date, error: string): Promise<boolean> {
     return this.settle(id, owner, `available_at = $4, last_error = $5`, [availableAt, error]);
   }

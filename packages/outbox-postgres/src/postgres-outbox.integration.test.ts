@@ -4,6 +4,7 @@ import pg from 'pg';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, declareEventing, type EventMessage } from '@corekit/eventing';
 import { captureTelemetry } from '@corekit/testing/capture-telemetry';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { startFixture, type FixtureProcess } from '@corekit/testing/child-process';
 import { requireService } from '@corekit/testing/require-service';
 import { expectDatabaseClientTelemetry } from '@corekit/testing/semantic-convention-expectations';
@@ -108,6 +109,33 @@ describe('PostgreSQL outbox', () => {
     expect(again).toMatchObject({ id: 'released-1', attempt: 1 });
     expect(await store.complete('released-1', 'owner-b')).toBe(true);
     expect(await store.pendingCount()).toBe(0);
+  });
+
+  it('extend keeps a held claim past its lease; a lapsed claim taken over is not extended', async () => {
+    const outboxId = `extend-${process.pid}`;
+    const store = new PostgresOutboxStore(pool, outboxId, { tableName: table });
+    await store.stage(message('extended-1'));
+    await store.stage(message('extended-2'));
+    expect((await store.claim('owner-a', 10, 1)).map((claim) => claim.id).sort()).toEqual([
+      'extended-1',
+      'extended-2',
+    ]);
+    // Both claims have lapsed (a 1 ms lease): without a renewal anyone may take them now.
+    await pollUntil(
+      async () =>
+        (
+          await pool.query(
+            `SELECT bool_and(claim_expires_at < clock_timestamp()) AS lapsed FROM ${table} WHERE outbox_id = $1`,
+            [outboxId],
+          )
+        ).rows[0].lapsed as boolean,
+      (lapsed) => lapsed,
+    );
+    expect(await store.extend(['extended-1'], 'owner-a', 60_000)).toEqual(['extended-1']);
+    expect((await store.claim('owner-b', 10, 60_000)).map((claim) => claim.id)).toEqual(['extended-2']);
+    expect(await store.extend(['extended-1', 'extended-2'], 'owner-a', 60_000)).toEqual(['extended-1']);
+    expect(await store.completeMany(['extended-1', 'extended-2'], 'owner-a')).toEqual(['extended-1']);
+    expect(await store.complete('extended-2', 'owner-b')).toBe(true);
   });
 
   it('stages inside the caller transaction: a rollback leaves nothing, a commit leaves one row per publication', async () => {
