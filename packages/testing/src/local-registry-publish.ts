@@ -239,10 +239,11 @@ function assertLoopback(url: string): void {
 }
 
 /**
- * Builds the packages (and, through turbo's `^build`, what they depend on) with turbo filtered to them: a
- * package whose inputs did not change comes from turbo's cache. Inside a turbo task (`pnpm test`) the package's
- * own turbo.json has built them already (`dependsOn: ["^build"]`): running turbo again from inside turbo would
- * race the outer run, so the dist folders are only checked.
+ * Builds exactly the packages to publish with turbo (`--only`: the set is closed under run-time dependencies, so
+ * nothing else is needed, not even what they build their tests with), in dependency order; a package whose inputs
+ * did not change comes from turbo's cache. Inside a turbo task (`pnpm test`) the calling package's turbo.json has
+ * built them already (`dependsOn: ["^build"]`): running turbo again from inside turbo would race the outer run, so
+ * the dist folders are only checked.
  */
 async function buildPackages(root: string, names: readonly string[]): Promise<void> {
   const packages = workspace(root);
@@ -257,9 +258,10 @@ async function buildPackages(root: string, names: readonly string[]): Promise<vo
       );
     return;
   }
-  await runCommand('pnpm', ['exec', 'turbo', 'run', 'build', ...names.map((name) => `--filter=${name}`)], {
+  const filters = names.map((name) => `--filter=${name}`);
+  await runCommand('pnpm', ['exec', 'turbo', 'run', 'build', '--only', ...filters], {
     cwd: root,
-    timeoutMs: 15 * 60_000,
+    timeoutMs: 30 * 60_000,
   });
 }
 
