@@ -15,6 +15,7 @@ import { BrowserSession } from './console-browser/browser-session';
 /** The page's globals as the predicates below use them (this project compiles without the DOM library). */
 interface PageGlobals {
   readonly document: { querySelectorAll(selector: string): ArrayLike<unknown> };
+  readonly performance: { getEntriesByName(name: string): ReadonlyArray<{ readonly startTime: number }> };
 }
 
 const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
@@ -81,16 +82,23 @@ describeInBrowser('the console with 1,000 dependencies, in Chromium', () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     await page.goto(`${base}/engine/console`);
-    await page.locator('[data-counts]', { hasText: '27 failed · 973 healthy' }).waitFor({ timeout: 45_000 });
-    const firstRenderMs = await page.evaluate<number>('performance.now()');
+    // The page marks its first paint of the loaded list (User Timing); polled once a second, so the test's own
+    // queries do not compete with the page for the throttled CPU.
+    const firstRender = await page.waitForFunction(
+      (name) => (globalThis as unknown as PageGlobals).performance.getEntriesByName(name)[0]?.startTime,
+      'console:dependencies-rendered',
+      { polling: 1000, timeout: 45_000 },
+    );
+    const firstRenderMs = (await firstRender.jsonValue()) as number;
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await page.locator('[data-counts]', { hasText: '27 failed · 973 healthy' }).waitFor();
     const shown = await page
       .locator('[data-dependency]')
       .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-state')));
     expect(shown.length).toBeLessThan(50);
     expect(shown.slice(0, 12)).toEqual(new Array(12).fill('failed'));
     process.stdout.write(
-      `console: first render of 1,000 checks (27 failing) at 4x CPU throttling: ${firstRenderMs.toFixed(0)} ms after navigation\n`,
+      `console: first render of 1,000 checks (27 failing) at 4x CPU throttling: ${firstRenderMs.toFixed(0)} ms after navigation (first paint of the loaded list)\n`,
     );
   }, 60_000);
 

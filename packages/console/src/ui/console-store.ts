@@ -114,7 +114,12 @@ export class ConsoleStore {
     });
   }
 
+  /**
+   * Opens the event stream and loads everything; called by the entry script before the first render, so the
+   * requests are under way while the shell renders. A second call does nothing.
+   */
   connect(): void {
+    if (this.source) return;
     // Loaded at once (also without the ServerSentEvents transport), then again after every reconnect.
     void this.reload();
     const source = new EventSource('events');
@@ -180,23 +185,34 @@ export class ConsoleStore {
     }
   }
 
-  /** Everything shown, from the JSON routes (on open and on every reconnect). */
+  /**
+   * Everything shown, from the JSON routes (on open and on every reconnect): every request at once, applied in
+   * one change, so the first render has the rows with their strips and "failing since" (no chain of round trips
+   * and renders). The strips and the since-states are optional: without them the rows still show.
+   */
   async reload(): Promise<void> {
+    const recent = getJson<{ dependencies: Record<string, Sample[]> }>(
+      `console/history?windowMinutes=60&perDependency=${stripLength}`,
+    ).catch(() => ({ dependencies: {} as Record<string, Sample[]> }));
+    const states = getJson<{ dependencies: Record<string, SinceState> }>('console/dependency-states').catch(
+      () => ({ dependencies: {} as Record<string, SinceState> }),
+    );
     try {
-      const [status, dependencies, story] = await Promise.all([
+      const [status, dependencies, story, strips, since] = await Promise.all([
         getJson<StatusDocument>('status'),
         getJson<DependencyHealthEntry[]>('dependencies'),
         getJson<{ timeline: RuntimeStoryEntry[] }>('runtime-story'),
+        recent,
+        states,
       ]);
-      this.set({ status, dependencies, story: story.timeline.slice(-storyLimit), loadError: null });
-      const recent = await getJson<{ dependencies: Record<string, Sample[]> }>(
-        `console/history?windowMinutes=60&perDependency=${stripLength}`,
-      ).catch(() => ({ dependencies: {} as Record<string, Sample[]> }));
-      this.set({ strips: recent.dependencies });
-      const states = await getJson<{ dependencies: Record<string, SinceState> }>(
-        'console/dependency-states',
-      ).catch(() => ({ dependencies: {} as Record<string, SinceState> }));
-      this.set({ since: { ...states.dependencies } });
+      this.set({
+        status,
+        dependencies,
+        story: story.timeline.slice(-storyLimit),
+        strips: strips.dependencies,
+        since: { ...since.dependencies },
+        loadError: null,
+      });
     } catch (error) {
       this.set({ loadError: error instanceof Error ? error.message : String(error) });
     }

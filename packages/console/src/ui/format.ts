@@ -12,10 +12,20 @@ export function durationText(ms: number | null | undefined): string {
   return ms < 1000 ? `${Math.round(ms * 10) / 10} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
+// Formatters made once: toLocaleString() with options builds a new Intl formatter on every call, which showed in
+// the first render's profile.
+const localDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'short', timeStyle: 'medium' });
+const localClock = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+const localDay = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
+
 export function timeText(iso: string | null | undefined): string {
   if (!iso) return '–';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? iso : localDateTime.format(date);
 }
 
 export function valueText(value: unknown): string {
@@ -39,8 +49,6 @@ export function spanText(fromMs: number, nowMs: number): string {
 export function clockText(iso: string, nowMs = Date.now()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const time = date.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
-  return new Date(nowMs).toDateString() === date.toDateString()
-    ? time
-    : `${date.toLocaleDateString([], { day: 'numeric', month: 'short' })}, ${time}`;
+  const time = localClock.format(date);
+  return new Date(nowMs).toDateString() === date.toDateString() ? time : `${localDay.format(date)}, ${time}`;
 }

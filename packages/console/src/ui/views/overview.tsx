@@ -1,6 +1,6 @@
 import type { DependencyHealthEntry } from '@corekit/abstractions';
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { shownUrl } from '../api';
 import { HistoryStrip } from '../components/history-strip';
 import { HealthBadge, StateBadge } from '../components/state-badge';
@@ -78,6 +78,16 @@ function RuntimeSummary({ state }: { readonly state: ConsoleState }) {
     </dl>
   );
 }
+
+/** Names compared by one collator made once (`localeCompare` builds one per call: 10,000 of them for 1,000 rows). */
+const byName = new Intl.Collator();
+
+/**
+ * The User Timing mark set once, after the first paint of the list with the loaded dependencies: what the scale
+ * test reads as "first render" (`performance.getEntriesByName('console:dependencies-rendered')`).
+ */
+export const firstRenderMark = 'console:dependencies-rendered';
+let firstRenderMarked = false;
 
 /** Incidents first: failed and timed out, then degraded, then what is not known, then healthy. */
 const rank: Readonly<Record<ShownState, number>> = {
@@ -223,10 +233,21 @@ export function OverviewView({ state, now }: { readonly state: ConsoleState; rea
       ? [...matching].sort(
           (a, b) =>
             rank[a.shown] - rank[b.shown] ||
-            (a.sinceUtc ?? '').localeCompare(b.sinceUtc ?? '') ||
-            a.entry.displayName.localeCompare(b.entry.displayName),
+            // ISO times: code-unit order is time order.
+            ((a.sinceUtc ?? '') < (b.sinceUtc ?? '')
+              ? -1
+              : (a.sinceUtc ?? '') > (b.sinceUtc ?? '')
+                ? 1
+                : 0) ||
+            byName.compare(a.entry.displayName, b.entry.displayName),
         )
-      : [...matching].sort((a, b) => a.entry.displayName.localeCompare(b.entry.displayName));
+      : [...matching].sort((a, b) => byName.compare(a.entry.displayName, b.entry.displayName));
+  const loaded = state.dependencies.length > 0;
+  useEffect(() => {
+    if (!loaded || firstRenderMarked) return;
+    firstRenderMarked = true;
+    performance.mark(firstRenderMark);
+  }, [loaded]);
   const toggle = (id: string) =>
     setExpanded((current) => {
       const next = new Set(current);
