@@ -1,4 +1,4 @@
-import type { KeyedStore, StoreMirror } from '@corekit/abstractions';
+import { keepLeaseRenewed, type KeyedStore, type StoreMirror } from '@corekit/abstractions';
 import type { ClaimedOutboxMessage, EventMessage, KeyedOutboxStore } from '@corekit/eventing';
 import {
   severityAtLeast,
@@ -106,14 +106,35 @@ export class AlertDelivery {
     }
   }
 
-  /** One delivery pass: claims due notifications (at most BatchSize) and sends them concurrently. */
+  /**
+   * One delivery pass: claims due notifications (at most BatchSize) and sends them concurrently, renewing the
+   * claims every third of the lease while the sends run (`keepLeaseRenewed` over the outbox's `extend`). A claim
+   * lost meanwhile (taken over after it lapsed) settles nothing: its new holder records the outcome.
+   */
   async deliverDue(signal: AbortSignal): Promise<number> {
-    const claimed = await this.outbox.claim(
-      this.settings.instanceId,
-      this.settings.delivery.BatchSize,
-      this.leaseMs,
-    );
-    await Promise.all(claimed.map((message) => this.deliverOne(message, signal)));
+    const { instanceId: owner, now } = this.settings;
+    const leaseMs = this.leaseMs;
+    const claimed = await this.outbox.claim(owner, this.settings.delivery.BatchSize, leaseMs);
+    if (claimed.length === 0) return 0;
+    let held: readonly string[] = claimed.map((message) => message.id);
+    const renewal = keepLeaseRenewed({
+      expiresAtMs: now() + leaseMs,
+      renewEveryMs: Math.max(100, Math.floor(leaseMs / 3)),
+      now,
+      renew: async () => {
+        held = await this.outbox.extend(held, owner, leaseMs);
+        return held.length > 0 ? now() + leaseMs : null;
+      },
+    });
+    try {
+      const sendSignal = AbortSignal.any([signal, renewal.signal]);
+      const stillHeld = (id: string) => () => renewal.held() && held.includes(id);
+      await Promise.all(
+        claimed.map((message) => this.deliverOne(message, sendSignal, signal, stillHeld(message.id))),
+      );
+    } finally {
+      await renewal.stop();
+    }
     return claimed.length;
   }
 
@@ -123,18 +144,24 @@ export class AlertDelivery {
     return Math.max(exponential, retryAfterMs ?? 0);
   }
 
-  private async deliverOne(claimed: ClaimedOutboxMessage, signal: AbortSignal): Promise<void> {
+  private async deliverOne(
+    claimed: ClaimedOutboxMessage,
+    sendSignal: AbortSignal,
+    engineSignal: AbortSignal,
+    stillHeld: () => boolean,
+  ): Promise<void> {
     const owner = this.settings.instanceId;
     const payload = claimed.message.payload as DeliveryPayload;
     const notifier = this.notifiers.get(payload.notifierId);
     const outcome: NotifierOutcome = notifier
-      ? await notifier.send(payload.notification, signal)
+      ? await notifier.send(payload.notification, sendSignal)
       : {
           outcome: 'terminal',
           responseCode: null,
           reason: `notifier target "${payload.notifierId}" is not registered`,
         };
-    if (signal.aborted && outcome.outcome !== 'delivered') {
+    if (!stillHeld()) return; // taken over by another replica after the claim lapsed: it records the outcome
+    if (engineSignal.aborted && outcome.outcome !== 'delivered') {
       // The engine is stopping: give the notification back untouched, another start or replica sends it.
       await this.outbox.release(claimed.id, owner);
       return;
