@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { NotifierService } from '@corekit/testing/notifier-service';
 import { alertsEngine, notificationsOf, startWebhookReceiver } from './test-support/alerts-fixture';
 
@@ -294,6 +297,33 @@ it("a pack's attention view with rows for two passes fires a degraded attention 
       description: expect.stringContaining('1 entry wants an operator'),
     }),
   ]);
+});
+
+it('works again after engine.restart(), and its incidents and delivery log survive a new process on the File store', async () => {
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'alerts-file-'));
+  try {
+    const configuration = { Engine: { Stores: { Provider: 'File', Directory: directory } } };
+    const host = await start({ configuration });
+    await host.engine.restart();
+    host.switches['inventory-api'] = 'Unhealthy';
+    for (let run = 0; run < 3; run++) await host.check();
+    after(31_000);
+    expect(await host.evaluate()).toBe(1);
+    await host.deliver();
+    expect(notificationsOf(receiver, '/a')).toHaveLength(1);
+    await host.engine.stop();
+
+    const next = await start({ configuration }); // a new engine on the same folder: a restarted process
+    expect(next.incidents()).toEqual([
+      expect.objectContaining({ status: 'firing', revision: 1, notifiedStatus: 'firing' }),
+    ]);
+    expect(next.deliveries().map((entry) => entry.outcome)).toEqual(['delivered', 'delivered']);
+    expect(await next.evaluate()).toBe(0); // nothing new to say: not sent again
+  } finally {
+    await running?.engine.stop();
+    running = undefined;
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
 
 it('refuses a misspelled key under Engine:Alerts when the engine starts, naming the closest key', async () => {
