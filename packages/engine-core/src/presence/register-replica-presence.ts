@@ -3,6 +3,7 @@ import {
   type Engine,
   type EngineBuilder,
   type InstanceRecord,
+  type LifecycleHooks,
 } from '@corekit/abstractions';
 import type { Clock } from '../clock';
 import type { ConfigurationStore } from '../configuration-store';
