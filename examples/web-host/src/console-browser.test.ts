@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { pollUntil } from '@corekit/testing/poll-until';
 import type { Page } from 'playwright-core';
-import { chromiumAvailable } from './console-browser/chromium';
+import { chromiumAvailable, seriousViolations } from './console-browser/chromium';
 import { BrowserSession, startConsoleSample, type ConsoleSample } from './console-browser/console-session';
 import { startFreezableProxy } from './console-browser/freezable-proxy';
 import { startSubPathProxy, type SubPathProxy } from './console-browser/sub-path-proxy';
@@ -115,7 +115,7 @@ describeInBrowser('the operator console in Chromium', () => {
     ] as const;
     for (const [upstreamState, shown, error] of cases) {
       sample.sample.upstream.state.pricing = upstreamState;
-      const badge = page.locator(`section .badge-${shown}`).first();
+      const badge = page.locator(`dialog .badge-${shown}`).first();
       await badge.waitFor({ timeout: 20_000 });
       labels.push((await badge.textContent())!.replace(/^\W+/u, '').trim());
       await page.locator('[data-fact="error"]', { hasText: error }).waitFor();
@@ -179,7 +179,7 @@ describeInBrowser('the operator console in Chromium', () => {
     for (const url of requests) expect(new URL(url).pathname.startsWith('/ops/')).toBe(true);
   });
 
-  it('has a keyboard-only path to a dependency detail and back, with visible focus', async () => {
+  it('opens a dependency detail as a dialog from the keyboard: focus moves into it, Escape closes it and the focus returns to the row; a deep link opens it', async () => {
     const sample = shared;
     const { page } = await openPage();
     await page.goto(`${sample.base}/engine/console`);
@@ -193,17 +193,30 @@ describeInBrowser('the operator console in Chromium', () => {
     const outline = await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle');
     expect(outline).not.toBe('none');
     await page.keyboard.press('Enter');
+    // The detail opens as a modal dialog and takes the focus (its heading).
     await page.waitForFunction(
       () => (globalThis as unknown as PageGlobals).document.activeElement?.tagName === 'H2',
     );
     await expect(page.evaluate<string>('document.activeElement?.textContent')).resolves.toBe('Inventory API');
-    await page.keyboard.press('Shift+Tab');
-    await expect(page.evaluate<string>('document.activeElement?.textContent?.trim()')).resolves.toBe(
-      '← All dependencies',
-    );
-    await page.keyboard.press('Enter');
+    await expect(
+      page.evaluate<boolean>('document.activeElement.closest("dialog")?.open === true'),
+    ).resolves.toBe(true);
+    expect(new URL(page.url()).hash).toBe('#/dependencies/inventory-api');
+    expect(await seriousViolations(page)).toEqual([]);
+    // Escape closes it, the address is the overview's again, and the focus is back on the row's link.
+    await page.keyboard.press('Escape');
+    await page.locator('dialog[data-dialog="dependency"]').waitFor({ state: 'detached' });
     await page.waitForFunction(
-      () => (globalThis as unknown as PageGlobals).document.activeElement?.textContent === 'Overview',
+      () => (globalThis as unknown as PageGlobals).document.activeElement?.textContent === 'Inventory API',
+    );
+    await expect(page.evaluate<string>('document.activeElement?.tagName')).resolves.toBe('A');
+    expect(new URL(page.url()).hash).toBe('#/');
+    // A deep link opens the same dialog over the overview.
+    await page.goto(`${sample.base}/engine/console#/dependencies/pricing-api`);
+    await page.locator('dialog[open] h2', { hasText: 'Pricing API' }).waitFor();
+    await page.locator('dialog[open] button', { hasText: 'Close' }).click();
+    await page.waitForFunction(
+      () => (globalThis as unknown as PageGlobals).document.activeElement?.textContent === 'Pricing API',
     );
   });
 

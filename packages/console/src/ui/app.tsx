@@ -5,7 +5,7 @@ import { TimeAgo } from './components/time-ago';
 import { href, useRoute } from './router';
 import { AttentionView } from './views/attention';
 import { CatalogIndexView, CatalogView } from './views/catalogs';
-import { DependencyDetailView } from './views/dependency-detail';
+import { DependencyDialog } from './views/dependency-dialog';
 import { OperatorViewsView } from './views/operator-views';
 import { OverviewView } from './views/overview';
 import { StoryView } from './views/story';
@@ -55,15 +55,22 @@ export function App({ title }: { readonly title: string }) {
   }, []);
   const section = route[0] === 'dependencies' ? '' : (route[0] ?? '');
   let view;
-  if (route[0] === 'dependencies' && route[1])
-    view = <DependencyDetailView id={route[1]} state={state} now={now} />;
-  else if (route[0] === 'story') view = <StoryView state={state} />;
+  if (route[0] === 'story') view = <StoryView state={state} />;
   else if (route[0] === 'catalogs' && route[1])
     view = <CatalogView catalogId={route[1]} selected={route[2]} />;
   else if (route[0] === 'catalogs') view = <CatalogIndexView />;
   else if (route[0] === 'attention') view = <AttentionView />;
   else if (route[0] === 'views') view = <OperatorViewsView selected={route[1]} />;
-  else view = <OverviewView state={state} now={now} />;
+  else {
+    // The overview stays mounted under a dependency's detail (a dialog), so closing it returns to the same list.
+    const detail = route[0] === 'dependencies' && route[1] ? route[1] : null;
+    view = (
+      <>
+        <OverviewView state={state} now={now} />
+        {detail ? <DependencyDialog id={detail} state={state} now={now} /> : null}
+      </>
+    );
+  }
   return (
     <div class="shell">
       <header class="top">

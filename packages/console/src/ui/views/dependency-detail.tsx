@@ -67,23 +67,17 @@ export function DependencyDetailView({
   if (!entry) {
     return (
       <section>
-        <ViewHeading focusKey={`dependency-${id}`}>Dependency {id}</ViewHeading>
+        <ViewHeading focusKey={`dependency-${id}`}>
+          <span id="dependency-heading">Dependency {id}</span>
+        </ViewHeading>
         <p>{state.dependencies.length === 0 ? 'Loading…' : `No dependency has the id ${id}.`}</p>
-        <p>
-          <a href="#/">← All dependencies</a>
-        </p>
       </section>
     );
   }
   const shown = shownState(entry, now, state.connection !== 'lost');
   const dataKeys = Object.keys(entry.data).sort();
   return (
-    <section aria-labelledby="dependency-heading">
-      <p>
-        <a href="#/" class="back-link">
-          ← All dependencies
-        </a>
-      </p>
+    <section aria-labelledby="dependency-heading" class="dependency-detail">
       <ViewHeading focusKey={`dependency-${id}`}>
         <span id="dependency-heading">{entry.displayName}</span>
       </ViewHeading>
@@ -208,11 +202,6 @@ export function DependencyDetailView({
           <a href="diagnostics">{shownUrl('diagnostics')}</a>
         </li>
       </ul>
-      <p>
-        <a href="#/" class="back-link">
-          ← All dependencies
-        </a>
-      </p>
     </section>
   );
 }
