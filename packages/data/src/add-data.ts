@@ -58,6 +58,11 @@ export interface DataRuntimeHooks {
   readonly now?: () => number;
   /** Reporter id of this process's pumps. Default `<pump id>@<hostname>`. */
   readonly pumpReporterId?: string;
+  /**
+   * How often a pump renews its reporter lease while a batch is in flight, in milliseconds. Default a third of
+   * the runtime's `reporterLeaseSeconds` (tests pass less, to see a renewal without waiting).
+   */
+  readonly pumpLeaseRenewMilliseconds?: number;
 }
 
 /**
@@ -167,6 +172,7 @@ export function addData(
           maxFailureBackoffMs: pumpSettings.MaxFailureBackoffMilliseconds,
           retentionAttentionBytes: settings.RetentionAttentionBytes,
           reporterId: hooks.pumpReporterId ?? `${capturePumpId}@${hostname()}`,
+          ...(hooks.pumpLeaseRenewMilliseconds ? { leaseRenewMs: hooks.pumpLeaseRenewMilliseconds } : {}),
           createProviders: (resolver) => {
             const extra = (resolver.resolve(cdcPollingProvidersKey) ?? []).filter(
               (item) => item.provider !== 'mongodb',
@@ -209,6 +215,7 @@ export function addData(
           maxFailureBackoffMs: streamSettings.MaxFailureBackoffMilliseconds,
           retentionAttentionBytes: settings.RetentionAttentionBytes,
           reporterId: hooks.pumpReporterId ?? `${changeStreamPumpId}@${hostname()}`,
+          ...(hooks.pumpLeaseRenewMilliseconds ? { leaseRenewMs: hooks.pumpLeaseRenewMilliseconds } : {}),
           createProviders: (resolver) => {
             const extra = (resolver.resolve(cdcPollingProvidersKey) ?? []).filter(
               (item) => item.provider === 'mongodb',

@@ -1,4 +1,10 @@
-import type { CdcCaptureDescriptor, PackCounter, PackHistogram } from '@corekit/abstractions';
+import {
+  keepLeaseRenewed,
+  type CdcCaptureDescriptor,
+  type LeaseRenewal,
+  type PackCounter,
+  type PackHistogram,
+} from '@corekit/abstractions';
 import { completeRestart, openGap } from './capture-gaps';
 import type { CaptureStateBook } from './capture-state-book';
 import type { CaptureGap, CdcCaptureRuntimeObservation, failureKinds } from './data-model';
@@ -39,6 +45,8 @@ export interface PumpObserver {
   restarted(capture: CdcCaptureDescriptor, action: CaptureRestart, closedGap: CaptureGap | null): void;
   /** The source's retention for the capture went above (or back under) the attention bound. */
   retentionCrossed(capture: CdcCaptureDescriptor, bytes: number, above: boolean): void;
+  /** The reporter lease was lost while a batch ran (taken over, or it ran out while it could not be renewed). */
+  leaseLost(capture: CdcCaptureDescriptor, reason: 'taken-over' | 'expired'): void;
 }
 
 export interface CapturePumpSettings {
@@ -50,6 +58,8 @@ export interface CapturePumpSettings {
   readonly maxFailureBackoffMs: number;
   /** Retained bytes above which a capture is reported to the operator. */
   readonly retentionAttentionBytes: number;
+  /** How often a batch in flight renews the reporter lease. Default a third of the runtime's lease. */
+  readonly leaseRenewMs?: number;
 }
 
 type CaptureResult = PumpPassResult['captures'][number];
@@ -176,20 +186,28 @@ export class CapturePump {
         ? null
         : (current.acknowledgement.durableCheckpoint ?? current.checkpoint);
       let batch: StagedBatch;
+      // The reporter lease is renewed while the batch is read and staged, so a batch slower than the lease is
+      // not taken over meanwhile; a lease lost anyway ends the pass for this capture with nothing
+      // acknowledged or reported (the pump that holds it now resumes from the durable checkpoint).
+      const lease = this.keepLease(capture);
       try {
         batch = await provider.stageBatch({
           capture,
           checkpoint,
           batchSize: this.settings.batchSize,
-          signal,
+          signal: AbortSignal.any([signal, lease.signal]),
           ...(restarting ? { restart: restarting } : {}),
         });
       } catch (error) {
+        if (!lease.held()) return this.leaseLost(capture, lease, { captured, produced });
         if (error instanceof CdcProviderError && error.failureKind === 'gap')
           return this.gapFound(capture, error);
         const failureKind = error instanceof CdcProviderError ? error.failureKind : 'provider';
         return this.fail(capture, 'stage-cdc-outbox', failureKind, messageOf(error), { captured, produced });
+      } finally {
+        await lease.stop();
       }
+      if (!lease.held()) return this.leaseLost(capture, lease, { captured, produced });
       if (restarting) {
         const closed = current.gap ?? null;
         await this.book.update(capture.id, (record) =>
@@ -282,6 +300,36 @@ export class CapturePump {
       outcome: captured === 0 ? ('idle' as const) : ('captured' as const),
       capturedChangeCount: captured,
       producedMessageCount: produced,
+    };
+  }
+
+  /** Keeps this pump's reporter lease on `capture` renewed (a claim by its holder renews it) while a batch runs. */
+  private keepLease(capture: CdcCaptureDescriptor): LeaseRenewal {
+    const leaseMs = this.runtime.reporterLeaseSeconds * 1000;
+    return keepLeaseRenewed({
+      // The claim at the start of the pass, or the previous batch's report, renewed it just before.
+      expiresAtMs: this.now() + leaseMs,
+      renewEveryMs: this.settings.leaseRenewMs ?? Math.max(100, Math.floor(leaseMs / 3)),
+      now: this.now,
+      renew: async () =>
+        (await this.book.claim(capture.id, this.settings.reporterId, this.runtime, this.now()))
+          ? this.now() + leaseMs
+          : null,
+    });
+  }
+
+  /** A batch whose lease was lost while it ran: standby, nothing acknowledged or reported; the observer is told. */
+  private leaseLost(
+    capture: CdcCaptureDescriptor,
+    lease: LeaseRenewal,
+    counts: { captured: number; produced: number },
+  ): CaptureResult {
+    this.observer.leaseLost(capture, lease.lostReason ?? 'taken-over');
+    return {
+      cdcCaptureId: capture.id,
+      outcome: 'standby' as const,
+      capturedChangeCount: counts.captured,
+      producedMessageCount: counts.produced,
     };
   }
 

@@ -9,6 +9,8 @@ import { pumpObserver } from './pump-observer';
 /** One shipped pump as the pack hosts it. */
 export interface PumpSpecification {
   readonly id: string;
+  /** How often a batch in flight renews the reporter lease; default a third of the lease. */
+  readonly leaseRenewMs?: number;
   readonly displayName: string;
   readonly intervalMs: number;
   readonly batchSize: number;
@@ -93,6 +95,9 @@ export class PumpHost {
         failureBackoffMs: this.specification.failureBackoffMs,
         maxFailureBackoffMs: this.specification.maxFailureBackoffMs,
         retentionAttentionBytes: this.specification.retentionAttentionBytes,
+        ...(this.specification.leaseRenewMs === undefined
+          ? {}
+          : { leaseRenewMs: this.specification.leaseRenewMs }),
       },
       this.counters,
       pumpObserver(this.builder, this.specification.id),

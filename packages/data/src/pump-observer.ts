@@ -82,5 +82,12 @@ export function pumpObserver(builder: EngineBuilder, executionRuntimeId: string)
         data: { retainedBytes: bytes, aboveBound: above, executionRuntimeId },
       });
     },
+    leaseLost: (capture, reason) => {
+      log(
+        'warn',
+        dataEventIds.reporterTakeover,
+        `CDC capture ${capture.id}: this pump's reporter lease was ${reason === 'taken-over' ? 'taken over by another reporter' : 'lost (it ran out while it could not be renewed)'} while a batch ran; nothing of the batch is acknowledged or reported, the holder resumes from the durable checkpoint`,
+      );
+    },
   };
 }
