@@ -120,15 +120,19 @@ function hostOf(url: string): string | null {
 }
 
 /**
- * Compares a request's `Origin` (else `Referer`) with the host it was sent to (`X-Forwarded-Host` when a proxy
- * set it, else `Host`); the scheme is not compared (TLS often ends at a proxy). `Sec-Fetch-Site: cross-site` is
- * cross whatever the rest says; `Origin: null` is cross. A request with neither header (curl) is `unknown`: the
- * CSRF token alone then decides. Header names lower case.
+ * Where a request comes from. The browser's own word first: `Sec-Fetch-Site` (sent by every current browser)
+ * `same-origin` is same; `cross-site` and `same-site` (a sibling subdomain: another origin, yet its requests carry
+ * `SameSite=Strict` cookies) are cross. Without it (an older browser, or `none`: a typed address), the `Origin`
+ * (else `Referer`) header against the host the request was sent to (`X-Forwarded-Host` when a proxy set it, else
+ * `Host`), the scheme aside (TLS often ends at a proxy); `Origin: null` is cross. A request with none of these
+ * (curl) is `unknown`: the CSRF token alone then decides. Header names lower case.
  */
 export function requestOrigin(
   headers: Readonly<Record<string, string | readonly string[] | undefined>>,
 ): RequestOrigin {
-  if (firstValue(headers['sec-fetch-site']) === 'cross-site') return 'cross';
+  const site = firstValue(headers['sec-fetch-site']);
+  if (site === 'same-origin') return 'same';
+  if (site === 'cross-site' || site === 'same-site') return 'cross';
   const claimed = firstValue(headers.origin) ?? firstValue(headers.referer);
   if (claimed === undefined) return 'unknown';
   const expected = (firstValue(headers['x-forwarded-host']) ?? firstValue(headers.host))?.toLowerCase();
