@@ -206,7 +206,8 @@ export function describeSharedStoreProvider<P extends ClosableStoreProvider>(
       await early.put('a', { n: 1 });
       const direct = await suite.provider(namespace);
       try {
-        expect((await direct.open<{ n: number }>('early').get('a'))?.value).toEqual({ n: 1 });
+        // The provider holds what the engine wrote: the value in its schema envelope (version 1).
+        expect((await direct.open('early').get('a'))?.value).toEqual({ $schemaVersion: 1, value: { n: 1 } });
       } finally {
         await direct.close();
       }
