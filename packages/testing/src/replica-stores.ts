@@ -47,6 +47,11 @@ export interface ReplicaStores {
   install(builder: EngineBuilder): void;
   /** A provider on the same table or prefix outside any engine. */
   openProvider(): ClosableReplicaProvider;
+  /**
+   * The `Engine__Stores__*` variables that put an engine in a child process on the same table or prefix (its
+   * builder reads them from its environment: `storeEnvironmentOf` of the replica harness, for this isolation).
+   */
+  readonly environment: Readonly<Record<string, string>>;
 }
 
 /** Which test names the tables or prefixes (`eventing` → `eventing_replicas_<random>`). */
@@ -91,6 +96,11 @@ export function postgresReplicaTarget(
         install: (builder) =>
           kit.addPostgresStores(builder, { ConnectionString: url, TableName: tableName, PoolMax: 2 }),
         openProvider: () => new kit.PostgresStoreProvider({ connectionString: url, tableName, poolMax: 2 }),
+        environment: {
+          Engine__Stores__Provider: 'PostgreSql',
+          Engine__Stores__PostgreSql__ConnectionString: url,
+          Engine__Stores__PostgreSql__TableName: tableName,
+        },
       },
     };
   });
@@ -106,6 +116,11 @@ export function redisReplicaTarget(kit: RedisStoreKit, options: ReplicaTargetOpt
       stores: {
         install: (builder) => kit.addRedisStores(builder, { Url: url, KeyPrefix: keyPrefix }),
         openProvider: () => new kit.RedisStoreProvider({ url, keyPrefix }),
+        environment: {
+          Engine__Stores__Provider: 'Redis',
+          Engine__Stores__Redis__Url: url,
+          Engine__Stores__Redis__KeyPrefix: keyPrefix,
+        },
       },
     };
   });
