@@ -23,6 +23,7 @@ const views = [
   ['', '[data-dependency="inventory-api"]'],
   ['#/dependencies/inventory-api', '[data-fact="uptime"]'],
   ['#/story', '.story-row'],
+  ['#/instances', '[data-instance]'],
   ['#/catalogs', '.catalog-index li'],
   ['#/catalogs/agent-tool-runs', '.filters'],
   ['#/attention', '.attention'],

@@ -50,6 +50,7 @@ describe.each(providers)('%s: sample hosts as replicas on one shared store', (pr
       async (_pack, _name, check) => {
         let sequence = 0;
         await check.run(set, {
+          provider,
           count,
           unique: (name) => `${provider}-${count}-${name}-${(sequence += 1)}`,
           last: count === counts[counts.length - 1] && check === lastCheck,

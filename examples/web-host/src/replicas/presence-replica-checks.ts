@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { InstanceEntry } from '@corekit/abstractions';
 import { answersOnReplicas, type ReplicaAnswer, type ReplicaSet } from '@corekit/testing/replica-harness';
+import { consoleShowsInstanceOffline } from './console-instances-check';
 import type { ReplicaCheck, ReplicaCheckContext } from './replica-checks';
 import { indexes } from './surfaces';
 
@@ -117,6 +118,11 @@ export const presenceReplicaChecks: readonly ReplicaCheck[] = [
           expect(entries.find((entry) => entry.instanceId === id)).toMatchObject({ presence: 'online' });
       }
       await offlineInStories(set, survivors, ids[victim]!);
+      // The console's instances view on a survivor, in Chromium: on one provider only (the view reads the
+      // catalog, whichever store is behind it), so the suite pays for one browser.
+      if (context.provider === 'postgresql') {
+        await consoleShowsInstanceOffline(set, survivors[0]!, ids[victim]!, ids.slice(0, victim));
+      }
     },
   },
 ];

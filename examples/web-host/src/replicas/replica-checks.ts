@@ -1,7 +1,9 @@
-import type { ReplicaSet } from '@corekit/testing/replica-harness';
+import type { ReplicaSet, ReplicaStoreProvider } from '@corekit/testing/replica-harness';
 
 /** What a check gets besides the replica set. */
 export interface ReplicaCheckContext {
+  /** The shared store of the set (a check that needs no second provider runs on one). */
+  readonly provider: ReplicaStoreProvider;
   /** Replicas running when the check starts (indexes 0..count-1, all live). */
   readonly count: number;
   /** A name unique to this check, provider and count (run ids, keys, callback ids). */

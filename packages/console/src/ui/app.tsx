@@ -6,6 +6,7 @@ import { href, useRoute } from './router';
 import { AttentionView } from './views/attention';
 import { CatalogIndexView, CatalogView } from './views/catalogs';
 import { DependencyDialog } from './views/dependency-dialog';
+import { InstancesView } from './views/instances';
 import { OperatorViewsView } from './views/operator-views';
 import { OverviewView } from './views/overview';
 import { StoryView } from './views/story';
@@ -39,6 +40,7 @@ function ConnectionBanner({ state, now }: { readonly state: ConsoleState; readon
 
 const sections = [
   { key: '', label: 'Overview', target: '#/' },
+  { key: 'instances', label: 'Instances', target: href('instances') },
   { key: 'story', label: 'Runtime story', target: href('story') },
   { key: 'catalogs', label: 'Catalogs', target: href('catalogs') },
   { key: 'attention', label: 'Needs attention', target: href('attention') },
@@ -56,6 +58,7 @@ export function App({ title }: { readonly title: string }) {
   const section = route[0] === 'dependencies' ? '' : (route[0] ?? '');
   let view;
   if (route[0] === 'story') view = <StoryView state={state} />;
+  else if (route[0] === 'instances') view = <InstancesView state={state} now={now} selected={route[1]} />;
   else if (route[0] === 'catalogs' && route[1])
     view = <CatalogView catalogId={route[1]} selected={route[2]} />;
   else if (route[0] === 'catalogs') view = <CatalogIndexView />;

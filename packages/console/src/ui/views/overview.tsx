@@ -10,6 +10,8 @@ import { shownState, type ShownState } from '../dependency-status';
 import { clockText, durationText, spanText, timeText, utcText } from '../format';
 import { TimeAgo } from '../components/time-ago';
 import { href } from '../router';
+import { serviceStatus } from '../instances-status';
+import { useInstances } from './instances';
 import { ViewHeading } from './view-heading';
 
 /** One card of the runtime summary; `stale` while the host is not answering (last known value, marked). */
@@ -37,6 +39,26 @@ export function livenessAnswer(status: string): string {
   return status === 'Unhealthy' ? '503' : '200';
 }
 
+/** The service across its instances (replica presence): status and how many are online, linked to the view. */
+function InstancesCard({ state, stale }: { readonly state: ConsoleState; readonly stale: boolean }) {
+  const { entries } = useInstances(state);
+  const status = entries ? serviceStatus(entries) : null;
+  return (
+    <Card name="instances" label="Service instances" stale={stale}>
+      {status ? (
+        <>
+          <HealthBadge status={status.status} stale={stale} />
+          <a class="card-note" href={href('instances')} data-fact="instances-summary">
+            {status.text}
+          </a>
+        </>
+      ) : (
+        'not read yet'
+      )}
+    </Card>
+  );
+}
+
 function RuntimeSummary({ state }: { readonly state: ConsoleState }) {
   const status = state.status;
   if (!status) return <p>Loading the runtime status…</p>;
@@ -60,6 +82,7 @@ function RuntimeSummary({ state }: { readonly state: ConsoleState }) {
           {stale ? 'no answer now' : `answers ${livenessAnswer(status.readiness)}`}
         </span>
       </Card>
+      <InstancesCard state={state} stale={stale} />
       <Card name="failure-window" label="Failure-policy window" stale={stale}>
         {status.activeWindow
           ? `${status.activeWindow} until ${timeText(status.activeWindowEndsAtUtc)}`
