@@ -56,11 +56,20 @@ export class OperatorAuditLog implements OperatorAuditSink {
     });
   }
 
+  /** Entries recorded and not written yet: listed already, so a read right after the action finds it. */
+  private readonly unwritten = new Map<string, OperatorAuditEntry>();
+
   record(entry: Omit<OperatorAuditEntry, 'id'>): void {
-    const write = this.pending
-      .then(() => this.write(entry))
-      .catch((error) => this.options.onWriteFailed(entry, error));
-    this.pending = write;
+    const order = String(this.sequence++ % 1_000_000).padStart(6, '0');
+    const full: OperatorAuditEntry = {
+      id: `${entry.atUtc}-${order}${randomBytes(3).toString('hex')}`,
+      ...entry,
+    };
+    this.unwritten.set(full.id, full);
+    this.pending = this.pending
+      .then(() => this.write(full))
+      .catch((error) => this.options.onWriteFailed(entry, error))
+      .finally(() => this.unwritten.delete(full.id));
   }
 
   /** Resolves once every entry recorded so far was written (tests, shutdown). */
@@ -68,12 +77,7 @@ export class OperatorAuditLog implements OperatorAuditSink {
     return this.pending;
   }
 
-  private async write(entry: Omit<OperatorAuditEntry, 'id'>): Promise<void> {
-    const order = String(this.sequence++ % 1_000_000).padStart(6, '0');
-    const full: OperatorAuditEntry = {
-      id: `${entry.atUtc}-${order}${randomBytes(3).toString('hex')}`,
-      ...entry,
-    };
+  private async write(full: OperatorAuditEntry): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         const result = await this.store.put(full.id, full, {
@@ -93,7 +97,10 @@ export class OperatorAuditLog implements OperatorAuditSink {
 
   /** Newest first. */
   entries(): OperatorAuditEntry[] {
-    return this.mirror.values().sort((left, right) => (left.id < right.id ? 1 : left.id > right.id ? -1 : 0));
+    const written = this.mirror.values().filter((entry) => !this.unwritten.has(entry.id));
+    return [...written, ...this.unwritten.values()].sort((left, right) =>
+      left.id < right.id ? 1 : left.id > right.id ? -1 : 0,
+    );
   }
 
   start(shared: boolean): Promise<void> {

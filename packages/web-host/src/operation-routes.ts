@@ -145,8 +145,11 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
       const audit = guarded && operation.method !== 'GET' ? context.audit : undefined;
       let resource: AuthorizationResource | null = null;
       let principal: OperationPrincipal | null = null;
-      const record = (status: number, code: string | null) =>
+      let recorded = false;
+      const record = (status: number, code: string | null) => {
+        recorded = true;
         audit?.record(request, { action: operation.id, principal, resource, params, status, code });
+      };
       const controller = new AbortController();
       const abort = () => {
         if (!response.writableFinished) controller.abort();
@@ -181,6 +184,8 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
           // The request's server span (http-server-telemetry) covers this one operation.
           tracing: 'request-span',
         });
+        // Recorded before the answer leaves, so a client reading the audit next finds it (on this replica).
+        record(outcome.status, null);
         // no-store unless the operation chose its own caching (hashed static assets are immutable).
         response.setHeader('Cache-Control', 'no-store');
         for (const [name, value] of Object.entries(outcome.headers)) response.setHeader(name, value);
@@ -188,10 +193,11 @@ export function operationRoute(operation: OperationDefinition, context: Operatio
         if (outcome.body === undefined || outcome.status === 204) response.end();
         else if (outcome.contentType === 'application/json') response.json(outcome.body);
         else response.type(outcome.contentType).send(outcome.body as string | Buffer);
-        record(outcome.status, null);
       } catch (error) {
-        const answer = answerOf(error);
-        record(answer.status, answer.code);
+        if (!recorded) {
+          const answer = answerOf(error);
+          record(answer.status, answer.code);
+        }
         throw error;
       } finally {
         response.off('close', abort);
