@@ -105,6 +105,50 @@ export interface CatalogView {
 export interface OperatorViewColumn<T = unknown> {
   readonly label: string;
   value(entry: T): string | number | boolean | null;
+  /**
+   * How a surface shows the cell: `text` (the default) as it is; `time` an ISO-8601 time, shown in local time
+   * and UTC; `countdown` an ISO-8601 time, shown as the time left until it ("ends in 4 min 12 s"), ticking, and
+   * as "ended" once past (a silence's end, a retry's next attempt).
+   */
+  readonly format?: 'text' | 'time' | 'countdown';
+}
+
+/**
+ * One input of an {@link OperatorViewForm}. Its value is put into the operation's JSON body at `name`
+ * (dot-separated: `matchers.dependencyId` makes `{ matchers: { dependencyId } }`); an empty optional field is
+ * left out.
+ */
+export interface OperatorViewFormField {
+  /** Where the value goes in the body, dot-separated. */
+  readonly name: string;
+  readonly label: string;
+  /**
+   * `text`: a line of text; `choice`: one of `choices`; `minutes-from-now`: a whole number of minutes, sent as the
+   * ISO-8601 time that far from the moment the form is sent (a silence's end time).
+   */
+  readonly kind: 'text' | 'choice' | 'minutes-from-now';
+  /** The form is not sent without it. Default false. */
+  readonly required?: boolean;
+  /** The values of a `choice` field. */
+  readonly choices?: readonly string[];
+  /** The value the field starts with (minutes for `minutes-from-now`). */
+  readonly defaultValue?: string;
+  /** A short help line shown under the field. */
+  readonly hint?: string;
+}
+
+/**
+ * Something an operator creates from a view (a silence from the silences view), carried out by calling a
+ * registered operation with the form's values as its JSON body: the operation's own validation and authorization
+ * apply, so offering a form grants nothing. The build fails when the operation is unknown or has path parameters.
+ */
+export interface OperatorViewForm {
+  /** The operation called (`alerts.create-silence`). */
+  readonly operationId: string;
+  /** Short verb phrase for the form's heading and button (`New silence`). */
+  readonly label: string;
+  readonly description?: string;
+  readonly fields: readonly OperatorViewFormField[];
 }
 
 /**
@@ -127,6 +171,8 @@ export interface OperatorViewDefinition<T = unknown> {
   readonly columns: readonly OperatorViewColumn<T>[];
   /** What an operator can do to a row, through the pack's own operations (checked at build). */
   readonly actions?: readonly CatalogEntryAction[];
+  /** What an operator can create from the view, through the pack's own operations (checked at build). */
+  readonly forms?: readonly OperatorViewForm[];
   /**
    * Rows belong to tenants and a caller sees only those of tenants it may read: the surface asks the host's
    * authorizer about `policy` with the resource `{ tenantId, kind }` once per tenant among the rows, hides

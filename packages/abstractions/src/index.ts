@@ -17,6 +17,8 @@ export type {
   CatalogView,
   OperatorViewColumn,
   OperatorViewDefinition,
+  OperatorViewForm,
+  OperatorViewFormField,
   OperatorViewTenantAuthorization,
 } from './catalogs';
 export * from './descriptors';

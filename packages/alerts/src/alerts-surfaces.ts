@@ -1,5 +1,7 @@
 import type { CatalogDefinition, OperatorViewDefinition } from '@corekit/abstractions';
+import { alertSeveritySchema } from '@corekit/notifier-kit';
 import {
+  alertRuleIds,
   deliveryEntrySchema,
   incidentEntrySchema,
   silenceEntrySchema,
@@ -153,7 +155,7 @@ export function alertsOperatorViews(
             .map((alert) => alert.alertId)
             .join(', '),
       },
-      { label: 'Opened', value: (entry) => entry.openedAtUtc },
+      { label: 'Opened', value: (entry) => entry.openedAtUtc, format: 'time' },
       { label: 'Notified', value: (entry) => entry.notifiedStatus },
       { label: 'Revision', value: (entry) => entry.revision },
     ],
@@ -168,11 +170,36 @@ export function alertsOperatorViews(
     entryPath: '/engine/alert-silences/{silenceId}',
     columns: [
       { label: 'Matchers', value: (entry) => JSON.stringify(entry.matchers) },
-      { label: 'Ends', value: (entry) => entry.endsAtUtc },
+      { label: 'Ends', value: (entry) => entry.endsAtUtc, format: 'countdown' },
       { label: 'Created by', value: (entry) => entry.createdBy },
       { label: 'Comment', value: (entry) => entry.comment },
     ],
     actions: [{ operationId: 'alerts.expire-silence', label: 'Expire', params: { silenceId: 'silenceId' } }],
+    forms: [
+      {
+        operationId: 'alerts.create-silence',
+        label: 'New silence',
+        description: 'Matching alerts are not notified until it ends; give at least one matcher.',
+        fields: [
+          { name: 'matchers.dependencyId', label: 'Dependency id', kind: 'text', hint: 'e.g. inventory-api' },
+          { name: 'matchers.ruleId', label: 'Rule', kind: 'choice', choices: alertRuleIds },
+          {
+            name: 'matchers.severity',
+            label: 'Severity',
+            kind: 'choice',
+            choices: alertSeveritySchema.options,
+          },
+          {
+            name: 'endsAtUtc',
+            label: 'Ends in (minutes)',
+            kind: 'minutes-from-now',
+            required: true,
+            defaultValue: '60',
+          },
+          { name: 'comment', label: 'Comment', kind: 'text', required: true, hint: 'why, and who to ask' },
+        ],
+      },
+    ],
     rows: () => silences.list!().filter((entry) => entry.state === 'active'),
   };
   const failing: OperatorViewDefinition<DeliveryEntry> = {
@@ -188,7 +215,7 @@ export function alertsOperatorViews(
       { label: 'Outcome', value: (entry) => entry.outcome },
       { label: 'Attempts', value: (entry) => entry.attempts },
       { label: 'Response', value: (entry) => entry.responseCode },
-      { label: 'Next attempt', value: (entry) => entry.nextAttemptAtUtc },
+      { label: 'Next attempt', value: (entry) => entry.nextAttemptAtUtc, format: 'countdown' },
       { label: 'Error', value: (entry) => entry.lastError },
     ],
     rows: () =>

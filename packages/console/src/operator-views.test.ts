@@ -17,6 +17,7 @@ function addGadgetsPack(
   builder: EngineBuilder,
   gadgets: Gadget[],
   actionOperationId = 'gadgets.nudge',
+  formOperationId = 'gadgets.track',
 ): void {
   const view: OperatorViewDefinition<Gadget> = {
     id: 'gadgets-behind',
@@ -25,8 +26,21 @@ function addGadgetsPack(
     listPath: '/engine/gadgets',
     idField: 'gadgetId',
     entryPath: '/engine/gadgets/{gadgetId}',
-    columns: [{ label: 'Behind (s)', value: (gadget) => gadget.behindSeconds }],
+    columns: [
+      { label: 'Behind (s)', value: (gadget) => gadget.behindSeconds },
+      { label: 'Next nudge', value: () => '2030-01-01T00:00:00.000Z', format: 'countdown' },
+    ],
     actions: [{ operationId: actionOperationId, label: 'Nudge', params: { id: 'gadgetId' } }],
+    forms: [
+      {
+        operationId: formOperationId,
+        label: 'Track a gadget',
+        fields: [
+          { name: 'gadget.id', label: 'Gadget id', kind: 'text', required: true },
+          { name: 'until', label: 'Until (minutes)', kind: 'minutes-from-now', defaultValue: '30' },
+        ],
+      },
+    ],
     rows: async () => gadgets.filter((gadget) => gadget.behindSeconds > 10),
   };
   builder.addOperatorView(view);
@@ -40,6 +54,18 @@ function addGadgetsPack(
       result: z.object({ nudged: z.string() }),
       authorization: { mode: 'required', policy: 'gadgets.operate' },
       handler: ({ params }) => ({ nudged: params.id }),
+    }),
+  );
+  builder.addOperation(
+    defineOperation({
+      id: 'gadgets.track',
+      method: 'POST',
+      path: '/engine/gadgets',
+      summary: 'Track a gadget',
+      body: z.object({ gadget: z.object({ id: z.string() }), until: z.string().optional() }),
+      result: z.object({ tracked: z.string() }),
+      authorization: { mode: 'required', policy: 'gadgets.operate' },
+      handler: ({ body }) => ({ tracked: body.gadget.id }),
     }),
   );
 }
@@ -60,14 +86,44 @@ describe('operator views', () => {
       title: 'Gadgets behind',
       description: 'gadgets more than 10 s behind',
       listPath: '/engine/gadgets',
-      columns: ['Behind (s)'],
+      columns: ['Behind (s)', 'Next nudge'],
+      columnFormats: ['text', 'countdown'],
+      forms: [
+        {
+          label: 'Track a gadget',
+          description: null,
+          operationId: 'gadgets.track',
+          method: 'POST',
+          path: '/engine/gadgets',
+          fields: [
+            {
+              name: 'gadget.id',
+              label: 'Gadget id',
+              kind: 'text',
+              required: true,
+              choices: [],
+              defaultValue: null,
+              hint: null,
+            },
+            {
+              name: 'until',
+              label: 'Until (minutes)',
+              kind: 'minutes-from-now',
+              required: false,
+              choices: [],
+              defaultValue: '30',
+              hint: null,
+            },
+          ],
+        },
+      ],
       rowCount: 1,
       hiddenRowCount: 0,
       rows: [
         {
           id: 'g 1',
           path: '/engine/gadgets/g%201',
-          cells: [30],
+          cells: [30, '2030-01-01T00:00:00.000Z'],
           actions: [
             {
               label: 'Nudge',
@@ -200,12 +256,22 @@ describe('operator views', () => {
     ]);
   });
 
-  it('fails the build on an action naming an unknown operation, an unfilled parameter, or a duplicate view id', () => {
+  it('fails the build on an action or a form naming an unknown operation, an unfilled parameter, or a duplicate view id', () => {
     const unknown = createTestEngineBuilder().builder;
     addConsole(unknown);
     addGadgetsPack(unknown, [], 'gadgets.unknown');
     expect(() => unknown.build()).toThrow(
       /operator view gadgets-behind action "Nudge" names operation "gadgets.unknown"/,
+    );
+    const unknownForm = createTestEngineBuilder().builder;
+    addGadgetsPack(unknownForm, [], 'gadgets.nudge', 'gadgets.unknown-form');
+    expect(() => unknownForm.build()).toThrow(
+      /operator view gadgets-behind form "Track a gadget" names operation "gadgets.unknown-form"/,
+    );
+    const parameterForm = createTestEngineBuilder().builder;
+    addGadgetsPack(parameterForm, [], 'gadgets.nudge', 'gadgets.nudge');
+    expect(() => parameterForm.build()).toThrow(
+      /operator view gadgets-behind form "Track a gadget" does not fill the parameters id/,
     );
     const twice = createTestEngineBuilder().builder;
     addGadgetsPack(twice, []);

@@ -18,6 +18,29 @@ export const operatorViewDocumentSchema = z.object({
   description: z.string(),
   listPath: z.string(),
   columns: z.array(z.string()),
+  /** How each column's cells are shown (`text`, `time`, `countdown`: an ISO time shown as the time left). */
+  columnFormats: z.array(z.enum(['text', 'time', 'countdown'])),
+  /** What an operator can create from the view: the operation's route and method, and the form's fields. */
+  forms: z.array(
+    z.object({
+      label: z.string(),
+      description: z.string().nullable(),
+      operationId: z.string(),
+      method: z.string(),
+      path: z.string(),
+      fields: z.array(
+        z.object({
+          name: z.string(),
+          label: z.string(),
+          kind: z.enum(['text', 'choice', 'minutes-from-now']),
+          required: z.boolean(),
+          choices: z.array(z.string()),
+          defaultValue: z.string().nullable(),
+          hint: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
   /** Rows the caller may see (those of tenants the authorizer refused are not counted). */
   rowCount: z.number().int(),
   /** Rows hidden because the view scopes its rows to tenants and the caller may not read theirs. */
@@ -93,6 +116,32 @@ async function visibleRows(
   return rows.filter((row) => allowed.get(scope.tenantOf(row)) === true);
 }
 
+/** The view's forms with their operation's method and route (a form whose operation is gone is left out). */
+function presentForms(engine: Engine, view: OperatorViewDefinition): OperatorViewDocument['forms'] {
+  return (view.forms ?? []).flatMap((form) => {
+    const operation = engine.operations.find(form.operationId);
+    if (!operation) return [];
+    return [
+      {
+        label: form.label,
+        description: form.description ?? null,
+        operationId: form.operationId,
+        method: operation.method,
+        path: operation.path,
+        fields: form.fields.map((field) => ({
+          name: field.name,
+          label: field.label,
+          kind: field.kind,
+          required: field.required ?? false,
+          choices: [...(field.choices ?? [])],
+          defaultValue: field.defaultValue ?? null,
+          hint: field.hint ?? null,
+        })),
+      },
+    ];
+  });
+}
+
 async function presentView(
   engine: Engine,
   view: OperatorViewDefinition,
@@ -104,6 +153,8 @@ async function presentView(
     description: view.description,
     listPath: view.listPath,
     columns: view.columns.map((column) => column.label),
+    columnFormats: view.columns.map((column) => column.format ?? 'text'),
+    forms: presentForms(engine, view),
   };
   let rows: readonly unknown[];
   let hiddenRowCount = 0;

@@ -293,12 +293,17 @@ export class CoreEngineBuilder implements EngineBuilder {
     );
     problems.push(
       ...actionProblems(
-        this.operatorViews.flatMap((view) =>
-          (view.actions ?? []).map((action) => ({
+        this.operatorViews.flatMap((view) => [
+          ...(view.actions ?? []).map((action) => ({
             where: `operator view ${view.id} action "${action.label}"`,
             action,
           })),
-        ),
+          // A form fills the body only: its operation must take no path parameter.
+          ...(view.forms ?? []).map((form) => ({
+            where: `operator view ${view.id} form "${form.label}"`,
+            action: { operationId: form.operationId, label: form.label },
+          })),
+        ]),
         this.operations.list(),
       ),
     );

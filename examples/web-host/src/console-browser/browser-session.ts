@@ -35,6 +35,8 @@ export class BrowserSession {
     });
     this.contexts.push(context);
     const page = await context.newPage();
+    // A wait that never comes fails with its own locator and line, well before the test's timeout would.
+    page.setDefaultTimeout(20_000);
     const requests: string[] = [];
     const cspReports: string[] = [];
     page.on('request', (request) => requests.push(request.url()));
@@ -54,4 +56,3 @@ export class BrowserSession {
     await this.browser.close();
   }
 }
-

@@ -20,23 +20,32 @@ export interface ConsoleSample {
   close(): Promise<void>;
 }
 
+export interface ConsoleSampleOptions {
+  /** The folder of its files and stores (a restart passes the same one); default a new temporary folder. */
+  readonly directory?: string;
+  /** The host's environment (`SAMPLE_OPERATOR_TOKEN`...); default none. */
+  readonly environment?: Record<string, string>;
+  /** More `Engine` sections (`Alerts`...), beside the checks every second and the File stores. */
+  readonly engine?: Record<string, unknown>;
+}
+
 /**
  * The sample host with checks every second (the staleness bound is then 4 s), its packs' files and the engine's
  * File stores in a folder of its own, on ports from the OS.
  */
-export async function startConsoleSample(
-  directory = mkdtempSync(path.join(os.tmpdir(), 'console-browser-')),
-): Promise<ConsoleSample> {
+export async function startConsoleSample(options: ConsoleSampleOptions = {}): Promise<ConsoleSample> {
+  const directory = options.directory ?? mkdtempSync(path.join(os.tmpdir(), 'console-browser-'));
   const sample = await createSampleHost({
     port: 0,
     handleSignals: false,
-    environment: {},
+    environment: options.environment ?? {},
     logger: createMemoryLogger(),
     dataDirectory: directory,
     configuration: {
       Engine: {
         Observability: { DependencyHealth: { RefreshIntervalSeconds: 1 } },
         Stores: { Provider: 'File', Directory: path.join(directory, 'engine-stores') },
+        ...options.engine,
       },
     },
   });
@@ -57,7 +66,7 @@ export async function startConsoleSample(
     },
     restart: async () => {
       await stop();
-      return startConsoleSample(directory);
+      return startConsoleSample({ ...options, directory });
     },
     close: async () => {
       await stop();

@@ -60,7 +60,15 @@ function entryId(entry: unknown, idField: string | null, index: number): string 
 function entryTitle(entry: unknown): string {
   if (!entry || typeof entry !== 'object') return valueText(entry);
   const record = entry as Record<string, unknown>;
-  return String(record.displayName ?? record.description ?? record.latestOutcome ?? record.state ?? '');
+  return String(
+    record.displayName ??
+      record.description ??
+      record.latestOutcome ??
+      record.state ??
+      record.outcome ??
+      record.status ??
+      '',
+  );
 }
 
 /** One catalog's entries, filtered and virtualised; each entry links to its JSON route. */

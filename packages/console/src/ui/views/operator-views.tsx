@@ -1,7 +1,10 @@
 import type { OperatorViewDocument } from '../../operator-views';
 import { useEffect, useState } from 'preact/hooks';
 import { getJson, postJson, relativeEnginePath, shownUrl } from '../api';
-import { valueText } from '../format';
+import { Countdown } from '../components/countdown';
+import { useNow } from '../console-store';
+import { timeText, utcText, valueText } from '../format';
+import { OperatorViewFormPanel } from './operator-view-form';
 import { href } from '../router';
 import { ViewHeading } from './view-heading';
 
@@ -19,14 +22,41 @@ function useOperatorViews(reload: number): { views: OperatorViewDocument[] | nul
   return { views, error };
 }
 
-/** One declared operator view: its columns, its rows, each linked to its JSON route, with the pack's actions. */
+/** A cell as its column's format says: text, a time (local and UTC), or the time left until a time. */
+function Cell({
+  value,
+  format,
+  now,
+}: {
+  readonly value: Row['cells'][number];
+  readonly format: OperatorViewDocument['columnFormats'][number] | undefined;
+  readonly now: number;
+}) {
+  if (format === 'countdown') return <Countdown iso={value} now={now} />;
+  if (format === 'time' && typeof value === 'string' && !Number.isNaN(Date.parse(value))) {
+    return (
+      <time dateTime={value} title={utcText(value)}>
+        {timeText(value)}
+      </time>
+    );
+  }
+  return <>{valueText(value)}</>;
+}
+
+/**
+ * One declared operator view: the pack's forms, its columns, its rows, each linked to its JSON route, with the
+ * pack's actions.
+ */
 function OperatorViewTable({
   view,
   onAct,
+  onCreated,
 }: {
   readonly view: OperatorViewDocument;
   readonly onAct: (action: Action, row: Row) => void;
+  readonly onCreated: () => void;
 }) {
+  const now = useNow();
   const listPath = relativeEnginePath(view.listPath);
   const headingId = `operator-view-${view.id}`;
   const hasActions = view.rows.some((row) => row.actions.length > 0);
@@ -38,6 +68,9 @@ function OperatorViewTable({
       <p class="muted">
         {view.description} · JSON: <a href={listPath}>{shownUrl(listPath)}</a>
       </p>
+      {view.forms.map((form) => (
+        <OperatorViewFormPanel key={form.operationId} viewId={view.id} form={form} onDone={onCreated} />
+      ))}
       {view.error ? <p class="error-text">Could not read this view: {view.error}</p> : null}
       {!view.error && view.rowCount === 0 && view.hiddenRowCount === 0 ? (
         <p>Nothing needs attention here.</p>
@@ -67,7 +100,9 @@ function OperatorViewTable({
               <tr key={row.id} data-row={row.id}>
                 <th scope="row">{row.path ? <a href={relativeEnginePath(row.path)}>{row.id}</a> : row.id}</th>
                 {row.cells.map((cell, index) => (
-                  <td key={view.columns[index]}>{valueText(cell)}</td>
+                  <td key={view.columns[index]}>
+                    <Cell value={cell} format={view.columnFormats[index]} now={now} />
+                  </td>
                 ))}
                 {hasActions ? (
                   <td>
@@ -139,7 +174,12 @@ export function OperatorViewsView({ selected }: { readonly selected?: string | u
         </p>
       ) : null}
       {shown.map((view) => (
-        <OperatorViewTable key={view.id} view={view} onAct={(action, row) => void act(action, row)} />
+        <OperatorViewTable
+          key={view.id}
+          view={view}
+          onAct={(action, row) => void act(action, row)}
+          onCreated={() => setReload((value) => value + 1)}
+        />
       ))}
     </section>
   );
