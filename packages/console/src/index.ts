@@ -1,4 +1,13 @@
-export { addConsole, consoleHistoryStoreName } from './add-console';
+export {
+  addConsole,
+  consoleAuditStoreName,
+  consoleHistoryStoreName,
+  consoleSessionsStoreName,
+} from './add-console';
+export { BrowserSessionBook, csrfHeaderName, sessionCookie } from './browser-session-book';
+export type { BrowserSessionBookOptions, BrowserSessionRecord } from './browser-session-book';
+export { signInPath, signOutPath, signInPolicy } from './console-sign-in';
+export { OperatorAuditLog, operatorAuditPath, describeAuditEntry } from './operator-audit-log';
 export type { AddConsoleOptions, ConsoleRegistration } from './add-console';
 export { consoleOptionsSchema, consoleSectionPath } from './console-options';
 export type { ConsoleOptions, ConsoleCodeOptions } from './console-options';
