@@ -108,11 +108,8 @@ export async function createSampleHost(
   // Demo tokens and the demo-only route (it switches a dependency down) exist only outside production.
   const demo = environment.NODE_ENV !== 'production';
   // Traces, metrics and logs on the OpenTelemetry Node SDK; `/metrics` follows the /engine exposure (guarded in
-  // production: the operator token). OTEL_SERVICE_NAME, when set, names the service instead of the sample's name.
-  addOpenTelemetry(builder, {
-    ...(environment.OTEL_SERVICE_NAME?.trim() ? {} : { ServiceName: 'corekit-sample-host' }),
-    ...options.openTelemetry,
-  });
+  // production: the operator token). The resource's service.name is the engine's service (engine.json's Engine:Service).
+  addOpenTelemetry(builder, { ...options.openTelemetry });
   // Opt-in: a configured Engine:Observability:<Platform> section adds that hosted-platform pack (README, "Telemetry").
   addPlatformObservabilityWhenConfigured(builder);
   addOrdersModule(builder, upstream, { demoRoutes: demo });

@@ -170,6 +170,12 @@ export const manifestDocumentSchema = z.object({
     version: z.string(),
     packSpecificationVersions: z.array(z.number().int()),
   }),
+  service: z.object({
+    name: z.string(),
+    version: z.string().nullable(),
+    source: z.enum(['Engine:Service', 'OTEL_SERVICE_NAME', 'OTEL_RESOURCE_ATTRIBUTES', 'default']),
+    instanceId: z.string(),
+  }),
   modules: z.array(
     z.object({
       id: z.string(),

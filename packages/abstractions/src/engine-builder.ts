@@ -1,3 +1,4 @@
+import type { ServiceIdentity } from './service-identity';
 import type { CatalogDefinition, OperatorViewDefinition } from './catalogs';
 import type { ConfigurationReader } from './configuration';
 import type { DependencyHealthContributor } from './dependency-health';
@@ -52,6 +53,11 @@ export interface EngineBuilder extends ExtensionResolver {
    * under a lease in a shared store (`StoreLeases`), so every pack of one replica names the same owner.
    */
   readonly instanceId: string;
+  /**
+   * The service this instance is a replica of (`Engine:Service`, else the OpenTelemetry environment variables):
+   * packs name the service by it (alert incidents, presence, telemetry) rather than by a setting of their own.
+   */
+  readonly service: ServiceIdentity;
   /**
    * Declares the package a registration comes from and the pack contract specification it implements. The
    * engine refuses a specification it does not implement, at once, with PACK_SPECIFICATION_UNSUPPORTED naming

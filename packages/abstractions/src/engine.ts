@@ -1,3 +1,4 @@
+import type { ServiceIdentity } from './service-identity';
 import type { CatalogView, OperatorViewDefinition } from './catalogs';
 import type { ConfigurationReader } from './configuration';
 import type {
@@ -69,6 +70,8 @@ export interface ManifestDocument {
     /** The pack contract specification versions this engine implements (docs/releasing.md). */
     readonly packSpecificationVersions: readonly number[];
   };
+  /** The service this instance belongs to and the instance itself (`builder.service`, `builder.instanceId`). */
+  readonly service: ServiceIdentity & { readonly instanceId: string };
   readonly modules: ReadonlyArray<{
     readonly id: string;
     readonly version: string;

@@ -117,3 +117,4 @@ export { behaviorStreamMarker, streamingOutput, streamItemSchema } from './behav
 export { cdcExecutionBindingsKey } from './cdc-execution-bindings';
 export type { CdcExecutionBindings, ExecutionBinding } from './cdc-execution-bindings';
 export * from './instance-descriptors';
+export * from './service-identity';

@@ -89,7 +89,7 @@ export function addAlerts(
   const mirror = new StoreMirror<AlertsRecord>(store, { refreshMs, onRefreshFailure });
   const logMirror = new StoreMirror<DeliveryEntry>(log, { refreshMs, onRefreshFailure });
   const book = new IncidentBook(store, mirror, {
-    service: settings.ServiceName,
+    service: builder.service.name,
     groupWindowMs: settings.GroupWindow,
     retentionMs: settings.Delivery.Retention,
     now,
@@ -214,7 +214,7 @@ export function addAlerts(
         reporter.log(
           'info',
           alertsEventIds.started,
-          `Alerts for ${settings.ServiceName}: ${notifiers.length} notifier target(s): ${notifiers.map((notifier) => `${notifier.id} (${notifier.kind}, ${notifier.target})`).join(', ')}`,
+          `Alerts for ${builder.service.name}: ${notifiers.length} notifier target(s): ${notifiers.map((notifier) => `${notifier.id} (${notifier.kind}, ${notifier.target})`).join(', ')}`,
         );
       }
     },
@@ -233,7 +233,7 @@ export function addAlerts(
       displayName: 'Alerts',
       sourcePackage: '@corekit/alerts',
       metadata: {
-        service: settings.ServiceName,
+        service: builder.service.name,
         enabled: settings.Enabled,
         notifiers: registry
           .list()

@@ -24,8 +24,6 @@ const sampledRuleShape = {
 export const alertsOptionsSchema = z.object({
   /** Evaluate rules and deliver notifications. Default true; false registers nothing but the section. */
   Enabled: z.boolean().default(true),
-  /** The service incidents belong to (one open incident per service), shown in every notification. */
-  ServiceName: z.string().trim().min(1).max(200).default('corekit-service'),
   /** Alerts that start within this window of an incident's first alert are sent as that one incident. Default 30 s. */
   GroupWindow: duration(30_000),
   /** How often readiness, liveness, lifecycle and attention are sampled and due notifications staged. Default 5 s. */

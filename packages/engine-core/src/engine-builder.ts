@@ -1,6 +1,7 @@
 import {
   CoreError,
   isIdentifier,
+  serviceIdentityFrom,
   type CatalogDefinition,
   type CatalogView,
   type CatalogEntryAction,
@@ -20,6 +21,7 @@ import {
   type ModuleDefinition,
   type OperationDefinition,
   type PackDeclaration,
+  type ServiceIdentity,
   type RegistrationWarning,
   type StoreOptions,
   type StoreProvider,
@@ -58,6 +60,7 @@ import { RuntimeStory } from './runtime-story';
 import { StoreBinding, storesOptionsSchema } from './stores';
 import { engineRecordEventIdRange } from './engine-record-event-ids';
 import { newInstanceId } from './instance-id';
+import { serviceOptionsSchema } from './service-options';
 import { registerReplicaPresence } from './presence/register-replica-presence';
 
 /** Options of createEngineBuilder. Everything is optional; the defaults suit a production process. */
@@ -87,6 +90,7 @@ export class CoreEngineBuilder implements EngineBuilder {
   readonly meter = new EngineMeter();
   readonly tracer = new EngineTracer();
   readonly instanceId: string;
+  readonly service: ServiceIdentity;
   private readonly clock: Clock;
   private readonly contentRoot: string;
   private readonly modules: ModuleDefinition[] = [];
@@ -122,6 +126,11 @@ export class CoreEngineBuilder implements EngineBuilder {
       onSecret: (value: string) => this.logger.addSecret(value),
     });
     this.events = new RuntimeEventHub(this.clock);
+    const service = this.configuration.bind('Engine:Service', serviceOptionsSchema);
+    this.service = serviceIdentityFrom(
+      { name: service.Name, version: service.Version },
+      options.environment ?? process.env,
+    );
     const storyOptions = this.configuration.bind('Engine:RuntimeStory', runtimeStoryOptionsSchema);
     this.story = new RuntimeStory(
       this.clock,
@@ -462,6 +471,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       operations: this.operations,
       eventIds: this.eventIds,
       packs: this.packs,
+      service: { ...this.service, instanceId: this.instanceId },
       warnings: this.warnings,
       jobs: this.jobs,
       hooks: [this.stores.schemas.hooks(() => this.stores.traits(), this.logger), ...this.hooks],

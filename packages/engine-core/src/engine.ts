@@ -1,6 +1,7 @@
 import {
   engineEventIds,
   type CatalogView,
+  type ServiceIdentity,
   type OperatorViewDefinition,
   type DependencyHealthEntry,
   type DiagnosticsDocument,
@@ -78,6 +79,8 @@ export interface EngineParts {
   readonly eventIds: EventIdCatalog;
   /** Packs that declared the contract specification they implement (`builder.declarePack`), all accepted. */
   readonly packs: PackDeclarations;
+  /** The service and instance this engine is (`builder.service`, `builder.instanceId`), for the manifest. */
+  readonly service: ServiceIdentity & { readonly instanceId: string };
   readonly warnings: readonly RegistrationWarning[];
   readonly jobs: BackgroundWork & { states(): JobState[] };
   readonly hooks: readonly LifecycleHooks[];
@@ -356,6 +359,7 @@ export class CoreEngine implements Engine {
         version: engineVersion,
         packSpecificationVersions: [...supportedPackSpecificationVersions],
       },
+      service: { ...this.parts.service },
       modules: this.modules.manifestModules(),
       packs: this.parts.packs.list().map((pack) => ({ ...pack })),
     };

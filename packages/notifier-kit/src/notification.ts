@@ -48,7 +48,7 @@ export const notificationSchema = z.object({
   status: z.enum(['firing', 'resolved']),
   /** The worst severity among the firing alerts (of all alerts once resolved). */
   severity: alertSeveritySchema,
-  /** The service the incident belongs to (`Engine:Alerts:ServiceName`). */
+  /** The service the incident belongs to (the engine's `Engine:Service:Name`). */
   service: z.string(),
   /** One line: `[FIRING] corekit-sample: 2 alerts (unhealthy)`. */
   title: z.string(),

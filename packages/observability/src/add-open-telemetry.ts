@@ -45,6 +45,7 @@ export function addOpenTelemetry(builder: EngineBuilder, options?: OpenTelemetry
     options: settings,
     environment,
     environmentName: builder.configuration.environmentName,
+    service: builder.service,
     contributions: registry.contributions,
     logger: builder.logger,
     addSecret: (value) => builder.addSecret(value),

@@ -106,9 +106,12 @@ export type SamplingOptions = z.output<typeof samplingOptionsSchema>;
 export const openTelemetryOptionsSchema = z.object({
   /** Start the SDK. Default true; `OTEL_SDK_DISABLED=true` turns it off whatever this says. */
   Enabled: z.boolean().default(true),
-  /** `service.name`. Default: `OTEL_SERVICE_NAME`, else `corekit-host`. */
+  /**
+   * `service.name`, only when telemetry must name the service differently from the engine. Default: the engine's
+   * service (`Engine:Service:Name`, else `OTEL_SERVICE_NAME`, else `corekit-host`), as presence and alerts name it.
+   */
   ServiceName: z.string().min(1).max(200).optional(),
-  /** `service.version`. Default: none (or `service.version` in `OTEL_RESOURCE_ATTRIBUTES`). */
+  /** `service.version`. Default: the engine's (`Engine:Service:Version`, else `service.version` in `OTEL_RESOURCE_ATTRIBUTES`). */
   ServiceVersion: z.string().min(1).max(100).optional(),
   /** `service.instance.id`. Default: a random UUID per process, as the semantic conventions recommend. */
   ServiceInstanceId: z.string().min(1).max(200).optional(),

@@ -1,3 +1,4 @@
+import { parseOtelKeyValueList } from '@corekit/abstractions';
 import type { OtlpProtocol } from './open-telemetry-options';
 import { otlpProtocols } from './open-telemetry-options';
 
@@ -30,7 +31,7 @@ export class OtelEnvironment {
 
   /** `OTEL_RESOURCE_ATTRIBUTES`: `key=value` pairs, comma separated, values percent-decoded. */
   get resourceAttributes(): Record<string, string> {
-    return parseKeyValueList(this.read('OTEL_RESOURCE_ATTRIBUTES'));
+    return parseOtelKeyValueList(this.read('OTEL_RESOURCE_ATTRIBUTES'));
   }
 
   /** `OTEL_TRACES_SAMPLER`, as given (the sampler module checks the name). */
@@ -88,28 +89,10 @@ export class OtelEnvironment {
   /** `OTEL_EXPORTER_OTLP_HEADERS` merged with `OTEL_EXPORTER_OTLP_<SIGNAL>_HEADERS` (the signal's win). */
   headers(signal: TelemetrySignal): Record<string, string> {
     return {
-      ...parseKeyValueList(this.read('OTEL_EXPORTER_OTLP_HEADERS')),
-      ...parseKeyValueList(this.read(`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_HEADERS`)),
+      ...parseOtelKeyValueList(this.read('OTEL_EXPORTER_OTLP_HEADERS')),
+      ...parseOtelKeyValueList(this.read(`OTEL_EXPORTER_OTLP_${signal.toUpperCase()}_HEADERS`)),
     };
   }
-}
-
-/** `a=1,b=x%20y` → `{ a: '1', b: 'x y' }` (the W3C baggage-like list the OTEL_* variables use). */
-export function parseKeyValueList(text: string | undefined): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const pair of (text ?? '').split(',')) {
-    const equals = pair.indexOf('=');
-    if (equals <= 0) continue;
-    const key = pair.slice(0, equals).trim();
-    const raw = pair.slice(equals + 1).trim();
-    if (!key) continue;
-    try {
-      result[key] = decodeURIComponent(raw);
-    } catch {
-      result[key] = raw;
-    }
-  }
-  return result;
 }
 
 function positiveInteger(text: string | undefined): number | undefined {

@@ -6,12 +6,10 @@ import {
   type Resource,
   type ResourceDetector,
 } from '@opentelemetry/resources';
+import type { ServiceIdentity } from '@corekit/abstractions';
 import type { OpenTelemetryOptions } from './open-telemetry-options';
 import type { ObservabilityResourceAttributes } from './observability-contribution';
 import type { OtelEnvironment } from './otel-environment';
-
-/** The service name when neither the section nor `OTEL_SERVICE_NAME` gives one. */
-export const defaultServiceName = 'corekit-host';
 
 /** One instance id per process: replicas of one service tell their series apart by it. */
 const processInstanceId = randomUUID();
@@ -20,6 +18,8 @@ const processInstanceId = randomUUID();
 export interface ResourceInputs {
   readonly options: OpenTelemetryOptions;
   readonly environment: OtelEnvironment;
+  /** The engine's service (`builder.service`: `Engine:Service`, else the OTEL_* variables, else the default). */
+  readonly service: ServiceIdentity;
   /** The engine's environment name (selects engine.<name>.json). */
   readonly environmentName: string | undefined;
   readonly contributedAttributes: readonly ObservabilityResourceAttributes[];
@@ -36,10 +36,9 @@ export function telemetryResource(inputs: ResourceInputs): Resource {
   const { options, environment } = inputs;
   const fromEnvironment = environment.resourceAttributes;
   const environmentName = options.DeploymentEnvironment ?? inputs.environmentName;
-  const version = options.ServiceVersion ?? fromEnvironment['service.version'];
+  const version = options.ServiceVersion ?? inputs.service.version;
   const core: Record<string, string> = {
-    'service.name':
-      options.ServiceName ?? environment.serviceName ?? fromEnvironment['service.name'] ?? defaultServiceName,
+    'service.name': options.ServiceName ?? inputs.service.name,
     'service.instance.id':
       options.ServiceInstanceId ?? fromEnvironment['service.instance.id'] ?? processInstanceId,
     ...(version ? { 'service.version': version } : {}),

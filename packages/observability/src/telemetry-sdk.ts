@@ -29,7 +29,7 @@ import {
   type IdGenerator,
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
-import type { Logger } from '@corekit/abstractions';
+import type { Logger, ServiceIdentity } from '@corekit/abstractions';
 import type {
   ObservabilityContribution,
   ObservabilityResourceAttributes,
@@ -99,6 +99,8 @@ export interface TelemetrySdkInputs {
   readonly options: OpenTelemetryOptions;
   readonly environment: OtelEnvironment;
   readonly environmentName: string | undefined;
+  /** The engine's service (`builder.service`), the resource's `service.name` unless the section names one. */
+  readonly service: ServiceIdentity;
   readonly contributions: readonly ObservabilityContribution[];
   readonly logger: Logger;
   /** Registers a secret value (OTLP header values from the environment). */
@@ -275,6 +277,7 @@ export class TelemetrySdk {
       options,
       environment,
       environmentName: this.inputs.environmentName,
+      service: this.inputs.service,
       contributedAttributes: attributes,
       contributedDetectors: detectors,
     });

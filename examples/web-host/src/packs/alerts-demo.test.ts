@@ -132,6 +132,14 @@ it('three failed checks in a row send exactly one notification per notifier, nam
     severity: 'unhealthy',
     title: '[FIRING] corekit-sample-host: 1 alert (unhealthy)',
   });
+  // One service name on every surface that names the service: the manifest, presence and the incident.
+  const [manifest, instances] = [await sample.get('/engine/manifest'), await sample.get('/engine/instances')];
+  expect(manifest.service).toMatchObject({ name: 'corekit-sample-host', source: 'Engine:Service' });
+  expect(instances.map((instance: { serviceName: string }) => instance.serviceName)).toEqual([
+    'corekit-sample-host',
+  ]);
+  const incidents = await sample.get('/engine/alert-incidents');
+  expect(incidents.map((incident: { service: string }) => incident.service)).toEqual(['corekit-sample-host']);
   expect(received[0].alerts).toEqual([
     expect.objectContaining({
       alertId: 'dependency:inventory-api',

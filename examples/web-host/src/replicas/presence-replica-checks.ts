@@ -63,7 +63,7 @@ async function everyReplicaListsEveryOther(set: ReplicaSet, context: ReplicaChec
       expect(entries.find((entry) => entry.instanceId === id)).toMatchObject({
         presence: 'online',
         scope: 'shared',
-        serviceName: 'core-sample-host',
+        serviceName: 'corekit-sample-host',
         hostName: hostname(),
         lifecycleState: 'Started',
         readiness: expect.stringMatching(/^(Healthy|Degraded)$/),

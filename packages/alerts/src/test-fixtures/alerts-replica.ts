@@ -16,6 +16,7 @@ const builder = createEngineBuilder({
   environment: storeEnvironment,
   contentRoot: emptyContentDirectory(),
   logger: createMemoryLogger(),
+  configuration: { Engine: { Service: { Name: 'orders-service' } } },
 });
 if (storeEnvironment.Engine__Stores__Provider === 'Redis') addRedisStores(builder);
 else {
@@ -25,7 +26,6 @@ else {
   });
 }
 addAlerts(builder, {
-  ServiceName: 'orders-service',
   EvaluationInterval: '1h',
   Delivery: { Interval: '100ms', Lease: '4s' },
 });

@@ -53,7 +53,13 @@ export function alertsEngine(options: AlertsEngineOptions) {
     environment: {},
     contentRoot: emptyContentDirectory(),
     logger,
-    ...(options.configuration ? { configuration: options.configuration } : {}),
+    configuration: {
+      ...options.configuration,
+      Engine: {
+        Service: { Name: 'orders-service' },
+        ...(options.configuration?.Engine as Record<string, unknown> | undefined),
+      },
+    },
   });
   options.stores?.(builder);
   options.register?.(builder);
@@ -77,7 +83,6 @@ export function alertsEngine(options: AlertsEngineOptions) {
   const alerts = addAlerts(
     builder,
     {
-      ServiceName: 'orders-service',
       GroupWindow: '30s',
       EvaluationInterval: '1h',
       ...options.alerts,

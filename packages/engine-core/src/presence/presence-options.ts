@@ -15,18 +15,6 @@ export const presenceOptionsSchema = z
   .object({
     /** Heartbeats and the `/engine/instances` catalog. Default true; false lists no instance and writes nothing. */
     Enabled: z.boolean().default(true),
-    /**
-     * The service this instance is a replica of: `/engine/instances` lists the instances of this service on the
-     * store (several services may share one store namespace). Default `corekit-host`.
-     */
-    ServiceName: z
-      .string()
-      .min(1)
-      .max(100)
-      .regex(/^[^\p{Cc}]*$/u, 'must not hold control characters')
-      .default('corekit-host'),
-    /** The version of the service (the application's own version), shown beside the engine version. Default none. */
-    ServiceVersion: z.string().min(1).max(100).nullable().default(null),
     /** Time between two heartbeats of this instance. Default 5s; at least 100ms. */
     HeartbeatInterval: durationSchema()
       .refine((milliseconds) => milliseconds >= 100 && milliseconds <= maxTimerMs, {
@@ -69,8 +57,6 @@ export const presenceOptionsSchema = z
 /** The bound `Engine:Presence` section (durations in milliseconds). */
 export interface PresenceOptions {
   readonly Enabled: boolean;
-  readonly ServiceName: string;
-  readonly ServiceVersion: string | null;
   readonly HeartbeatInterval: number;
   readonly OfflineAfter: number;
   readonly RemoveAfter: number;

@@ -1,4 +1,5 @@
 import type {
+  ServiceIdentity,
   InstancePresence,
   InstanceRecord,
   Logger,
@@ -28,6 +29,7 @@ const sentences: Readonly<Record<PresenceTransition, string>> = {
 
 interface TransitionParts {
   readonly options: PresenceOptions;
+  readonly service: ServiceIdentity;
   readonly story: RuntimeStoryWriter;
   readonly events: RuntimeEventPublisher;
   readonly logger: Logger;
@@ -76,10 +78,10 @@ export class PresenceTransitions {
   private record(instanceId: string, transition: PresenceTransition, record: InstanceRecord | null): void {
     const details = {
       instanceId,
-      serviceName: this.parts.options.ServiceName,
+      serviceName: this.parts.service.name,
       ...(record ? { hostName: record.hostName, pid: record.pid, lastSeenAtUtc: record.lastSeenAtUtc } : {}),
     };
-    const message = `Instance ${instanceId} of ${this.parts.options.ServiceName} ${sentences[transition]}`;
+    const message = `Instance ${instanceId} of ${this.parts.service.name} ${sentences[transition]}`;
     this.parts.story.record({ kind: 'engine.instance', subjectId: instanceId, transition, message, details });
     this.parts.events.publish({
       type: `engine.instance-${transition}`,

@@ -42,6 +42,7 @@ export function registerReplicaPresence(
     instanceId: builder.instanceId,
     engineVersion,
     options,
+    service: builder.service,
     store: builder.openStore<InstanceRecord>(instanceStoreName, {
       description: 'replica presence: one heartbeat record per engine instance of the service',
     }),

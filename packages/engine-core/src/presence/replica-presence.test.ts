@@ -16,7 +16,6 @@ const presenceSection = {
   HeartbeatInterval: '1h',
   OfflineAfter: '2h',
   RemoveAfter: '5h',
-  ServiceName: 'orders',
 };
 const hour = 3_600_000;
 
@@ -39,7 +38,9 @@ function replica(clock: ManualClock, provider: StoreProvider | null, instanceId:
     clock,
     logger,
     instanceId,
-    configuration: { Engine: { Presence: { ...presenceSection, ...extra } } },
+    configuration: {
+      Engine: { Service: { Name: 'orders' }, Presence: { ...presenceSection, ...extra } },
+    },
   });
   if (provider) builder.useStoreProvider(provider);
   return { builder, logger };

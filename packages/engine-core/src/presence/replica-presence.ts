@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type {
+  ServiceIdentity,
   HealthStatus,
   InstanceEntry,
   InstancePresence,
@@ -27,6 +28,8 @@ export interface ReplicaPresenceParts {
   readonly instanceId: string;
   readonly engineVersion: string;
   readonly options: PresenceOptions;
+  /** The service this instance is a replica of (`builder.service`): the store lists instances per service. */
+  readonly service: ServiceIdentity;
   readonly store: KeyedStore<InstanceRecord>;
   /** Whether the store provider is shared by replicas (read when presence starts, once the provider is final). */
   readonly shared: () => boolean;
@@ -120,12 +123,12 @@ export class ReplicaPresence {
     if (!record) return;
     this.own = record;
     if (!this.sharedStore) return;
-    const { store, options } = this.parts;
+    const { store, options, service } = this.parts;
     try {
-      await store.put(instanceKey(options.ServiceName, record.instanceId), record, {
+      await store.put(instanceKey(service.name, record.instanceId), record, {
         ttlMs: options.RemoveAfter,
       });
-      const listed = await store.list({ prefix: servicePrefix(options.ServiceName) });
+      const listed = await store.list({ prefix: servicePrefix(service.name) });
       this.known = await this.sweep(listed, now);
       this.recovered();
     } catch (error) {
@@ -163,8 +166,8 @@ export class ReplicaPresence {
     const { options } = this.parts;
     return {
       instanceId: this.parts.instanceId,
-      serviceName: options.ServiceName,
-      serviceVersion: options.ServiceVersion,
+      serviceName: this.parts.service.name,
+      serviceVersion: this.parts.service.version,
       engineVersion: this.parts.engineVersion,
       hostName: this.hostName,
       pid: process.pid,
