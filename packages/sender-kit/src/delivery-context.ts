@@ -6,6 +6,7 @@ import {
   type DeliveryContextAlphabet,
   type DeliveryContextValues,
 } from '@corekit/callback-kit';
+import { isTimeoutError, type EmailSendOutcome } from './email-transport';
 import { deterministicDeliveryKey, senderOutcome } from './outcomes';
 
 /**
@@ -98,12 +99,7 @@ export function failureOf(
   const status = statusOfError(error);
   if (status !== null)
     return senderOutcome.failed(`http-status-${status}`, { ...metadata, [statusKey]: status });
-  const details = (error && typeof error === 'object' ? error : {}) as { name?: unknown; code?: unknown };
-  const timedOut =
-    signal.aborted ||
-    /timeout|abort/i.test(String(details.name ?? '')) ||
-    /^(ETIMEDOUT|ECONNABORTED|ESOCKETTIMEDOUT|UND_ERR_.*TIMEOUT)$/.test(String(details.code ?? ''));
-  return senderOutcome.failed(timedOut ? 'timeout' : 'transport-error', metadata);
+  return senderOutcome.failed(isTimeoutError(error, signal) ? 'timeout' : 'transport-error', metadata);
 }
 
 /**
@@ -120,4 +116,21 @@ export function statusOutcome(
   return accepted
     ? senderOutcome.dispatched(providerMessageId, metadata, messageId)
     : senderOutcome.failed(`http-status-${status}`, metadata);
+}
+
+/**
+ * The invitation send result of an email transport's outcome: delivered is dispatched (with the provider's id
+ * and the core message id `messageId`); retryable and terminal are both sender-failed with the transport's
+ * reason and retryable (the invitation retry queue decides the budget), the transport's metadata added to the
+ * sender's.
+ */
+export function emailSendResult(
+  outcome: EmailSendOutcome,
+  metadata: InvitationSendMetadata,
+  messageId?: string,
+): InvitationSendResult {
+  const merged = { ...metadata, ...outcome.metadata };
+  return outcome.outcome === 'delivered'
+    ? senderOutcome.dispatched(outcome.providerMessageId, merged, messageId)
+    : senderOutcome.failed(outcome.reason, merged);
 }

@@ -33,6 +33,7 @@ export {
   statusOfError,
   failureOf,
   statusOutcome,
+  emailSendResult,
 } from './delivery-context';
 export type { DeliveryContext } from './delivery-context';
 // The delivery context contract lives in callback-kit (shared with the callbacks); senders reach it here.
@@ -50,3 +51,16 @@ export type { InvitationSenderPackage, SenderEventIds, SenderSettings } from './
 export { createLeakSeeds, findLeaks, engineOutputs } from './leak-probe';
 export type { LeakSeeds, Leak } from './leak-probe';
 export { resolveInvitationRecipient, sanitizeSendMetadata } from '@corekit/tenant-governance';
+export {
+  emailOutcome,
+  retryAfterMsOf,
+  classifyEmailHttpStatus,
+  isTimeoutError,
+  untilAborted,
+} from './email-transport';
+export type {
+  EmailMessage,
+  EmailSendOutcome,
+  EmailTransport,
+  EmailTransportMetadata,
+} from './email-transport';

@@ -7,6 +7,7 @@ import {
   type SendGridSenderOptionsInput,
 } from './sendgrid-options';
 import { createSendGridSend, type SendGridClient } from './sendgrid-sender';
+import type { SendGridTransportSettings } from './sendgrid-transport';
 
 /** Event ids of the SEND provider delivery (runtime-operations 6: 4560-4561; 4562-4565 are its callbacks'). */
 export const sendGridSenderEventIds = { registered: 4560, completed: 4561 } as const;
@@ -18,7 +19,10 @@ export interface SendGridInvitationDeliveryExtensions {
 }
 
 /** The default client: a private `@sendgrid/mail` MailService (not the shared singleton) on BaseUrl. */
-export function sendGridMailClient(settings: SendGridSenderOptions, timeoutMs = 30_000): SendGridClient {
+export function sendGridMailClient(
+  settings: Pick<SendGridTransportSettings, 'ApiKey' | 'BaseUrl'>,
+  timeoutMs = 30_000,
+): SendGridClient {
   const service = new MailService();
   service.setApiKey(settings.ApiKey);
   // setApiKey resets the base URL to the region's; the configured one (regional or a local fake) wins.

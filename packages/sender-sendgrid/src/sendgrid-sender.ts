@@ -3,47 +3,27 @@ import {
   contextFields,
   coreHeaders,
   deliveryContext,
+  emailSendResult,
   endpointHost,
-  failureOf,
   renderInvitationMessage,
-  statusOutcome,
   type SenderCall,
 } from '@corekit/sender-kit';
 import type { InvitationSendResult } from '@corekit/tenant-governance';
 import type { SendGridSenderOptions } from './sendgrid-options';
+import { createSendGridTransport, type SendGridClient } from './sendgrid-transport';
 
-/** The message handed to the client (`@sendgrid/mail`'s camelCase shape). */
-export interface SendGridMessage {
-  readonly to: string;
-  readonly from: { email: string; name?: string };
-  readonly subject: string;
-  readonly text: string;
-  readonly html?: string;
-  readonly categories?: string[];
-  readonly customArgs: Record<string, string>;
-  readonly headers: Record<string, string>;
-  readonly mailSettings?: { sandboxMode: { enable: boolean } };
-}
-
-/** The replaceable client: `@sendgrid/mail`'s `send` (resolves `[response, body]`, rejects with `code` = status). */
-export interface SendGridClient {
-  send(
-    message: SendGridMessage,
-  ): Promise<[{ statusCode: number; headers: Record<string, unknown> }, unknown]>;
-}
+export type { SendGridClient, SendGridMessage } from './sendgrid-transport';
 
 /**
- * One mail-send call. The delivery context (tenant, invitation, channel, sender, deterministic message id)
- * travels in custom args and `X-Core-*` headers so event webhooks find the invitation; the provider message
- * id is the response header ProviderMessageIdHeaderName. Sandbox mode accepts 200 besides the listed codes.
+ * One mail-send call of an invitation through the SendGrid transport. The delivery context (tenant, invitation,
+ * channel, sender, deterministic message id) travels in custom args and `X-Core-*` headers so event webhooks find
+ * the invitation; the provider message id is the response header ProviderMessageIdHeaderName.
  */
 export function createSendGridSend(
   settings: SendGridSenderOptions,
   client: SendGridClient,
 ): (call: SenderCall) => Promise<InvitationSendResult> {
-  const accepted = settings.EnableSandboxMode
-    ? [...settings.AcceptedStatusCodes, 200]
-    : settings.AcceptedStatusCodes;
+  const transport = createSendGridTransport(settings, client);
   return async (call) => {
     const context = deliveryContext(call, settings.SenderId);
     const message = renderInvitationMessage(settings, call);
@@ -57,30 +37,18 @@ export function createSendGridSend(
       sendgridCategoryCount: settings.Categories.length,
       sendgridCustomArgCount: Object.keys(customArgs).length,
     };
-    try {
-      const [response] = await client.send({
+    const outcome = await transport.send(
+      {
+        from: { address: settings.FromAddress, name: settings.FromName },
         to: call.recipientAddress,
-        from: { email: settings.FromAddress, ...(settings.FromName ? { name: settings.FromName } : {}) },
         subject: message.subject,
         text: message.text,
-        ...(message.html ? { html: message.html } : {}),
-        ...(settings.Categories.length > 0 ? { categories: [...settings.Categories] } : {}),
-        customArgs,
+        html: message.html,
+        variables: customArgs,
         headers: { ...settings.Headers, ...coreHeaders(context) },
-        ...(settings.EnableSandboxMode ? { mailSettings: { sandboxMode: { enable: true } } } : {}),
-      });
-      const status = response.statusCode;
-      const header = response.headers[settings.ProviderMessageIdHeaderName.toLowerCase()];
-      const providerMessageId = typeof header === 'string' && header ? header.slice(0, 200) : null;
-      return statusOutcome(
-        status,
-        accepted.includes(status),
-        providerMessageId,
-        { ...metadata, sendgridStatus: status },
-        context.messageId,
-      );
-    } catch (error) {
-      return failureOf(error, call.signal, metadata, 'sendgridStatus');
-    }
+      },
+      call.signal,
+    );
+    return emailSendResult(outcome, metadata, context.messageId);
   };
 }

@@ -4,6 +4,7 @@ import nodemailer from 'nodemailer';
 import type { ConnectionOptions } from 'node:tls';
 import { smtpSenderOptionsSchema, type SmtpSenderOptions, type SmtpSenderOptionsInput } from './smtp-options';
 import { createSmtpSend, smtpTlsPosture, type SmtpClient } from './smtp-sender';
+import type { SmtpTransportSettings } from './smtp-transport';
 
 /** Event ids of the SMTP delivery (runtime-operations 6: 4558-4559). */
 export const smtpSenderEventIds = { registered: 4558, completed: 4559 } as const;
@@ -18,7 +19,7 @@ export interface SmtpInvitationDeliveryExtensions {
 
 /** The default client: a nodemailer SMTP transport built from the settings (one pooled-free connection per send). */
 export function nodemailerClient(
-  settings: SmtpSenderOptions,
+  settings: SmtpTransportSettings,
   extensions: SmtpInvitationDeliveryExtensions = {},
 ): SmtpClient {
   const timeout = extensions.timeoutMs ?? 30_000;

@@ -8,3 +8,5 @@ export { smtpSenderOptionsSchema } from './smtp-options';
 export type { SmtpSenderOptions, SmtpSenderOptionsInput } from './smtp-options';
 export { createSmtpSend, smtpTlsPosture } from './smtp-sender';
 export type { SmtpClient, SmtpMessage } from './smtp-sender';
+export { createSmtpTransport, classifySmtpError } from './smtp-transport';
+export type { SmtpTransportSettings } from './smtp-transport';

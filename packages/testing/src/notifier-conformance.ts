@@ -68,7 +68,22 @@ export interface NotifierConformanceOptions {
   readonly secret: string;
   /** Checks the request the service accepted for `notification`: its format names every alert and severity. */
   readonly verify: (request: RecordedHttpRequest, notification: AlertNotification) => void;
+  /**
+   * How the service's injected faults reach the notifier when its protocol is not HTTP (an SMTP relay answers
+   * `failNext(500)` with a 451 reply, `failNext(400)` with a 550): the response code the outcome carries for an
+   * injected status, and whether the protocol can say when to retry (HTTP `Retry-After`). Default: HTTP, the
+   * status itself, with Retry-After.
+   */
+  readonly faults?: NotifierFaultProtocol;
 }
+
+/** See `NotifierConformanceOptions.faults`. */
+export interface NotifierFaultProtocol {
+  readonly responseCode: (injectedStatus: number) => number | null;
+  readonly retryAfter: boolean;
+}
+
+const httpFaults: NotifierFaultProtocol = { responseCode: (status) => status, retryAfter: true };
 
 function notifierFor(options: NotifierConformanceOptions, url: string, timeoutSeconds = 5) {
   const { builder, logger } = createTestEngineBuilder();
@@ -120,22 +135,24 @@ export function notifierConformanceSuite(options: NotifierConformanceOptions): v
       options.verify(service.accepted[service.accepted.length - 1], notification);
     });
 
+    const faults = options.faults ?? httpFaults;
+
     it('classifies a 500 as retryable and keeps the Retry-After of a 503', async () => {
       service.failNext(500);
       expect((await send(sampleNotification())).outcome).toMatchObject({
         outcome: 'retryable',
-        responseCode: 500,
+        responseCode: faults.responseCode(500),
       });
       service.failNext(503, 1, { 'retry-after': '7' });
       expect((await send(sampleNotification())).outcome).toMatchObject({
         outcome: 'retryable',
-        responseCode: 503,
-        retryAfterMs: 7000,
+        responseCode: faults.responseCode(503),
+        ...(faults.retryAfter ? { retryAfterMs: 7000 } : {}),
       });
       service.failNext(429);
       expect((await send(sampleNotification())).outcome).toMatchObject({
         outcome: 'retryable',
-        responseCode: 429,
+        responseCode: faults.responseCode(429),
       });
     });
 
@@ -143,12 +160,12 @@ export function notifierConformanceSuite(options: NotifierConformanceOptions): v
       service.failNext(400);
       expect((await send(sampleNotification())).outcome).toMatchObject({
         outcome: 'terminal',
-        responseCode: 400,
+        responseCode: faults.responseCode(400),
       });
       service.failNext(404);
       expect((await send(sampleNotification())).outcome).toMatchObject({
         outcome: 'terminal',
-        responseCode: 404,
+        responseCode: faults.responseCode(404),
       });
     });
 
