@@ -117,12 +117,12 @@ export const presenceReplicaChecks: readonly ReplicaCheck[] = [
         for (const id of ids.slice(0, victim))
           expect(entries.find((entry) => entry.instanceId === id)).toMatchObject({ presence: 'online' });
       }
-      await offlineInStories(set, survivors, ids[victim]!);
       // The console's instances view on a survivor, in Chromium: on one provider only (the view reads the
       // catalog, whichever store is behind it), so the suite pays for one browser.
       if (context.provider === 'postgresql') {
         await consoleShowsInstanceOffline(set, survivors[0]!, ids[victim]!, ids.slice(0, victim));
       }
+      await offlineInStories(set, survivors, ids[victim]!);
     },
   },
 ];
