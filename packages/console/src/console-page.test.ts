@@ -2,6 +2,7 @@ import { get } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { negotiateEncoding } from './console-assets';
 import { consoleContentSecurityPolicy } from './console-page';
+import { initialReads } from './initial-reads';
 import { closeConsoleHosts, startConsoleHost } from './test-support/console-test-host';
 
 afterEach(closeConsoleHosts);
@@ -21,8 +22,15 @@ describe('the console page and its assets', () => {
     expect(html).toContain('<html lang="en">');
     expect(html).not.toMatch(/<style|style=|<script>|<script(?![^>]*\bsrc=)/);
     const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
-    expect(urls).toHaveLength(2);
-    for (const url of urls) expect(url).toMatch(/^console\/assets\/console-[A-Z0-9]+\.(js|css)$/);
+    const assets = urls.filter((url) => url.startsWith('console/assets/'));
+    expect(assets).toHaveLength(2);
+    for (const url of assets) expect(url).toMatch(/^console\/assets\/console-[A-Z0-9]+\.(js|css)$/);
+    // The first reads are preloaded with the page, relative like everything else, as the script reads them.
+    const preloads = [
+      ...html.matchAll(/<link rel="preload" href="([^"]+)" as="fetch" crossorigin="anonymous">/g),
+    ].map((match) => match[1]!.replace(/&#38;/g, '&'));
+    expect(preloads).toEqual(Object.values(initialReads));
+    expect(urls).toHaveLength(assets.length + preloads.length);
   });
 
   it('serves each asset precompressed as the browser accepts it (brotli, else gzip, else plain), with Vary: Accept-Encoding', async () => {
@@ -69,7 +77,8 @@ describe('the console page and its assets', () => {
   it('serves the hashed assets immutably and answers 404 for any other name', async () => {
     const test = await startConsoleHost();
     const html = await (await test.get('/engine/console')).text();
-    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    const urls = [...html.matchAll(/(?:src|href)="(console\/assets\/[^"]+)"/g)].map((match) => match[1]);
+    expect(urls).toHaveLength(2);
     for (const url of urls) {
       const asset = await test.get(`/engine/${url}`);
       expect(asset.status).toBe(200);

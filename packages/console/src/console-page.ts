@@ -1,4 +1,5 @@
 import type { ConsoleAssets } from './console-assets';
+import { initialReads } from './initial-reads';
 
 /**
  * The console's Content-Security-Policy: scripts, styles and connections from this origin only; no inline
@@ -90,6 +91,11 @@ export function consolePage(assets: ConsoleAssets, title: string, session?: Cons
           '<link rel="stylesheet" href="console/sign-in.css">',
         ]
       : []),
+    // The first reads start with the page, not after the script ran (the first render of 1,000 checks waited
+    // on them); `crossorigin` gives them the credentials mode of the script's same-origin fetch, so they match.
+    ...Object.values(initialReads).map(
+      (read) => `<link rel="preload" href="${escapeHtml(read)}" as="fetch" crossorigin="anonymous">`,
+    ),
     `<script type="module" src="console/assets/${assets.script}"></script>`,
     '</head>',
     `<body>${session ? sessionBar(session) : ''}<div id="app" data-title="${safeTitle}"><p>Loading the console…</p></div></body>`,

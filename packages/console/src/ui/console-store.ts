@@ -5,6 +5,7 @@ import type {
   StatusDocument,
 } from '@corekit/abstractions';
 import { useEffect, useState } from 'preact/hooks';
+import { initialReads } from '../initial-reads';
 import { getJson } from './api';
 import { stateLabels, shownState, staleAfterMs } from './dependency-status';
 
@@ -186,36 +187,31 @@ export class ConsoleStore {
   }
 
   /**
-   * Everything shown, from the JSON routes (on open and on every reconnect): every request at once, applied in
-   * one change, so the first render has the rows with their strips and "failing since" (no chain of round trips
-   * and renders). The strips and the since-states are optional: without them the rows still show.
+   * Everything shown, from the JSON routes (on open and on every reconnect): every request at once (the page's
+   * head preloads the same URLs, initial-reads.ts, so the first ones come from that cache). The rows render as
+   * soon as status, dependencies and story are in; the strips and "failing since" follow in the same frame when
+   * they are in too, else in the next (without them the rows still show).
    */
   async reload(): Promise<void> {
-    const recent = getJson<{ dependencies: Record<string, Sample[]> }>(
-      `console/history?windowMinutes=60&perDependency=${stripLength}`,
-    ).catch(() => ({ dependencies: {} as Record<string, Sample[]> }));
-    const states = getJson<{ dependencies: Record<string, SinceState> }>('console/dependency-states').catch(
-      () => ({ dependencies: {} as Record<string, SinceState> }),
-    );
+    const recent = getJson<{ dependencies: Record<string, Sample[]> }>(initialReads.strips).catch(() => ({
+      dependencies: {} as Record<string, Sample[]>,
+    }));
+    const states = getJson<{ dependencies: Record<string, SinceState> }>(initialReads.since).catch(() => ({
+      dependencies: {} as Record<string, SinceState>,
+    }));
     try {
-      const [status, dependencies, story, strips, since] = await Promise.all([
-        getJson<StatusDocument>('status'),
-        getJson<DependencyHealthEntry[]>('dependencies'),
-        getJson<{ timeline: RuntimeStoryEntry[] }>('runtime-story'),
-        recent,
-        states,
+      const [status, dependencies, story] = await Promise.all([
+        getJson<StatusDocument>(initialReads.status),
+        getJson<DependencyHealthEntry[]>(initialReads.dependencies),
+        getJson<{ timeline: RuntimeStoryEntry[] }>(initialReads.story),
       ]);
-      this.set({
-        status,
-        dependencies,
-        story: story.timeline.slice(-storyLimit),
-        strips: strips.dependencies,
-        since: { ...since.dependencies },
-        loadError: null,
-      });
+      this.set({ status, dependencies, story: story.timeline.slice(-storyLimit), loadError: null });
     } catch (error) {
       this.set({ loadError: error instanceof Error ? error.message : String(error) });
+      return;
     }
+    void recent.then((strips) => this.set({ strips: strips.dependencies }));
+    void states.then((since) => this.set({ since: { ...since.dependencies } }));
   }
 
   /** Re-reads the runtime status (after a lifecycle event; the status has no event of its own). */
