@@ -16,6 +16,7 @@ import {
   type EmailSendOutcome,
   type EmailTransport,
 } from '@corekit/sender-kit';
+import { createMailgunTransport, mailgunJsClient } from '@corekit/sender-mailgun';
 import { createSendGridTransport, sendGridMailClient } from '@corekit/sender-sendgrid';
 import { createSmtpTransport, nodemailerClient } from '@corekit/sender-smtp';
 import { renderAlertEmail } from './email-notification';
@@ -53,10 +54,29 @@ const sendGridShape = z.object({
   AcceptedStatusCodes: statusCodeList().min(1).default([202]),
 });
 
+/** The Mailgun domain of a target (the Mailgun invitation sender's transport settings). */
+const mailgunShape = z.object({
+  /** API base; the EU region is `https://api.eu.mailgun.net`. */
+  BaseUrl: apiBaseUrlField('https://api.mailgun.net'),
+  /** The sending domain: requests go to `/v3/{DomainName}/messages`. */
+  DomainName: notPlaceholder(z.string().trim()).pipe(
+    z.string().regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'must be a domain name'),
+  ),
+  /** Required; `<API_KEY>` is a startup error; redacted everywhere. */
+  ApiKey: secretString('the Mailgun API key'),
+  Tags: messageLabelList(128),
+  EnableTestMode: z.boolean().default(false),
+  ProviderMessageIdJsonPropertyName: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .default('id'),
+  AcceptedStatusCodes: statusCodeList().min(1).default([200]),
+});
+
 /** The fields of one email target (besides Id, DisplayName, MinimumSeverity, SendResolved, TimeoutSeconds). */
 export const emailTargetShape = {
-  /** Which transport sends: `Smtp` (section `Smtp`) or `SendGrid` (section `SendGrid`). */
-  Provider: z.enum(['Smtp', 'SendGrid']),
+  /** Which transport sends: `Smtp`, `SendGrid` or `Mailgun` (the section of the same name holds its settings). */
+  Provider: z.enum(['Smtp', 'SendGrid', 'Mailgun']),
   /** The sender address (a verified sender for SendGrid). */
   FromAddress: fromAddressField(),
   FromName: displayNameField(),
@@ -64,15 +84,21 @@ export const emailTargetShape = {
   To: fromAddressField(),
   Smtp: smtpShape.optional(),
   SendGrid: sendGridShape.optional(),
+  Mailgun: mailgunShape.optional(),
 };
 
 type EmailTarget = NotifierTarget<typeof emailTargetShape>;
+const providers = ['Smtp', 'SendGrid', 'Mailgun'] as const;
 
 /** The transport a target's Provider selects, with the client timeout at the target's TimeoutSeconds. */
 export function emailTransportOf(target: EmailTarget, timeoutMs: number): EmailTransport {
   if (target.Provider === 'Smtp') {
     const smtp = target.Smtp!;
     return createSmtpTransport(smtp, nodemailerClient(smtp, { timeoutMs }));
+  }
+  if (target.Provider === 'Mailgun') {
+    const mailgun = target.Mailgun!;
+    return createMailgunTransport(mailgun, mailgunJsClient(mailgun, timeoutMs));
   }
   const sendGrid = target.SendGrid!;
   return createSendGridTransport(sendGrid, sendGridMailClient(sendGrid, timeoutMs));
@@ -89,8 +115,9 @@ export function notifierOutcomeOf(outcome: EmailSendOutcome): NotifierOutcome {
 /**
  * Registers email targets from `Engine:Alerts:Notifiers:Email:Targets`: each notification is one email (subject
  * `[FIRING] <service>: <n> alerts (<severity>)`, plain text and HTML) handed to the transport the target's
- * Provider selects: an SMTP relay (a 4xx reply is retried, a 5xx or refused credentials terminal) or SendGrid
- * (429 and 5xx retried with Retry-After, any other 4xx terminal). The same transports the invitation senders use.
+ * Provider selects: an SMTP relay (a 4xx reply is retried, a 5xx or refused credentials terminal), SendGrid or
+ * Mailgun (429 and 5xx retried, with Retry-After when the client reports it; any other 4xx terminal). The same
+ * transports the invitation senders use.
  */
 export const addEmailNotifier = defineNotifier({
   kind: 'Email',
@@ -98,17 +125,22 @@ export const addEmailNotifier = defineNotifier({
   targetShape: emailTargetShape,
   validateTarget: (target, issue) => {
     const own = target.Provider;
-    const other = own === 'Smtp' ? 'SendGrid' : 'Smtp';
     if (!target[own]) issue(own, `must be set when Provider is ${own}`);
-    if (target[other]) issue(other, `is not used when Provider is ${own}; remove it`);
+    for (const other of providers.filter((provider) => provider !== own))
+      if (target[other]) issue(other, `is not used when Provider is ${own}; remove it`);
     if (target.Smtp?.UserName && !target.Smtp.Password)
       issue('Smtp:Password', 'must be set when UserName is set');
   },
-  describeTarget: (target) =>
-    target.Provider === 'Smtp'
-      ? `smtp ${target.Smtp!.Host}:${target.Smtp!.Port}`
-      : `sendgrid ${new URL(target.SendGrid!.BaseUrl).host}`,
-  secretValues: (target) => [target.Smtp?.Password ?? '', target.SendGrid?.ApiKey ?? ''],
+  describeTarget: (target) => {
+    if (target.Provider === 'Smtp') return `smtp ${target.Smtp!.Host}:${target.Smtp!.Port}`;
+    const settings = target.Provider === 'Mailgun' ? target.Mailgun! : target.SendGrid!;
+    return `${target.Provider.toLowerCase()} ${new URL(settings.BaseUrl).host}`;
+  },
+  secretValues: (target) => [
+    target.Smtp?.Password ?? '',
+    target.SendGrid?.ApiKey ?? '',
+    target.Mailgun?.ApiKey ?? '',
+  ],
   send: async (notification, target, { signal, timeoutMs }) => {
     const email = renderAlertEmail(notification);
     const transport = emailTransportOf(target, timeoutMs);

@@ -8,6 +8,8 @@ import { smtpReplyOf, startSmtpNotifierService } from './test-support/smtp-notif
 
 const smtpPassword = 'smtpConformancePassword0123456789';
 const sendGridKey = 'SG.conformanceKey0123456789.abcdefghijklmnopqrstuvwxyz';
+const mailgunKey = 'key-mailgunConformance0123456789abcdef';
+const mailgunDomain = 'mg.core.example';
 const from = { FromAddress: 'alerts@core.example', FromName: 'Core Alerts', To: 'oncall@ops.example' };
 
 /** The text of a raw message with quoted-printable soft breaks and escapes undone. */
@@ -99,6 +101,59 @@ notifierConformanceSuite({
     });
     const content = (type: string) => body.content.find((part) => part.type === type)!.value;
     expectAlertEmail(body.subject, content('text/plain'), content('text/html'), notification);
+  },
+});
+
+/** The multipart fields of a recorded request (repeated fields keep every value; text parts only). */
+function formFields(request: RecordedHttpRequest): Record<string, string[]> {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(String(request.headers['content-type']));
+  const fields: Record<string, string[]> = {};
+  if (!boundary) return fields;
+  for (const part of request.body.split(`--${boundary[1] ?? boundary[2]}`)) {
+    const [head, ...rest] = part.split('\r\n\r\n');
+    const name = /name="([^"]+)"/.exec(head ?? '')?.[1];
+    if (name) (fields[name] ??= []).push(rest.join('\r\n\r\n').replace(/\r\n$/, ''));
+  }
+  return fields;
+}
+
+/**
+ * Answers as Mailgun's messages API does: 401 `Forbidden` without basic auth `api:<key>`, 400 without from, to,
+ * subject and text or html, 200 `{ id: "<...@domain>", message: "Queued. Thank you." }` otherwise.
+ */
+function mailgunAnswer(request: RecordedHttpRequest) {
+  if (request.method !== 'POST' || request.path !== `/v3/${mailgunDomain}/messages`)
+    return { status: 404, body: { message: 'not found' } };
+  const expected = `Basic ${Buffer.from(`api:${mailgunKey}`).toString('base64')}`;
+  if (request.headers.authorization !== expected) return { status: 401, body: 'Forbidden' };
+  const fields = formFields(request);
+  if (!fields.from || !fields.to || !fields.subject || !(fields.text || fields.html))
+    return { status: 400, body: { message: "'from' parameter is missing" } };
+  return {
+    status: 200,
+    body: { id: `<20261201.${request.bytes.length}@${mailgunDomain}>`, message: 'Queued. Thank you.' },
+  };
+}
+
+notifierConformanceSuite({
+  kind: 'Email (Mailgun)',
+  add: addEmailNotifier as never,
+  startService: () => startNotifierService(mailgunAnswer),
+  target: (url) => ({
+    Provider: 'Mailgun',
+    ...from,
+    Mailgun: { BaseUrl: url, DomainName: mailgunDomain, ApiKey: mailgunKey },
+  }),
+  secret: mailgunKey,
+  // mailgun.js does not report the answer's headers: a Retry-After is not seen (the pack's backoff applies).
+  faults: { responseCode: (status) => status, retryAfter: false },
+  verify: (request, notification) => {
+    const fields = formFields(request);
+    expect(fields.to).toEqual(['oncall@ops.example']);
+    expect(fields.from).toEqual(['"Core Alerts" <alerts@core.example>']);
+    expect(fields['h:X-Core-Incident-Id']).toEqual([notification.incidentId]);
+    expect(fields['v:core_notification_id']).toEqual([notification.notificationId]);
+    expectAlertEmail(fields.subject![0]!, fields.text![0]!, fields.html![0]!, notification);
   },
 });
 

@@ -7,6 +7,7 @@ import {
   type MailgunSenderOptionsInput,
 } from './mailgun-options';
 import { createMailgunSend, type MailgunClient } from './mailgun-sender';
+import type { MailgunTransportSettings } from './mailgun-transport';
 
 /** Event ids of the MSG provider delivery (runtime-operations 6: 4566-4567; 4568-4571 are its callbacks'). */
 export const mailgunSenderEventIds = { registered: 4566, completed: 4567 } as const;
@@ -18,7 +19,10 @@ export interface MailgunInvitationDeliveryExtensions {
 }
 
 /** The default client: `mailgun.js` with basic auth `api:<ApiKey>` on BaseUrl (Node's global FormData). */
-export function mailgunJsClient(settings: MailgunSenderOptions, timeoutMs = 30_000): MailgunClient {
+export function mailgunJsClient(
+  settings: Pick<MailgunTransportSettings, 'ApiKey' | 'BaseUrl'>,
+  timeoutMs = 30_000,
+): MailgunClient {
   const client = new Mailgun(FormData).client({
     username: 'api',
     key: settings.ApiKey,

@@ -8,3 +8,5 @@ export { mailgunSenderOptionsSchema } from './mailgun-options';
 export type { MailgunSenderOptions, MailgunSenderOptionsInput } from './mailgun-options';
 export { createMailgunSend } from './mailgun-sender';
 export type { MailgunClient, MailgunMessage } from './mailgun-sender';
+export { createMailgunTransport, classifyMailgunError, mailgunMessageOf } from './mailgun-transport';
+export type { MailgunTransportSettings } from './mailgun-transport';
