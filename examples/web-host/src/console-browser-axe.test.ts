@@ -33,6 +33,8 @@ const views = [
   ['#/views/cdc-reporter-coordination', '[data-operator-view="cdc-reporter-coordination"]'],
   ['#/views/knowledge-index-freshness', '[data-operator-view="knowledge-index-freshness"]'],
   ['#/views/invitation-delivery-attention', '[data-operator-view="invitation-delivery-attention"]'],
+  // A view with a pack's form (the alerts pack's New silence).
+  ['#/views/alert-silences-active', 'form[data-form="alerts.create-silence"]'],
 ] as const;
 
 describeInBrowser('the operator console is accessible', () => {
