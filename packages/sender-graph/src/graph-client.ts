@@ -1,5 +1,5 @@
 import { Client, HTTPMessageHandler, ResponseType } from '@microsoft/microsoft-graph-client';
-import type { GraphMailClient } from './graph-sender';
+import type { GraphMailClient } from './graph-transport';
 
 /**
  * The default client: `@microsoft/microsoft-graph-client` with only its HTTP handler (no retry or redirect

@@ -2,48 +2,30 @@ import {
   recipientMetadata,
   coreHeaders,
   deliveryContext,
+  emailSendResult,
   endpointHost,
-  failureOf,
   renderInvitationMessage,
-  senderOutcome,
-  statusOutcome,
   type SenderCall,
 } from '@corekit/sender-kit';
 import type { InvitationSendResult } from '@corekit/tenant-governance';
 import type { GraphSenderOptions } from './graph-options';
+import { createGraphTransport, type GraphMailClient } from './graph-transport';
 import type { GraphTokenProvider } from './token-provider';
 
-/** One sendMail request: the path under the version, the JSON body, the bearer token. */
-export interface GraphSendMailRequest {
-  readonly path: string;
-  readonly body: Record<string, unknown>;
-  readonly token: string;
-  readonly clientRequestId: string;
-  readonly signal: AbortSignal;
-}
-
-/** The replaceable Graph client: answers the status and request ids (and a message id if it has one). */
-export interface GraphMailClient {
-  sendMail(request: GraphSendMailRequest): Promise<{
-    status: number;
-    requestId: string | null;
-    providerMessageId?: string | null;
-  }>;
-}
+export type { GraphMailClient, GraphSendMailRequest } from './graph-transport';
 
 /**
- * One sendMail call: `/users/{SenderUserId}/sendMail` or `/me/sendMail`. A 202 is an accepted hand-off,
- * not a delivery; Graph returns no message id, so the provider message id stays empty unless a custom
- * client supplies one. The context goes in `x-core-*` internet message headers (Graph takes at most 5).
+ * One sendMail call of an invitation through the Graph transport: `/users/{SenderUserId}/sendMail` or
+ * `/me/sendMail`. A 202 is an accepted hand-off, not a delivery; Graph returns no message id, so the provider
+ * message id stays empty unless a custom client supplies one. The context goes in `x-core-*` internet message
+ * headers (Graph takes at most 5).
  */
 export function createGraphSend(
   settings: GraphSenderOptions,
   client: GraphMailClient,
   tokens: GraphTokenProvider,
 ): (call: SenderCall) => Promise<InvitationSendResult> {
-  const path = settings.SenderUserId
-    ? `/users/${encodeURIComponent(settings.SenderUserId)}/sendMail`
-    : '/me/sendMail';
+  const transport = createGraphTransport(settings, client, tokens);
   return async (call) => {
     const context = deliveryContext(call, settings.SenderId);
     const message = renderInvitationMessage(settings, call);
@@ -61,43 +43,18 @@ export function createGraphSend(
       graphHeaderCount: Object.keys(headers).length,
       graphMessageId: context.messageId,
     };
-    let token: string;
-    try {
-      token = await tokens.getToken(call.signal);
-    } catch {
-      return senderOutcome.failed('token-unavailable', metadata);
-    }
-    try {
-      const response = await client.sendMail({
-        path,
-        token,
-        clientRequestId: context.messageId,
-        signal: call.signal,
-        body: {
-          message: {
-            subject: message.subject,
-            body: message.html
-              ? { contentType: 'HTML', content: message.html }
-              : { contentType: 'Text', content: message.text },
-            toRecipients: [{ emailAddress: { address: call.recipientAddress } }],
-            internetMessageHeaders: Object.entries(headers).map(([name, value]) => ({ name, value })),
-            ...(settings.Categories.length > 0 ? { categories: [...settings.Categories] } : {}),
-          },
-          saveToSentItems: settings.SaveToSentItems,
-        },
-      });
-      metadata.graphStatus = response.status;
-      metadata.graphRequestId = response.requestId?.slice(0, 100) ?? null;
-      const accepted = settings.AcceptedStatusCodes.includes(response.status);
-      return statusOutcome(
-        response.status,
-        accepted,
-        response.providerMessageId ?? null,
-        metadata,
-        context.messageId,
-      );
-    } catch (error) {
-      return failureOf(error, call.signal, metadata, 'graphStatus');
-    }
+    const outcome = await transport.send(
+      {
+        from: { address: '' },
+        to: call.recipientAddress,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        messageId: context.messageId,
+        headers,
+      },
+      call.signal,
+    );
+    return emailSendResult(outcome, metadata, context.messageId);
   };
 }

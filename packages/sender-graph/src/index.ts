@@ -4,6 +4,8 @@ export { graphSenderOptionsSchema, azureIdentityOptionsSchema, authorityAliases 
 export type { GraphSenderOptions, GraphSenderOptionsInput, AzureIdentityOptions } from './graph-options';
 export { createGraphSend } from './graph-sender';
 export type { GraphMailClient, GraphSendMailRequest } from './graph-sender';
+export { createGraphTransport, classifyGraphError, graphSendMailBodyOf } from './graph-transport';
+export type { GraphTransportSettings } from './graph-transport';
 export { graphSdkClient } from './graph-client';
 export {
   credentialTokenProvider,

@@ -3,6 +3,7 @@ import { SendEmailCommand, SESv2Client, type SESv2ClientConfig } from '@aws-sdk/
 import { addInvitationSender, senderEventIds } from '@corekit/sender-kit';
 import { sesSenderOptionsSchema, type SesSenderOptions, type SesSenderOptionsInput } from './ses-options';
 import { createSesSend, type SesClient } from './ses-sender';
+import type { SesTransportSettings } from './ses-transport';
 
 /** Event ids of the CLOUD provider delivery (runtime-operations 6: 4576-4577; 4578-4584 are its callbacks'). */
 export const sesSenderEventIds = { registered: 4576, completed: 4577 } as const;
@@ -19,7 +20,7 @@ export interface SesInvitationDeliveryExtensions {
 
 /** The default client: `@aws-sdk/client-sesv2` `SendEmailCommand` in RegionSystemName. */
 export function sesV2Client(
-  settings: SesSenderOptions,
+  settings: Pick<SesTransportSettings, 'RegionSystemName'>,
   config: SesInvitationDeliveryExtensions['clientConfig'] = {},
 ): SesClient {
   const client = new SESv2Client({ maxAttempts: 1, ...config, region: settings.RegionSystemName });

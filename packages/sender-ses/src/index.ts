@@ -9,3 +9,5 @@ export type { SesSenderOptions, SesSenderOptionsInput } from './ses-options';
 export { createSesSend } from './ses-sender';
 export type { SesClient, SesSendEmailInput } from './ses-sender';
 export { sesTagValue, decodeSesTagValue, sesTagName } from './ses-tags';
+export { createSesTransport, classifySesError, sesSendEmailInputOf } from './ses-transport';
+export type { SesTransportSettings } from './ses-transport';

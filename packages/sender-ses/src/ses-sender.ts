@@ -2,44 +2,27 @@ import {
   recipientMetadata,
   contextFields,
   deliveryContext,
-  failureOf,
+  emailSendResult,
   renderInvitationMessage,
-  senderOutcome,
-  statusOutcome,
   type SenderCall,
 } from '@corekit/sender-kit';
 import type { InvitationSendResult } from '@corekit/tenant-governance';
 import type { SesSenderOptions } from './ses-options';
 import { sesTagName, sesTagValue } from './ses-tags';
+import { createSesTransport, type SesClient } from './ses-transport';
 
-/** The SES v2 SendEmail input (the SDK's `SendEmailCommandInput` shape, the fields used here). */
-export interface SesSendEmailInput {
-  readonly FromEmailAddress: string;
-  readonly Destination: { ToAddresses: string[] };
-  readonly Content: {
-    Simple: { Subject: { Data: string }; Body: { Text: { Data: string }; Html?: { Data: string } } };
-  };
-  readonly EmailTags: Array<{ Name: string; Value: string }>;
-  readonly ConfigurationSetName?: string;
-}
-
-/** The replaceable client seam: one SES v2 SendEmail call answering the message id and HTTP status. */
-export interface SesClient {
-  sendEmail(
-    input: SesSendEmailInput,
-    signal: AbortSignal,
-  ): Promise<{ MessageId?: string; $metadata: { httpStatusCode?: number } }>;
-}
+export type { SesClient, SesSendEmailInput } from './ses-transport';
 
 /**
- * One SendEmail call. The delivery context goes in email tags (published with a configuration set), each
- * sanitized to SES's alphabet. A 200 with a MessageId is an accepted hand-off; a 200 without one is
- * sender-failed `ses-message-id-missing`.
+ * One SendEmail call of an invitation through the SES transport. The delivery context goes in email tags
+ * (published with a configuration set), each sanitized to SES's alphabet. A 200 with a MessageId is an accepted
+ * hand-off; a 200 without one is sender-failed `ses-message-id-missing`.
  */
 export function createSesSend(
   settings: SesSenderOptions,
   client: SesClient,
 ): (call: SenderCall) => Promise<InvitationSendResult> {
+  const transport = createSesTransport(settings, client);
   return async (call) => {
     const context = deliveryContext(call, settings.SenderId);
     const message = renderInvitationMessage(settings, call);
@@ -56,40 +39,17 @@ export function createSesSend(
       sesReplyToCount: 0,
       sesTagCount: tags.size,
     };
-    try {
-      const response = await client.sendEmail(
-        {
-          FromEmailAddress: settings.FromName
-            ? `"${settings.FromName}" <${settings.FromAddress}>`
-            : settings.FromAddress,
-          Destination: { ToAddresses: [call.recipientAddress] },
-          Content: {
-            Simple: {
-              Subject: { Data: message.subject },
-              Body: {
-                Text: { Data: message.text },
-                ...(message.html ? { Html: { Data: message.html } } : {}),
-              },
-            },
-          },
-          EmailTags: [...tags].map(([Name, Value]) => ({ Name, Value })),
-          ...(settings.ConfigurationSetName ? { ConfigurationSetName: settings.ConfigurationSetName } : {}),
-        },
-        call.signal,
-      );
-      const status = response.$metadata.httpStatusCode ?? 200;
-      const recorded = { ...metadata, sesStatus: status };
-      const accepted = settings.AcceptedStatusCodes.includes(status);
-      if (accepted && !response.MessageId) return senderOutcome.failed('ses-message-id-missing', recorded);
-      return statusOutcome(
-        status,
-        accepted,
-        response.MessageId?.slice(0, 200) ?? null,
-        recorded,
-        context.messageId,
-      );
-    } catch (error) {
-      return failureOf(error, call.signal, metadata, 'sesStatus');
-    }
+    const outcome = await transport.send(
+      {
+        from: { address: settings.FromAddress, name: settings.FromName },
+        to: call.recipientAddress,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        variables: Object.fromEntries(tags),
+      },
+      call.signal,
+    );
+    return emailSendResult(outcome, metadata, context.messageId);
   };
 }
