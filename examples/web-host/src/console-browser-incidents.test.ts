@@ -20,11 +20,14 @@ interface PageGlobals {
 
 const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
 
-/** `docs/console.png` is rewritten only on request (`COREKIT_UPDATE_SCREENSHOT=1`); a plain run keeps the checkout clean. */
-const screenshotPath = () =>
+/**
+ * `docs/console.png` (and `docs/console-contact-lost.png`) are rewritten only on request
+ * (`COREKIT_UPDATE_SCREENSHOT=1`); a plain run keeps the checkout clean.
+ */
+const screenshotPath = (name = 'console.png') =>
   process.env.COREKIT_UPDATE_SCREENSHOT === '1'
-    ? path.resolve(sampleRoot, '..', '..', 'docs', 'console.png')
-    : path.join(shared.directory, 'console.png');
+    ? path.resolve(sampleRoot, '..', '..', 'docs', name)
+    : path.join(shared.directory, name);
 
 let session: BrowserSession;
 let shared: ConsoleSample;
@@ -112,6 +115,8 @@ describeInBrowser('the console during an incident, in Chromium', () => {
     }
     await expect(page.locator('[data-card="liveness"]').textContent()).resolves.toContain('Stale');
     await expect(page.locator('[data-banner="contact-lost"] time').count()).resolves.toBe(1);
+    // The README's picture of the banner state: the host frozen, everything marked not current.
+    await page.screenshot({ path: screenshotPath('console-contact-lost.png'), fullPage: true });
 
     proxy.thaw();
     await page.locator('[data-banner="contact-lost"]').waitFor({ state: 'detached', timeout: 15_000 });
