@@ -48,8 +48,13 @@ addTenantGovernance(builder, {
   Memberships: [{ TenantId: 'acme', PrincipalId: 'founder', Roles: ['owner'] }],
 });
 addTenantGovernanceDelivery(builder);
-// The API key comes from Engine__MultiTenancy__Governance__SendGridInvitationDelivery__ApiKey.
-addSendGridInvitationDelivery(builder, { FromAddress: 'invitations@example.com', FromName: 'Example' });
+// The options type asks for ApiKey in code (the README's snippet without it, reading it from the environment
+// variable Engine__MultiTenancy__Governance__SendGridInvitationDelivery__ApiKey, does not compile under strict).
+addSendGridInvitationDelivery(builder, {
+  ApiKey: required('SENDGRID_API_KEY'),
+  FromAddress: 'invitations@example.com',
+  FromName: 'Example',
+});
 mapSendGridStatusCallbacks(builder, {
   SignedEventWebhookPublicKey: required('SENDGRID_WEBHOOK_PUBLIC_KEY'),
   StatusCallbackAuthorizationPolicy: 'delivery-callbacks',

@@ -146,7 +146,7 @@ describe.each<PackageManager>(['npm', 'pnpm'])('a consumer installing with %s', 
       UPSTREAM_URL: upstreamUrl,
       SENDGRID_WEBHOOK_PUBLIC_KEY: webhookPublicKey(),
       OPERATOR_TOKEN: operatorToken,
-      Engine__MultiTenancy__Governance__SendGridInvitationDelivery__ApiKey: 'SG.roundtrip-key',
+      SENDGRID_API_KEY: 'SG.roundtrip-key',
       // Nothing is sent here; were something sent, it would go to the local upstream, never to SendGrid.
       Engine__MultiTenancy__Governance__SendGridInvitationDelivery__BaseUrl: upstreamUrl.replace(
         '/health',
