@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   emailOutcome,
   isTimeoutError,
@@ -14,8 +15,7 @@ export interface SmtpMessage {
   readonly subject: string;
   readonly text: string;
   readonly html?: string;
-  /** `<id@domain>`; absent lets the client make one. */
-  readonly messageId?: string;
+  readonly messageId: string;
   readonly headers: Readonly<Record<string, string>>;
 }
 
@@ -58,8 +58,8 @@ export function classifySmtpError(error: unknown, signal: AbortSignal): EmailSen
 }
 
 /**
- * The SMTP transport: one hand-off to the relay per message, with the Message-Id `<messageId@domain>` when the
- * message carries an id (the same on every retry). The relay's acceptance is a hand-off, not a delivery: bounces
+ * The SMTP transport: one hand-off to the relay per message, with the Message-Id `<messageId@domain>` (the
+ * message's id, the same on every retry; a random one when it has none). The relay's acceptance is a hand-off, not a delivery: bounces
  * come later, by mail. An attempt whose signal aborts is `timeout` at once.
  */
 export function createSmtpTransport(settings: SmtpTransportSettings, client: SmtpClient): EmailTransport {
@@ -69,7 +69,7 @@ export function createSmtpTransport(settings: SmtpTransportSettings, client: Smt
     secrets: settings.Password ? [settings.Password] : [],
     async send(message: EmailMessage, signal: AbortSignal): Promise<EmailSendOutcome> {
       const domain = settings.MessageIdDomain ?? message.from.address.split('@')[1]!;
-      const messageId = message.messageId ? `${message.messageId}@${domain}` : null;
+      const messageId = `${message.messageId ?? randomBytes(16).toString('hex')}@${domain}`;
       try {
         const sending = client.sendMail(smtpMessageOf(message, messageId)).then(() => true);
         const sent = await untilAborted(sending, signal, () => false);
@@ -81,7 +81,7 @@ export function createSmtpTransport(settings: SmtpTransportSettings, client: Smt
   };
 }
 
-function smtpMessageOf(message: EmailMessage, messageId: string | null): SmtpMessage {
+function smtpMessageOf(message: EmailMessage, messageId: string): SmtpMessage {
   return {
     from: message.from.name
       ? { name: message.from.name, address: message.from.address }
@@ -90,7 +90,7 @@ function smtpMessageOf(message: EmailMessage, messageId: string | null): SmtpMes
     subject: message.subject,
     text: message.text,
     ...(message.html ? { html: message.html } : {}),
-    ...(messageId ? { messageId: `<${messageId}>` } : {}),
+    messageId: `<${messageId}>`,
     headers: { ...message.headers },
   };
 }
