@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createMemoryLogger } from '@corekit/engine-core';
+import { pollUntil } from '@corekit/testing/poll-until';
 import { dropStoreNamespace } from '@corekit/testing/replica-harness';
 import { requireService } from '@corekit/testing/require-service';
 import type { WebHost } from '@corekit/web-host';
@@ -47,9 +48,17 @@ async function surfacesWith(stores: Record<string, unknown> | undefined): Promis
   });
   host = sample.host;
   const { port } = await sample.host.listen();
-  const response = await fetch(`http://127.0.0.1:${port}/engine/technology-surfaces`);
-  expect(response.status).toBe(200);
-  return (await response.json()) as Surface[];
+  const read = async () => {
+    const response = await fetch(`http://127.0.0.1:${port}/engine/technology-surfaces`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as Surface[];
+  };
+  // On a shared store the packs' copies connect to the store's change feed once the engine has started: the
+  // posture is read once the agents' copy says its feed is connected (false until then, null when not shared).
+  return pollUntil(read, (surfaces) => {
+    const agents = surfaces.find((surface) => surface.id === 'agent-tool-execution')?.metadata;
+    return agents?.sharedStateFeedConnected !== false;
+  });
 }
 
 /** Every posture field, per surface, as [kind, durability, scope]. */
@@ -150,10 +159,10 @@ function expected(posture: [string, string, string], idempotencyDurability: stri
     ses: { replay: null, idempotency: posture, distributedReplay },
     eventingIdempotency: [kind, idempotencyDurability, scope],
     agentIdempotency: [kind, idempotencyDurability, scope],
-    // Agent runs: on a shared store each replica reloads the catalog and owns its runs under a lease.
+    // Agent runs: on a shared store each replica follows the store's change feed and owns its runs under a lease.
     agentRuns: [
       ...posture,
-      scope === 'shared' ? 'shared-store-refresh' : 'store-write-through',
+      scope === 'shared' ? 'shared-store-change-feed' : 'store-write-through',
       scope === 'shared' ? 'replica-lease' : 'single-process',
     ],
   };
