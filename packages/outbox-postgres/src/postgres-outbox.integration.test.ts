@@ -273,7 +273,8 @@ describe('PostgreSQL outbox', () => {
         expect(pids).toContain(dyingPid);
       }
     }
-  });
+    // Two child processes start through tsx (each wait above is bounded at 60 s): the test's own bound covers them.
+  }, 180_000);
 });
 
 interface PlanNode {
