@@ -215,7 +215,7 @@ describe.each(targets)('capture pumps of several replicas on the $name store pro
 describe('without a shared store provider', () => {
   it('capture states say they are process-local', async () => {
     const served = await replica(
-      { install: () => undefined, openProvider: () => undefined as never },
+      { install: () => undefined, openProvider: () => undefined as never, environment: {} },
       testClock(),
     );
     await report(served, 'dbz-1', 'lsn:1');
