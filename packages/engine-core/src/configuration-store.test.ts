@@ -49,6 +49,21 @@ describe('configuration precedence', () => {
     expect(store.get('Engine:Sample:B')).toBe('json');
   });
 
+  it('picks engine.<NODE_ENV>.json from the environment the builder is given, not from process.env', () => {
+    const builder = createEngineBuilder({
+      contentRoot: root,
+      environment: { NODE_ENV: 'Production' },
+      logger: { log: () => undefined },
+    });
+    expect(builder.configuration.get('Engine:Sample:B')).toBe('env-file');
+    const other = createEngineBuilder({
+      contentRoot: root,
+      environment: {},
+      logger: { log: () => undefined },
+    });
+    expect(other.configuration.get('Engine:Sample:B')).toBe('json');
+  });
+
   it('looks keys up case-insensitively and binds them to the schema casing', () => {
     const store = new ConfigurationStore({
       contentRoot: root,

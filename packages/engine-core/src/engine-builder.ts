@@ -21,6 +21,7 @@ import {
   type ModuleDefinition,
   type OperationDefinition,
   type PackDeclaration,
+  type RegistrationClaim,
   type ServiceIdentity,
   type RegistrationWarning,
   type StoreOptions,
@@ -54,6 +55,7 @@ import { EngineTracer } from './pack/engine-tracer';
 import { EventIdCatalog } from './pack/event-id-catalog';
 import { ExtensionRegistry } from './pack/extension-registry';
 import { PackDeclarations } from './pack/pack-declarations';
+import { RegistrationClaims } from './pack/registration-claims';
 import { EngineOperationRegistry } from './pack/operation-registry';
 import { RuntimeEventHub } from './pack/runtime-event-hub';
 import { RuntimeStory } from './runtime-story';
@@ -71,7 +73,7 @@ export interface EngineBuilderOptions {
   readonly contentRoot?: string;
   /** Environment variables to read (`Engine__FailurePolicy__StartupReadinessDelay`). Default: process.env. */
   readonly environment?: Readonly<Record<string, string | undefined>>;
-  /** Selects engine.<name>.json. Default: NODE_ENV. */
+  /** Selects engine.<name>.json. Default: NODE_ENV of `environment` (process.env when that is not given). */
   readonly environmentName?: string;
   /** Source of time; tests pass manualClock(). */
   readonly clock?: Clock;
@@ -104,7 +106,7 @@ export class CoreEngineBuilder implements EngineBuilder {
   private readonly eventIds = new EventIdCatalog();
   private readonly hooks: LifecycleHooks[] = [];
   private readonly warnings: RegistrationWarning[] = [];
-  private readonly registrations = new Set<string>();
+  private readonly registrations = new RegistrationClaims();
   private readonly packs = new PackDeclarations(engineVersion);
   private readonly jobs: JobScheduler;
   private readonly stores: StoreBinding;
@@ -118,19 +120,17 @@ export class CoreEngineBuilder implements EngineBuilder {
     this.clock = options.clock ?? systemClock;
     this.contentRoot = options.contentRoot ?? process.cwd();
     this.logger = new RedactingLogger(options.logger ?? createJsonLogger());
+    const environment = options.environment ?? process.env;
     this.configuration = new ConfigurationStore({
       contentRoot: this.contentRoot,
-      environmentName: options.environmentName ?? process.env.NODE_ENV,
-      environment: options.environment ?? process.env,
+      environmentName: options.environmentName ?? environment.NODE_ENV,
+      environment,
       code: options.configuration,
       onSecret: (value: string) => this.logger.addSecret(value),
     });
     this.events = new RuntimeEventHub(this.clock);
     const service = this.configuration.bind('Engine:Service', serviceOptionsSchema);
-    this.service = serviceIdentityFrom(
-      { name: service.Name, version: service.Version },
-      options.environment ?? process.env,
-    );
+    this.service = serviceIdentityFrom({ name: service.Name, version: service.Version }, environment);
     const storyOptions = this.configuration.bind('Engine:RuntimeStory', runtimeStoryOptionsSchema);
     this.story = new RuntimeStory(
       this.clock,
@@ -280,12 +280,17 @@ export class CoreEngineBuilder implements EngineBuilder {
     return this.extensions.resolve(key);
   }
 
+  claimRegistration(claim: RegistrationClaim): this {
+    this.registrations.claim(claim);
+    return this;
+  }
+
   hasRegistration(key: string): boolean {
     return this.registrations.has(key);
   }
 
   markRegistration(key: string): void {
-    this.registrations.add(key);
+    this.registrations.mark(key);
   }
 
   declarePack(pack: PackDeclaration): this {
