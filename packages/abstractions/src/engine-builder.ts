@@ -12,6 +12,7 @@ import type { LifecycleHooks } from './pack/lifecycle-hooks';
 import type { OperationDefinition } from './pack/operations';
 import type { PackDeclaration } from './pack/pack-specification';
 import type { PackTracer } from './pack/pack-tracer';
+import type { RegistrationClaim } from './pack/registration-claim';
 import type {
   EventIdCatalogEntry,
   PackMeter,
@@ -110,7 +111,15 @@ export interface EngineBuilder extends ExtensionResolver {
   addSecret(value: string): this;
   /** Provides a typed extension (`engine.resolve(key)` answers it). Providing a key twice fails. */
   provide<T>(key: ExtensionKey<T>, value: T): this;
-  /** True when a registration with this key was made (lets `add*` calls refuse or skip a second call). */
+  /**
+   * Claims the one registration of an `add*` call (`{ packageName: '@corekit/agents', entry: 'addAgents' }`):
+   * the first claim of a key is recorded, a second one on this builder throws a `CoreError` with code
+   * `ALREADY_REGISTERED` (`registrationErrorCodes.alreadyRegistered`) naming the entry and the package. Call
+   * it first in the `add*` call, before reading configuration.
+   */
+  claimRegistration(claim: RegistrationClaim): this;
+  /** True when a registration with this key was made or claimed (lets a pack check another one is present). */
   hasRegistration(key: string): boolean;
+  /** Records a registration key without refusing a repeat (kits that skip, rather than refuse, a repeat). */
   markRegistration(key: string): void;
 }

@@ -93,6 +93,8 @@ export type {
   RegistrationWarning,
   EventIdCatalogEntry,
 } from './runtime-writers';
+export { registrationErrorCodes } from './registration-claim';
+export type { RegistrationClaim } from './registration-claim';
 export { packDiagnostics } from './pack-diagnostics';
 export type { PackDiagnostics } from './pack-diagnostics';
 export type { BuildHookContext, RuntimeHookContext, LifecycleHooks } from './lifecycle-hooks';
