@@ -30,15 +30,6 @@ export { HealthChangeMonitor } from './health-change-monitor';
 export { DependencyHealthScheduler } from './dependency-health-scheduler';
 export { foldPosture, postureOrder } from './catalogs/cell-materialization';
 export * from './packages';
-export { restPublicationErrorCodes } from './rest/rest-publication-pipeline';
-export {
-  restProfileOptionsSchema,
-  restProfileRouteOptionsSchema,
-  restGovernanceOptionsSchema,
-  restSuppressionOptionsSchema,
-  restOverrideOptionsSchema,
-  restRuleMatchOptionsSchema,
-} from './rest/rest-publication-options';
 export { engineRecordEventIds, engineRecordEventIdRange } from './engine-record-event-ids';
 export { JobScheduler, type JobSchedulerOptions, type JobRunResult } from './jobs/job-scheduler';
 export * from './stores';

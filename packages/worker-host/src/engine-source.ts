@@ -1,5 +1,6 @@
-import { CoreError, type Engine, type Logger } from '@corekit/abstractions';
+import { CoreError, type Engine, type EngineBuilder, type Logger } from '@corekit/abstractions';
 import { createJsonLogger } from '@corekit/engine-core';
+import { addRestPublication } from '@corekit/rest-publication';
 
 /** A builder that has not been built yet: `createEngineBuilder()` after its `add*` calls. */
 export interface BuildableEngineBuilder {
@@ -29,8 +30,14 @@ export function isBuildableBuilder(value: unknown): value is BuildableEngineBuil
   );
 }
 
+/** True for a full engine builder (`createEngineBuilder()`), which the host may still register packs on. */
+function isEngineBuilder(value: BuildableEngineBuilder): value is BuildableEngineBuilder & EngineBuilder {
+  return typeof (value as Partial<EngineBuilder>).addCatalog === 'function';
+}
+
 /**
- * Builds the engine when given a builder and picks the logger the host writes to: the one passed in, else the
+ * Builds the engine when given a builder (after registering REST publication on it, `addRestPublication`, a
+ * no-op when the application already did: every host publishes its modules' REST declarations) and picks the logger the host writes to: the one passed in, else the
  * builder's or engine's (so host records are redacted like the engine's), else JSON lines on stdout.
  */
 export function resolveEngineSource(
@@ -42,6 +49,7 @@ export function resolveEngineSource(
     return { engine: source, logger: logger ?? engineLogger ?? createJsonLogger() };
   }
   if (isBuildableBuilder(source)) {
+    if (isEngineBuilder(source)) addRestPublication(source);
     return { engine: source.build(), logger: logger ?? source.logger };
   }
   throw new CoreError(

@@ -18,13 +18,12 @@ import {
 } from './data-catalogs';
 import { executionGraphCatalog, hostedExecutionCatalog } from './execution-catalogs';
 import type { CellTrafficAutomationDescriptor } from '@corekit/abstractions';
-import { registerRestPublication } from '../rest/register-rest-publication';
 
 /**
  * Registers the catalogs every engine has (spec 4.2-4.4): execution graphs, hosted executions, data products,
  * projections, outboxes, inboxes, CDC captures, authorization policies and the four cell catalogs, plus the
- * cell technology surfaces and the materialization reporter (`cellMaterializationKey`), and REST publication
- * (its six catalogs and lifecycle hooks).
+ * cell technology surfaces and the materialization reporter (`cellMaterializationKey`). REST publication is
+ * the package @corekit/rest-publication, which the hosts register.
  */
 export function builtinCatalogs(builder: EngineBuilder, registry: CatalogRegistry, clock: Clock): void {
   const store = new CellMaterializationStore(
@@ -47,5 +46,4 @@ export function builtinCatalogs(builder: EngineBuilder, registry: CatalogRegistr
   builder.addTechnologySurfaces(() =>
     cellTechnologySurfaces((catalogId) => registry.view(catalogId)?.entries() ?? []),
   );
-  registerRestPublication(builder);
 }

@@ -8,7 +8,7 @@ import {
   type ModuleDefinition,
 } from '@corekit/abstractions';
 import { z } from 'zod';
-import { orderBehaviors } from '../../../engine-core/src/rest/rest-test-fixtures';
+import { orderBehaviors } from '../../../rest-publication/src/test-support/rest-test-fixtures';
 
 /**
  * An in-memory `orders` module publishing its behaviors in three module styles: an explicit route group with a

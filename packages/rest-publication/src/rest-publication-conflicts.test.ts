@@ -15,7 +15,7 @@ import {
   ordersModule,
   pingBehavior,
   thrown,
-} from './rest-test-fixtures';
+} from './test-support/rest-test-fixtures';
 
 const partnerProfile = (path: string) => ({
   Profiles: { partner: { Routes: [{ Behavior: 'orders.lookup', Method: 'GET', Path: path }] } },

@@ -6,8 +6,10 @@ import {
   streamingOutput,
   type BehaviorContext,
 } from '@corekit/abstractions';
+import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { z } from 'zod';
-import { buildWithRest, ordersModule, thrown } from './rest-test-fixtures';
+import { addRestPublication } from './add-rest-publication';
+import { buildWithRest, ordersModule, thrown } from './test-support/rest-test-fixtures';
 
 async function rejection(
   promise: Promise<unknown>,
@@ -140,12 +142,12 @@ describe('the published endpoints extension (corekit.rest-publication)', () => {
 
 describe('streaming behaviors', () => {
   it('refuses to publish a streaming behavior over REST, naming the route and the transports that serve it', () => {
-    const { createEngineBuilder, createMemoryLogger } = jest.requireActual('../index');
     const builder = createEngineBuilder({
       environment: {},
       contentRoot: '/nonexistent',
       logger: createMemoryLogger(),
     });
+    addRestPublication(builder);
     builder.addModule({
       id: 'ticker',
       version: '1.0.0',

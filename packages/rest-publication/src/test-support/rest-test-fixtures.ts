@@ -5,9 +5,8 @@ import {
   type RestDeclaration,
 } from '@corekit/abstractions';
 import { z } from 'zod';
-import { createEngineBuilder } from '../engine-builder';
-import { manualClock } from '../clock';
-import { createMemoryLogger } from '../logger';
+import { createEngineBuilder, createMemoryLogger, manualClock } from '@corekit/engine-core';
+import { addRestPublication } from '../add-rest-publication';
 
 /** Test-only: an in-memory orders module with the five CRUD behaviors (`orders.list` ... `orders.remove`). */
 export const orderSchema = z.object({ id: z.string(), item: z.string(), quantity: z.number().int() });
@@ -141,6 +140,7 @@ export function buildWithRest(modules: readonly ModuleDefinition[], rest: Record
     logger: createMemoryLogger(),
     configuration: { Engine: { Rest: rest } },
   });
+  addRestPublication(builder);
   for (const module of modules) builder.addModule(module);
   return builder.build();
 }

@@ -12,7 +12,7 @@ import {
   ordersModule,
   pingBehavior,
   thrown,
-} from './rest-test-fixtures';
+} from './test-support/rest-test-fixtures';
 
 /** `ping` published three ways: explicit DSL (POST /api/ping), inline helper (POST /ping) and a profile mapping (POST /ops/ping). */
 function threeWays(policy: RestAuthoringPolicyDeclaration | undefined, rest: Record<string, unknown> = {}) {

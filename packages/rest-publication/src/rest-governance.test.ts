@@ -10,7 +10,7 @@ import {
   type RestEndpointDescriptor,
 } from '@corekit/abstractions';
 import { z } from 'zod';
-import { buildWithRest, entriesOf, ordersModule, thrown } from './rest-test-fixtures';
+import { buildWithRest, entriesOf, ordersModule, thrown } from './test-support/rest-test-fixtures';
 
 const crud = {
   list: 'orders.list',

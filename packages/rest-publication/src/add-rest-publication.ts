@@ -16,13 +16,22 @@ import {
   type RestPublicationResult,
 } from './rest-publication-pipeline';
 
+/** The registration key of REST publication: `builder.hasRegistration(restPublicationPackageName)`. */
+export const restPublicationPackageName = '@corekit/rest-publication';
+
 /**
  * Registers REST publication the way any pack would: the six REST catalogs, the typed extensions hosts use
  * (`behaviorRuntimeKey` to call a behavior, `restPublicationKey` for the published endpoints), and lifecycle
  * hooks: at build it loads the modules' behaviors and runs the publication pipeline (any problem fails the
  * build); once attached, behaviors answer only while the engine is Started.
+ *
+ * The web and worker hosts call it on the builder they are given, so an application never has to; a second
+ * call on one builder (an application that calls it before handing the builder to a host) is a no-op rather
+ * than an error, because the host cannot know whether the application already did.
  */
-export function registerRestPublication(builder: EngineBuilder): void {
+export function addRestPublication(builder: EngineBuilder): void {
+  if (builder.hasRegistration(restPublicationPackageName)) return;
+  builder.markRegistration(restPublicationPackageName);
   const behaviors = new BehaviorRegistry(builder.configuration, builder.logger);
   let result: RestPublicationResult = emptyRestPublication;
   for (const definition of restPublicationCatalogs(() => result)) builder.addCatalog(definition);

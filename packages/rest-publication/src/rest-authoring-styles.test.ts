@@ -15,10 +15,9 @@ import {
   type RestEndpointDescriptor,
 } from '@corekit/abstractions';
 import { z } from 'zod';
-import { createEngineBuilder } from '../engine-builder';
-import { manualClock } from '../clock';
-import { createMemoryLogger } from '../logger';
-import { buildWithRest, entriesOf, ordersModule, thrown } from './rest-test-fixtures';
+import { createEngineBuilder, createMemoryLogger, manualClock } from '@corekit/engine-core';
+import { addRestPublication } from './add-rest-publication';
+import { buildWithRest, entriesOf, ordersModule, thrown } from './test-support/rest-test-fixtures';
 
 const crud = {
   list: 'orders.list',
@@ -217,6 +216,7 @@ describe('each authoring style produces its candidate', () => {
         ENGINE__REST__PROFILES__ops__VERSION: '2',
       },
     });
+    addRestPublication(builder);
     builder.addModule(ordersModule([]));
     const engine = builder.build();
     expect(
@@ -351,6 +351,7 @@ describe('the published endpoint catalog', () => {
       clock: manualClock(),
       logger: createMemoryLogger(),
     });
+    addRestPublication(builder);
     const validEntry = entriesOf(
       buildWithRest([ordersModule([restGet('/api/ping', 'ping')])]),
       'rest-endpoints',
