@@ -1,4 +1,4 @@
-import { CoreError, type EngineBuilder, type TechnologySurface } from '@corekit/abstractions';
+import { type EngineBuilder, type TechnologySurface } from '@corekit/abstractions';
 import { NotesActivity } from './notes-activity';
 import { NotesBook, notesKey, type NotesReader, type StoredNote } from './notes-book';
 import { noteTopicEntry, noteTopicsCatalog } from './notes-catalog';
@@ -32,10 +32,11 @@ export function addNotesPack(
   options?: NotesOptionsInput,
   extensions: NotesExtensions = {},
 ): NotesReader {
-  if (builder.hasRegistration(notesRegistrationKey)) {
-    throw new CoreError('NOTES_ALREADY_REGISTERED', 'addNotesPack was called twice on this builder');
-  }
-  builder.markRegistration(notesRegistrationKey);
+  builder.claimRegistration({
+    packageName: '@corekit/example-pack',
+    entry: 'addNotesPack',
+    key: notesRegistrationKey,
+  });
   builder.declarePack({ packageName: '@corekit/example-pack', specificationVersion: 1 });
   const settings = builder.configuration.bind(notesSectionPath, notesOptionsSchema, options) as NotesOptions;
   const now = extensions.now ?? (() => new Date());

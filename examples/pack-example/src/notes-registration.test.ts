@@ -63,7 +63,7 @@ describe('addNotesPack registration', () => {
   it('refuses a second call and a digest registered without the pack', () => {
     const target = builder();
     addNotesPack(target);
-    expect(codeOf(() => addNotesPack(target)).code).toBe('NOTES_ALREADY_REGISTERED');
+    expect(codeOf(() => addNotesPack(target)).code).toBe('ALREADY_REGISTERED');
     expect(codeOf(() => addNotesDigest(builder())).code).toBe('NOTES_DIGEST_NEEDS_NOTES');
   });
 

@@ -1,5 +1,4 @@
 import {
-  CoreError,
   defineExtensionKey,
   storePostureOf,
   type EngineBuilder,
@@ -61,8 +60,6 @@ export const agentsRegistrationKey = defineExtensionKey<AgentsRegistration>(
   'agent tool declarations, executors and the in-process tool runtime',
 );
 
-const registrationKey = '@corekit/agents';
-
 interface AttachedEngine {
   readonly state: RuntimeState;
   runtimeStory?(): {
@@ -80,12 +77,9 @@ interface AttachedEngine {
  * refuses broken tool references. Calling it twice on one builder is refused.
  */
 export function addAgents(builder: EngineBuilder, options: AddAgentsOptions = {}): AgentsRegistration {
-  if (builder.hasRegistration(registrationKey)) {
-    throw new CoreError('AGENTS_ALREADY_REGISTERED', 'addAgents was already called on this builder');
-  }
+  builder.claimRegistration({ packageName: '@corekit/agents', entry: 'addAgents' });
   const { clock, ...codeOptions } = options;
   const settings = builder.configuration.bind(agentsSectionPath, agenticRuntimeOptionsSchema, codeOptions);
-  builder.markRegistration(registrationKey);
   builder.declarePack({ packageName: '@corekit/agents', specificationVersion: 1 });
   const now = clock ? () => clock.now() : () => Date.now();
   const tools = new ToolRegistry();

@@ -1,5 +1,4 @@
 import {
-  CoreError,
   StoreMirror,
   type Engine,
   type EngineBuilder,
@@ -56,10 +55,7 @@ export function addAlerts(
   options?: AlertsOptionsInput,
   extensions: AlertsExtensions = {},
 ): AlertsRegistration {
-  if (builder.hasRegistration(alertsRegistrationKey)) {
-    throw new CoreError('ALERTS_ALREADY_REGISTERED', 'addAlerts was called twice on this builder');
-  }
-  builder.markRegistration(alertsRegistrationKey);
+  builder.claimRegistration({ packageName: '@corekit/alerts', entry: 'addAlerts' });
   builder.declarePack({ packageName: '@corekit/alerts', specificationVersion: 1 });
   const settings = builder.configuration.bind(
     alertsSectionPath,

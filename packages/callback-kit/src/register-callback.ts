@@ -43,6 +43,8 @@ export interface ProviderCallbackSpec<TOptions extends SharedCallbackOptions> {
   /** Configuration section name before `:AspNetCore` (`SendGridInvitationDelivery`). */
   readonly sectionName: string;
   readonly packageName: string;
+  /** The registration function (`mapSesStatusCallbacks`), named when a second call is refused. */
+  readonly entry?: string;
   readonly operationId: string;
   readonly surfaceId: string;
   readonly displayName: string;
@@ -145,13 +147,6 @@ export function registerProviderCallback<TOptions extends SharedCallbackOptions>
   extensions: CallbackExtensions,
   implement: (runtime: CallbackRuntime<TOptions>) => ProviderCallbackImplementation,
 ): { readonly options: TOptions } {
-  const registrationKey = `@corekit/${spec.packageName.replace('@corekit/', '')}`;
-  if (builder.hasRegistration(registrationKey)) {
-    throw new CoreError(
-      'CALLBACK_ALREADY_REGISTERED',
-      `${spec.operationId} was registered twice on this builder`,
-    );
-  }
   const status = builder.resolve(invitationDeliveryStatusKey);
   if (!status || !builder.hasRegistration(tenantGovernanceDeliveryRegistrationKey)) {
     throw new CoreError(
@@ -159,7 +154,7 @@ export function registerProviderCallback<TOptions extends SharedCallbackOptions>
       `${spec.packageName} needs addTenantGovernanceDelivery(builder) before it (the callback reconciles through it)`,
     );
   }
-  builder.markRegistration(registrationKey);
+  builder.claimRegistration({ packageName: spec.packageName, entry: spec.entry ?? spec.operationId });
   builder.declarePack({ packageName: '@corekit/callback-kit', specificationVersion: 1 });
   const options = builder.configuration.bind(
     callbackSection(spec.sectionName),

@@ -39,6 +39,7 @@ export function mapMailgunStatusCallbacks(
       providerKey: 'mailgun',
       sectionName: 'MailgunInvitationDelivery',
       packageName: '@corekit/callback-mailgun',
+      entry: 'mapMailgunStatusCallbacks',
       operationId: mailgunCallbackOperationId,
       surfaceId: mailgunCallbackSurfaceId,
       displayName: 'Mailgun delivery-status callbacks',

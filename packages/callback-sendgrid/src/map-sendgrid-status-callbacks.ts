@@ -42,6 +42,7 @@ export function mapSendGridStatusCallbacks(
       providerKey: 'sendgrid',
       sectionName: 'SendGridInvitationDelivery',
       packageName,
+      entry: 'mapSendGridStatusCallbacks',
       operationId: sendGridCallbackOperationId,
       surfaceId: sendGridCallbackSurfaceId,
       displayName: 'SendGrid delivery-status callbacks',

@@ -50,6 +50,7 @@ export function mapSesStatusCallbacks(
       providerKey: 'amazon-ses-sns',
       sectionName: 'AmazonSesInvitationDelivery',
       packageName: '@corekit/callback-ses',
+      entry: 'mapSesStatusCallbacks',
       operationId: sesCallbackOperationId,
       surfaceId: sesCallbackSurfaceId,
       displayName: 'Amazon SES (SNS) delivery-status callbacks',

@@ -1,4 +1,4 @@
-import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { type EngineBuilder } from '@corekit/abstractions';
 import { cdcPollingProvidersKey } from '@corekit/data';
 import {
   postgresLogicalDecodingOptionsSchema,
@@ -19,13 +19,10 @@ export function addPostgresLogicalDecoding(
   builder: EngineBuilder,
   options?: PostgresLogicalDecodingOptionsInput,
 ): PostgresLogicalDecodingProvider {
-  if (builder.hasRegistration('@corekit/cdc-postgres-logical')) {
-    throw new CoreError(
-      'LOGICAL_DECODING_ALREADY_REGISTERED',
-      'addPostgresLogicalDecoding was called twice; call it once.',
-    );
-  }
-  builder.markRegistration('@corekit/cdc-postgres-logical');
+  builder.claimRegistration({
+    packageName: '@corekit/cdc-postgres-logical',
+    entry: 'addPostgresLogicalDecoding',
+  });
   builder.declarePack({ packageName: '@corekit/cdc-postgres-logical', specificationVersion: 1 });
   const settings = builder.configuration.bind(
     'Engine:LogicalDecoding:PostgreSql',

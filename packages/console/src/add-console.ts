@@ -1,6 +1,5 @@
 import {
   browserSessionsKey,
-  CoreError,
   operatorAuditKey,
   type Engine,
   type EngineBuilder,
@@ -23,8 +22,6 @@ import { randomUUID } from 'node:crypto';
 import { DependencyHistory, type HistoryBucket } from './dependency-history';
 import { DependencyTransitions, type TransitionRecord } from './dependency-transitions';
 import { RuntimeLifecycleLog, type LifecycleRecord } from './runtime-lifecycle-log';
-
-const registrationKey = '@corekit/console';
 
 /** Name of the store holding dependency history (`Engine:Stores` decides where it lives). */
 export const consoleHistoryStoreName = 'console-dependency-history';
@@ -61,12 +58,9 @@ export interface ConsoleRegistration {
  * twice on one builder is refused.
  */
 export function addConsole(builder: EngineBuilder, options: AddConsoleOptions = {}): ConsoleRegistration {
-  if (builder.hasRegistration(registrationKey)) {
-    throw new CoreError('CONSOLE_ALREADY_REGISTERED', 'addConsole was already called on this builder');
-  }
+  builder.claimRegistration({ packageName: '@corekit/console', entry: 'addConsole' });
   const { assets: givenAssets, ...codeOptions } = options;
   const settings = builder.configuration.bind(consoleSectionPath, consoleOptionsSchema, codeOptions);
-  builder.markRegistration(registrationKey);
   builder.declarePack({ packageName: '@corekit/console', specificationVersion: 1 });
   if (!settings.Enabled) {
     return { options: settings, path: '/engine/console', history: null, audit: null, sessions: null };

@@ -1,6 +1,5 @@
 import { hostname } from 'node:os';
 import {
-  CoreError,
   cdcExecutionBindingsKey,
   defineExtensionKey,
   storePostureOf,
@@ -76,10 +75,7 @@ export function addData(
   options?: DataRuntimeOptionsInput,
   hooks: DataRuntimeHooks = {},
 ): DataRegistration {
-  if (builder.hasRegistration('@corekit/data')) {
-    throw new CoreError('DATA_ALREADY_REGISTERED', 'addData was called twice on one builder; call it once.');
-  }
-  builder.markRegistration('@corekit/data');
+  builder.claimRegistration({ packageName: '@corekit/data', entry: 'addData' });
   builder.declarePack({ packageName: '@corekit/data', specificationVersion: 1 });
   const settings = builder.configuration.bind('Engine:Data', dataRuntimeOptionsSchema, options);
   const now = hooks.now ?? Date.now;

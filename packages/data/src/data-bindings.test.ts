@@ -131,6 +131,6 @@ describe('execution binding (2.4 executionBinding)', () => {
     expect(() => build({ EnableExternalCdcRuntimeReporting: true, Bogus: 1 } as never, [])).toThrow(/Bogus/);
     const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
     addData(builder);
-    expect(() => addData(builder)).toThrow(expect.objectContaining({ code: 'DATA_ALREADY_REGISTERED' }));
+    expect(() => addData(builder)).toThrow(expect.objectContaining({ code: 'ALREADY_REGISTERED' }));
   });
 });

@@ -203,7 +203,7 @@ describe('registerDispatcher', () => {
     const dispatcher = registerDispatcher(builder, dispatcherPackage, { Url: 'x://code' });
     expect(dispatcher.settings).toEqual({ Url: 'x://code', Retries: 3 });
     expect(() => registerDispatcher(builder, dispatcherPackage, {})).toThrow(
-      expect.objectContaining({ code: 'TEST_DISPATCHER_ALREADY_REGISTERED' }),
+      expect.objectContaining({ code: 'ALREADY_REGISTERED' }),
     );
   });
 

@@ -8,7 +8,7 @@ export interface DispatcherPackage<TSettings, TDispatcher extends EventDispatche
   readonly packageName: string;
   /** The registration function's name, for error messages, e.g. `addRabbitMqDispatcher`. */
   readonly functionName: string;
-  /** Prefix of the error codes, e.g. `RABBITMQ_DISPATCHER` (…_ALREADY_REGISTERED, …_WITHOUT_LANE). */
+  /** Prefix of the error code of a builder without the outbox lane, e.g. `RABBITMQ_DISPATCHER` (…_WITHOUT_LANE). */
   readonly codePrefix: string;
   /** The configuration section, e.g. `Engine:Eventing:Dispatchers:RabbitMq`. */
   readonly section: string;
@@ -27,12 +27,6 @@ export function registerDispatcher<TSettings, TDispatcher extends EventDispatche
   options: unknown,
 ): TDispatcher {
   const { packageName, functionName, codePrefix, section } = dispatcherPackage;
-  if (builder.hasRegistration(packageName)) {
-    throw new CoreError(
-      `${codePrefix}_ALREADY_REGISTERED`,
-      `${functionName} was called twice; call it once.`,
-    );
-  }
   const eventing = builder.resolve(eventingRegistrationKey);
   if (!eventing || !eventing.options.Outbox.Enabled) {
     throw new CoreError(
@@ -40,7 +34,7 @@ export function registerDispatcher<TSettings, TDispatcher extends EventDispatche
       `${functionName} needs addEventing(builder, { Outbox: { Enabled: true } }) first (Engine:Eventing:Outbox:Enabled).`,
     );
   }
-  builder.markRegistration(packageName);
+  builder.claimRegistration({ packageName, entry: functionName });
   builder.declarePack({ packageName: '@corekit/dispatch-kit', specificationVersion: 1 });
   const settings = builder.configuration.bind(section, dispatcherPackage.schema, options);
   const dispatcher = dispatcherPackage.create(settings, builder.logger);

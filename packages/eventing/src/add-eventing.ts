@@ -1,5 +1,4 @@
 import {
-  CoreError,
   defineExtensionKey,
   defineOperation,
   storePostureOf,
@@ -59,13 +58,7 @@ const emptyPass: DispatchPassResult = {
  * `declareEventing`; unknown references fail the build. Calling it twice is refused.
  */
 export function addEventing(builder: EngineBuilder, options?: EventingOptionsInput): EventingRegistration {
-  if (builder.hasRegistration('@corekit/eventing')) {
-    throw new CoreError(
-      'EVENTING_ALREADY_REGISTERED',
-      'addEventing was called twice on one builder; call it once.',
-    );
-  }
-  builder.markRegistration('@corekit/eventing');
+  builder.claimRegistration({ packageName: '@corekit/eventing', entry: 'addEventing' });
   builder.declarePack({ packageName: '@corekit/eventing', specificationVersion: 1 });
   const settings = builder.configuration.bind('Engine:Eventing', eventingOptionsSchema, options);
   const registry = eventingRegistry(builder);

@@ -70,9 +70,7 @@ describe('declarations', () => {
   it('refuses a second addEventing and unknown option keys', () => {
     const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
     addEventing(builder);
-    expect(() => addEventing(builder)).toThrow(
-      expect.objectContaining({ code: 'EVENTING_ALREADY_REGISTERED' }),
-    );
+    expect(() => addEventing(builder)).toThrow(expect.objectContaining({ code: 'ALREADY_REGISTERED' }));
     const other = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
     addEventing(other, { InProcessSubscriptionMaxAttempt: 3 } as never);
     expect(() => other.configuration.assertKnownKeys()).toThrow(

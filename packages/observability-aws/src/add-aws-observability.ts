@@ -41,6 +41,7 @@ export function addAwsObservability(
     builder,
     {
       id: awsObservabilityEventId,
+      packageName: '@corekit/observability-aws',
       platform: 'AWS',
       section: 'Aws',
       schema: awsObservabilityOptionsSchema,

@@ -27,6 +27,7 @@ export function addAzureMonitorObservability(
     builder,
     {
       id: azureMonitorObservabilityEventId,
+      packageName: '@corekit/observability-azure-monitor',
       platform: 'Azure Monitor',
       section: 'AzureMonitor',
       schema: azureMonitorObservabilityOptionsSchema,

@@ -28,6 +28,7 @@ export function addDatadogObservability(
     builder,
     {
       id: datadogObservabilityEventId,
+      packageName: '@corekit/observability-datadog',
       platform: 'Datadog',
       section: 'Datadog',
       schema: datadogObservabilityOptionsSchema,

@@ -22,6 +22,7 @@ export function addDynatraceObservability(
     builder,
     {
       id: dynatraceObservabilityEventId,
+      packageName: '@corekit/observability-dynatrace',
       platform: 'Dynatrace',
       section: 'Dynatrace',
       schema: dynatraceObservabilityOptionsSchema,

@@ -29,6 +29,7 @@ export function addElasticObservability(
     builder,
     {
       id: elasticObservabilityEventId,
+      packageName: '@corekit/observability-elastic',
       platform: 'Elastic',
       section: 'Elastic',
       schema: elasticObservabilityOptionsSchema,

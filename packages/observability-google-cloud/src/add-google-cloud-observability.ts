@@ -26,6 +26,7 @@ export function addGoogleCloudObservability(
     builder,
     {
       id: googleCloudObservabilityEventId,
+      packageName: '@corekit/observability-google-cloud',
       platform: 'Google Cloud',
       section: 'GoogleCloud',
       schema: googleCloudObservabilityOptionsSchema,

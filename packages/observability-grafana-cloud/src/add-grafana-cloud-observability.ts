@@ -27,6 +27,7 @@ export function addGrafanaCloudObservability(
     builder,
     {
       id: grafanaCloudObservabilityEventId,
+      packageName: '@corekit/observability-grafana-cloud',
       platform: 'Grafana Cloud',
       section: 'GrafanaCloud',
       schema: grafanaCloudObservabilityOptionsSchema,

@@ -23,6 +23,7 @@ export function addHoneycombObservability(
     builder,
     {
       id: honeycombObservabilityEventId,
+      packageName: '@corekit/observability-honeycomb',
       platform: 'Honeycomb',
       section: 'Honeycomb',
       schema: honeycombObservabilityOptionsSchema,

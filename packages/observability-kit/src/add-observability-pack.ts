@@ -12,6 +12,8 @@ export interface ObservabilityPackDefinition<T extends { readonly Enabled: boole
   readonly id: number;
   /** The platform's name for people and logs (`Datadog`, `Azure Monitor`). */
   readonly platform: string;
+  /** The pack's package (`@corekit/observability-datadog`), named when a second call is refused. */
+  readonly packageName?: string;
   /** Section below `Engine:Observability` (`Datadog`, `AzureMonitor`). */
   readonly section: string;
   readonly schema: ZodType<T>;
@@ -28,7 +30,7 @@ export interface ObservabilityPackDefinition<T extends { readonly Enabled: boole
 
 /**
  * The registration every `add<Platform>Observability` makes: refuses a second call on one builder
- * (OBSERVABILITY_PACK_ALREADY_REGISTERED), binds `Engine:Observability:<section>` strictly (unknown keys,
+ * (ALREADY_REGISTERED), binds `Engine:Observability:<section>` strictly (unknown keys,
  * `<PLACEHOLDER>` secrets and bad values are startup errors naming the key path), registers the section's
  * secrets, and adds the platform's contribution to the SDK `addOpenTelemetry` starts, which logs the pack's
  * event id at registration and on every failed export. With `Enabled: false` it only registers the event id
@@ -37,14 +39,11 @@ export interface ObservabilityPackDefinition<T extends { readonly Enabled: boole
 export function addObservabilityPack<
   T extends { readonly Enabled: boolean; readonly Headers?: Readonly<Record<string, string>> },
 >(builder: EngineBuilder, definition: ObservabilityPackDefinition<T>, options: unknown): T {
-  const registrationKey = `@corekit/observability-kit/${definition.section}`;
-  if (builder.hasRegistration(registrationKey)) {
-    throw new CoreError(
-      'OBSERVABILITY_PACK_ALREADY_REGISTERED',
-      `add${definition.section}Observability was called twice on this builder (one ${definition.platform} pack per host)`,
-    );
-  }
-  builder.markRegistration(registrationKey);
+  builder.claimRegistration({
+    packageName: definition.packageName ?? '@corekit/observability-kit',
+    entry: `add${definition.section}Observability`,
+    key: `@corekit/observability-kit/${definition.section}`,
+  });
   builder.declarePack({ packageName: '@corekit/observability-kit', specificationVersion: 1 });
   const path = `${observabilitySectionRoot}:${definition.section}`;
   const settings = builder.configuration.bind(path, definition.schema, options);

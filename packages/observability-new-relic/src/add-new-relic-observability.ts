@@ -23,6 +23,7 @@ export function addNewRelicObservability(
     builder,
     {
       id: newRelicObservabilityEventId,
+      packageName: '@corekit/observability-new-relic',
       platform: 'New Relic',
       section: 'NewRelic',
       schema: newRelicObservabilityOptionsSchema,

@@ -1,4 +1,4 @@
-import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { type EngineBuilder } from '@corekit/abstractions';
 import { contributionRegistry } from './contribution-registry';
 import { observabilityEventIdNames } from './observability-event-ids';
 import {
@@ -21,16 +21,14 @@ const registrationKey = '@corekit/observability/open-telemetry';
  * step of a stop or of a failed start (a `stopping` hook, bounded by `ShutdownTimeoutMilliseconds`); a restart
  * keeps it running. One SDK per process: the OpenTelemetry API keeps the
  * first providers registered. Throws CONFIGURATION_INVALID for a bad section and
- * OPEN_TELEMETRY_ALREADY_ADDED for a second call on the same builder.
+ * ALREADY_REGISTERED for a second call on the same builder.
  */
 export function addOpenTelemetry(builder: EngineBuilder, options?: OpenTelemetryOptionsInput): EngineBuilder {
-  if (builder.hasRegistration(registrationKey)) {
-    throw new CoreError(
-      'OPEN_TELEMETRY_ALREADY_ADDED',
-      'addOpenTelemetry was already called on this builder; pass every option in one call',
-    );
-  }
-  builder.markRegistration(registrationKey);
+  builder.claimRegistration({
+    packageName: '@corekit/observability',
+    entry: 'addOpenTelemetry',
+    key: registrationKey,
+  });
   builder.declarePack({ packageName: '@corekit/observability', specificationVersion: 1 });
   const settings = builder.configuration.bind(openTelemetrySectionPath, openTelemetryOptionsSchema, options);
   const environment = new OtelEnvironment((name) => builder.configuration.environmentVariable(name));

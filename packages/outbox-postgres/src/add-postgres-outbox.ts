@@ -14,12 +14,6 @@ export function addPostgresOutbox(
   builder: EngineBuilder,
   options?: PostgresOutboxOptionsInput,
 ): PostgresOutboxStore {
-  if (builder.hasRegistration('@corekit/outbox-postgres')) {
-    throw new CoreError(
-      'POSTGRES_OUTBOX_ALREADY_REGISTERED',
-      'addPostgresOutbox was called twice; call it once.',
-    );
-  }
   const eventing = builder.resolve(eventingRegistrationKey);
   if (!eventing || !eventing.options.Outbox.Enabled) {
     throw new CoreError(
@@ -27,7 +21,7 @@ export function addPostgresOutbox(
       'addPostgresOutbox needs addEventing(builder, { Outbox: { Enabled: true } }) first (Engine:Eventing:Outbox:Enabled).',
     );
   }
-  builder.markRegistration('@corekit/outbox-postgres');
+  builder.claimRegistration({ packageName: '@corekit/outbox-postgres', entry: 'addPostgresOutbox' });
   builder.declarePack({ packageName: '@corekit/outbox-postgres', specificationVersion: 1 });
   const settings = builder.configuration.bind(
     'Engine:Eventing:Outbox:PostgreSql',

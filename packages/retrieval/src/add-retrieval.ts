@@ -67,8 +67,6 @@ export const retrievalRegistrationKey = defineExtensionKey<RetrievalRegistration
   'knowledge collections, index providers and the in-process reindex and query runtime',
 );
 
-const registrationKey = '@corekit/retrieval';
-
 /**
  * Registers the retrieval pack: the `Engine:Retrieval` section, the index-state store and catalog, the reindex
  * and query operations, one reindex job per collection, the background reindexing job (only when ingestion and
@@ -78,12 +76,9 @@ export function addRetrieval(
   builder: EngineBuilder,
   options: AddRetrievalOptions = {},
 ): RetrievalRegistration {
-  if (builder.hasRegistration(registrationKey)) {
-    throw new CoreError('RETRIEVAL_ALREADY_REGISTERED', 'addRetrieval was already called on this builder');
-  }
+  builder.claimRegistration({ packageName: '@corekit/retrieval', entry: 'addRetrieval' });
   const { clock, providers: extraProviders = [], ...codeOptions } = options;
   const settings = builder.configuration.bind(retrievalSectionPath, retrievalOptionsSchema, codeOptions);
-  builder.markRegistration(registrationKey);
   builder.declarePack({ packageName: '@corekit/retrieval', specificationVersion: 1 });
   const now = clock ? () => clock.now() : () => Date.now();
   const collections = new CollectionRegistry();

@@ -42,6 +42,7 @@ export function addMicrosoftGraphInvitationDelivery(
   return addInvitationSender(
     builder,
     {
+      packageName: '@corekit/sender-graph',
       section: 'MicrosoftGraphInvitationDelivery',
       schema: graphSenderOptionsSchema,
       headers: { prefix: 'x-', maxEntries: 2 },

@@ -27,6 +27,7 @@ export function addHttpInvitationDelivery(
   return addInvitationSender(
     builder,
     {
+      packageName: '@corekit/sender-http',
       section: 'HttpInvitationDelivery',
       schema: httpSenderOptionsSchema,
       eventIds: senderEventIds('Tenant governance, generic HTTP delivery', 'http', httpSenderEventIds),

@@ -16,6 +16,8 @@ export type SenderSettings = Omit<SenderBaseOptions, 'RecipientEmailMetadataKey'
 
 /** How a sender package plugs into the kit: its section, schema, event ids and provider send function. */
 export interface InvitationSenderPackage<T extends SenderSettings> {
+  /** The sender's package (`@corekit/sender-http`), named when a second call is refused. */
+  readonly packageName?: string;
   /** Sub-section of `Engine:MultiTenancy:Governance` (`HttpInvitationDelivery`...). */
   readonly section: string;
   readonly schema: ZodType<T>;
@@ -70,7 +72,7 @@ export function senderEventIds(
 
 /**
  * The registration every `add<Provider>InvitationDelivery` makes: refuses a second call
- * (SENDER_ALREADY_REGISTERED), binds `Engine:MultiTenancy:Governance:<section>` strictly (unknown keys,
+ * (ALREADY_REGISTERED), binds `Engine:MultiTenancy:Governance:<section>` strictly (unknown keys,
  * placeholders and bad values are startup errors naming the key), registers the event ids, and when
  * `Enabled` adds the sender to the delivery registry (GOVERNANCE_DELIVERY_NOT_REGISTERED without it). Every
  * send is logged with the tenant, channel, attempt, outcome and reason only.
@@ -80,14 +82,11 @@ export function addInvitationSender<T extends SenderSettings>(
   definition: InvitationSenderPackage<T>,
   options: unknown,
 ): { settings: T; sender: InvitationSender | null } {
-  const registrationKey = `@corekit/sender-kit/${definition.section}`;
-  if (builder.hasRegistration(registrationKey)) {
-    throw new CoreError(
-      'SENDER_ALREADY_REGISTERED',
-      `add${definition.section} was called twice on this builder (one sender per section)`,
-    );
-  }
-  builder.markRegistration(registrationKey);
+  builder.claimRegistration({
+    packageName: definition.packageName ?? '@corekit/sender-kit',
+    entry: `add${definition.section}`,
+    key: `@corekit/sender-kit/${definition.section}`,
+  });
   builder.declarePack({ packageName: '@corekit/sender-kit', specificationVersion: 1 });
   const path = `${governanceSectionPath}:${definition.section}`;
   const settings = builder.configuration.bind(path, definition.schema, options);

@@ -68,6 +68,7 @@ export function addMailgunInvitationDelivery(
   return addInvitationSender(
     builder,
     {
+      packageName: '@corekit/sender-mailgun',
       section: 'MailgunInvitationDelivery',
       schema: mailgunSenderOptionsSchema,
       eventIds: senderEventIds(

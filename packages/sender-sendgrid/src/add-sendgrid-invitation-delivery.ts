@@ -46,6 +46,7 @@ export function addSendGridInvitationDelivery(
   return addInvitationSender(
     builder,
     {
+      packageName: '@corekit/sender-sendgrid',
       section: 'SendGridInvitationDelivery',
       schema: sendGridSenderOptionsSchema,
       eventIds: senderEventIds(

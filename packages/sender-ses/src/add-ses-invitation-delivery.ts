@@ -41,6 +41,7 @@ export function addAmazonSesInvitationDelivery(
   return addInvitationSender(
     builder,
     {
+      packageName: '@corekit/sender-ses',
       section: 'AmazonSesInvitationDelivery',
       schema: sesSenderOptionsSchema,
       eventIds: senderEventIds('Tenant governance, cloud email service delivery', 'ses', sesSenderEventIds),

@@ -49,6 +49,7 @@ export function addSmtpInvitationDelivery(
   return addInvitationSender(
     builder,
     {
+      packageName: '@corekit/sender-smtp',
       section: 'SmtpInvitationDelivery',
       schema: smtpSenderOptionsSchema,
       eventIds: senderEventIds('Tenant governance, SMTP delivery', 'smtp', smtpSenderEventIds),

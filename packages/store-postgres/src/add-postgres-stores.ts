@@ -1,4 +1,4 @@
-import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { type EngineBuilder } from '@corekit/abstractions';
 import { PostgresStoreProvider } from './postgres-store-provider';
 import {
   postgresStoresOptionsSchema,
@@ -16,13 +16,7 @@ export function addPostgresStores(
   builder: EngineBuilder,
   options?: PostgresStoresOptionsInput,
 ): PostgresStoreProvider {
-  if (builder.hasRegistration('@corekit/store-postgres')) {
-    throw new CoreError(
-      'POSTGRES_STORES_ALREADY_REGISTERED',
-      'addPostgresStores was called twice; call it once.',
-    );
-  }
-  builder.markRegistration('@corekit/store-postgres');
+  builder.claimRegistration({ packageName: '@corekit/store-postgres', entry: 'addPostgresStores' });
   builder.declarePack({ packageName: '@corekit/store-postgres', specificationVersion: 1 });
   const settings = builder.configuration.bind(
     postgresStoresSectionPath,

@@ -1,4 +1,4 @@
-import { CoreError, type EngineBuilder } from '@corekit/abstractions';
+import { type EngineBuilder } from '@corekit/abstractions';
 import { RedisStoreProvider } from './redis-store-provider';
 import {
   redisStoresOptionsSchema,
@@ -16,10 +16,7 @@ export function addRedisStores(
   builder: EngineBuilder,
   options?: RedisStoresOptionsInput,
 ): RedisStoreProvider {
-  if (builder.hasRegistration('@corekit/store-redis')) {
-    throw new CoreError('REDIS_STORES_ALREADY_REGISTERED', 'addRedisStores was called twice; call it once.');
-  }
-  builder.markRegistration('@corekit/store-redis');
+  builder.claimRegistration({ packageName: '@corekit/store-redis', entry: 'addRedisStores' });
   builder.declarePack({ packageName: '@corekit/store-redis', specificationVersion: 1 });
   const settings = builder.configuration.bind(redisStoresSectionPath, redisStoresOptionsSchema, options);
   const provider = new RedisStoreProvider({

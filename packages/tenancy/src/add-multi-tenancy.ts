@@ -38,10 +38,7 @@ export function addMultiTenancy(
   options?: MultiTenancyOptionsInput,
   extensions: MultiTenancyExtensions = {},
 ): MultiTenancy {
-  if (builder.hasRegistration(multiTenancyRegistrationKey)) {
-    throw new CoreError('TENANCY_ALREADY_REGISTERED', 'addMultiTenancy was called twice on this builder');
-  }
-  builder.markRegistration(multiTenancyRegistrationKey);
+  builder.claimRegistration({ packageName: '@corekit/tenancy', entry: 'addMultiTenancy' });
   builder.declarePack({ packageName: '@corekit/tenancy', specificationVersion: 1 });
   const settings = builder.configuration.bind(multiTenancySectionPath, multiTenancyOptionsSchema, options);
   const resolvers = [...(extensions.resolvers ?? [])];

@@ -129,7 +129,7 @@ describe('endpoint families', () => {
     mapTenantInvitationDeliveryDispatchEndpoint(builder);
     expect(() => mapTenantInvitationDeliveryDispatchEndpoint(builder)).toThrow(/already called/);
     expect(() => mapTenantGovernanceEndpoints(builder)).toThrow(
-      /mapTenantInvitationDeliveryDispatchEndpoint was already called/,
+      /mapTenantInvitationDeliveryDispatchEndpoint \(@corekit\/tenant-governance-web\) was already called/,
     );
   });
 

@@ -256,15 +256,13 @@ function mapFamily(
   extensions: GovernanceWebExtensions,
 ): { state: AdapterState; settings: GovernanceWebOptions; plan: EndpointPlan } {
   const { mapCall } = endpointFamilies[family];
-  const registrationKey = `${tenantGovernanceWebRegistrationKey}/${family}`;
-  if (builder.hasRegistration(registrationKey)) {
-    throw new CoreError(
-      'REGISTRATION_DUPLICATE',
-      `${mapCall} was already called on this builder (mapTenantGovernanceEndpoints makes it too); call it once with every option`,
-    );
-  }
   assertFamilyOptions(family, options);
-  builder.markRegistration(registrationKey);
+  // mapTenantGovernanceEndpoints makes every family's call too: a family is claimed once, whichever call makes it.
+  builder.claimRegistration({
+    packageName: tenantGovernanceWebRegistrationKey,
+    entry: mapCall,
+    key: `${tenantGovernanceWebRegistrationKey}/${family}`,
+  });
   const state = adapterState(builder, extensions);
   const settings = builder.configuration.bind(governanceWebSectionPath, governanceWebOptionsSchema, options);
   const spec = familySpec(family, settings, builder);

@@ -65,12 +65,6 @@ export function addTenantGovernanceDelivery(
   options?: DeliveryOptionsInput,
   extensions: TenantGovernanceDeliveryExtensions = {},
 ): TenantGovernanceDelivery {
-  if (builder.hasRegistration(tenantGovernanceDeliveryRegistrationKey)) {
-    throw new CoreError(
-      'GOVERNANCE_DELIVERY_ALREADY_REGISTERED',
-      'addTenantGovernanceDelivery was called twice on this builder',
-    );
-  }
   const governance = builder.resolve(tenantGovernanceKey);
   const context = builder.resolve(governanceContextKey);
   if (!governance || !context || !builder.hasRegistration(tenantGovernanceRegistrationKey)) {
@@ -79,7 +73,11 @@ export function addTenantGovernanceDelivery(
       'addTenantGovernanceDelivery needs addTenantGovernance first on the same builder',
     );
   }
-  builder.markRegistration(tenantGovernanceDeliveryRegistrationKey);
+  builder.claimRegistration({
+    packageName: '@corekit/tenant-governance',
+    entry: 'addTenantGovernanceDelivery',
+    key: tenantGovernanceDeliveryRegistrationKey,
+  });
   const settings = builder.configuration.bind(governanceSectionPath, deliveryOptionsSchema, options);
   const now = extensions.now ?? context.now;
   const maxRecords = context.settings.MaxRecordsPerStore;

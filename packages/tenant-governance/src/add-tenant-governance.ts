@@ -92,12 +92,6 @@ export function addTenantGovernance(
   options?: TenantGovernanceOptionsInput,
   extensions: TenantGovernanceExtensions = {},
 ): TenantGovernance {
-  if (builder.hasRegistration(tenantGovernanceRegistrationKey)) {
-    throw new CoreError(
-      'GOVERNANCE_ALREADY_REGISTERED',
-      'addTenantGovernance was called twice on this builder',
-    );
-  }
   const tenancy = builder.resolve(multiTenancyKey);
   if (!tenancy) {
     throw new CoreError(
@@ -105,7 +99,7 @@ export function addTenantGovernance(
       'addTenantGovernance needs addMultiTenancy to be called first on the same builder',
     );
   }
-  builder.markRegistration(tenantGovernanceRegistrationKey);
+  builder.claimRegistration({ packageName: '@corekit/tenant-governance', entry: 'addTenantGovernance' });
   builder.declarePack({ packageName: '@corekit/tenant-governance', specificationVersion: 1 });
   const settings = builder.configuration.bind(governanceSectionPath, tenantGovernanceOptionsSchema, options);
   assertConfiguredTenants(settings, (tenantId) => tenancy.isKnownTenant(tenantId));

@@ -36,7 +36,6 @@ const graphQlTransport: TransportDescription<GraphQlOptions> = {
   transport: 'GraphQL',
   packageName: graphQlRegistrationKey,
   functionName: 'addGraphQlTransport',
-  duplicateCode: 'GRAPHQL_ALREADY_REGISTERED',
   section: { path: graphQlSectionPath, schema: graphQlOptionsSchema },
   calls: {
     name: 'corekit.transport.graphql.calls',

@@ -32,7 +32,6 @@ const grpcTransport: TransportDescription<GrpcOptions> = {
   transport: 'Grpc',
   packageName: grpcRegistrationKey,
   functionName: 'addGrpcTransport',
-  duplicateCode: 'GRPC_ALREADY_REGISTERED',
   section: { path: grpcSectionPath, schema: grpcOptionsSchema },
   calls: {
     name: 'corekit.transport.grpc.calls',

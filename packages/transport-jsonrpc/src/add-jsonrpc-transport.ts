@@ -29,7 +29,6 @@ const jsonRpcTransport: TransportDescription<JsonRpcOptions> = {
   transport: 'JsonRpc',
   packageName: jsonRpcRegistrationKey,
   functionName: 'addJsonRpcTransport',
-  duplicateCode: 'JSONRPC_ALREADY_REGISTERED',
   section: { path: jsonRpcSectionPath, schema: jsonRpcOptionsSchema },
   calls: {
     name: 'corekit.transport.jsonrpc.calls',

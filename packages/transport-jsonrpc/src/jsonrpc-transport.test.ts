@@ -199,6 +199,6 @@ describe('JSON-RPC 2.0 over HTTP POST', () => {
         addJsonRpcTransport(builder);
         addJsonRpcTransport(builder);
       }),
-    ).rejects.toMatchObject({ code: 'JSONRPC_ALREADY_REGISTERED' });
+    ).rejects.toMatchObject({ code: 'ALREADY_REGISTERED' });
   });
 });

@@ -9,7 +9,6 @@ const echo: TransportDescription<z.output<typeof settingsSchema>> = {
   transport: 'Echo',
   packageName: '@corekit/transport-echo',
   functionName: 'addEchoTransport',
-  duplicateCode: 'ECHO_ALREADY_REGISTERED',
   section: { path: 'Engine:Echo', schema: settingsSchema },
   calls: { name: 'corekit.transport.echo.calls', description: 'Echo calls' },
   eventIds: { component: 'Transport: Echo', ranges: [[3990, 3991]], names: { 3990: 'echo-mounted' } },
@@ -61,7 +60,7 @@ describe('beginTransportRegistration', () => {
     expect(Object.keys(diagnostics.counters)).toContain('corekit.transport.echo.calls');
   });
 
-  it('refuses a second registration on one builder with the package code', () => {
+  it('refuses a second registration on one builder with ALREADY_REGISTERED naming the entry and the package', () => {
     const { builder } = createTestEngineBuilder();
     register(builder);
     let refusal: unknown;
@@ -72,8 +71,8 @@ describe('beginTransportRegistration', () => {
     }
     expect(refusal).toBeInstanceOf(CoreError);
     expect(refusal).toMatchObject({
-      code: 'ECHO_ALREADY_REGISTERED',
-      message: 'addEchoTransport was called twice on this builder',
+      code: 'ALREADY_REGISTERED',
+      message: expect.stringContaining('addEchoTransport (@corekit/transport-echo) was already called'),
     });
   });
 

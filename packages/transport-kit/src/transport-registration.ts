@@ -1,5 +1,4 @@
 import {
-  CoreError,
   transportAdapterKey,
   type EngineBuilder,
   type EventIdCatalogEntry,
@@ -21,8 +20,11 @@ export interface TransportDescription<TSettings> {
   readonly packageName: string;
   /** The registration function (`addGraphQlTransport`), named in the refusal of a second call. */
   readonly functionName: string;
-  /** Code of the CoreError a second call throws (`GRAPHQL_ALREADY_REGISTERED`). */
-  readonly duplicateCode: string;
+  /**
+   * @deprecated Not read: a second call is refused by `builder.claimRegistration` with `ALREADY_REGISTERED`,
+   * naming `functionName` and `packageName`. Kept so descriptions written before compile; drop it.
+   */
+  readonly duplicateCode?: string;
   /** The configuration section (`Engine:GraphQL`) and its strict schema. */
   readonly section: { readonly path: string; readonly schema: ZodType<TSettings> };
   /** The calls counter (`corekit.transport.graphql.calls`); its attributes are the package's choice. */
@@ -68,13 +70,7 @@ export function beginTransportRegistration<TSettings>(
   options: unknown,
 ): TransportRegistration<TSettings> {
   const { packageName, transport } = description;
-  if (builder.hasRegistration(packageName)) {
-    throw new CoreError(
-      description.duplicateCode,
-      `${description.functionName} was called twice on this builder`,
-    );
-  }
-  builder.markRegistration(packageName);
+  builder.claimRegistration({ packageName, entry: description.functionName });
   builder.declarePack({ packageName: '@corekit/transport-kit', specificationVersion: 1 });
   const settings = builder.configuration.bind(description.section.path, description.section.schema, options);
   const calls = builder.meter.counter(description.calls.name, description.calls.description);
