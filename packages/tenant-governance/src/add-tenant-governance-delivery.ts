@@ -17,7 +17,7 @@ import {
   type DeliveryObservation,
   type InvitationDeliveryStatusRecord,
 } from './delivery-status-types';
-import { domainVerificationKey } from './domain-verification-types';
+import { domainVerificationKey, type DomainProofChallenge } from './domain-verification-types';
 import { DomainVerifier, type DomainVerifierExtensions } from './domain-verifier';
 import { governanceSectionPath } from './governance-options';
 import { FileOrSharedStore } from './file-or-shared-store';
@@ -96,12 +96,14 @@ export function addTenantGovernanceDelivery(
     settings.InvitationDeliveryObservationHistoryLimit + 1,
     now,
   );
+  // The surfaces' queue, observation and live-proof counts come from read copies that follow a shared store.
   const queue = new RetryQueue(
     queueStore,
     settings,
     now,
     builder.instanceId,
     () => queueStore.posture().shared,
+    context.sharedState.mirror(queueStore),
   );
   const status = new DeliveryStatusBook(
     observationStore,
@@ -117,6 +119,7 @@ export function addTenantGovernanceDelivery(
     settings,
     builder.logger,
     now,
+    context.sharedState.mirror(observationStore),
   );
   const senders = new SenderRegistry();
   const dispatcher = new DeliveryDispatcher(senders, {
@@ -132,9 +135,6 @@ export function addTenantGovernanceDelivery(
     onOutcome: (record) => status.recordRun(record),
   });
   const retryRunner = new RetryRunner(settings, queue, dispatcher, builder.logger, now);
-  // With a shared store, the surfaces' queue, observation and live-proof counts are reloaded with the records.
-  context.refresher.add(() => queue.refresh());
-  context.refresher.add(() => status.load());
   if (settings.EnableInvitationDeliveryRetryQueue) {
     const background = settings.EnableInvitationDeliveryRetryBackgroundScheduling;
     retryRunner.job = builder.addJob<RetryPassResult>({
@@ -150,15 +150,18 @@ export function addTenantGovernanceDelivery(
       run: (run) => retryRunner.runJob(run.trigger),
     });
   }
+  const challenges = builder.openStore<DomainProofChallenge>(deliveryStoreNames.challenges, {
+    maxEntries: maxRecords,
+  });
   const domains = new DomainVerifier(
     context,
     settings.DomainVerification,
-    builder.openStore(deliveryStoreNames.challenges, { maxEntries: maxRecords }),
+    challenges,
     builder.logger,
     now,
     extensions,
+    context.sharedState.mirror(challenges),
   );
-  context.refresher.add(() => domains.load());
   if (settings.DomainVerification.EnableBackgroundPolling) {
     domains.job = builder.addJob({
       id: 'tenant-governance.domain-proof-polling',
@@ -181,7 +184,7 @@ export function addTenantGovernanceDelivery(
       settings,
       queueStore,
       observationStore,
-      freshness: () => context.refresher.freshness(),
+      freshness: () => context.sharedState.freshness(),
       queue,
       retryRunner,
       dispatcher,
@@ -200,10 +203,8 @@ export function addTenantGovernanceDelivery(
   });
   builder.addLifecycleHooks({
     id: 'tenant-governance-delivery',
+    // The governance registration's `started` hook (earlier) loaded the queue, observation and challenge copies.
     started: async () => {
-      await queue.refresh();
-      await status.load();
-      await domains.load();
       const queuePosture = queueStore.posture();
       builder.logger.log({
         level: 'info',

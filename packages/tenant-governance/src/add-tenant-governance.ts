@@ -18,7 +18,7 @@ import {
 import { createGovernanceService } from './governance-service';
 import { governanceSurfaces } from './governance-surfaces';
 import { RecordStore } from './record-store';
-import { SharedStateRefresher } from './shared-state-refresh';
+import { SharedStateMirrors } from './shared-state-mirrors';
 import { tenantGovernanceKey, type TenantGovernance } from './tenant-governance';
 
 /** Internal: the governance context, for the delivery registration of this package (not exported). */
@@ -115,8 +115,11 @@ export function addTenantGovernance(
       code: 'GOVERNANCE_VERSION_CONFLICT',
       store: storeName,
     });
-  const records = <T extends object>(name: string) =>
-    new RecordStore(builder.openStore<T>(name, { maxEntries }), onConflict);
+  const sharedState = new SharedStateMirrors(settings.SharedStateRefreshIntervalSeconds, builder.logger);
+  const records = <T extends object>(name: string) => {
+    const store = builder.openStore<T>(name, { maxEntries });
+    return new RecordStore(store, onConflict, sharedState.mirror(store));
+  };
   const now = extensions.now ?? (() => new Date());
   const context: GovernanceContext = {
     settings,
@@ -135,16 +138,8 @@ export function addTenantGovernance(
     audit: builder.openStore(governanceStoreNames.audit, { maxEntries: settings.AuditMaxEntries + 1 }),
     applied: new Map(),
     refused: new Map(),
-    refresher: new SharedStateRefresher(settings.SharedStateRefreshIntervalSeconds, builder.logger, now),
+    sharedState,
   };
-  const reloadRecords = () =>
-    Promise.all([
-      context.memberships.load(),
-      context.invitations.load(),
-      context.domains.load(),
-      context.actions.load(),
-    ]).then(() => undefined);
-  context.refresher.add(reloadRecords);
   const service = createGovernanceService(context);
   const store = storePosture(builder);
 
@@ -158,8 +153,9 @@ export function addTenantGovernance(
   builder.addLifecycleHooks({
     id: 'tenant-governance',
     started: async () => {
+      // Loads every copy (the delivery registration's too) and, on a shared store, follows its change feed.
+      await sharedState.start(store().shared);
       await service.start();
-      context.refresher.start(store().shared);
       builder.story.record({
         kind: 'tenant-governance',
         subjectId: null,
@@ -168,7 +164,7 @@ export function addTenantGovernance(
         details: { storeKind: store().kind },
       });
     },
-    stopping: () => context.refresher.stop(),
+    stopping: () => sharedState.stop(),
   });
   if (settings.InvitationExpirySweepIntervalSeconds > 0) {
     builder.addJob({
@@ -178,7 +174,8 @@ export function addTenantGovernance(
       owner: tenantGovernanceRegistrationKey,
       run: async () => {
         const expired = await service.expireOverdueInvitations();
-        await reloadRecords();
+        // Without a connected feed (Memory, File, or a feed down), the sweep also re-reads the copies.
+        if (!sharedState.feedConnected) await sharedState.load();
         return { expired };
       },
     });

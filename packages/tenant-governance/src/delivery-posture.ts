@@ -7,7 +7,7 @@ import type { DeliveryStatusBook } from './delivery-status-book';
 import type { DomainVerifier } from './domain-verifier';
 import type { RetryQueue } from './retry-queue';
 import type { RetryRunner } from './retry-runner';
-import type { SummaryFreshness } from './shared-state-refresh';
+import type { SummaryFreshness } from './shared-state-mirrors';
 
 /** A delivery store that reports where its records are (a local file, or the engine's provider). */
 interface PlacedStore {
@@ -20,7 +20,7 @@ interface PostureParts {
   /** Where the retry queue and the observations are, read when the surface is read. */
   readonly queueStore: PlacedStore;
   readonly observationStore: PlacedStore;
-  /** How fresh the queue and observation counts are (reloaded from a shared store on an interval). */
+  /** How fresh the queue and observation counts are (read copies following a shared store's change feed). */
   readonly freshness: () => SummaryFreshness;
   readonly queue: RetryQueue;
   readonly retryRunner: RetryRunner;

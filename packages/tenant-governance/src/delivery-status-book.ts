@@ -1,4 +1,4 @@
-import type { KeyedStore, Logger } from '@corekit/abstractions';
+import { StoreMirror, type KeyedStore, type Logger } from '@corekit/abstractions';
 import type { DeliveryRunRecord } from './delivery-dispatcher';
 import { deliveryEventIds } from './delivery-event-ids';
 import type { DeliveryOptions } from './delivery-options';
@@ -39,7 +39,8 @@ export function supersedes(
 }
 
 export interface StatusBookCounts {
-  observationCount: number;
+  /** Observations in the store, as the read copy holds them (this process's writes at once, others' by the feed). */
+  readonly observationCount: number;
   statusReportedCount: number;
   latestStatus: DeliveryStatus | null;
   latestObservedAtUtc: string | null;
@@ -64,14 +65,12 @@ function dispatchedIds(
 /** The reconciler and observation store (see `InvitationDeliveryStatusService`). */
 export class DeliveryStatusBook implements InvitationDeliveryStatusService {
   readonly categories = attentionRemediation;
-  readonly counts: StatusBookCounts = {
-    observationCount: 0,
-    statusReportedCount: 0,
-    latestStatus: null,
-    latestObservedAtUtc: null,
-    latestObservation: null,
-  };
+  readonly counts: StatusBookCounts;
 
+  /**
+   * @param mirror The read copy of the observations `counts.observationCount` comes from (one of the
+   * governance `SharedStateMirrors`, following the change feed of a shared store).
+   */
   constructor(
     private readonly observations: KeyedStore<DeliveryObservation>,
     private readonly statuses: KeyedStore<InvitationDeliveryStatusRecord>,
@@ -79,10 +78,24 @@ export class DeliveryStatusBook implements InvitationDeliveryStatusService {
     private readonly settings: DeliveryOptions,
     private readonly logger: Logger,
     private readonly now: () => Date,
-  ) {}
+    private readonly mirror: StoreMirror<DeliveryObservation> = new StoreMirror(observations, {
+      refreshMs: 5000,
+    }),
+  ) {
+    this.counts = {
+      get observationCount() {
+        return mirror.records().length;
+      },
+      statusReportedCount: 0,
+      latestStatus: null,
+      latestObservedAtUtc: null,
+      latestObservation: null,
+    };
+  }
 
-  async load(): Promise<void> {
-    this.counts.observationCount = await this.observations.count();
+  /** Reads every observation into the copy (a shared store's copy otherwise follows the change feed). */
+  load(): Promise<void> {
+    return this.mirror.load();
   }
 
   private emptyStatus(tenantId: string, invitationId: string): InvitationDeliveryStatusRecord {
@@ -259,7 +272,9 @@ export class DeliveryStatusBook implements InvitationDeliveryStatusService {
       const all = (await this.observations.list()).map((record) => record.value);
       all.sort(byReceived);
       const excess = all.length - limit + 1;
-      for (const old of all.slice(0, excess)) await this.observations.delete(old.observationId);
+      for (const old of all.slice(0, excess)) {
+        if (await this.observations.delete(old.observationId)) this.mirror.forget(old.observationId);
+      }
       this.logger.log({
         level: 'debug',
         eventId: deliveryEventIds.observationHistoryTrimmed,
@@ -269,8 +284,8 @@ export class DeliveryStatusBook implements InvitationDeliveryStatusService {
         limit,
       });
     }
-    await this.observations.put(observation.observationId, observation);
-    this.counts.observationCount = await this.observations.count();
+    const written = await this.observations.put(observation.observationId, observation);
+    if (written.written) this.mirror.remember(written.record);
     this.logger.log({
       level: 'debug',
       eventId: deliveryEventIds.observationRecorded,

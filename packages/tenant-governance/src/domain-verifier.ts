@@ -1,5 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { OperationError, type JobHandle, type KeyedStore, type Logger } from '@corekit/abstractions';
+import {
+  OperationError,
+  StoreMirror,
+  type JobHandle,
+  type KeyedStore,
+  type Logger,
+} from '@corekit/abstractions';
 import { deliveryEventIds } from './delivery-event-ids';
 import type { DomainVerificationOptions } from './delivery-options';
 import type {
@@ -32,9 +38,12 @@ export interface PollingState {
 export class DomainVerifier implements TenantDomainVerification {
   readonly polling: PollingState = { runCount: 0, latestOutcome: null, latestCompletedAtUtc: null };
   job: JobHandle<PollingPassResult> | undefined;
-  private liveHttpProofs = 0;
   readonly httpFilePathPrefix: string;
 
+  /**
+   * @param mirror The read copy of the challenges the surface counts come from (one of the governance
+   * `SharedStateMirrors`, following the change feed of a shared store); it takes this process's writes at once.
+   */
   constructor(
     private readonly context: GovernanceContext,
     readonly options: DomainVerificationOptions,
@@ -42,6 +51,9 @@ export class DomainVerifier implements TenantDomainVerification {
     private readonly logger: Logger,
     private readonly now: () => Date,
     private readonly transport: ProofTransport,
+    private readonly mirror: StoreMirror<DomainProofChallenge> = new StoreMirror(challenges, {
+      refreshMs: 5000,
+    }),
   ) {
     this.httpFilePathPrefix = options.HttpFilePathPrefix;
   }
@@ -50,18 +62,29 @@ export class DomainVerifier implements TenantDomainVerification {
     return Boolean(this.options.DnsOverHttpsResolverUrl) && this.options.EnableDnsTxtCollection !== false;
   }
 
+  /** Live HTTP-file challenges (issued, not expired) in the read copy. */
   get publishedHttpProofCount(): number {
-    return this.liveHttpProofs;
+    const now = this.now().toISOString();
+    return this.mirror
+      .values()
+      .filter(
+        (challenge) =>
+          challenge.method === 'http-file' && challenge.status === 'issued' && challenge.expiresAtUtc > now,
+      ).length;
   }
 
-  async load(): Promise<void> {
-    const now = this.now().toISOString();
-    this.liveHttpProofs = (await this.challenges.list()).filter(
-      (record) =>
-        record.value.method === 'http-file' &&
-        record.value.status === 'issued' &&
-        record.value.expiresAtUtc > now,
-    ).length;
+  /** Reads every challenge into the copy (a shared store's copy otherwise follows the change feed). */
+  load(): Promise<void> {
+    return this.mirror.load();
+  }
+
+  private async putChallenge(challenge: DomainProofChallenge): Promise<void> {
+    const result = await this.challenges.put(domainKey(challenge.domainName), challenge);
+    if (result.written) this.mirror.remember(result.record);
+  }
+
+  private async deleteChallenge(domainName: string): Promise<void> {
+    if (await this.challenges.delete(domainKey(domainName))) this.mirror.forget(domainKey(domainName));
   }
 
   private async domain(tenantId: string, domainName: string) {
@@ -114,13 +137,12 @@ export class DomainVerifier implements TenantDomainVerification {
       lastReason: null,
       lastCheckedAtUtc: null,
     };
-    await this.challenges.put(domainKey(domain.domainName), challenge);
+    await this.putChallenge(challenge);
     await this.setDomain(domain, {
       status: 'pending-verification',
       verificationMethod: null,
       verifiedAtUtc: null,
     });
-    await this.load();
     this.logger.log({
       level: 'info',
       eventId: deliveryEventIds.domainChallengeIssued,
@@ -196,7 +218,7 @@ export class DomainVerifier implements TenantDomainVerification {
             : 'issued';
     let domainStatus = domain.status;
     if (open) {
-      await this.challenges.put(domainKey(domain.domainName), {
+      await this.putChallenge({
         ...challenge,
         status: challengeStatus,
         attemptCount: challenge.attemptCount + 1,
@@ -216,7 +238,6 @@ export class DomainVerifier implements TenantDomainVerification {
         await this.setDomain(domain, change);
         domainStatus = change.status!;
       }
-      await this.load();
     }
     this.log(domain.tenantId, challenge.method, result.outcome, result.reason);
     return { ...result, method: challenge.method, domainStatus, challengeStatus, checkedAtUtc };
@@ -253,7 +274,7 @@ export class DomainVerifier implements TenantDomainVerification {
     for (const challenge of live) {
       const domain = await this.context.domains.get(domainKey(challenge.domainName));
       if (!domain || domain.tenantId !== challenge.tenantId) {
-        await this.challenges.delete(domainKey(challenge.domainName));
+        await this.deleteChallenge(challenge.domainName);
         outcomes['domain-removed'] = (outcomes['domain-removed'] ?? 0) + 1;
         continue;
       }

@@ -1,4 +1,11 @@
-import type { EngineBuilder, KeyedStore, ListOptions, PutOptions, StorePosture } from '@corekit/abstractions';
+import type {
+  EngineBuilder,
+  KeyedStore,
+  ListOptions,
+  PutOptions,
+  StoreChangeListener,
+  StorePosture,
+} from '@corekit/abstractions';
 import { resolveStoreSchema, storePostureOf, versionedStore } from '@corekit/abstractions';
 import { LocalFileStore } from './local-file-store';
 
@@ -71,5 +78,10 @@ export class FileOrSharedStore<T> implements KeyedStore<T> {
 
   count() {
     return this.target().count();
+  }
+
+  /** The engine provider's change feed; a local file has none (one process writes it). */
+  watch(listener: StoreChangeListener) {
+    return this.target().watch?.(listener);
   }
 }

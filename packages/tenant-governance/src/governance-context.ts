@@ -18,7 +18,7 @@ import type {
   TenantMembership,
 } from './governance-records';
 import type { RecordStore } from './record-store';
-import type { SharedStateRefresher } from './shared-state-refresh';
+import type { SharedStateMirrors } from './shared-state-mirrors';
 
 /** Everything the command handlers share. One per registration; holds no module-level state. */
 export interface GovernanceContext {
@@ -33,8 +33,8 @@ export interface GovernanceContext {
   readonly domains: RecordStore<TenantDomainRecord>;
   readonly actions: RecordStore<GovernanceAction>;
   readonly audit: KeyedStore<TenantAdministrationAuditEntry>;
-  /** Reloads the surface summaries from a shared store on an interval (the delivery registration adds its own). */
-  readonly refresher: SharedStateRefresher;
+  /** The read copies behind the surfaces, following a shared store's change feed (the delivery registration adds its own). */
+  readonly sharedState: SharedStateMirrors;
   /** Commands applied and refused since start, by command name (surface counts). */
   readonly applied: Map<string, number>;
   readonly refused: Map<string, number>;

@@ -65,10 +65,13 @@ export const tenantGovernanceOptionsSchema = z
     /** Seconds between passes that mark overdue invitations expired; 0 disables the job (expiry is still applied on every read). Default 300. */
     InvitationExpirySweepIntervalSeconds: z.number().int().min(0).max(86_400).default(300),
     /**
-     * With a shared store provider (PostgreSQL, Redis): seconds between reloads of the per-process summaries the
-     * surfaces read (records, retry-queue and observation counts), so another replica's write shows within this
-     * bound (plus one store round trip). This process's own writes show at once. Unused with Memory or File
-     * stores (one process owns the records). Default 5; 1 to 300.
+     * With a shared store provider (PostgreSQL, Redis): the polling interval of the per-process copies the
+     * surfaces read (records, retry-queue, observation and live-proof counts) while the provider has no change
+     * feed, the feed is switched off (`Engine:Stores:ChangeFeed:Enabled`) or it is down: another replica's write
+     * then shows within this bound (plus one store round trip). With the feed connected the copies follow each
+     * change instead (the bound is measured), and read every store whole only on the feed's safety-net interval
+     * (`Engine:Stores:ChangeFeed:FullReadIntervalSeconds`). This process's own writes show at once. Unused with
+     * Memory or File stores (one process owns the records). Default 5; 1 to 300.
      */
     SharedStateRefreshIntervalSeconds: z.number().int().min(1).max(300).default(5),
     /** Audit entries kept; the oldest are dropped beyond it. Default 1000; 10 to 100000. */

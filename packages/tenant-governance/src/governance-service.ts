@@ -187,13 +187,8 @@ export function createGovernanceService(
 
   const service: TenantGovernance & { start(): Promise<void> } = {
     supportedCommands: administrationCommands,
+    /** Runs after the registration loaded the read copies (`SharedStateMirrors.start`). */
     async start() {
-      await Promise.all([
-        context.memberships.load(),
-        context.invitations.load(),
-        context.domains.load(),
-        context.actions.load(),
-      ]);
       await seed();
       const repaired = await repairAcceptedInvitations();
       started = true;

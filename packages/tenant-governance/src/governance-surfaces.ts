@@ -3,7 +3,7 @@ import { administrationCommands } from './administration-request';
 import type { GovernanceDeliveryPosture, GovernanceHttpEndpointsPosture } from './delivery-seams';
 import type { GovernanceContext } from './governance-context';
 import { withExpiry } from './invitation-state-machine';
-import type { SummaryFreshness } from './shared-state-refresh';
+import type { SummaryFreshness } from './shared-state-mirrors';
 
 const packageName = '@corekit/tenant-governance';
 const notRegistered = 'not-registered';
@@ -158,7 +158,7 @@ export function governanceSurfaces(
   delivery: GovernanceDeliveryPosture | undefined,
   endpoints?: GovernanceHttpEndpointsPosture,
 ): TechnologySurface[] {
-  const freshness = context.refresher.freshness();
+  const freshness = context.sharedState.freshness();
   const memberships = context.memberships.values();
   const now = context.now();
   const invitations = context.invitations.values().map((invitation) => withExpiry(invitation, now));

@@ -3,6 +3,7 @@ import type { StoreProvider, TechnologySurface } from '@corekit/abstractions';
 import { PostgresStoreProvider } from '@corekit/store-postgres';
 import { RedisStoreProvider } from '@corekit/store-redis';
 import { addMultiTenancy } from '@corekit/tenancy';
+import { killFeedConnectionsNamed } from '@corekit/testing/replica-feed';
 import { requireService } from '@corekit/testing/require-service';
 import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { addTenantGovernance, governanceStoreNames } from './add-tenant-governance';
@@ -23,11 +24,13 @@ export interface SharedProviderKind {
   available(): Promise<boolean>;
   /**
    * A namespace of its own: `open()` gives each replica its own connections on it; `environment` names it to
-   * a child process (`test-fixtures/retry-claim-holder.ts`); `drop()` removes its records.
+   * a child process (`test-fixtures/retry-claim-holder.ts`); `killFeed()` has the server end the change-feed
+   * connection of every replica on it (answers how many); `drop()` removes its records.
    */
   namespace(): {
     open(): StoreProvider;
     readonly environment: Record<string, string>;
+    killFeed(): Promise<number>;
     drop(): Promise<void>;
   };
 }
@@ -42,6 +45,7 @@ export const sharedProviderKinds: readonly SharedProviderKind[] = [
       return {
         open,
         environment: { PROVIDER: 'postgresql', POSTGRES_URL: postgresUrl, TABLE_NAME: tableName },
+        killFeed: () => killFeedConnectionsNamed('postgresql', `corekit-store-feed public.${tableName}`),
         async drop() {
           const provider = open();
           await provider.dropTable();
@@ -59,6 +63,7 @@ export const sharedProviderKinds: readonly SharedProviderKind[] = [
       return {
         open,
         environment: { PROVIDER: 'redis', REDIS_URL: redisUrl, KEY_PREFIX: keyPrefix },
+        killFeed: () => killFeedConnectionsNamed('redis', `corekit-store-feed:${keyPrefix}`),
         async drop() {
           const provider = open();
           await provider.deleteStores([
@@ -91,19 +96,21 @@ export function sharedClock(start = new Date('2030-01-01T00:00:00.000Z')) {
 
 /**
  * One replica: an engine with tenancy (acme, globex), governance and delivery with the retry queue, on its own
- * connections to the shared store provider, reading the shared clock. Surfaces reload every second. Tests only.
+ * connections to the shared store provider, reading the shared clock. The surfaces' copies follow the store's
+ * change feed, and read it whole every `refreshSeconds` (default 1) while the feed is down. Tests only.
  */
 export async function startReplica(
   provider: StoreProvider,
   clock: () => Date,
   senders: readonly InvitationSender[],
   delivery: DeliveryOptionsInput = {},
+  refreshSeconds = 1,
 ) {
   const { builder, logger } = createTestEngineBuilder();
   addMultiTenancy(builder, { Tenants: [{ Id: 'acme' }, { Id: 'globex' }] });
   const governance = addTenantGovernance(
     builder,
-    { InvitationExpirySweepIntervalSeconds: 0, SharedStateRefreshIntervalSeconds: 1 },
+    { InvitationExpirySweepIntervalSeconds: 0, SharedStateRefreshIntervalSeconds: refreshSeconds },
     { now: clock },
   );
   const parts = addTenantGovernanceDelivery(

@@ -15,7 +15,7 @@ import {
 
 const failed: InvitationSendResult = { outcome: 'sender-failed', reason: 'http-status-503', retryable: true };
 const dispatched: InvitationSendResult = { outcome: 'dispatched', providerMessageId: 'pm-1' };
-/** Well inside the test timeout, far above the 1 s refresh interval the replicas run with. */
+/** Well inside the test timeout, far above the change feed's delay and the 1 s polling interval while it is down. */
 const withinBound = { timeoutMs: 10_000, intervalMs: 100 };
 
 /** A send that waits until the test lets it answer (a replica "frozen" mid-send). */
@@ -67,19 +67,21 @@ describe.each(sharedProviderKinds.map((kind) => [kind.kind, kind] as const))(
         roles: ['member'],
       });
       const id = invitation!.invitationId;
-      // A's own write shows on A's surface at once; B's surface within the refresh bound (B reads nothing
+      // A's own write shows on A's surface at once; B's surface through the change feed (B reads nothing
       // itself before: a lookup would put the record in its summary too).
       expect(a.surface('tenant-invitations').invitationCount).toBe(1);
       const counted = await pollUntil(
         async () => b.surface('tenant-invitations'),
-        (metadata) => metadata.invitationCount === 1,
+        (metadata) => metadata.invitationCount === 1 && metadata.sharedStatePropagation === 'change-feed',
         withinBound,
       );
       expect(counted).toMatchObject({
         invitationCount: 1,
         statusBreakdown: { pending: 1 },
-        summarySource: 'shared-store-refresh',
-        summaryMaxStalenessSeconds: 1,
+        summarySource: 'shared-store-change-feed',
+        summaryMaxStalenessSeconds: expect.any(Number),
+        sharedStatePropagation: 'change-feed',
+        sharedStateFeedConnected: true,
       });
       expect(b.surface('tenant-administration').invitationCount).toBe(1);
       // Lookups and lists on B read the store.

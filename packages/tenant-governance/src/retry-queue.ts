@@ -1,4 +1,10 @@
-import { keepLeaseRenewed, type KeyedStore, type LeaseLossReason } from '@corekit/abstractions';
+import {
+  keepLeaseRenewed,
+  StoreMirror,
+  type KeyedStore,
+  type LeaseLossReason,
+  type StoredRecord,
+} from '@corekit/abstractions';
 import type { DeliveryOptions } from './delivery-options';
 
 /**
@@ -97,10 +103,6 @@ export class RetryQueue {
   };
   /** Claims this process holds now: the entry as its claim (or last renewal) wrote it, with that version. */
   private readonly holding = new Map<string, { readonly entry: RetryQueueEntry; readonly version: number }>();
-  /** Entries by tenant (cached for the surface; refreshed after every write and at load). */
-  private perTenant: Record<string, number> = {};
-  private size = 0;
-  private claimedNow = 0;
 
   /**
    * @param ownerId This process's claim owner (host name, process id and a random part): unique per
@@ -108,6 +110,8 @@ export class RetryQueue {
    * @param shared Whether the queue's store is shared by replicas (read at first claim). Only then are
    * entries claimed: a Memory or File queue belongs to one process, whose pass guard suffices, and a claim
    * left by a killed process would only delay its successor's retries by a lease.
+   * @param mirror The read copy the surface counts come from (one of the governance `SharedStateMirrors`,
+   * following the change feed of a shared store); it takes every write of this queue at once.
    */
   constructor(
     readonly store: KeyedStore<RetryQueueEntry>,
@@ -115,34 +119,60 @@ export class RetryQueue {
     private readonly now: () => Date,
     readonly ownerId: string,
     private readonly shared: () => boolean = () => false,
+    private readonly mirror: StoreMirror<RetryQueueEntry> = new StoreMirror(store, { refreshMs: 5000 }),
   ) {}
 
   get enabled(): boolean {
     return this.settings.EnableInvitationDeliveryRetryQueue;
   }
 
+  /** Entries in the queue, as the read copy holds them (this process's writes at once, others' by the feed). */
   get count(): number {
-    return this.size;
+    return this.mirror.records().length;
   }
 
+  /** Entries by tenant (read copy). */
   get tenantCounts(): Readonly<Record<string, number>> {
-    return this.perTenant;
+    const counts: Record<string, number> = {};
+    for (const entry of this.mirror.values()) counts[entry.tenantId] = (counts[entry.tenantId] ?? 0) + 1;
+    return counts;
   }
 
-  /** Entries under a live claim (of any replica) at the last refresh. */
+  /** Entries under a live claim (of any replica) now, in the read copy. */
   get claimedCount(): number {
-    return this.claimedNow;
+    const now = this.now().toISOString();
+    return this.mirror.values().filter((entry) => leaseHeld(entry, now)).length;
   }
 
-  async refresh(): Promise<void> {
-    const entries = await this.store.list();
-    const now = this.now().toISOString();
-    this.size = entries.length;
-    this.perTenant = {};
-    this.claimedNow = entries.filter((entry) => leaseHeld(entry.value, now)).length;
-    for (const entry of entries) {
-      this.perTenant[entry.value.tenantId] = (this.perTenant[entry.value.tenantId] ?? 0) + 1;
-    }
+  /** Reads the whole queue into the copy (a shared queue's copy otherwise follows the change feed). */
+  refresh(): Promise<void> {
+    return this.mirror.load();
+  }
+
+  private remember(key: string, record: StoredRecord<RetryQueueEntry> | null | undefined): void {
+    if (record) this.mirror.remember(record);
+    else if (this.mirror.record(key)) this.mirror.forget(key);
+  }
+
+  /** Deletes the key (at `expectedVersion` when given) and drops it from the copy; answers whether it was deleted. */
+  private async remove(key: string, expectedVersion?: number): Promise<boolean> {
+    const deleted = await this.store.delete(
+      key,
+      expectedVersion === undefined ? undefined : { expectedVersion },
+    );
+    if (deleted) this.mirror.forget(key);
+    return deleted;
+  }
+
+  /** Writes the entry (compare-and-set with `expectedVersion`) and puts the written record in the copy. */
+  private async write(key: string, entry: RetryQueueEntry, expectedVersion?: number) {
+    const result = await this.store.put(
+      key,
+      entry,
+      expectedVersion === undefined ? undefined : { expectedVersion },
+    );
+    this.remember(key, result.written ? result.record : result.current);
+    return result;
   }
 
   get(key: string) {
@@ -173,10 +203,9 @@ export class RetryQueue {
     const takeover = typeof due.entry.owner === 'string';
     const attempts = due.entry.attempts + (takeover ? 1 : 0);
     if (attempts >= this.settings.InvitationDeliveryRetryMaxAttempts) {
-      if (!(await this.store.delete(due.key, { expectedVersion: due.version }))) return this.lost();
+      if (!(await this.remove(due.key, due.version))) return this.lost();
       this.counts.exhaustedTotal++;
       this.counts.latestOutcome = 'exhausted';
-      await this.refresh();
       return 'exhausted';
     }
     const lease = this.now().getTime() + this.settings.InvitationDeliveryRetryLeaseSeconds * 1000;
@@ -186,7 +215,7 @@ export class RetryQueue {
       owner: this.ownerId,
       leaseExpiresAtUtc: new Date(lease).toISOString(),
     };
-    const result = await this.store.put(due.key, entry, { expectedVersion: due.version });
+    const result = await this.write(due.key, entry, due.version);
     if (!result.written) return this.lost();
     this.holding.set(due.key, { entry, version: result.record.version });
     this.counts.claimedTotal++;
@@ -236,7 +265,7 @@ export class RetryQueue {
     if (!claimed) return null;
     const expiresAtMs = this.now().getTime() + leaseMs;
     const entry = { ...claimed.entry, leaseExpiresAtUtc: new Date(expiresAtMs).toISOString() };
-    const result = await this.store.put(key, entry, { expectedVersion: claimed.version });
+    const result = await this.write(key, entry, claimed.version);
     if (!result.written) {
       this.holding.delete(key);
       return null;
@@ -250,11 +279,7 @@ export class RetryQueue {
     if (!this.shared()) return;
     const current = await this.store.get(key);
     if (!current || current.value.owner !== this.ownerId) return;
-    await this.store.put(
-      key,
-      { ...current.value, owner: null, leaseExpiresAtUtc: null },
-      { expectedVersion: current.version },
-    );
+    await this.write(key, { ...current.value, owner: null, leaseExpiresAtUtc: null }, current.version);
   }
 
   private lost(): RetryClaim {
@@ -272,11 +297,10 @@ export class RetryQueue {
     const key = retryKey(entry.tenantId, entry.invitationId, entry.channel, entry.senderId);
     const current = await this.store.get(key);
     if (!retryable || attempt >= this.settings.InvitationDeliveryRetryMaxAttempts) {
-      if (current) await this.store.delete(key);
+      if (current) await this.remove(key);
       const decision = retryable ? 'exhausted' : 'not-retryable';
       if (retryable) this.counts.exhaustedTotal++;
       this.counts.latestOutcome = decision;
-      await this.refresh();
       return decision;
     }
     if (!current && (await this.store.count()) >= this.settings.InvitationDeliveryRetryMaxItems) {
@@ -286,7 +310,7 @@ export class RetryQueue {
     }
     const now = this.now();
     const next = new Date(now.getTime() + this.settings.InvitationDeliveryRetryDelaySeconds * 1000);
-    await this.store.put(key, {
+    await this.write(key, {
       ...entry,
       attempts: attempt,
       firstQueuedAtUtc: current?.value.firstQueuedAtUtc ?? now.toISOString(),
@@ -294,25 +318,22 @@ export class RetryQueue {
     });
     if (!current) this.counts.queuedTotal++;
     this.counts.latestOutcome = 'queued';
-    await this.refresh();
     return 'queued';
   }
 
   /** Removes the key after a dispatched or suppressed attempt; answers whether an entry was there. */
   async complete(key: string): Promise<boolean> {
-    if (!(await this.store.delete(key))) return false;
+    if (!(await this.remove(key))) return false;
     this.counts.completedTotal++;
     this.counts.latestOutcome = 'completed';
-    await this.refresh();
     return true;
   }
 
   /** Drops an entry whose invitation is gone or no longer deliverable. */
   async abandon(key: string): Promise<void> {
-    if (await this.store.delete(key)) {
+    if (await this.remove(key)) {
       this.counts.abandonedTotal++;
       this.counts.latestOutcome = 'abandoned';
-      await this.refresh();
     }
   }
 }

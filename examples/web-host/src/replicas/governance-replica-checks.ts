@@ -3,11 +3,14 @@ import { governanceDemoCredentials } from '../packs/governance-web-demo';
 import type { ReplicaCheck } from './replica-checks';
 import { indexes, jsonHeaders, surfaceMetadata, surfaceOn } from './surfaces';
 
-/** Governance summaries refresh every second on the replicas (the documented bound is this plus a round trip). */
+/**
+ * Governance summaries follow the store's change feed; while it is down (the feed row kills it) they are read
+ * whole every second on the replicas (the documented bound is this plus a round trip).
+ */
 export const governanceReplicaEnvironment = {
   Engine__MultiTenancy__Governance__SharedStateRefreshIntervalSeconds: '1',
 };
-/** The refresh (1 s) plus a store round trip, with a margin for a loaded machine. */
+/** The feed's delay, or the polling (1 s) plus a store round trip, with a margin for a loaded machine. */
 const readBoundMs = 15_000;
 
 const headers = jsonHeaders(governanceDemoCredentials.bearerToken);
@@ -31,7 +34,7 @@ export const governanceReplicaChecks: readonly ReplicaCheck[] = [
       });
       expect(invited.status).toBe(200);
       const invitationId = invited.body.invitation.invitationId as string;
-      // A counts its own write at once; every other replica within its summary refresh.
+      // A counts its own write at once; every other replica through the change feed.
       const [onA] = await surfaceOn(set, 'tenant-invitations', [0]);
       const counts = await sameOnReplicas(set, '/engine/technology-surfaces', {
         select: (answer) => invitations(answer).invitationCount as number,
@@ -39,8 +42,19 @@ export const governanceReplicaChecks: readonly ReplicaCheck[] = [
         withinMs: readBoundMs,
       });
       expect(counts).toEqual(indexes(context.count).map(() => onA.invitationCount));
-      for (const surface of await surfaceOn(set, 'tenant-invitations', indexes(context.count))) {
-        expect(surface).toMatchObject({ storeScope: 'shared', summarySource: 'shared-store-refresh' });
+      const sources = await answersOnReplicas(
+        set,
+        '/engine/technology-surfaces',
+        (fields) => fields.summarySource === 'shared-store-change-feed',
+        { select: (answer) => invitations(answer), on: indexes(context.count), withinMs: readBoundMs },
+      );
+      for (const surface of sources) {
+        expect(surface).toMatchObject({
+          storeScope: 'shared',
+          summarySource: 'shared-store-change-feed',
+          sharedStatePropagation: 'change-feed',
+          sharedStateFeedConnected: true,
+        });
       }
       // By id on another replica: the last one reads the invitation from the store and dispatches it.
       const dispatched = await set
