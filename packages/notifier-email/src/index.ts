@@ -1,8 +1,6 @@
-export {
-  addEmailNotifier,
-  emailTargetShape,
-  emailTransportOf,
-  notifierOutcomeOf,
-} from './add-email-notifier';
+export { addEmailNotifier, notifierOutcomeOf } from './add-email-notifier';
+export { emailProviders, emailTargetShape } from './email-target-shape';
+export { emailTransportOf } from './email-transports';
+export type { EmailTarget } from './email-transports';
 export { renderAlertEmail } from './email-notification';
 export type { AlertEmail } from './email-notification';

@@ -4,7 +4,7 @@ import type { GraphMailClient } from './graph-transport';
 /**
  * The default client: `@microsoft/microsoft-graph-client` with only its HTTP handler (no retry or redirect
  * middleware: retries belong to the governance retry queue) and the bearer token set on each request, so
- * national-cloud base URLs get it too. Reads the raw response for the status and `request-id`.
+ * national-cloud base URLs get it too. Reads the raw response for the status, `request-id` and `Retry-After`.
  */
 export function graphSdkClient(baseUrl: string, apiVersion: string): GraphMailClient {
   const client = Client.initWithMiddleware({
@@ -23,7 +23,11 @@ export function graphSdkClient(baseUrl: string, apiVersion: string): GraphMailCl
         .responseType(ResponseType.RAW)
         .post(request.body)) as Response;
       await response.body?.cancel();
-      return { status: response.status, requestId: response.headers.get('request-id') };
+      return {
+        status: response.status,
+        requestId: response.headers.get('request-id'),
+        retryAfter: response.headers.get('retry-after'),
+      };
     },
   };
 }

@@ -27,6 +27,8 @@ export interface GraphMailClient {
     status: number;
     requestId: string | null;
     providerMessageId?: string | null;
+    /** The answer's `Retry-After` (Graph throttling answers 429 with one). */
+    retryAfter?: string | null;
   }>;
 }
 
@@ -113,6 +115,7 @@ export function createGraphTransport(
           accepted,
           response.providerMessageId ?? null,
           metadata,
+          response.retryAfter,
         );
       } catch (error) {
         return classifyGraphError(error, signal);

@@ -15,3 +15,9 @@ export {
   resolveAuthorityHost,
 } from './token-provider';
 export type { GraphTokenProvider } from './token-provider';
+export {
+  ClientCredentialsTokenError,
+  clientCredentialsTokenProvider,
+  tokenEndpointOf,
+} from './client-credentials-token-provider';
+export type { ClientCredentialsGrant } from './client-credentials-token-provider';
