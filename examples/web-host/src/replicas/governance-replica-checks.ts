@@ -42,7 +42,7 @@ export const governanceReplicaChecks: readonly ReplicaCheck[] = [
         withinMs: readBoundMs,
       });
       expect(counts).toEqual(indexes(context.count).map(() => onA.invitationCount));
-      const sources = await answersOnReplicas(
+      const sources = await answersOnReplicas<Record<string, any>>(
         set,
         '/engine/technology-surfaces',
         (fields) => fields.summarySource === 'shared-store-change-feed',
