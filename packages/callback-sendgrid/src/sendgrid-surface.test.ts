@@ -31,7 +31,7 @@ describe('SendGrid callback registration and surface', () => {
         mapSendGridStatusCallbacks(builder, { SignedEventWebhookPublicKey: key.publicKey });
         mapSendGridStatusCallbacks(builder, { SignedEventWebhookPublicKey: key.publicKey });
       }),
-    ).rejects.toThrow(/twice/);
+    ).rejects.toMatchObject({ code: 'ALREADY_REGISTERED' });
   });
 
   it('reports every surface key and never the public key, a signature or an identifier', async () => {
