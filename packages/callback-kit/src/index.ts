@@ -67,6 +67,8 @@ export type {
   IdempotencySurface,
   ReplaySurface,
 } from './callback-surface';
+export { defineStatusCallbacks } from './define-status-callbacks';
+export type { StatusCallbacksDescriptor } from './define-status-callbacks';
 export { registerProviderCallback } from './register-callback';
 export type {
   CallbackExtensions,
