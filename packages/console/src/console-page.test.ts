@@ -2,7 +2,7 @@ import { get } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { negotiateEncoding } from './console-assets';
 import { consoleContentSecurityPolicy } from './console-page';
-import { initialReads } from './initial-reads';
+import { initialReads, stripsRead } from './initial-reads';
 import { closeConsoleHosts, startConsoleHost } from './test-support/console-test-host';
 
 afterEach(closeConsoleHosts);
@@ -31,6 +31,10 @@ describe('the console page and its assets', () => {
     ].map((match) => match[1]!.replace(/&#38;/g, '&'));
     expect(preloads).toEqual(Object.values(initialReads));
     expect(urls).toHaveLength(assets.length + preloads.length);
+    // The script is asked for before the reads (it never waits for a connection behind them), and the history
+    // strips, the largest read, are not among them (the overview reads them after its first paint).
+    expect(html.indexOf('<script')).toBeLessThan(html.indexOf('rel="preload"'));
+    expect(preloads).not.toContain(stripsRead);
   });
 
   it('serves each asset precompressed as the browser accepts it (brotli, else gzip, else plain), with Vary: Accept-Encoding', async () => {

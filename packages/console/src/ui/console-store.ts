@@ -5,7 +5,7 @@ import type {
   StatusDocument,
 } from '@corekit/abstractions';
 import { useEffect, useState } from 'preact/hooks';
-import { initialReads } from '../initial-reads';
+import { initialReads, stripsRead } from '../initial-reads';
 import { getJson } from './api';
 import { stateLabels, shownState, staleAfterMs } from './dependency-status';
 
@@ -55,16 +55,50 @@ const stripLength = 30;
  * stay within the shortest staleness bound: the banner shows before any row could pass its bound unannounced.
  * Without dependencies: 30 s + 5 s.
  */
-export function contactBound(dependencies: readonly DependencyHealthEntry[]): {
-  silenceMs: number;
-  deadlineMs: number;
-} {
+export function contactBound(dependencies: readonly DependencyHealthEntry[]): ContactBound {
   if (dependencies.length === 0) return { silenceMs: 30_000, deadlineMs: 5000 };
   const interval = Math.min(...dependencies.map((entry) => entry.refreshIntervalSeconds)) * 1000;
   const bound = Math.min(...dependencies.map(staleAfterMs));
   const silenceMs = interval + 500;
   return { silenceMs, deadlineMs: Math.max(500, Math.min(5000, bound - silenceMs - interval - 500)) };
 }
+export interface ContactBound {
+  readonly silenceMs: number;
+  readonly deadlineMs: number;
+}
+
+/** The bound of the last list of entries seen (the watchdog asks four times a second; the list changes less). */
+const boundCache = new WeakMap<readonly DependencyHealthEntry[], ContactBound>();
+function cachedContactBound(dependencies: readonly DependencyHealthEntry[]): ContactBound {
+  let bound = boundCache.get(dependencies);
+  if (!bound) {
+    bound = contactBound(dependencies);
+    boundCache.set(dependencies, bound);
+  }
+  return bound;
+}
+
+/**
+ * Loaded strips with the checks pushed while they were on their way: a pushed sample newer than a dependency's
+ * last loaded one is kept (the load would otherwise drop it), at most `stripLength` per dependency.
+ */
+export function mergeStrips(
+  loaded: Readonly<Record<string, readonly Sample[]>>,
+  pushed: Readonly<Record<string, readonly Sample[]>>,
+): Record<string, readonly Sample[]> {
+  const merged: Record<string, readonly Sample[]> = { ...loaded };
+  for (const [id, samples] of Object.entries(pushed)) {
+    const base = loaded[id] ?? [];
+    const lastLoaded = base[base.length - 1]?.checkedAtUtc ?? '';
+    const newer = samples.filter((sample) => sample.checkedAtUtc > lastLoaded);
+    if (newer.length > 0) merged[id] = [...base, ...newer].slice(-stripLength);
+  }
+  return merged;
+}
+
+/** The User Timing mark set when the history strips are first applied (after the first paint of the rows). */
+export const stripsAppliedMark = 'console:history-applied';
+
 const storyLimit = 2000;
 
 type Listener = (state: ConsoleState) => void;
@@ -90,6 +124,9 @@ export class ConsoleStore {
   private source: EventSource | null = null;
   private watchdog: ReturnType<typeof setInterval> | null = null;
   private probing = false;
+  /** The overview asked for the strips (after its first paint); a reload after a reconnect reads them again. */
+  private stripsWanted = false;
+  private stripsLoading: Promise<void> | null = null;
 
   get current(): ConsoleState {
     return this.state;
@@ -173,7 +210,7 @@ export class ConsoleStore {
   private async checkContact(): Promise<void> {
     const last = this.state.lastContactMs;
     if (this.probing || last === null || this.state.connection === 'lost') return;
-    const { silenceMs, deadlineMs } = contactBound(this.state.dependencies);
+    const { silenceMs, deadlineMs } = cachedContactBound(this.state.dependencies);
     if (Date.now() - last < silenceMs) return;
     this.probing = true;
     try {
@@ -187,15 +224,13 @@ export class ConsoleStore {
   }
 
   /**
-   * Everything shown, from the JSON routes (on open and on every reconnect): every request at once (the page's
-   * head preloads the same URLs, initial-reads.ts, so the first ones come from that cache). The rows render as
-   * soon as status, dependencies and story are in; the strips and "failing since" follow in the same frame when
-   * they are in too, else in the next (without them the rows still show).
+   * Everything shown before the first paint, from the JSON routes (on open and on every reconnect): every request
+   * at once (the page's head preloads the same URLs, initial-reads.ts, so the first ones come from that cache). The
+   * rows render as soon as status, dependencies and story are in; "failing since" follows in the same frame when it
+   * is in too, else in the next (without it the rows still show). The strips are read once the overview asked
+   * for them ({@link wantStrips}, after its first paint), and again here after a reconnect.
    */
   async reload(): Promise<void> {
-    const recent = getJson<{ dependencies: Record<string, Sample[]> }>(initialReads.strips).catch(() => ({
-      dependencies: {} as Record<string, Sample[]>,
-    }));
     const states = getJson<{ dependencies: Record<string, SinceState> }>(initialReads.since).catch(() => ({
       dependencies: {} as Record<string, SinceState>,
     }));
@@ -210,8 +245,33 @@ export class ConsoleStore {
       this.set({ loadError: error instanceof Error ? error.message : String(error) });
       return;
     }
-    void recent.then((strips) => this.set({ strips: strips.dependencies }));
     void states.then((since) => this.set({ since: { ...since.dependencies } }));
+    if (this.stripsWanted) void this.loadStrips();
+  }
+
+  /**
+   * Reads the history strips unless they are loaded or on their way: called by the overview once its rows are
+   * painted, so the largest read and its parse never delay the first paint.
+   */
+  wantStrips(): void {
+    if (this.stripsWanted) return;
+    this.stripsWanted = true;
+    void this.loadStrips();
+  }
+
+  private loadStrips(): Promise<void> {
+    this.stripsLoading ??= getJson<{ dependencies: Record<string, Sample[]> }>(stripsRead)
+      .then((loaded) => {
+        this.set({ strips: mergeStrips(loaded.dependencies, this.state.strips) });
+        if (performance.getEntriesByName(stripsAppliedMark).length === 0) performance.mark(stripsAppliedMark);
+      })
+      .catch(() => {
+        // Without strips the rows still show; the pushed checks fill them.
+      })
+      .finally(() => {
+        this.stripsLoading = null;
+      });
+    return this.stripsLoading;
   }
 
   /** Re-reads the runtime status (after a lifecycle event; the status has no event of its own). */
