@@ -134,15 +134,41 @@ function observationStorePosture(builder: EngineBuilder): ObservationStorePostur
   };
 }
 
+/** What the registration itself reads: the spec with the section's full path and the entry's name. */
+type CallbackRegistration<TOptions extends SharedCallbackOptions> = Omit<
+  ProviderCallbackSpec<TOptions>,
+  'sectionName' | 'entry'
+> & { readonly section: string; readonly entry: string };
+
 /**
  * Registers one provider callback: binds `<Section>:AspNetCore` (strict), refuses a second call and a
  * missing delivery registration, registers the event ids and the surface, and (when enabled) the POST
  * operation with `rawBody`, `maxBodyBytes` and fail-closed authorization. The handler refuses an oversized
  * body (413) before the provider code sees it and counts outcomes for the surface.
+ *
+ * @deprecated Use `defineStatusCallbacks({ packageName, entry, section: <full path>, implement, ... })`, which
+ * returns the `map*` function. This entry takes the section name below `Engine:MultiTenancy:Governance`.
  */
 export function registerProviderCallback<TOptions extends SharedCallbackOptions>(
   builder: EngineBuilder,
   spec: ProviderCallbackSpec<TOptions>,
+  codeOptions: unknown,
+  extensions: CallbackExtensions,
+  implement: (runtime: CallbackRuntime<TOptions>) => ProviderCallbackImplementation,
+): { readonly options: TOptions } {
+  const { sectionName, ...rest } = spec;
+  const registration = {
+    ...rest,
+    section: callbackSection(sectionName),
+    entry: spec.entry ?? spec.operationId,
+  };
+  return registerCallback(builder, registration, codeOptions, extensions, implement);
+}
+
+/** The registration shared by `defineStatusCallbacks` and the deprecated `registerProviderCallback`. */
+export function registerCallback<TOptions extends SharedCallbackOptions>(
+  builder: EngineBuilder,
+  spec: CallbackRegistration<TOptions>,
   codeOptions: unknown,
   extensions: CallbackExtensions,
   implement: (runtime: CallbackRuntime<TOptions>) => ProviderCallbackImplementation,
@@ -154,13 +180,9 @@ export function registerProviderCallback<TOptions extends SharedCallbackOptions>
       `${spec.packageName} needs addTenantGovernanceDelivery(builder) before it (the callback reconciles through it)`,
     );
   }
-  builder.claimRegistration({ packageName: spec.packageName, entry: spec.entry ?? spec.operationId });
+  builder.claimRegistration({ packageName: spec.packageName, entry: spec.entry });
   builder.declarePack({ packageName: '@corekit/callback-kit', specificationVersion: 1 });
-  const options = builder.configuration.bind(
-    callbackSection(spec.sectionName),
-    spec.schema,
-    codeOptions ?? {},
-  );
+  const options = builder.configuration.bind(spec.section, spec.schema, codeOptions ?? {});
   builder.addEventIds(spec.eventIds);
   const now = extensions.now ?? (() => new Date());
   const counters = newCallbackCounters();

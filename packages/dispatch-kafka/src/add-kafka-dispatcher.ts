@@ -1,7 +1,10 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { registerDispatcher } from '@corekit/dispatch-kit';
+import { defineDispatcher } from '@corekit/dispatch-kit';
 import { KafkaDispatcher } from './kafka-dispatcher';
-import { kafkaDispatcherOptionsSchema, type KafkaDispatcherOptionsInput } from './kafka-dispatcher-options';
+import {
+  kafkaDispatcherOptionsSchema,
+  type KafkaDispatcherOptions,
+  type KafkaDispatcherOptionsInput,
+} from './kafka-dispatcher-options';
 
 /**
  * Makes the eventing dispatch job produce staged messages to Kafka (section
@@ -9,20 +12,15 @@ import { kafkaDispatcherOptionsSchema, type KafkaDispatcherOptionsInput } from '
  * producer connects on the first dispatch (startup never fails with the brokers down: dispatches are
  * retry-scheduled, then terminal after `Outbox:MaxAttempts`) and disconnects when the engine stops.
  */
-export function addKafkaDispatcher(
-  builder: EngineBuilder,
-  options?: KafkaDispatcherOptionsInput,
-): KafkaDispatcher {
-  return registerDispatcher(
-    builder,
-    {
-      packageName: '@corekit/dispatch-kafka',
-      functionName: 'addKafkaDispatcher',
-      codePrefix: 'KAFKA_DISPATCHER',
-      section: 'Engine:Eventing:Dispatchers:Kafka',
-      schema: kafkaDispatcherOptionsSchema,
-      create: (settings, logger) => new KafkaDispatcher(settings, logger),
-    },
-    options,
-  );
-}
+export const addKafkaDispatcher = defineDispatcher<
+  KafkaDispatcherOptions,
+  KafkaDispatcher,
+  KafkaDispatcherOptionsInput
+>({
+  packageName: '@corekit/dispatch-kafka',
+  entry: 'addKafkaDispatcher',
+  codePrefix: 'KAFKA_DISPATCHER',
+  section: 'Engine:Eventing:Dispatchers:Kafka',
+  schema: kafkaDispatcherOptionsSchema,
+  create: (settings, logger) => new KafkaDispatcher(settings, logger),
+});

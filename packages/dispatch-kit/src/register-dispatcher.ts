@@ -17,11 +17,47 @@ export interface DispatcherPackage<TSettings, TDispatcher extends EventDispatche
 }
 
 /**
+ * A dispatcher package's descriptor: what `defineDispatcher` turns into its `add<Broker>Dispatcher(builder,
+ * options?)`. The same fields as `DispatcherPackage`, with `entry` for the function's name.
+ */
+export interface DispatcherDescriptor<TSettings, TDispatcher extends EventDispatcher> extends Omit<
+  DispatcherPackage<TSettings, TDispatcher>,
+  'functionName'
+> {
+  /** The `add*` function's name (`addRabbitMqDispatcher`), named in the refusals. */
+  readonly entry: string;
+}
+
+/**
+ * Turns a dispatcher descriptor into its `add<Broker>Dispatcher(builder, options?)`, which answers the
+ * dispatcher. The call refuses a builder without the eventing outbox lane (`<codePrefix>_WITHOUT_LANE`) and a
+ * second call (`builder.claimRegistration`, ALREADY_REGISTERED), binds the section (code options merged, unknown
+ * keys refused, secrets registered), creates the dispatcher and makes the eventing dispatch job send with it.
+ */
+export function defineDispatcher<TSettings, TDispatcher extends EventDispatcher, TInput = unknown>(
+  descriptor: DispatcherDescriptor<TSettings, TDispatcher>,
+) {
+  return function addDispatcher(builder: EngineBuilder, options?: TInput): TDispatcher {
+    return register(builder, { ...descriptor, functionName: descriptor.entry }, options);
+  };
+}
+
+/**
  * The body of every `add*Dispatcher`: refuses a second call and a builder without the eventing outbox lane,
  * binds the package's section (code options merged, unknown keys refused, secrets registered), creates the
  * dispatcher and makes the eventing dispatch job send with it.
+ *
+ * @deprecated Use `defineDispatcher({ packageName, entry, section, ... })`, which returns the `add*` function.
  */
 export function registerDispatcher<TSettings, TDispatcher extends EventDispatcher>(
+  builder: EngineBuilder,
+  dispatcherPackage: DispatcherPackage<TSettings, TDispatcher>,
+  options: unknown,
+): TDispatcher {
+  return register(builder, dispatcherPackage, options);
+}
+
+function register<TSettings, TDispatcher extends EventDispatcher>(
   builder: EngineBuilder,
   dispatcherPackage: DispatcherPackage<TSettings, TDispatcher>,
   options: unknown,

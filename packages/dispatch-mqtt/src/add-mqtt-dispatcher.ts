@@ -1,7 +1,10 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { registerDispatcher } from '@corekit/dispatch-kit';
+import { defineDispatcher } from '@corekit/dispatch-kit';
 import { MqttDispatcher } from './mqtt-dispatcher';
-import { mqttDispatcherOptionsSchema, type MqttDispatcherOptionsInput } from './mqtt-dispatcher-options';
+import {
+  mqttDispatcherOptionsSchema,
+  type MqttDispatcherOptions,
+  type MqttDispatcherOptionsInput,
+} from './mqtt-dispatcher-options';
 
 /**
  * Makes the eventing dispatch job publish staged messages to an MQTT broker at QoS 1 (section
@@ -9,20 +12,15 @@ import { mqttDispatcherOptionsSchema, type MqttDispatcherOptionsInput } from './
  * connection opens on the first dispatch (startup never fails when the broker is down: dispatches are
  * retry-scheduled, then terminal after `Outbox:MaxAttempts`) and closes when the engine stops.
  */
-export function addMqttDispatcher(
-  builder: EngineBuilder,
-  options?: MqttDispatcherOptionsInput,
-): MqttDispatcher {
-  return registerDispatcher(
-    builder,
-    {
-      packageName: '@corekit/dispatch-mqtt',
-      functionName: 'addMqttDispatcher',
-      codePrefix: 'MQTT_DISPATCHER',
-      section: 'Engine:Eventing:Dispatchers:Mqtt',
-      schema: mqttDispatcherOptionsSchema,
-      create: (settings, logger) => new MqttDispatcher(settings, logger),
-    },
-    options,
-  );
-}
+export const addMqttDispatcher = defineDispatcher<
+  MqttDispatcherOptions,
+  MqttDispatcher,
+  MqttDispatcherOptionsInput
+>({
+  packageName: '@corekit/dispatch-mqtt',
+  entry: 'addMqttDispatcher',
+  codePrefix: 'MQTT_DISPATCHER',
+  section: 'Engine:Eventing:Dispatchers:Mqtt',
+  schema: mqttDispatcherOptionsSchema,
+  create: (settings, logger) => new MqttDispatcher(settings, logger),
+});

@@ -1,8 +1,8 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { registerDispatcher } from '@corekit/dispatch-kit';
+import { defineDispatcher } from '@corekit/dispatch-kit';
 import { RabbitMqDispatcher } from './rabbitmq-dispatcher';
 import {
   rabbitMqDispatcherOptionsSchema,
+  type RabbitMqDispatcherOptions,
   type RabbitMqDispatcherOptionsInput,
 } from './rabbitmq-dispatcher-options';
 
@@ -12,20 +12,15 @@ import {
  * connection opens on the first dispatch (startup never fails when the broker is down: dispatches are
  * retry-scheduled, then terminal after `Outbox:MaxAttempts`) and closes when the engine stops.
  */
-export function addRabbitMqDispatcher(
-  builder: EngineBuilder,
-  options?: RabbitMqDispatcherOptionsInput,
-): RabbitMqDispatcher {
-  return registerDispatcher(
-    builder,
-    {
-      packageName: '@corekit/dispatch-rabbitmq',
-      functionName: 'addRabbitMqDispatcher',
-      codePrefix: 'RABBITMQ_DISPATCHER',
-      section: 'Engine:Eventing:Dispatchers:RabbitMq',
-      schema: rabbitMqDispatcherOptionsSchema,
-      create: (settings, logger) => new RabbitMqDispatcher(settings, logger),
-    },
-    options,
-  );
-}
+export const addRabbitMqDispatcher = defineDispatcher<
+  RabbitMqDispatcherOptions,
+  RabbitMqDispatcher,
+  RabbitMqDispatcherOptionsInput
+>({
+  packageName: '@corekit/dispatch-rabbitmq',
+  entry: 'addRabbitMqDispatcher',
+  codePrefix: 'RABBITMQ_DISPATCHER',
+  section: 'Engine:Eventing:Dispatchers:RabbitMq',
+  schema: rabbitMqDispatcherOptionsSchema,
+  create: (settings, logger) => new RabbitMqDispatcher(settings, logger),
+});

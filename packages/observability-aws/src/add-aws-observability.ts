@@ -1,5 +1,4 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { addObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
 import { AWSXRayIdGenerator } from '@opentelemetry/id-generator-aws-xray';
 import { AWSXRayPropagator } from '@opentelemetry/propagator-aws-xray';
 import {
@@ -33,30 +32,24 @@ const detectors = {
  * OTLP/HTTP to the ADOT collector or CloudWatch agent that forwards to X-Ray and CloudWatch. Needs
  * `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export function addAwsObservability(
-  builder: EngineBuilder,
-  options?: AwsObservabilityOptionsInput,
-): AwsObservabilityOptions {
-  return addObservabilityPack(
-    builder,
-    {
-      id: awsObservabilityEventId,
-      packageName: '@corekit/observability-aws',
-      platform: 'AWS',
-      section: 'Aws',
-      schema: awsObservabilityOptionsSchema,
-      contribution: (settings) => ({
-        ...otlpPlatformExporters(settings),
-        ...(settings.XRayIdGenerator ? { idGenerator: () => new AWSXRayIdGenerator() } : {}),
-        ...(settings.XRayPropagation ? { propagators: () => [new AWSXRayPropagator()] } : {}),
-        ...(settings.ResourceDetectors.length > 0
-          ? {
-              resourceDetectors: () =>
-                [...new Set(settings.ResourceDetectors)].map((name) => detectors[name]),
-            }
-          : {}),
-      }),
-    },
-    options,
-  );
-}
+export const addAwsObservability = defineObservabilityPack<
+  AwsObservabilityOptions,
+  AwsObservabilityOptionsInput
+>({
+  id: awsObservabilityEventId,
+  packageName: '@corekit/observability-aws',
+  platform: 'AWS',
+  entry: 'addAwsObservability',
+  section: 'Engine:Observability:Aws',
+  schema: awsObservabilityOptionsSchema,
+  contribution: (settings) => ({
+    ...otlpPlatformExporters(settings),
+    ...(settings.XRayIdGenerator ? { idGenerator: () => new AWSXRayIdGenerator() } : {}),
+    ...(settings.XRayPropagation ? { propagators: () => [new AWSXRayPropagator()] } : {}),
+    ...(settings.ResourceDetectors.length > 0
+      ? {
+          resourceDetectors: () => [...new Set(settings.ResourceDetectors)].map((name) => detectors[name]),
+        }
+      : {}),
+  }),
+});

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import type { EngineBuilder } from '@corekit/abstractions';
-import { addObservabilityPack } from '@corekit/observability-kit';
+import { defineObservabilityPack } from '@corekit/observability-kit';
 import { azureMonitorExporters, connectionStringParts } from './azure-monitor-exporters';
 import {
   azureMonitorObservabilityOptionsSchema,
@@ -19,32 +18,27 @@ const instrumentationKeyPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
  * spans to requests and dependencies and post them to the resource's ingestion endpoint. Needs
  * `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export function addAzureMonitorObservability(
-  builder: EngineBuilder,
-  options?: AzureMonitorObservabilityOptionsInput,
-): AzureMonitorObservabilityOptions {
-  return addObservabilityPack(
-    builder,
-    {
-      id: azureMonitorObservabilityEventId,
-      packageName: '@corekit/observability-azure-monitor',
-      platform: 'Azure Monitor',
-      section: 'AzureMonitor',
-      schema: azureMonitorObservabilityOptionsSchema,
-      secrets: (settings) => [connectionStringParts(settings.ConnectionString).instrumentationkey ?? ''],
-      check: (settings, path) => {
-        const parts = connectionStringParts(settings.ConnectionString);
-        const problems: string[] = [];
-        if (!instrumentationKeyPattern.test(parts.instrumentationkey ?? ''))
-          problems.push(`${path}:ConnectionString must carry InstrumentationKey=<GUID> (value not shown)`);
-        if (parts.ingestionendpoint !== undefined && !/^https?:\/\/[^\s;]+$/i.test(parts.ingestionendpoint))
-          problems.push(`${path}:ConnectionString has an IngestionEndpoint that is not an http(s) URL`);
-        if (settings.CertificateAuthorityFile && !existsSync(settings.CertificateAuthorityFile))
-          problems.push(`${path}:CertificateAuthorityFile names a file that does not exist`);
-        return problems;
-      },
-      contribution: azureMonitorExporters,
-    },
-    options,
-  );
-}
+export const addAzureMonitorObservability = defineObservabilityPack<
+  AzureMonitorObservabilityOptions,
+  AzureMonitorObservabilityOptionsInput
+>({
+  id: azureMonitorObservabilityEventId,
+  packageName: '@corekit/observability-azure-monitor',
+  platform: 'Azure Monitor',
+  entry: 'addAzureMonitorObservability',
+  section: 'Engine:Observability:AzureMonitor',
+  schema: azureMonitorObservabilityOptionsSchema,
+  secrets: (settings) => [connectionStringParts(settings.ConnectionString).instrumentationkey ?? ''],
+  check: (settings, path) => {
+    const parts = connectionStringParts(settings.ConnectionString);
+    const problems: string[] = [];
+    if (!instrumentationKeyPattern.test(parts.instrumentationkey ?? ''))
+      problems.push(`${path}:ConnectionString must carry InstrumentationKey=<GUID> (value not shown)`);
+    if (parts.ingestionendpoint !== undefined && !/^https?:\/\/[^\s;]+$/i.test(parts.ingestionendpoint))
+      problems.push(`${path}:ConnectionString has an IngestionEndpoint that is not an http(s) URL`);
+    if (settings.CertificateAuthorityFile && !existsSync(settings.CertificateAuthorityFile))
+      problems.push(`${path}:CertificateAuthorityFile names a file that does not exist`);
+    return problems;
+  },
+  contribution: azureMonitorExporters,
+});

@@ -1,5 +1,4 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { addObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
 import {
   datadogObservabilityOptionsSchema,
   type DatadogObservabilityOptions,
@@ -20,32 +19,27 @@ export function datadogEndpoint(settings: DatadogObservabilityOptions): string {
  * (`Engine:Observability:Datadog`), through the local Agent or agentless with `dd-api-key`. Metrics are
  * delta, as Datadog's OTLP ingestion expects. Needs `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export function addDatadogObservability(
-  builder: EngineBuilder,
-  options?: DatadogObservabilityOptionsInput,
-): DatadogObservabilityOptions {
-  return addObservabilityPack(
-    builder,
-    {
-      id: datadogObservabilityEventId,
-      packageName: '@corekit/observability-datadog',
-      platform: 'Datadog',
-      section: 'Datadog',
-      schema: datadogObservabilityOptionsSchema,
-      check: (settings, path) =>
-        settings.Mode === 'Agentless' && !settings.ApiKey
-          ? [`${path}:ApiKey is required when ${path}:Mode is Agentless`]
-          : [],
-      contribution: (settings) => ({
-        ...otlpPlatformExporters(
-          { ...settings, Endpoint: datadogEndpoint(settings) },
-          {
-            headers: settings.ApiKey ? { 'dd-protocol': 'otlp', 'dd-api-key': settings.ApiKey } : {},
-            metricTemporality: 'delta',
-          },
-        ),
-      }),
-    },
-    options,
-  );
-}
+export const addDatadogObservability = defineObservabilityPack<
+  DatadogObservabilityOptions,
+  DatadogObservabilityOptionsInput
+>({
+  id: datadogObservabilityEventId,
+  packageName: '@corekit/observability-datadog',
+  platform: 'Datadog',
+  entry: 'addDatadogObservability',
+  section: 'Engine:Observability:Datadog',
+  schema: datadogObservabilityOptionsSchema,
+  check: (settings, path) =>
+    settings.Mode === 'Agentless' && !settings.ApiKey
+      ? [`${path}:ApiKey is required when ${path}:Mode is Agentless`]
+      : [],
+  contribution: (settings) => ({
+    ...otlpPlatformExporters(
+      { ...settings, Endpoint: datadogEndpoint(settings) },
+      {
+        headers: settings.ApiKey ? { 'dd-protocol': 'otlp', 'dd-api-key': settings.ApiKey } : {},
+        metricTemporality: 'delta',
+      },
+    ),
+  }),
+});

@@ -1,5 +1,4 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { addObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
 import {
   dynatraceObservabilityOptionsSchema,
   type DynatraceObservabilityOptions,
@@ -14,24 +13,19 @@ export const dynatraceObservabilityEventId = 3154;
  * (`Engine:Observability:Dynatrace`) with an `Api-Token`. Metrics are delta: Dynatrace refuses cumulative
  * sums and histograms. Needs `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export function addDynatraceObservability(
-  builder: EngineBuilder,
-  options?: DynatraceObservabilityOptionsInput,
-): DynatraceObservabilityOptions {
-  return addObservabilityPack(
-    builder,
-    {
-      id: dynatraceObservabilityEventId,
-      packageName: '@corekit/observability-dynatrace',
-      platform: 'Dynatrace',
-      section: 'Dynatrace',
-      schema: dynatraceObservabilityOptionsSchema,
-      contribution: (settings) =>
-        otlpPlatformExporters(settings, {
-          headers: { Authorization: `Api-Token ${settings.ApiToken}` },
-          metricTemporality: 'delta',
-        }),
-    },
-    options,
-  );
-}
+export const addDynatraceObservability = defineObservabilityPack<
+  DynatraceObservabilityOptions,
+  DynatraceObservabilityOptionsInput
+>({
+  id: dynatraceObservabilityEventId,
+  packageName: '@corekit/observability-dynatrace',
+  platform: 'Dynatrace',
+  entry: 'addDynatraceObservability',
+  section: 'Engine:Observability:Dynatrace',
+  schema: dynatraceObservabilityOptionsSchema,
+  contribution: (settings) =>
+    otlpPlatformExporters(settings, {
+      headers: { Authorization: `Api-Token ${settings.ApiToken}` },
+      metricTemporality: 'delta',
+    }),
+});

@@ -1,5 +1,4 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { addObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
 import {
   elasticObservabilityOptionsSchema,
   type ElasticObservabilityOptions,
@@ -21,25 +20,20 @@ function authorization(settings: ElasticObservabilityOptions): Record<string, st
  * (`Engine:Observability:Elastic`) with an API key or an APM secret token. Metrics are delta, the preference
  * of Elastic's own OpenTelemetry distributions. Needs `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export function addElasticObservability(
-  builder: EngineBuilder,
-  options?: ElasticObservabilityOptionsInput,
-): ElasticObservabilityOptions {
-  return addObservabilityPack(
-    builder,
-    {
-      id: elasticObservabilityEventId,
-      packageName: '@corekit/observability-elastic',
-      platform: 'Elastic',
-      section: 'Elastic',
-      schema: elasticObservabilityOptionsSchema,
-      check: (settings, path) =>
-        settings.ApiKey && settings.SecretToken
-          ? [`${path}:ApiKey and ${path}:SecretToken are both set; keep one`]
-          : [],
-      contribution: (settings) =>
-        otlpPlatformExporters(settings, { headers: authorization(settings), metricTemporality: 'delta' }),
-    },
-    options,
-  );
-}
+export const addElasticObservability = defineObservabilityPack<
+  ElasticObservabilityOptions,
+  ElasticObservabilityOptionsInput
+>({
+  id: elasticObservabilityEventId,
+  packageName: '@corekit/observability-elastic',
+  platform: 'Elastic',
+  entry: 'addElasticObservability',
+  section: 'Engine:Observability:Elastic',
+  schema: elasticObservabilityOptionsSchema,
+  check: (settings, path) =>
+    settings.ApiKey && settings.SecretToken
+      ? [`${path}:ApiKey and ${path}:SecretToken are both set; keep one`]
+      : [],
+  contribution: (settings) =>
+    otlpPlatformExporters(settings, { headers: authorization(settings), metricTemporality: 'delta' }),
+});

@@ -1,5 +1,4 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { addObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
 import { gcpDetector } from '@opentelemetry/resource-detector-gcp';
 import { googleCloudAuthorization } from './google-cloud-credentials';
 import {
@@ -18,33 +17,26 @@ export const googleCloudObservabilityEventId = 3113;
  * Trace and Cloud Monitoring exporters for Node.js were archived on 2026-10-30 in favour of this path.)
  * Needs `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export function addGoogleCloudObservability(
-  builder: EngineBuilder,
-  options?: GoogleCloudObservabilityOptionsInput,
-): GoogleCloudObservabilityOptions {
-  return addObservabilityPack(
-    builder,
-    {
-      id: googleCloudObservabilityEventId,
-      packageName: '@corekit/observability-google-cloud',
-      platform: 'Google Cloud',
-      section: 'GoogleCloud',
-      schema: googleCloudObservabilityOptionsSchema,
-      check: (settings, path) =>
-        Boolean(settings.ServiceAccountEmail) === Boolean(settings.ServiceAccountPrivateKey)
-          ? []
-          : [
-              `${path}:ServiceAccountEmail and ${path}:ServiceAccountPrivateKey go together; set both or neither`,
-            ],
-      contribution: (settings) => ({
-        resourceAttributes: { 'gcp.project_id': settings.ProjectId },
-        ...(settings.ResourceDetection ? { resourceDetectors: () => [gcpDetector] } : {}),
-        ...otlpPlatformExporters(settings, {
-          headers: { 'x-goog-user-project': settings.ProjectId },
-          dynamicHeaders: googleCloudAuthorization(settings),
-        }),
-      }),
-    },
-    options,
-  );
-}
+export const addGoogleCloudObservability = defineObservabilityPack<
+  GoogleCloudObservabilityOptions,
+  GoogleCloudObservabilityOptionsInput
+>({
+  id: googleCloudObservabilityEventId,
+  packageName: '@corekit/observability-google-cloud',
+  platform: 'Google Cloud',
+  entry: 'addGoogleCloudObservability',
+  section: 'Engine:Observability:GoogleCloud',
+  schema: googleCloudObservabilityOptionsSchema,
+  check: (settings, path) =>
+    Boolean(settings.ServiceAccountEmail) === Boolean(settings.ServiceAccountPrivateKey)
+      ? []
+      : [`${path}:ServiceAccountEmail and ${path}:ServiceAccountPrivateKey go together; set both or neither`],
+  contribution: (settings) => ({
+    resourceAttributes: { 'gcp.project_id': settings.ProjectId },
+    ...(settings.ResourceDetection ? { resourceDetectors: () => [gcpDetector] } : {}),
+    ...otlpPlatformExporters(settings, {
+      headers: { 'x-goog-user-project': settings.ProjectId },
+      dynamicHeaders: googleCloudAuthorization(settings),
+    }),
+  }),
+});

@@ -1,5 +1,4 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { addObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
 import {
   grafanaCloudObservabilityOptionsSchema,
   type GrafanaCloudObservabilityOptions,
@@ -19,30 +18,25 @@ export function grafanaCloudEndpoint(settings: GrafanaCloudObservabilityOptions)
  * (`Engine:Observability:GrafanaCloud`) with basic auth (instance id, token). Metrics stay cumulative, as
  * Grafana's Prometheus-compatible store expects. Needs `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export function addGrafanaCloudObservability(
-  builder: EngineBuilder,
-  options?: GrafanaCloudObservabilityOptionsInput,
-): GrafanaCloudObservabilityOptions {
-  return addObservabilityPack(
-    builder,
-    {
-      id: grafanaCloudObservabilityEventId,
-      packageName: '@corekit/observability-grafana-cloud',
-      platform: 'Grafana Cloud',
-      section: 'GrafanaCloud',
-      schema: grafanaCloudObservabilityOptionsSchema,
-      check: (settings, path) =>
-        settings.Zone || settings.Endpoint ? [] : [`${path}:Zone or ${path}:Endpoint is required`],
-      secrets: (settings) => [basicCredentials(settings)],
-      contribution: (settings) =>
-        otlpPlatformExporters(
-          { ...settings, Endpoint: grafanaCloudEndpoint(settings) },
-          { headers: { Authorization: `Basic ${basicCredentials(settings)}` } },
-        ),
-    },
-    options,
-  );
-}
+export const addGrafanaCloudObservability = defineObservabilityPack<
+  GrafanaCloudObservabilityOptions,
+  GrafanaCloudObservabilityOptionsInput
+>({
+  id: grafanaCloudObservabilityEventId,
+  packageName: '@corekit/observability-grafana-cloud',
+  platform: 'Grafana Cloud',
+  entry: 'addGrafanaCloudObservability',
+  section: 'Engine:Observability:GrafanaCloud',
+  schema: grafanaCloudObservabilityOptionsSchema,
+  check: (settings, path) =>
+    settings.Zone || settings.Endpoint ? [] : [`${path}:Zone or ${path}:Endpoint is required`],
+  secrets: (settings) => [basicCredentials(settings)],
+  contribution: (settings) =>
+    otlpPlatformExporters(
+      { ...settings, Endpoint: grafanaCloudEndpoint(settings) },
+      { headers: { Authorization: `Basic ${basicCredentials(settings)}` } },
+    ),
+});
 
 function basicCredentials(settings: GrafanaCloudObservabilityOptions): string {
   return Buffer.from(`${settings.InstanceId}:${settings.Token}`).toString('base64');

@@ -1,5 +1,4 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { addObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
 import {
   honeycombEndpoints,
   honeycombObservabilityOptionsSchema,
@@ -15,27 +14,22 @@ export const honeycombObservabilityEventId = 3116;
  * with `x-honeycomb-team`, and `x-honeycomb-dataset` on metrics. Needs `addOpenTelemetry(builder)` from
  * `@corekit/observability`.
  */
-export function addHoneycombObservability(
-  builder: EngineBuilder,
-  options?: HoneycombObservabilityOptionsInput,
-): HoneycombObservabilityOptions {
-  return addObservabilityPack(
-    builder,
-    {
-      id: honeycombObservabilityEventId,
-      packageName: '@corekit/observability-honeycomb',
-      platform: 'Honeycomb',
-      section: 'Honeycomb',
-      schema: honeycombObservabilityOptionsSchema,
-      contribution: (settings) =>
-        otlpPlatformExporters(
-          { ...settings, Endpoint: settings.Endpoint ?? honeycombEndpoints[settings.Region] },
-          {
-            headers: { 'x-honeycomb-team': settings.ApiKey },
-            signalHeaders: { metrics: { 'x-honeycomb-dataset': settings.MetricsDataset } },
-          },
-        ),
-    },
-    options,
-  );
-}
+export const addHoneycombObservability = defineObservabilityPack<
+  HoneycombObservabilityOptions,
+  HoneycombObservabilityOptionsInput
+>({
+  id: honeycombObservabilityEventId,
+  packageName: '@corekit/observability-honeycomb',
+  platform: 'Honeycomb',
+  entry: 'addHoneycombObservability',
+  section: 'Engine:Observability:Honeycomb',
+  schema: honeycombObservabilityOptionsSchema,
+  contribution: (settings) =>
+    otlpPlatformExporters(
+      { ...settings, Endpoint: settings.Endpoint ?? honeycombEndpoints[settings.Region] },
+      {
+        headers: { 'x-honeycomb-team': settings.ApiKey },
+        signalHeaders: { metrics: { 'x-honeycomb-dataset': settings.MetricsDataset } },
+      },
+    ),
+});

@@ -6,7 +6,7 @@ import { observabilitySectionRoot } from './observability-pack-options';
 /** The platform-specific part of a contribution: everything but the id and the platform name. */
 export type PlatformContribution = Omit<ObservabilityContribution, 'id' | 'platform'>;
 
-/** How a hosted-platform pack plugs into the kit. */
+/** How a hosted-platform pack plugs into the kit through the deprecated `addObservabilityPack`. */
 export interface ObservabilityPackDefinition<T extends { readonly Enabled: boolean }> {
   /** The pack's spec event id (runtime-operations 6: 3111, 3112, ... 3154). */
   readonly id: number;
@@ -28,24 +28,70 @@ export interface ObservabilityPackDefinition<T extends { readonly Enabled: boole
   readonly contribution: (settings: T) => PlatformContribution;
 }
 
+/** The settings every pack's section has: `Enabled`, and the `Headers` registered as secrets. */
+type PackSettings = { readonly Enabled: boolean; readonly Headers?: Readonly<Record<string, string>> };
+
 /**
- * The registration every `add<Platform>Observability` makes: refuses a second call on one builder
- * (ALREADY_REGISTERED), binds `Engine:Observability:<section>` strictly (unknown keys,
- * `<PLACEHOLDER>` secrets and bad values are startup errors naming the key path), registers the section's
- * secrets, and adds the platform's contribution to the SDK `addOpenTelemetry` starts, which logs the pack's
- * event id at registration and on every failed export. With `Enabled: false` it only registers the event id
- * and logs that the pack is off.
+ * A hosted-platform pack's descriptor: what `defineObservabilityPack` turns into its
+ * `add<Platform>Observability(builder, options?)`.
  */
-export function addObservabilityPack<
-  T extends { readonly Enabled: boolean; readonly Headers?: Readonly<Record<string, string>> },
->(builder: EngineBuilder, definition: ObservabilityPackDefinition<T>, options: unknown): T {
+export interface ObservabilityPackDescriptor<T extends { readonly Enabled: boolean }> extends Omit<
+  ObservabilityPackDefinition<T>,
+  'packageName' | 'section'
+> {
+  /** The pack's package (`@corekit/observability-datadog`), named when a second call is refused. */
+  readonly packageName: string;
+  /** The `add*` function's name (`addDatadogObservability`), named when a second call is refused. */
+  readonly entry: string;
+  /** The full configuration path of the section (`Engine:Observability:Datadog`). */
+  readonly section: string;
+}
+
+/**
+ * Turns a pack descriptor into its `add<Platform>Observability(builder, options?)`, which answers the bound
+ * settings. The call refuses a second call on one builder (`builder.claimRegistration`, ALREADY_REGISTERED),
+ * binds the section strictly (unknown keys, `<PLACEHOLDER>` secrets and bad values are startup errors naming the
+ * key path), registers the section's secrets, and adds the platform's contribution to the SDK
+ * `addOpenTelemetry` starts, which logs the pack's event id at registration and on every failed export. With
+ * `Enabled: false` it only registers the event id and logs that the pack is off.
+ */
+export function defineObservabilityPack<T extends PackSettings, TInput = unknown>(
+  descriptor: ObservabilityPackDescriptor<T>,
+) {
+  return function addObservability(builder: EngineBuilder, options?: TInput): T {
+    const { packageName, entry, section } = descriptor;
+    builder.claimRegistration({ packageName, entry, key: `@corekit/observability-kit/${section}` });
+    return registerPack(builder, descriptor, options);
+  };
+}
+
+/**
+ * @deprecated Use `defineObservabilityPack({ packageName, entry, section: <full path>, ... })`, which returns
+ * the `add*` function. This entry takes the section below `Engine:Observability` and stays for packs written
+ * against it.
+ */
+export function addObservabilityPack<T extends PackSettings>(
+  builder: EngineBuilder,
+  definition: ObservabilityPackDefinition<T>,
+  options: unknown,
+): T {
+  const section = `${observabilitySectionRoot}:${definition.section}`;
   builder.claimRegistration({
     packageName: definition.packageName ?? '@corekit/observability-kit',
     entry: `add${definition.section}Observability`,
-    key: `@corekit/observability-kit/${definition.section}`,
+    key: `@corekit/observability-kit/${section}`,
   });
+  return registerPack(builder, { ...definition, section }, options);
+}
+
+/** The registration itself, after the claim: `definition.section` is the full path. */
+function registerPack<T extends PackSettings>(
+  builder: EngineBuilder,
+  definition: ObservabilityPackDefinition<T>,
+  options: unknown,
+): T {
   builder.declarePack({ packageName: '@corekit/observability-kit', specificationVersion: 1 });
-  const path = `${observabilitySectionRoot}:${definition.section}`;
+  const path = definition.section;
   const settings = builder.configuration.bind(path, definition.schema, options);
   for (const value of [...Object.values(settings.Headers ?? {}), ...(definition.secrets?.(settings) ?? [])])
     if (value) builder.addSecret(value);

@@ -1,5 +1,9 @@
-export { addObservabilityPack } from './add-observability-pack';
-export type { ObservabilityPackDefinition, PlatformContribution } from './add-observability-pack';
+export { addObservabilityPack, defineObservabilityPack } from './add-observability-pack';
+export type {
+  ObservabilityPackDefinition,
+  ObservabilityPackDescriptor,
+  PlatformContribution,
+} from './add-observability-pack';
 export {
   enabledField,
   endpointField,

@@ -1,5 +1,4 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { addObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
 import {
   newRelicEndpoints,
   newRelicObservabilityOptionsSchema,
@@ -15,24 +14,19 @@ export const newRelicObservabilityEventId = 3115;
  * with the license key as `api-key`. Metrics are delta, the temporality New Relic recommends. Needs
  * `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export function addNewRelicObservability(
-  builder: EngineBuilder,
-  options?: NewRelicObservabilityOptionsInput,
-): NewRelicObservabilityOptions {
-  return addObservabilityPack(
-    builder,
-    {
-      id: newRelicObservabilityEventId,
-      packageName: '@corekit/observability-new-relic',
-      platform: 'New Relic',
-      section: 'NewRelic',
-      schema: newRelicObservabilityOptionsSchema,
-      contribution: (settings) =>
-        otlpPlatformExporters(
-          { ...settings, Endpoint: settings.Endpoint ?? newRelicEndpoints[settings.Region] },
-          { headers: { 'api-key': settings.LicenseKey }, metricTemporality: 'delta' },
-        ),
-    },
-    options,
-  );
-}
+export const addNewRelicObservability = defineObservabilityPack<
+  NewRelicObservabilityOptions,
+  NewRelicObservabilityOptionsInput
+>({
+  id: newRelicObservabilityEventId,
+  packageName: '@corekit/observability-new-relic',
+  platform: 'New Relic',
+  entry: 'addNewRelicObservability',
+  section: 'Engine:Observability:NewRelic',
+  schema: newRelicObservabilityOptionsSchema,
+  contribution: (settings) =>
+    otlpPlatformExporters(
+      { ...settings, Endpoint: settings.Endpoint ?? newRelicEndpoints[settings.Region] },
+      { headers: { 'api-key': settings.LicenseKey }, metricTemporality: 'delta' },
+    ),
+});

@@ -1,7 +1,7 @@
 import { CoreError, type EngineBuilder } from '@corekit/abstractions';
 import type { TokenCredential } from '@azure/identity';
-import { addInvitationSender, endpointHost, senderEventIds } from '@corekit/sender-kit';
-import { graphSdkClient } from './graph-client';
+import { defineInvitationDelivery, endpointHost, senderEventIds } from '@corekit/sender-kit';
+import { graphSdkClient } from '@corekit/email-graph';
 import {
   graphSenderOptionsSchema,
   type GraphSenderOptions,
@@ -34,38 +34,31 @@ export interface GraphInvitationDeliveryExtensions {
  * after `addTenantGovernanceDelivery`. A token source is required: AccessToken, AzureIdentity.Enabled, or
  * an injected credential or token provider (startup error naming the keys otherwise).
  */
-export function addMicrosoftGraphInvitationDelivery(
-  builder: EngineBuilder,
-  options?: GraphSenderOptionsInput,
-  extensions: GraphInvitationDeliveryExtensions = {},
-): GraphSenderOptions {
-  return addInvitationSender(
-    builder,
-    {
-      packageName: '@corekit/sender-graph',
-      section: 'MicrosoftGraphInvitationDelivery',
-      schema: graphSenderOptionsSchema,
-      headers: { prefix: 'x-', maxEntries: 2 },
-      eventIds: senderEventIds(
-        'Tenant governance, directory-suite mail delivery',
-        'graph',
-        graphSenderEventIds,
-        { 4574: 'graph-token-acquired', 4575: 'graph-token-failed' },
-      ),
-      describe: (settings) =>
-        `endpoint host ${endpointHost(settings.BaseUrl)}, ${settings.SenderUserId ? 'sender user' : 'me'}, token ${tokenSourceOf(settings, extensions)}`,
-      create: (settings) => {
-        const tokens = tokenProviderOf(builder, settings, extensions);
-        return createGraphSend(
-          settings,
-          extensions.client ?? graphSdkClient(settings.BaseUrl, settings.ApiVersion),
-          tokens,
-        );
-      },
-    },
-    options,
-  ).settings;
-}
+export const addMicrosoftGraphInvitationDelivery = defineInvitationDelivery<
+  GraphSenderOptions,
+  GraphSenderOptionsInput,
+  GraphInvitationDeliveryExtensions
+>({
+  packageName: '@corekit/sender-graph',
+  entry: 'addMicrosoftGraphInvitationDelivery',
+  section: 'Engine:MultiTenancy:Governance:MicrosoftGraphInvitationDelivery',
+  schema: graphSenderOptionsSchema,
+  headers: { prefix: 'x-', maxEntries: 2 },
+  eventIds: senderEventIds('Tenant governance, directory-suite mail delivery', 'graph', graphSenderEventIds, {
+    4574: 'graph-token-acquired',
+    4575: 'graph-token-failed',
+  }),
+  describe: (settings, extensions) =>
+    `endpoint host ${endpointHost(settings.BaseUrl)}, ${settings.SenderUserId ? 'sender user' : 'me'}, token ${tokenSourceOf(settings, extensions)}`,
+  create: (settings, extensions, builder) => {
+    const tokens = tokenProviderOf(builder, settings, extensions);
+    return createGraphSend(
+      settings,
+      extensions.client ?? graphSdkClient(settings.BaseUrl, settings.ApiVersion),
+      tokens,
+    );
+  },
+});
 
 function tokenSourceOf(settings: GraphSenderOptions, extensions: GraphInvitationDeliveryExtensions): string {
   if (extensions.tokenProvider) return 'custom provider';

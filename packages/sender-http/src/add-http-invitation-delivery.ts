@@ -1,5 +1,4 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { addInvitationSender, endpointHost, senderEventIds } from '@corekit/sender-kit';
+import { defineInvitationDelivery, endpointHost, senderEventIds } from '@corekit/sender-kit';
 import { nodeHttpClient, type HttpSenderClient } from './http-client';
 import { httpSenderOptionsSchema, type HttpSenderOptions, type HttpSenderOptionsInput } from './http-options';
 import { createHttpSend } from './http-sender';
@@ -19,29 +18,24 @@ export interface HttpInvitationDeliveryExtensions {
  * after `addTenantGovernanceDelivery`. Answers the bound settings. It cannot guarantee the receiver
  * deduplicates: the idempotency header and the deterministic message id let it.
  */
-export function addHttpInvitationDelivery(
-  builder: EngineBuilder,
-  options?: HttpSenderOptionsInput,
-  extensions: HttpInvitationDeliveryExtensions = {},
-): HttpSenderOptions {
-  return addInvitationSender(
-    builder,
-    {
-      packageName: '@corekit/sender-http',
-      section: 'HttpInvitationDelivery',
-      schema: httpSenderOptionsSchema,
-      eventIds: senderEventIds('Tenant governance, generic HTTP delivery', 'http', httpSenderEventIds),
-      recordableMetadataKeys: (settings) =>
-        settings.EnableIdempotencyHeader ? [settings.IdempotencyMetadataKey] : [],
-      describe: (settings) =>
-        `endpoint host ${endpointHost(settings.Endpoint)}, ${settings.Method}, max attempts ${settings.MaxAttempts}, signed ${Boolean(settings.SigningSecret)}`,
-      create: (settings) =>
-        createHttpSend(
-          settings,
-          extensions.client ?? nodeHttpClient({ ...(extensions.ca ? { ca: extensions.ca } : {}) }),
-          extensions.now,
-        ),
-    },
-    options,
-  ).settings;
-}
+export const addHttpInvitationDelivery = defineInvitationDelivery<
+  HttpSenderOptions,
+  HttpSenderOptionsInput,
+  HttpInvitationDeliveryExtensions
+>({
+  packageName: '@corekit/sender-http',
+  entry: 'addHttpInvitationDelivery',
+  section: 'Engine:MultiTenancy:Governance:HttpInvitationDelivery',
+  schema: httpSenderOptionsSchema,
+  eventIds: senderEventIds('Tenant governance, generic HTTP delivery', 'http', httpSenderEventIds),
+  recordableMetadataKeys: (settings) =>
+    settings.EnableIdempotencyHeader ? [settings.IdempotencyMetadataKey] : [],
+  describe: (settings) =>
+    `endpoint host ${endpointHost(settings.Endpoint)}, ${settings.Method}, max attempts ${settings.MaxAttempts}, signed ${Boolean(settings.SigningSecret)}`,
+  create: (settings, extensions) =>
+    createHttpSend(
+      settings,
+      extensions.client ?? nodeHttpClient({ ...(extensions.ca ? { ca: extensions.ca } : {}) }),
+      extensions.now,
+    ),
+});

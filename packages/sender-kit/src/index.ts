@@ -46,8 +46,13 @@ export {
   encodedContextPrefix,
 } from '@corekit/callback-kit';
 export type { DeliveryContextAlphabet, DeliveryContextPart } from '@corekit/callback-kit';
-export { addInvitationSender, senderEventIds } from './sender-registration';
-export type { InvitationSenderPackage, SenderEventIds, SenderSettings } from './sender-registration';
+export { addInvitationSender, defineInvitationDelivery, senderEventIds } from './sender-registration';
+export type {
+  InvitationDeliveryDescriptor,
+  InvitationSenderPackage,
+  SenderEventIds,
+  SenderSettings,
+} from './sender-registration';
 export { createLeakSeeds, findLeaks, engineOutputs } from './leak-probe';
 export type { LeakSeeds, Leak } from './leak-probe';
 export { resolveInvitationRecipient, sanitizeSendMetadata } from '@corekit/tenant-governance';

@@ -71,24 +71,88 @@ export function senderEventIds(
 }
 
 /**
- * The registration every `add<Provider>InvitationDelivery` makes: refuses a second call
- * (ALREADY_REGISTERED), binds `Engine:MultiTenancy:Governance:<section>` strictly (unknown keys,
- * placeholders and bad values are startup errors naming the key), registers the event ids, and when
- * `Enabled` adds the sender to the delivery registry (GOVERNANCE_DELIVERY_NOT_REGISTERED without it). Every
- * send is logged with the tenant, channel, attempt, outcome and reason only.
+ * A sender package's descriptor: what `defineInvitationDelivery` turns into its
+ * `add<Provider>InvitationDelivery(builder, options?, extensions?)`.
+ */
+export interface InvitationDeliveryDescriptor<
+  T extends SenderSettings,
+  TExtensions extends object = object,
+> extends Omit<InvitationSenderPackage<T>, 'packageName' | 'section' | 'describe' | 'create'> {
+  /** The sender's package (`@corekit/sender-http`): declared, and named when a second call is refused. */
+  readonly packageName: string;
+  /** The `add*` function's name (`addHttpInvitationDelivery`), named when a second call is refused. */
+  readonly entry: string;
+  /** The full configuration path of the section (`Engine:MultiTenancy:Governance:HttpInvitationDelivery`). */
+  readonly section: string;
+  /** Safe one-line summary of the settings for the registration log (hosts, postures; never a secret). */
+  readonly describe: (settings: T, extensions: TExtensions) => string;
+  /**
+   * Builds the provider's send function once, from the bound settings and the call's code-only extensions
+   * (clients are created here, from the extension seam or the settings).
+   */
+  readonly create: (
+    settings: T,
+    extensions: TExtensions,
+    builder: EngineBuilder,
+  ) => (call: SenderCall) => Promise<InvitationSendResult>;
+}
+
+/**
+ * Turns a sender descriptor into its `add<Provider>InvitationDelivery(builder, options?, extensions?)`, which
+ * answers the bound settings. The call refuses a second call on one builder (`builder.claimRegistration`,
+ * ALREADY_REGISTERED), binds the section strictly (unknown keys, placeholders and bad values are startup errors
+ * naming the key), registers the event ids, and when `Enabled` adds the sender to the delivery registry
+ * (GOVERNANCE_DELIVERY_NOT_REGISTERED without it). Every send is logged with the tenant, channel, attempt,
+ * outcome and reason only.
+ */
+export function defineInvitationDelivery<
+  T extends SenderSettings,
+  TInput = unknown,
+  TExtensions extends object = object,
+>(descriptor: InvitationDeliveryDescriptor<T, TExtensions>) {
+  return function addInvitationDelivery(
+    builder: EngineBuilder,
+    options?: TInput,
+    extensions: TExtensions = {} as TExtensions,
+  ): T {
+    const { packageName, entry, section } = descriptor;
+    builder.claimRegistration({ packageName, entry, key: `@corekit/sender-kit/${section}` });
+    const definition = {
+      ...descriptor,
+      describe: (settings: T) => descriptor.describe(settings, extensions),
+      create: (settings: T) => descriptor.create(settings, extensions, builder),
+    };
+    return registerSender(builder, definition, options).settings;
+  };
+}
+
+/**
+ * @deprecated Use `defineInvitationDelivery({ packageName, entry, section: <full path>, ... })`, which returns the
+ * `add*` function. This entry takes the section below `Engine:MultiTenancy:Governance` and stays for packages
+ * written against it.
  */
 export function addInvitationSender<T extends SenderSettings>(
   builder: EngineBuilder,
   definition: InvitationSenderPackage<T>,
   options: unknown,
 ): { settings: T; sender: InvitationSender | null } {
+  const section = `${governanceSectionPath}:${definition.section}`;
   builder.claimRegistration({
     packageName: definition.packageName ?? '@corekit/sender-kit',
     entry: `add${definition.section}`,
-    key: `@corekit/sender-kit/${definition.section}`,
+    key: `@corekit/sender-kit/${section}`,
   });
+  return registerSender(builder, { ...definition, section }, options);
+}
+
+/** The registration itself, after the claim: `definition.section` is the full path. */
+function registerSender<T extends SenderSettings>(
+  builder: EngineBuilder,
+  definition: InvitationSenderPackage<T>,
+  options: unknown,
+): { settings: T; sender: InvitationSender | null } {
   builder.declarePack({ packageName: '@corekit/sender-kit', specificationVersion: 1 });
-  const path = `${governanceSectionPath}:${definition.section}`;
+  const path = definition.section;
   const settings = builder.configuration.bind(path, definition.schema, options);
   const headers = (settings as { Headers?: Record<string, string> }).Headers;
   const problems = [

@@ -1,9 +1,8 @@
-import type { EngineBuilder } from '@corekit/abstractions';
-import { SendEmailCommand, SESv2Client, type SESv2ClientConfig } from '@aws-sdk/client-sesv2';
-import { addInvitationSender, senderEventIds } from '@corekit/sender-kit';
+import type { SESv2ClientConfig } from '@aws-sdk/client-sesv2';
+import { defineInvitationDelivery, senderEventIds } from '@corekit/sender-kit';
 import { sesSenderOptionsSchema, type SesSenderOptions, type SesSenderOptionsInput } from './ses-options';
 import { createSesSend, type SesClient } from './ses-sender';
-import type { SesTransportSettings } from './ses-transport';
+import { sesV2Client } from '@corekit/email-ses';
 
 /** Event ids of the CLOUD provider delivery (runtime-operations 6: 4576-4577; 4578-4584 are its callbacks'). */
 export const sesSenderEventIds = { registered: 4576, completed: 4577 } as const;
@@ -18,38 +17,22 @@ export interface SesInvitationDeliveryExtensions {
   readonly clientConfig?: Omit<SESv2ClientConfig, 'region'>;
 }
 
-/** The default client: `@aws-sdk/client-sesv2` `SendEmailCommand` in RegionSystemName. */
-export function sesV2Client(
-  settings: Pick<SesTransportSettings, 'RegionSystemName'>,
-  config: SesInvitationDeliveryExtensions['clientConfig'] = {},
-): SesClient {
-  const client = new SESv2Client({ maxAttempts: 1, ...config, region: settings.RegionSystemName });
-  return {
-    sendEmail: (input, signal) => client.send(new SendEmailCommand(input), { abortSignal: signal }),
-  };
-}
-
 /**
  * Registers the Amazon SES v2 sender (`Engine:MultiTenancy:Governance:AmazonSesInvitationDelivery`) after
  * `addTenantGovernanceDelivery`. Identities, sending-domain setup and account policy are the cloud account's.
  */
-export function addAmazonSesInvitationDelivery(
-  builder: EngineBuilder,
-  options?: SesSenderOptionsInput,
-  extensions: SesInvitationDeliveryExtensions = {},
-): SesSenderOptions {
-  return addInvitationSender(
-    builder,
-    {
-      packageName: '@corekit/sender-ses',
-      section: 'AmazonSesInvitationDelivery',
-      schema: sesSenderOptionsSchema,
-      eventIds: senderEventIds('Tenant governance, cloud email service delivery', 'ses', sesSenderEventIds),
-      describe: (settings) =>
-        `region ${settings.RegionSystemName}, configuration set ${settings.ConfigurationSetName ? 'set' : 'unset'}`,
-      create: (settings) =>
-        createSesSend(settings, extensions.client ?? sesV2Client(settings, extensions.clientConfig)),
-    },
-    options,
-  ).settings;
-}
+export const addAmazonSesInvitationDelivery = defineInvitationDelivery<
+  SesSenderOptions,
+  SesSenderOptionsInput,
+  SesInvitationDeliveryExtensions
+>({
+  packageName: '@corekit/sender-ses',
+  entry: 'addAmazonSesInvitationDelivery',
+  section: 'Engine:MultiTenancy:Governance:AmazonSesInvitationDelivery',
+  schema: sesSenderOptionsSchema,
+  eventIds: senderEventIds('Tenant governance, cloud email service delivery', 'ses', sesSenderEventIds),
+  describe: (settings) =>
+    `region ${settings.RegionSystemName}, configuration set ${settings.ConfigurationSetName ? 'set' : 'unset'}`,
+  create: (settings, extensions) =>
+    createSesSend(settings, extensions.client ?? sesV2Client(settings, extensions.clientConfig)),
+});
