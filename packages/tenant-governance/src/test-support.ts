@@ -1,6 +1,6 @@
 import { addMultiTenancy } from '@corekit/tenancy';
 import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
-import { addTenantGovernance } from './add-tenant-governance';
+import { addTenantGovernance, governanceContextKey } from './add-tenant-governance';
 import type { TenantGovernanceOptionsInput } from './governance-options';
 
 /** A started engine with tenancy (acme, globex) and governance, a movable clock and a capture logger. Tests only. */
@@ -21,6 +21,8 @@ export async function startGovernance(
   return {
     engine,
     governance,
+    /** The context the service's parts share (for the tests of one part). */
+    context: builder.resolve(governanceContextKey)!,
     logger,
     advance(seconds: number) {
       now = new Date(now.getTime() + seconds * 1000);
