@@ -1,4 +1,4 @@
-import { resolveAuthorityHost, type GraphTokenProvider } from './token-provider';
+import { resolveAuthorityHost, type GraphTokenProvider } from './graph-authority';
 
 /** An app registration's client-secret grant (OAuth 2.0 client credentials on the identity platform v2.0). */
 export interface ClientCredentialsGrant {

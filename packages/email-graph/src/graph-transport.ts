@@ -9,8 +9,8 @@ import {
   type EmailMessage,
   type EmailSendOutcome,
   type EmailTransport,
-} from '@corekit/sender-kit';
-import type { GraphTokenProvider } from './token-provider';
+} from '@corekit/email-kit';
+import type { GraphTokenProvider } from './graph-authority';
 
 /** One sendMail request: the path under the version, the JSON body, the bearer token. */
 export interface GraphSendMailRequest {

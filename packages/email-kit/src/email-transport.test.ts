@@ -1,7 +1,5 @@
-import { emailSendResult } from './delivery-context';
 import {
   classifyEmailHttpStatus,
-  emailOutcome,
   isTimeoutError,
   retryAfterMsOf,
   untilAborted,
@@ -55,26 +53,5 @@ describe('email transports (message-neutral)', () => {
     expect(isTimeoutError({ code: 'ETIMEDOUT' }, new AbortController().signal)).toBe(true);
     expect(isTimeoutError({ code: 'ECONNREFUSED' }, new AbortController().signal)).toBe(false);
     expect(isTimeoutError({}, controller.signal)).toBe(true);
-  });
-
-  it('maps an outcome to an invitation send result: delivered dispatched, both failures sender-failed and retryable', () => {
-    expect(emailSendResult(emailOutcome.delivered(202, 'p-1', { s: 202 }), { senderId: 'x' }, 'm-1')).toEqual(
-      {
-        outcome: 'dispatched',
-        providerMessageId: 'p-1',
-        metadata: { senderId: 'x', s: 202 },
-        messageId: 'm-1',
-      },
-    );
-    for (const failure of [
-      emailOutcome.retryable('timeout'),
-      emailOutcome.terminal('smtp-status-550', {}, 550),
-    ])
-      expect(emailSendResult(failure, { senderId: 'x' })).toEqual({
-        outcome: 'sender-failed',
-        reason: failure.outcome === 'delivered' ? '' : failure.reason,
-        retryable: true,
-        metadata: { senderId: 'x' },
-      });
   });
 });

@@ -8,7 +8,7 @@ import {
   type EmailMessage,
   type EmailSendOutcome,
   type EmailTransport,
-} from '@corekit/sender-kit';
+} from '@corekit/email-kit';
 
 /** The form fields of one message (`mailgun.js` `messages.create` data: `o:*`, `h:*`, `v:*` keys). */
 export type MailgunMessage = Record<string, string | string[]>;

@@ -8,7 +8,7 @@ import {
   type EmailMessage,
   type EmailSendOutcome,
   type EmailTransport,
-} from '@corekit/sender-kit';
+} from '@corekit/email-kit';
 
 /** The message handed to the client (`@sendgrid/mail`'s camelCase shape). */
 export interface SendGridMessage {

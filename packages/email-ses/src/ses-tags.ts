@@ -1,4 +1,4 @@
-import { decodeContextValue, encodeContextValue, encodedContextPrefix } from '@corekit/sender-kit';
+import { decodeContextValue, encodeContextValue, encodedContextPrefix } from '@corekit/email-kit';
 
 /**
  * A configured tag value in SES's alphabet (`[A-Za-z0-9_-]`, at most 256): the delivery context contract's

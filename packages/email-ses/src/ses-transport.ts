@@ -7,7 +7,7 @@ import {
   type EmailMessage,
   type EmailSendOutcome,
   type EmailTransport,
-} from '@corekit/sender-kit';
+} from '@corekit/email-kit';
 import { sesTagName, sesTagValue } from './ses-tags';
 
 /** The SES v2 SendEmail input (the SDK's `SendEmailCommandInput` shape, the fields used here). */

@@ -6,7 +6,7 @@ import {
   type EmailMessage,
   type EmailSendOutcome,
   type EmailTransport,
-} from '@corekit/sender-kit';
+} from '@corekit/email-kit';
 
 /** The message handed to the SMTP client (nodemailer's `sendMail` shape). */
 export interface SmtpMessage {

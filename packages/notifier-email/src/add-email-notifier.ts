@@ -1,5 +1,5 @@
 import { defineNotifier, notifierOutcome, type NotifierOutcome } from '@corekit/notifier-kit';
-import type { EmailSendOutcome, EmailTransport } from '@corekit/sender-kit';
+import type { EmailSendOutcome, EmailTransport } from '@corekit/email-kit';
 import { renderAlertEmail } from './email-notification';
 import { emailProviders, emailTargetShape } from './email-target-shape';
 import { emailTargetHost, emailTransportOf, type EmailTarget } from './email-transports';

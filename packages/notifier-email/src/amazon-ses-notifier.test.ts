@@ -4,7 +4,7 @@ import { notifierConformanceSuite, sampleNotification } from '@corekit/testing/n
 import { startNotifierService, type NotifierService } from '@corekit/testing/notifier-service';
 import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { notifierRegistryKey, type AlertNotification, type Notifier } from '@corekit/notifier-kit';
-import { decodeSesTagValue } from '@corekit/sender-ses';
+import { decodeSesTagValue } from '@corekit/email-ses';
 import { addEmailNotifier } from './index';
 
 const accessKeyId = 'AKIANOTIFIERTEST0001';

@@ -8,8 +8,8 @@ import {
   messageLabelList,
   notPlaceholder,
   statusCodeList,
-} from '@corekit/sender-kit';
-import { authorityAliases } from '@corekit/sender-graph';
+} from '@corekit/email-kit';
+import { authorityAliases } from '@corekit/email-graph';
 
 /** The SMTP relay of a target (the SMTP invitation sender's transport settings). */
 const smtpShape = z.object({

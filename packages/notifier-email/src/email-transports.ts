@@ -1,15 +1,15 @@
 import type { NotifierTarget } from '@corekit/notifier-kit';
-import type { EmailTransport } from '@corekit/sender-kit';
+import type { EmailTransport } from '@corekit/email-kit';
 import {
   clientCredentialsTokenProvider,
   createGraphTransport,
   defaultGraphScope,
   graphSdkClient,
-} from '@corekit/sender-graph';
-import { createMailgunTransport, mailgunJsClient } from '@corekit/sender-mailgun';
-import { createSendGridTransport, sendGridMailClient } from '@corekit/sender-sendgrid';
-import { createSesTransport, sesV2Client } from '@corekit/sender-ses';
-import { createSmtpTransport, nodemailerClient } from '@corekit/sender-smtp';
+} from '@corekit/email-graph';
+import { createMailgunTransport, mailgunJsClient } from '@corekit/email-mailgun';
+import { createSendGridTransport, sendGridMailClient } from '@corekit/email-sendgrid';
+import { createSesTransport, sesV2Client } from '@corekit/email-ses';
+import { createSmtpTransport, nodemailerClient } from '@corekit/email-smtp';
 import type { emailTargetShape } from './email-target-shape';
 
 export type EmailTarget = NotifierTarget<typeof emailTargetShape>;

@@ -6,14 +6,11 @@ import {
   senderBaseShape,
   statusCodeList,
 } from '@corekit/sender-kit';
+import { authorityAliases } from '@corekit/email-graph';
 import { z } from 'zod';
 
-/** The three named clouds of `AuthorityHost` (spec 4.1 DIR), or an absolute https URI. */
-export const authorityAliases = {
-  public: 'https://login.microsoftonline.com',
-  government: 'https://login.microsoftonline.us',
-  china: 'https://login.chinacloudapi.cn',
-} as const;
+// The three named clouds of `AuthorityHost` are the Graph transport's (@corekit/email-graph).
+export { authorityAliases } from '@corekit/email-graph';
 
 const authorityHost = z
   .string()

@@ -9,10 +9,10 @@ import {
 } from '@corekit/sender-kit';
 import type { InvitationSendResult } from '@corekit/tenant-governance';
 import type { GraphSenderOptions } from './graph-options';
-import { createGraphTransport, type GraphMailClient } from './graph-transport';
+import { createGraphTransport, type GraphMailClient } from '@corekit/email-graph';
 import type { GraphTokenProvider } from './token-provider';
 
-export type { GraphMailClient, GraphSendMailRequest } from './graph-transport';
+export type { GraphMailClient, GraphSendMailRequest } from '@corekit/email-graph';
 
 /**
  * One sendMail call of an invitation through the Graph transport: `/users/{SenderUserId}/sendMail` or

@@ -4,9 +4,9 @@ export { graphSenderOptionsSchema, azureIdentityOptionsSchema, authorityAliases 
 export type { GraphSenderOptions, GraphSenderOptionsInput, AzureIdentityOptions } from './graph-options';
 export { createGraphSend } from './graph-sender';
 export type { GraphMailClient, GraphSendMailRequest } from './graph-sender';
-export { createGraphTransport, classifyGraphError, graphSendMailBodyOf } from './graph-transport';
-export type { GraphTransportSettings } from './graph-transport';
-export { graphSdkClient } from './graph-client';
+export { createGraphTransport, classifyGraphError, graphSendMailBodyOf } from '@corekit/email-graph';
+export type { GraphTransportSettings } from '@corekit/email-graph';
+export { graphSdkClient } from '@corekit/email-graph';
 export {
   credentialTokenProvider,
   defaultGraphScope,
@@ -19,5 +19,5 @@ export {
   ClientCredentialsTokenError,
   clientCredentialsTokenProvider,
   tokenEndpointOf,
-} from './client-credentials-token-provider';
-export type { ClientCredentialsGrant } from './client-credentials-token-provider';
+} from '@corekit/email-graph';
+export type { ClientCredentialsGrant } from '@corekit/email-graph';

@@ -8,26 +8,15 @@ import {
   type AccessToken,
   type TokenCredential,
 } from '@azure/identity';
-import { authorityAliases, type AzureIdentityOptions } from './graph-options';
+import type { AzureIdentityOptions } from './graph-options';
+import { resolveAuthorityHost, type GraphTokenProvider } from '@corekit/email-graph';
+
+// The token seam and the authority helpers are the Graph transport's (@corekit/email-graph); reached here too.
+export { defaultGraphScope, resolveAuthorityHost } from '@corekit/email-graph';
+export type { GraphTokenProvider } from '@corekit/email-graph';
 
 /** Event ids of token acquisition (spec 6: 4574 acquired, 4575 failed). */
 export const graphTokenEventIds = { acquired: 4574, failed: 4575 } as const;
-
-/** The replaceable token seam of the Graph sender. */
-export interface GraphTokenProvider {
-  getToken(signal: AbortSignal): Promise<string>;
-}
-
-/** `public`, `government`, `china` or an absolute https URI, as the identity library's authority host. */
-export function resolveAuthorityHost(value: string): string {
-  return authorityAliases[value as keyof typeof authorityAliases] ?? value.replace(/\/+$/, '');
-}
-
-/** The application-permission default scope of a Graph base URL (`https://<host>/.default`). */
-export function defaultGraphScope(baseUrl: string): string {
-  const url = new URL(baseUrl);
-  return url.protocol === 'https:' ? `https://${url.host}/.default` : 'https://graph.microsoft.com/.default';
-}
 
 /** The credential the AzureIdentity section describes: environment, workload identity, managed identity, browser. */
 export function identityCredential(options: AzureIdentityOptions): TokenCredential {

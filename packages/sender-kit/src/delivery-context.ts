@@ -6,8 +6,11 @@ import {
   type DeliveryContextAlphabet,
   type DeliveryContextValues,
 } from '@corekit/callback-kit';
-import { isTimeoutError, type EmailSendOutcome } from './email-transport';
+import { isTimeoutError, statusOfError, type EmailSendOutcome } from '@corekit/email-kit';
 import { deterministicDeliveryKey, senderOutcome } from './outcomes';
+
+// How a provider's answer is read is email-kit's; the senders reach it here too.
+export { endpointHost, statusOfError } from '@corekit/email-kit';
 
 /**
  * The identifiers one delivery carries to the provider so status callbacks can find the invitation again:
@@ -51,37 +54,6 @@ export function contextFields(
   alphabet: DeliveryContextAlphabet & ('text' | 'tag') = 'text',
 ): Record<string, string> {
   return encodeDeliveryContext(context, alphabet);
-}
-
-/** The host of an endpoint URL (safe to record: no path, query or user info). */
-export function endpointHost(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'invalid';
-  }
-}
-
-/**
- * The HTTP status an SDK error carries (`code`, `status`, `statusCode`, `$metadata.httpStatusCode`,
- * `response.status(Code)`), or null for transport errors. SendGrid, Mailgun, the AWS SDK and the Graph
- * client each put it somewhere else.
- */
-export function statusOfError(error: unknown): number | null {
-  if (!error || typeof error !== 'object') return null;
-  const source = error as Record<string, any>;
-  const candidates = [
-    source.$metadata?.httpStatusCode,
-    source.statusCode,
-    source.status,
-    source.response?.statusCode,
-    source.response?.status,
-    source.code,
-  ];
-  for (const value of candidates) {
-    if (typeof value === 'number' && value >= 100 && value <= 599) return value;
-  }
-  return null;
 }
 
 /**

@@ -10,9 +10,9 @@ import {
 } from '@corekit/sender-kit';
 import type { InvitationSendResult } from '@corekit/tenant-governance';
 import type { MailgunSenderOptions } from './mailgun-options';
-import { createMailgunTransport, type MailgunClient } from './mailgun-transport';
+import { createMailgunTransport, type MailgunClient } from '@corekit/email-mailgun';
 
-export type { MailgunClient, MailgunMessage } from './mailgun-transport';
+export type { MailgunClient, MailgunMessage } from '@corekit/email-mailgun';
 
 /**
  * One multipart send of an invitation through the Mailgun transport. The delivery context travels in `v:*`

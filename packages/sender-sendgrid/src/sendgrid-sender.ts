@@ -10,9 +10,9 @@ import {
 } from '@corekit/sender-kit';
 import type { InvitationSendResult } from '@corekit/tenant-governance';
 import type { SendGridSenderOptions } from './sendgrid-options';
-import { createSendGridTransport, type SendGridClient } from './sendgrid-transport';
+import { createSendGridTransport, type SendGridClient } from '@corekit/email-sendgrid';
 
-export type { SendGridClient, SendGridMessage } from './sendgrid-transport';
+export type { SendGridClient, SendGridMessage } from '@corekit/email-sendgrid';
 
 /**
  * One mail-send call of an invitation through the SendGrid transport. The delivery context (tenant, invitation,

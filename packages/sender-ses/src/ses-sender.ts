@@ -8,10 +8,10 @@ import {
 } from '@corekit/sender-kit';
 import type { InvitationSendResult } from '@corekit/tenant-governance';
 import type { SesSenderOptions } from './ses-options';
-import { sesTagName, sesTagValue } from './ses-tags';
-import { createSesTransport, type SesClient } from './ses-transport';
+import { sesTagName, sesTagValue } from '@corekit/email-ses';
+import { createSesTransport, type SesClient } from '@corekit/email-ses';
 
-export type { SesClient, SesSendEmailInput } from './ses-transport';
+export type { SesClient, SesSendEmailInput } from '@corekit/email-ses';
 
 /**
  * One SendEmail call of an invitation through the SES transport. The delivery context goes in email tags

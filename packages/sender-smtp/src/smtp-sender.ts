@@ -8,10 +8,10 @@ import {
 } from '@corekit/sender-kit';
 import type { InvitationSendResult } from '@corekit/tenant-governance';
 import type { SmtpSenderOptions } from './smtp-options';
-import { createSmtpTransport, smtpTlsPosture, type SmtpClient } from './smtp-transport';
+import { createSmtpTransport, smtpTlsPosture, type SmtpClient } from '@corekit/email-smtp';
 
-export { smtpTlsPosture } from './smtp-transport';
-export type { SmtpClient, SmtpMessage } from './smtp-transport';
+export { smtpTlsPosture } from '@corekit/email-smtp';
+export type { SmtpClient, SmtpMessage } from '@corekit/email-smtp';
 
 /**
  * One SMTP hand-off of an invitation through the SMTP transport: the Message-Id `<{messageId}@{MessageIdDomain}>`
