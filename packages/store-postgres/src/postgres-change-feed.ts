@@ -1,5 +1,8 @@
 import {
+  connectedFeedState,
   defaultFullReadIntervalMs,
+  StoreChangeListeners,
+  unconnectedFeedState,
   type StoreChange,
   type StoreChangeFeedState,
   type StoreChangeListener,
@@ -37,46 +40,28 @@ const retryDelayMs = (attempt: number): number => Math.min(100 * 2 ** attempt, 5
  * nobody listened is lost).
  */
 export class PostgresChangeFeed {
-  private readonly listeners = new Map<string, Set<StoreChangeListener>>();
+  private readonly listeners = new StoreChangeListeners();
   private client: pg.Client | null = null;
   private retry: ReturnType<typeof setTimeout> | null = null;
   private attempts = 0;
   private closed = true;
-  private current: StoreChangeFeedState = {
-    path: postgresFeedPath,
-    connected: false,
-    connectedAtMs: null,
-    disconnectedAtMs: null,
-    reconnects: 0,
-    roundTripMs: 0,
-    lastError: null,
-  };
+  private current: StoreChangeFeedState = unconnectedFeedState(postgresFeedPath);
 
   constructor(private readonly options: PostgresChangeFeedOptions) {}
 
   watch(store: string, listener: StoreChangeListener): StoreChangeSubscription {
-    let set = this.listeners.get(store);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(store, set);
-    }
-    set.add(listener);
+    const subscription = this.listeners.subscribe(store, listener, {
+      state: () => this.current,
+      fullReadIntervalMs: this.options.fullReadIntervalMs ?? defaultFullReadIntervalMs,
+      lastClosed: () => void this.close(),
+    });
     if (this.closed) {
       this.closed = false;
       void this.connect();
     } else if (this.current.connected) {
       listener.connected?.();
     }
-    const listeners = set;
-    return {
-      state: () => this.current,
-      fullReadIntervalMs: this.options.fullReadIntervalMs ?? defaultFullReadIntervalMs,
-      close: () => {
-        listeners.delete(listener);
-        if (listeners.size === 0) this.listeners.delete(store);
-        if (this.listeners.size === 0) void this.close();
-      },
-    };
+    return subscription;
   }
 
   /** Ends the listening connection (subscribers are kept: a later `watch` connects again). */
@@ -107,16 +92,9 @@ export class PostgresChangeFeed {
       const started = performance.now();
       await client.query(`LISTEN "${this.options.channel}"`);
       if (this.client !== client) return;
-      const reconnect = this.current.connectedAtMs !== null;
       this.attempts = 0;
-      this.current = {
-        ...this.current,
-        connected: true,
-        connectedAtMs: Date.now(),
-        reconnects: this.current.reconnects + (reconnect ? 1 : 0),
-        roundTripMs: performance.now() - started,
-      };
-      this.each((listener) => listener.connected?.());
+      this.current = connectedFeedState(this.current, performance.now() - started);
+      this.listeners.each((listener) => listener.connected?.());
     } catch (error) {
       this.lost(client, (error as Error).message);
     }
@@ -136,7 +114,7 @@ export class PostgresChangeFeed {
       disconnectedAtMs: Date.now(),
       lastError: this.options.redact(reason).slice(0, 300),
     };
-    if (wasConnected) this.each((listener) => listener.disconnected?.(this.current.lastError!));
+    if (wasConnected) this.listeners.each((listener) => listener.disconnected?.(this.current.lastError!));
     if (this.closed) return;
     this.retry = setTimeout(() => void this.connect(), retryDelayMs(this.attempts++));
     this.retry.unref?.();
@@ -144,26 +122,7 @@ export class PostgresChangeFeed {
 
   private deliver(payload: string | undefined): void {
     const change = parseChange(payload);
-    if (!change) return;
-    for (const listener of this.listeners.get(change.store) ?? []) {
-      try {
-        listener.change(change);
-      } catch {
-        /* a listener's failure is its own */
-      }
-    }
-  }
-
-  private each(call: (listener: StoreChangeListener) => void): void {
-    for (const set of this.listeners.values()) {
-      for (const listener of set) {
-        try {
-          call(listener);
-        } catch {
-          /* a listener's failure is its own */
-        }
-      }
-    }
+    if (change) this.listeners.deliver(change);
   }
 }
 

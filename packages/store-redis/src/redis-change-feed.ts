@@ -1,5 +1,8 @@
 import {
+  connectedFeedState,
   defaultFullReadIntervalMs,
+  StoreChangeListeners,
+  unconnectedFeedState,
   type StoreChange,
   type StoreChangeFeedState,
   type StoreChangeListener,
@@ -33,39 +36,21 @@ export interface RedisChangeFeedOptions {
  * whole store: pub/sub keeps nothing for a subscriber that was away).
  */
 export class RedisChangeFeed {
-  private readonly listeners = new Map<string, Set<StoreChangeListener>>();
+  private readonly listeners = new StoreChangeListeners();
   private client: Redis | null = null;
-  private current: StoreChangeFeedState = {
-    path: redisFeedPath,
-    connected: false,
-    connectedAtMs: null,
-    disconnectedAtMs: null,
-    reconnects: 0,
-    roundTripMs: 0,
-    lastError: null,
-  };
+  private current: StoreChangeFeedState = unconnectedFeedState(redisFeedPath);
 
   constructor(private readonly options: RedisChangeFeedOptions) {}
 
   watch(store: string, listener: StoreChangeListener): StoreChangeSubscription {
-    let set = this.listeners.get(store);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(store, set);
-    }
-    set.add(listener);
-    if (!this.client) this.open();
-    else if (this.current.connected) listener.connected?.();
-    const listeners = set;
-    return {
+    const subscription = this.listeners.subscribe(store, listener, {
       state: () => this.current,
       fullReadIntervalMs: this.options.fullReadIntervalMs ?? defaultFullReadIntervalMs,
-      close: () => {
-        listeners.delete(listener);
-        if (listeners.size === 0) this.listeners.delete(store);
-        if (this.listeners.size === 0) this.close();
-      },
-    };
+      lastClosed: () => this.close(),
+    });
+    if (!this.client) this.open();
+    else if (this.current.connected) listener.connected?.();
+    return subscription;
   }
 
   /** Ends the subscribing connection (a later `watch` opens a new one). */
@@ -99,15 +84,8 @@ export class RedisChangeFeed {
       const started = performance.now();
       await client.subscribe(this.options.channel);
       if (this.client !== client) return;
-      const reconnect = this.current.connectedAtMs !== null;
-      this.current = {
-        ...this.current,
-        connected: true,
-        connectedAtMs: Date.now(),
-        reconnects: this.current.reconnects + (reconnect ? 1 : 0),
-        roundTripMs: performance.now() - started,
-      };
-      this.each((listener) => listener.connected?.());
+      this.current = connectedFeedState(this.current, performance.now() - started);
+      this.listeners.each((listener) => listener.connected?.());
     } catch (error) {
       // The connection dropped during SUBSCRIBE: the next `ready` tries again.
       if (this.client === client) {
@@ -125,7 +103,7 @@ export class RedisChangeFeed {
       lastError: this.current.lastError ?? 'the connection closed',
     };
     const reason = this.current.lastError!;
-    this.each((listener) => listener.disconnected?.(reason));
+    this.listeners.each((listener) => listener.disconnected?.(reason));
   }
 
   private redact(message: string): string {
@@ -134,26 +112,7 @@ export class RedisChangeFeed {
 
   private deliver(message: string): void {
     const change = parseChange(message);
-    if (!change) return;
-    for (const listener of this.listeners.get(change.store) ?? []) {
-      try {
-        listener.change(change);
-      } catch {
-        /* a listener's failure is its own */
-      }
-    }
-  }
-
-  private each(call: (listener: StoreChangeListener) => void): void {
-    for (const set of this.listeners.values()) {
-      for (const listener of set) {
-        try {
-          call(listener);
-        } catch {
-          /* a listener's failure is its own */
-        }
-      }
-    }
+    if (change) this.listeners.deliver(change);
   }
 }
 

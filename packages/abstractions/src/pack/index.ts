@@ -125,6 +125,8 @@ export type {
   StoreChangeSubscription,
   WatchableStore,
 } from './store-change-feed';
+export { StoreChangeListeners, unconnectedFeedState, connectedFeedState } from './store-change-listeners';
+export type { StoreChangeFeedSide } from './store-change-listeners';
 export { errorTypeOf } from './pack-tracer';
 export type {
   PackSpanKind,

@@ -1,5 +1,7 @@
 import {
   defaultFullReadIntervalMs,
+  StoreChangeListeners,
+  unconnectedFeedState,
   type StoreChange,
   type StoreChangeFeedState,
   type StoreChangeListener,
@@ -15,44 +17,26 @@ export const inProcessFeedPath = 'in-process';
  * connected; a listener that throws does not stop the others.
  */
 export class InProcessChangeFeed {
-  private readonly listeners = new Map<string, Set<StoreChangeListener>>();
-  private readonly connectedAtMs = Date.now();
+  private readonly listeners = new StoreChangeListeners();
+  private readonly state: StoreChangeFeedState = {
+    ...unconnectedFeedState(inProcessFeedPath),
+    connected: true,
+    connectedAtMs: Date.now(),
+  };
 
   constructor(private readonly fullReadIntervalMs: number = defaultFullReadIntervalMs) {}
 
   publish(change: StoreChange): void {
-    for (const listener of this.listeners.get(change.store) ?? []) {
-      try {
-        listener.change(change);
-      } catch {
-        /* a listener's failure is its own */
-      }
-    }
+    this.listeners.deliver(change);
   }
 
   watch(store: string, listener: StoreChangeListener): StoreChangeSubscription {
-    let listeners = this.listeners.get(store);
-    if (!listeners) {
-      listeners = new Set();
-      this.listeners.set(store, listeners);
-    }
-    listeners.add(listener);
-    const state: StoreChangeFeedState = {
-      path: inProcessFeedPath,
-      connected: true,
-      connectedAtMs: this.connectedAtMs,
-      disconnectedAtMs: null,
-      reconnects: 0,
-      roundTripMs: 0,
-      lastError: null,
-    };
-    listener.connected?.();
-    return {
+    const state = this.state;
+    const subscription = this.listeners.subscribe(store, listener, {
       state: () => state,
       fullReadIntervalMs: this.fullReadIntervalMs,
-      close: () => {
-        listeners.delete(listener);
-      },
-    };
+    });
+    listener.connected?.();
+    return subscription;
   }
 }
