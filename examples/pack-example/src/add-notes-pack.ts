@@ -32,11 +32,7 @@ export function addNotesPack(
   options?: NotesOptionsInput,
   extensions: NotesExtensions = {},
 ): NotesReader {
-  builder.claimRegistration({
-    packageName: '@corekit/example-pack',
-    entry: 'addNotesPack',
-    key: notesRegistrationKey,
-  });
+  builder.claimRegistration({ packageName: notesRegistrationKey, entry: 'addNotesPack' });
   builder.declarePack({ packageName: '@corekit/example-pack', specificationVersion: 1 });
   const settings = builder.configuration.bind(notesSectionPath, notesOptionsSchema, options) as NotesOptions;
   const now = extensions.now ?? (() => new Date());
