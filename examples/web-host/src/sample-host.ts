@@ -24,7 +24,8 @@ import { addGovernanceWebDemo, governanceDemoAuthorize } from './packs/governanc
 import { addTenancyDemo } from './packs/tenancy-demo';
 import { addPlatformObservabilityWhenConfigured } from './platform-observability';
 import { addSharedStoresWhenConfigured } from './shared-stores';
-import { addTransportsDemo } from './packs/transports-demo';
+import { addTransportsDemo, tenantScopedDemoAuthorize } from './packs/transports-demo';
+import type { GrpcTransport } from '@corekit/transport-grpc';
 
 /** The example directory: engine.json and engine.<NODE_ENV>.json live there. */
 export const sampleRoot = path.resolve(
@@ -61,9 +62,13 @@ export interface SampleHostOptions {
  * and /engine, which `NODE_ENV=production` guards). Without it there is no authorize hook: in production the
  * /engine routes then answer 403 to everyone (and startup says how to open them).
  */
-export async function createSampleHost(
-  options: SampleHostOptions = {},
-): Promise<{ host: WebHost; upstream: InventoryUpstream; alerts: AlertsRegistration }> {
+export async function createSampleHost(options: SampleHostOptions = {}): Promise<{
+  host: WebHost;
+  upstream: InventoryUpstream;
+  alerts: AlertsRegistration;
+  /** The gRPC adapter (its port and proto), for clients of the sample's gRPC service. */
+  transports: { grpc: GrpcTransport };
+}> {
   const environment = options.environment ?? process.env;
   // `port: 0` asks for free ports for every listener the sample opens: HTTP and gRPC (tests run in parallel).
   const engineOptions = (options.configuration?.Engine ?? {}) as Record<string, unknown>;
@@ -123,7 +128,7 @@ export async function createSampleHost(
   addInvitationSendersDemo(builder);
   addDeliveryCallbacksDemo(builder, data ? { dataDirectory: data } : {});
   addAgentsDemo(builder);
-  addTransportsDemo(builder);
+  const transports = addTransportsDemo(builder);
   addEventingDemo(builder);
   addDataDemo(builder);
   addRetrievalDemo(builder);
@@ -160,7 +165,8 @@ export async function createSampleHost(
       // it acts in every tenant.
       const policy = requirement?.policy ?? null;
       const demoDecision = demo
-        ? (agentsDemoAuthorize(request.headers, policy, requirement?.resource) ??
+        ? (tenantScopedDemoAuthorize(request.headers, requirement) ??
+          agentsDemoAuthorize(request.headers, policy, requirement?.resource) ??
           governanceDemoAuthorize(request.headers, policy, requirement?.resource))
         : null;
       if (demoDecision) return demoDecision;
@@ -186,5 +192,5 @@ export async function createSampleHost(
     drain: async () => undefined,
     close: () => upstream.close(),
   });
-  return { host, upstream, alerts };
+  return { host, upstream, alerts, transports };
 }

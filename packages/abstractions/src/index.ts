@@ -63,6 +63,14 @@ export {
 export type { HealthSummary, ProblemDetails } from './documents';
 export * from './cell-descriptors';
 export { defineBehavior, BehaviorError, behaviorErrorCodes, behaviorRuntimeKey } from './behaviors';
+export { callableErrorCodes, callableRuntimeKey } from './callables';
+export type {
+  CallableAuthorization,
+  CallableDefinition,
+  CallableInvocation,
+  CallableRuntime,
+  RegisteredCallable,
+} from './callables';
 export type {
   BehaviorContext,
   BehaviorDefinition,

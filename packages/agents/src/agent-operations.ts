@@ -17,6 +17,22 @@ export const runPolicyName = 'agents.run';
  * is the subject that requested the run (else the actor it named).
  */
 export const agentRunResourceKind = 'agent-tool-run';
+/**
+ * `kind` of the authorization resource of a run request: `{ kind, id: toolId, tenantId }`, the tenant being the
+ * request's `metadata.tenantId` when it names one (so a host scoping credentials to tenants decides per tenant).
+ */
+export const agentToolResourceKind = 'agent-tool';
+
+function runRequestResource(input: { params?: unknown; body?: unknown }) {
+  const toolId = (input.params as { toolId?: unknown } | undefined)?.toolId;
+  const metadata = (input.body as { metadata?: unknown } | undefined)?.metadata;
+  const tenantId = (metadata as { tenantId?: unknown } | undefined)?.tenantId;
+  return {
+    kind: agentToolResourceKind,
+    ...(typeof toolId === 'string' ? { id: toolId } : {}),
+    ...(typeof tenantId === 'string' && tenantId !== '' ? { tenantId } : {}),
+  };
+}
 
 const decisionBodySchema = z
   .object({
@@ -42,6 +58,7 @@ export function agentOperations(service: RunService): OperationDefinition<any, a
     body: toolRunRequestSchema,
     result: agentToolExecutionResultSchema,
     authorization: { mode: 'required', policy: runPolicyName },
+    authorizationResource: runRequestResource,
     errors: {
       'invalid-input': 'the body is invalid, or arguments are not JSON or fail the tool schema',
       'not-found': 'the tool id is unknown',

@@ -21,7 +21,12 @@ export type { AgentToolExecutionResult, AgentToolRun, RunOutcome, ToolRunRequest
 export { agentErrorCodes } from './run-service';
 export type { ApprovalDecision } from './run-service';
 export { attemptErrorCodes } from './attempt-runner';
-export { agentRunResourceKind, approvalPolicyName, runPolicyName } from './agent-operations';
+export {
+  agentRunResourceKind,
+  agentToolResourceKind,
+  approvalPolicyName,
+  runPolicyName,
+} from './agent-operations';
 export { agentEventIds } from './agent-telemetry';
 export { runStoreName } from './run-store';
 export { runtimeOf, exposedTools, defaultToolName, modelToolName } from './model-tools/agent-tool-source';

@@ -57,6 +57,7 @@ import { ExtensionRegistry } from './pack/extension-registry';
 import { PackDeclarations } from './pack/pack-declarations';
 import { RegistrationClaims } from './pack/registration-claims';
 import { EngineOperationRegistry } from './pack/operation-registry';
+import { registerCallableRuntime } from './pack/callable-runtime';
 import { RuntimeEventHub } from './pack/runtime-event-hub';
 import { RuntimeStory } from './runtime-story';
 import { StoreBinding, storesOptionsSchema } from './stores';
@@ -160,6 +161,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       settings: () => this.configuration.bind('Engine:Stores', storesOptionsSchema),
     });
     builtinCatalogs(this, this.catalogs, this.clock);
+    registerCallableRuntime(this);
     this.presenceHooks = registerReplicaPresence(this, this.clock, engineVersion);
   }
 

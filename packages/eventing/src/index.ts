@@ -31,6 +31,7 @@ export type {
   DispatchOutcome,
 } from './eventing-model';
 export { eventingErrorCodes, publicationRoute, routeTriggerPublisherId } from './eventing-constants';
+export { eventPublicationResourceKind } from './publication-operation';
 export { eventingEventIds } from './eventing-event-ids';
 export { outboxStoreKey, eventDispatcherKey, useOutboxStore, useEventDispatcher } from './outbox-store';
 export type { OutboxStore, ClaimedOutboxMessage, EventDispatcher } from './outbox-store';

@@ -3,7 +3,14 @@ import { eventingErrorCodes, publicationRoute } from './eventing-constants';
 import { eventPublicationRequestSchema, eventPublicationResultSchema } from './eventing-model';
 import type { EventingPackRuntime } from './eventing-pack-runtime';
 
-/** `POST /engine/event-publications`: the route publisher, answered by the pack runtime. */
+/** `kind` of the authorization resource of a publication: `{ kind, tenantId }` (the body's `tenantId`). */
+export const eventPublicationResourceKind = 'event-publication';
+
+/**
+ * `POST /engine/event-publications`: the route publisher, answered by the pack runtime. It acts on the tenant its
+ * body names (`tenantId`), so a host scoping credentials to tenants decides per tenant, on REST and on every
+ * transport that serves it (docs/adr/0001-one-callable.md).
+ */
 export function publicationOperation(runtime: Pick<EventingPackRuntime, 'publish'>) {
   return defineOperation({
     id: 'eventing.publish',
@@ -24,6 +31,12 @@ export function publicationOperation(runtime: Pick<EventingPackRuntime, 'publish
       unavailable: `the outbox cannot stage now (${eventingErrorCodes.outboxFull})`,
     },
     owner: '@corekit/eventing',
+    authorizationResource: ({ body }) => {
+      const tenantId = (body as { tenantId?: unknown } | undefined)?.tenantId;
+      return typeof tenantId === 'string' && tenantId !== ''
+        ? { kind: eventPublicationResourceKind, tenantId }
+        : { kind: eventPublicationResourceKind };
+    },
     handler: ({ body }) => runtime.publish(body),
   });
 }

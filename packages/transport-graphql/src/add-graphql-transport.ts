@@ -1,15 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
-  authorizeBehaviorCall,
-  behaviorRuntimeKey,
+  callableRuntimeKey,
   type EngineBuilder,
-  type RegisteredBehavior,
+  type RegisteredCallable,
   type TransportAdapter,
 } from '@corekit/abstractions';
 import {
   beginTransportRegistration,
   readBoundedBody,
-  servedBehaviors,
+  servedCallables,
   type TransportDescription,
 } from '@corekit/transport-kit';
 import { NoSchemaIntrospectionCustomRule, type GraphQLSchema } from 'graphql';
@@ -75,7 +74,7 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
   const { settings, logger, calls, category } = registration;
   const isQuery = queryRule(settings);
   let generated: { schema: GraphQLSchema; fields: GeneratedField[]; count: number } | undefined;
-  let behaviors: (() => readonly RegisteredBehavior[]) | undefined;
+  let behaviors: (() => readonly RegisteredCallable[]) | undefined;
   let mounted = false;
 
   const adapter: TransportAdapter = {
@@ -83,24 +82,22 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
     mount({ engine, http, authorize, descriptionsGuarded }) {
       if (!http) return;
       mounted = true;
-      const runtime = engine.resolve(behaviorRuntimeKey);
-      behaviors = servedBehaviors(runtime);
-      const byId = new Map<string, RegisteredBehavior>();
+      const callables = engine.resolve(callableRuntimeKey)!;
+      behaviors = servedCallables(callables, settings.Operations);
       const resolve = async (field: GeneratedField, args: Record<string, unknown>, context: unknown) => {
         const input = field.spreadArguments ? withoutNulls(args) : withoutNulls(args.input);
         const { request } = context as RequestContext;
         try {
-          const entry = byId.get(field.behaviorId);
-          if (entry) {
-            await authorizeBehaviorCall(authorize, entry.behavior, {
+          // The one invoke path (docs/adr/0001-one-callable.md): resource, authorization, validation, span.
+          const result = await callables.invoke(field.behaviorId, input ?? {}, {
+            transport: 'graphql',
+            authorizer: authorize,
+            request: {
               method: request.method ?? 'POST',
               path: settings.Path,
               headers: request.headers,
               raw: request,
-            });
-          }
-          const result = await runtime!.invoke(field.behaviorId, input ?? {}, {
-            transport: 'graphql',
+            },
             signal: (context as RequestContext).signal,
           });
           calls.add(1, { behavior: field.behaviorId, outcome: 'ok' });
@@ -122,8 +119,6 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
       const schema = () => {
         const current = behaviors!();
         if (!generated || generated.count !== current.length) {
-          byId.clear();
-          for (const entry of current) byId.set(entry.behavior.id, entry);
           generated = { ...buildGraphQlSchema(current, isQuery, resolve), count: current.length };
         }
         return generated.schema;
@@ -195,7 +190,7 @@ export function addGraphQlTransport(builder: EngineBuilder, options?: GraphQlOpt
     mountedOperations: () =>
       behaviors
         ? behaviors()
-            .map((entry) => entry.behavior.id)
+            .map((entry) => entry.callable.id)
             .sort()
         : [],
   };

@@ -1,4 +1,4 @@
-import { endpointPathSchema, maxBodyBytesSchema } from '@corekit/transport-kit';
+import { endpointPathSchema, maxBodyBytesSchema, servedOperationsSchema } from '@corekit/transport-kit';
 import { z } from 'zod';
 
 export const graphQlSectionPath = 'Engine:GraphQL';
@@ -49,6 +49,11 @@ export const graphQlOptionsSchema = z.object({
   Introspection: z.boolean().optional(),
   /** Whether the host's authorize hook must accept each request. Default false. */
   RequireAuthorization: z.boolean().default(false),
+  /**
+   * The operations served as root fields besides every behavior: ids or `prefix.*` (`['agents.run-tool']`).
+   * A field's `input` argument is `{ params, query, body }` with the parts the operation declares. Default none.
+   */
+  Operations: servedOperationsSchema,
 });
 
 export type GraphQlOptions = z.output<typeof graphQlOptionsSchema>;

@@ -15,8 +15,15 @@ import {
   type GraphQLInputType,
   type GraphQLOutputType,
 } from 'graphql';
-import type { RegisteredBehavior } from '@corekit/abstractions';
-import { camelCase, defOf, isInteger, pascalCase, unwrapSchema } from '@corekit/transport-kit';
+import type { RegisteredBehavior, RegisteredCallable } from '@corekit/abstractions';
+import {
+  asRegisteredCallable,
+  camelCase,
+  defOf,
+  isInteger,
+  pascalCase,
+  unwrapSchema,
+} from '@corekit/transport-kit';
 
 /** Any JSON value: what a zod schema without a GraphQL shape (record, union, unknown) becomes. */
 export const jsonScalar = new GraphQLScalarType({
@@ -149,10 +156,10 @@ class TypeFactory {
 /** Builds the root field arguments of one behavior's input. */
 function argumentsOf(
   factory: TypeFactory,
-  entry: RegisteredBehavior,
+  entry: RegisteredCallable,
 ): { args: GraphQLFieldConfigArgumentMap; spread: boolean } {
-  const base = pascalCase(entry.behavior.id);
-  const { schema } = unwrapSchema(entry.behavior.input);
+  const base = pascalCase(entry.callable.id);
+  const { schema } = unwrapSchema(entry.callable.input);
   const def = defOf(schema);
   if (def?.type === 'object' && Object.keys(def.shape ?? {}).every((key) => namePattern.test(key))) {
     const args = Object.fromEntries(
@@ -163,17 +170,18 @@ function argumentsOf(
     );
     return { args, spread: true };
   }
-  return { args: { input: { type: factory.input(entry.behavior.input, base) } }, spread: false };
+  return { args: { input: { type: factory.input(entry.callable.input, base) } }, spread: false };
 }
 
 /**
- * Builds the schema: one root field per behavior (`orders.get` → `ordersGet`), a Query field when `isQuery`
+ * Builds the schema: one root field per callable, a behavior or an operation the adapter serves
+ * (`orders.get` → `ordersGet`; behavior entries `{ moduleId, behavior }` are accepted too), a Query field when `isQuery`
  * says it reads, a Mutation field otherwise. Object inputs become field arguments, other inputs one `input`
  * argument; outputs become object types named after the behavior (`OrdersGetResult`). What GraphQL cannot
  * type (records, unions, unknown, keys that are not GraphQL names) is the `JSON` scalar.
  */
 export function buildGraphQlSchema(
-  behaviors: readonly RegisteredBehavior[],
+  behaviors: readonly (RegisteredCallable | RegisteredBehavior)[],
   isQuery: (behaviorId: string) => boolean,
   resolve: (field: GeneratedField, args: Record<string, unknown>, context: unknown) => unknown,
 ): { schema: GraphQLSchema; fields: GeneratedField[] } {
@@ -183,15 +191,15 @@ export function buildGraphQlSchema(
     Mutation: {},
   };
   const fields: GeneratedField[] = [];
-  for (const entry of behaviors) {
-    const { id, description } = entry.behavior;
+  for (const entry of behaviors.map(asRegisteredCallable)) {
+    const { id, description } = entry.callable;
     const root = isQuery(id) ? 'Query' : 'Mutation';
     const { args, spread } = argumentsOf(factory, entry);
     const field: GeneratedField = { behaviorId: id, fieldName: camelCase(id), root, spreadArguments: spread };
     fields.push(field);
     roots[root][field.fieldName] = {
-      type: factory.output(entry.behavior.output, `${pascalCase(id)}Result`),
-      description: description ? `${description} (behavior ${id})` : `Behavior ${id}`,
+      type: factory.output(entry.callable.output, `${pascalCase(id)}Result`),
+      description: description ? `${description} (${entry.kind} ${id})` : `${entry.kind} ${id}`,
       args,
       resolve: (_source, fieldArgs, context) => resolve(field, fieldArgs, context),
     };

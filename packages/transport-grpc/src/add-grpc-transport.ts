@@ -1,15 +1,15 @@
 import {
   CoreError,
-  behaviorRuntimeKey,
+  callableRuntimeKey,
   type Authorizer,
   type Engine,
   type EngineBuilder,
-  type RegisteredBehavior,
+  type RegisteredCallable,
   type TransportAdapter,
 } from '@corekit/abstractions';
 import {
   beginTransportRegistration,
-  servedBehaviors,
+  servedCallables,
   type TransportDescription,
 } from '@corekit/transport-kit';
 import {
@@ -69,7 +69,7 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
   /** The port the first server bound (`Port: 0` picks one): later servers bind the same one. */
   let boundPort: number | undefined;
   let served: string[] = [];
-  let behaviors: readonly RegisteredBehavior[] = [];
+  let behaviors: readonly RegisteredCallable[] = [];
   let attachedEngine: Engine | undefined;
   /** Set when shutdown (not a restart) begins: NOT_SERVING, and the server closes once the engine stopped. */
   let closeWhenStopped = false;
@@ -104,7 +104,7 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
     const next = new GrpcBehaviorServer({
       authorize: hostAuthorizer,
       reflection,
-      runtime: engine.resolve(behaviorRuntimeKey)!,
+      callables: engine.resolve(callableRuntimeKey)!,
       behaviors,
       settings,
       logger,
@@ -170,8 +170,8 @@ export function addGrpcTransport(builder: EngineBuilder, options?: GrpcOptionsIn
       attachedEngine = engine;
       hostAuthorizer = authorize;
       reflection = settings.Reflection ?? !descriptionsGuarded;
-      behaviors = servedBehaviors(engine.resolve(behaviorRuntimeKey))();
-      served = behaviors.map((entry) => entry.behavior.id);
+      behaviors = servedCallables(engine.resolve(callableRuntimeKey), settings.Operations)();
+      served = behaviors.map((entry) => entry.callable.id);
       engine.subscribe((event) => {
         if (event.type === 'health-changed') statusMayHaveChanged();
         // A failed start closes the server too (the host does not unmount adapters): the next start binds anew.

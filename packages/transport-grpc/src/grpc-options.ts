@@ -1,3 +1,4 @@
+import { servedOperationsSchema } from '@corekit/transport-kit';
 import { z } from 'zod';
 
 export const grpcSectionPath = 'Engine:Grpc';
@@ -68,6 +69,11 @@ export const grpcOptionsSchema = z.object({
   ShutdownTimeoutMs: z.number().int().min(0).max(300_000).default(5000),
   /** TLS for the server; absent: plaintext. */
   Tls: grpcTlsOptionsSchema.optional(),
+  /**
+   * The operations served as rpcs besides every behavior: ids or `prefix.*` (`['eventing.publish']`). The
+   * request message has the fields `params`, `query` and `body` the operation declares. Default none.
+   */
+  Operations: servedOperationsSchema,
 });
 
 export type GrpcOptions = z.output<typeof grpcOptionsSchema>;

@@ -12,12 +12,12 @@ import protobuf from 'protobufjs';
 // protobufjs is CommonJS: its named exports are not visible to ES module imports.
 const { parse } = protobuf;
 import {
-  authorizeBehaviorCall,
   type Authorizer,
-  type BehaviorRuntime,
+  type CallableRuntime,
   type Logger,
   type PackCounter,
   type RegisteredBehavior,
+  type RegisteredCallable,
 } from '@corekit/abstractions';
 import { grpcEventIds, type GrpcOptions } from './grpc-options';
 import { toGrpcError } from './grpc-status';
@@ -38,7 +38,7 @@ const loaderOptions = {
 
 /** The generated service, loaded for @grpc/grpc-js. */
 export function loadBehaviorService(
-  behaviors: readonly RegisteredBehavior[],
+  behaviors: readonly (RegisteredCallable | RegisteredBehavior)[],
   settings: GrpcOptions,
 ): { proto: string; packageDefinition: PackageDefinition; service: ServiceDefinition } {
   const proto = generateProto(behaviors, { packageName: settings.Package, serviceName: settings.Service });
@@ -51,8 +51,10 @@ export function loadBehaviorService(
 
 /** What the running server needs from the adapter. */
 export interface GrpcServerContext {
-  readonly runtime: BehaviorRuntime;
-  readonly behaviors: readonly RegisteredBehavior[];
+  /** The engine's callable runtime: the one invoke path (resource, authorization, validation, span). */
+  readonly callables: CallableRuntime;
+  /** The callables served as rpcs: every non-streaming behavior and the operations `Operations` lists. */
+  readonly behaviors: readonly RegisteredCallable[];
   readonly settings: GrpcOptions;
   readonly logger: Logger;
   readonly calls: PackCounter;
@@ -97,9 +99,9 @@ export class GrpcBehaviorServer {
     string,
     (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void
   > {
-    const { runtime, logger, calls } = this.context;
+    const { callables, logger, calls } = this.context;
     return Object.fromEntries(
-      this.context.behaviors.map(({ behavior }) => [
+      this.context.behaviors.map(({ callable: behavior }) => [
         rpcName(behavior.id),
         (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
           const aborted = new AbortController();
@@ -109,14 +111,13 @@ export class GrpcBehaviorServer {
           const headers = Object.fromEntries(
             Object.entries(call.metadata.getMap()).map(([name, value]) => [name, String(value)]),
           );
-          authorizeBehaviorCall(this.context.authorize, behavior, {
-            method: 'POST',
-            path: call.getPath(),
-            headers,
-          })
-            .then(() =>
-              runtime.invoke(behavior.id, input ?? {}, { transport: 'grpc', signal: aborted.signal }),
-            )
+          callables
+            .invoke(behavior.id, input ?? {}, {
+              transport: 'grpc',
+              authorizer: this.context.authorize,
+              request: { method: 'POST', path: call.getPath(), headers },
+              signal: aborted.signal,
+            })
             .then((result) => {
               calls.add(1, { behavior: behavior.id, outcome: 'ok' });
               const wire = toWire(behavior.output, result);

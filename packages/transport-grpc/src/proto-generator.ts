@@ -1,4 +1,5 @@
-import type { RegisteredBehavior } from '@corekit/abstractions';
+import type { RegisteredBehavior, RegisteredCallable } from '@corekit/abstractions';
+import { asRegisteredCallable } from '@corekit/transport-kit';
 import { pascalCase } from '@corekit/transport-kit';
 import { isWrapped, protoShape, rpcName, type ProtoShape } from './proto-shape';
 
@@ -73,23 +74,18 @@ function topLevel(writer: MessageWriter, name: string, schema: unknown, comment:
  * behaviors give the same text.
  */
 export function generateProto(
-  behaviors: readonly RegisteredBehavior[],
+  behaviors: readonly (RegisteredCallable | RegisteredBehavior)[],
   names: ProtoNames = defaultProtoNames,
 ): string {
   const writer = new MessageWriter();
   const rpcs: string[] = [];
-  for (const { behavior, moduleId } of behaviors) {
+  for (const { kind, owner, callable: behavior } of behaviors.map(asRegisteredCallable)) {
     const name = rpcName(behavior.id);
-    const request = topLevel(writer, `${name}Request`, behavior.input, `Input of behavior ${behavior.id}`);
-    const response = topLevel(
-      writer,
-      `${name}Response`,
-      behavior.output,
-      `Output of behavior ${behavior.id}`,
-    );
+    const request = topLevel(writer, `${name}Request`, behavior.input, `Input of ${kind} ${behavior.id}`);
+    const response = topLevel(writer, `${name}Response`, behavior.output, `Output of ${kind} ${behavior.id}`);
     const summary = (behavior.description ?? '').replace(/\s+/g, ' ').trim();
     rpcs.push(
-      `  // ${behavior.id} (module ${moduleId})${summary ? `: ${summary}` : ''}\n  rpc ${name} (${request}) returns (${response});`,
+      `  // ${behavior.id} (${kind === 'behavior' ? 'module' : 'owner'} ${owner})${summary ? `: ${summary}` : ''}\n  rpc ${name} (${request}) returns (${response});`,
     );
   }
   return [

@@ -1,15 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  authorizeBehaviorCall,
-  behaviorRuntimeKey,
-  type EngineBuilder,
-  type TransportAdapter,
-} from '@corekit/abstractions';
+import { callableRuntimeKey, type EngineBuilder, type TransportAdapter } from '@corekit/abstractions';
 import {
   beginTransportRegistration,
   jsonBodyRefusal,
   readBoundedBody,
-  servedMethods,
+  servedCallableIds,
+  servedCallables,
   type TransportDescription,
 } from '@corekit/transport-kit';
 import { dispatchJsonRpc } from './jsonrpc-dispatcher';
@@ -68,8 +64,8 @@ export function addJsonRpcTransport(builder: EngineBuilder, options?: JsonRpcOpt
     name: 'JsonRpc',
     mount({ engine, http, authorize }) {
       if (!http) return;
-      const runtime = engine.resolve(behaviorRuntimeKey);
-      methods = servedMethods(runtime);
+      const callables = engine.resolve(callableRuntimeKey)!;
+      methods = servedCallableIds(servedCallables(callables, settings.Operations));
       const handler = async (request: IncomingMessage, response: ServerResponse) => {
         totals = { ...totals, requests: totals.requests + 1 };
         const body = await readBoundedBody(request, settings.MaxBodyBytes);
@@ -107,21 +103,16 @@ export function addJsonRpcTransport(builder: EngineBuilder, options?: JsonRpcOpt
           if (!response.writableFinished) aborted.abort();
         });
         const answer = await dispatchJsonRpc(body, {
-          runtime: runtime!,
           methods: methods!(),
           maxBatchSize: settings.MaxBatchSize,
-          authorize: (method) => {
-            const entry = runtime!.behaviors().find((candidate) => candidate.behavior.id === method);
-            return entry
-              ? authorizeBehaviorCall(authorize, entry.behavior, {
-                  method: 'POST',
-                  path: settings.Path,
-                  headers: request.headers,
-                  raw: request,
-                })
-              : Promise.resolve(null);
-          },
-          signal: aborted.signal,
+          // The one invoke path (docs/adr/0001-one-callable.md): resource, authorization, validation, span.
+          invoke: (method, params) =>
+            callables.invoke(method, params, {
+              transport: 'json-rpc',
+              authorizer: authorize,
+              request: { method: 'POST', path: settings.Path, headers: request.headers, raw: request },
+              signal: aborted.signal,
+            }),
           logger,
           count: (method, outcome) => {
             totals = {

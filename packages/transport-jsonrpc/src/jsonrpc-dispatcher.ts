@@ -1,4 +1,4 @@
-import type { BehaviorRuntime, Logger } from '@corekit/abstractions';
+import type { Logger } from '@corekit/abstractions';
 import { applicationError, jsonRpcStandardCodes, standardError, type JsonRpcError } from './jsonrpc-errors';
 import { jsonRpcEventIds } from './jsonrpc-event-ids';
 
@@ -11,13 +11,14 @@ export type JsonRpcResponse =
 
 /** What the dispatcher needs besides the request text. */
 export interface DispatchContext {
-  readonly runtime: BehaviorRuntime;
-  /** The behavior ids served as methods. */
+  /** The callable ids (behaviors and the operations the adapter serves) served as methods. */
   readonly methods: ReadonlySet<string>;
   readonly maxBatchSize: number;
-  /** Asks the host's authorizer for a method whose behavior requires it; throws the refusal as an OperationError. */
-  readonly authorize: (method: string) => Promise<unknown>;
-  readonly signal: AbortSignal;
+  /**
+   * Runs one served method: the engine's callable runtime resolves the resource, asks the host's authorizer,
+   * validates the params and runs the handler; a refusal or expected failure is thrown as an OperationError.
+   */
+  readonly invoke: (method: string, params: unknown) => Promise<unknown>;
   readonly logger: Logger;
   /** Counts one call by outcome (`ok`, an error code). */
   readonly count: (method: string, outcome: string) => void;
@@ -69,11 +70,7 @@ async function call(request: unknown, context: DispatchContext): Promise<JsonRpc
     );
   }
   try {
-    await context.authorize(method);
-    const result = await context.runtime.invoke(method, params ?? {}, {
-      transport: 'json-rpc',
-      signal: context.signal,
-    });
+    const result = await context.invoke(method, params ?? {});
     context.count(method, 'ok');
     return answer({ jsonrpc: '2.0', id: replyId, result: result === undefined ? null : result });
   } catch (error) {

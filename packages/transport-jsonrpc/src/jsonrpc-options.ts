@@ -1,4 +1,4 @@
-import { endpointPathSchema, maxBodyBytesSchema } from '@corekit/transport-kit';
+import { endpointPathSchema, maxBodyBytesSchema, servedOperationsSchema } from '@corekit/transport-kit';
 import { z } from 'zod';
 
 /** Configuration section of the JSON-RPC adapter. */
@@ -14,6 +14,11 @@ export const jsonRpcOptionsSchema = z.object({
   MaxBatchSize: z.number().int().min(1).max(1000).default(50),
   /** Whether the host's authorize hook must accept each request. Default false. */
   RequireAuthorization: z.boolean().default(false),
+  /**
+   * The operations served as methods besides every behavior: ids or `prefix.*` (`['tenant-governance.*']`).
+   * Params are `{ params, query, body }` with the parts the operation declares. Default none.
+   */
+  Operations: servedOperationsSchema,
 });
 
 export type JsonRpcOptions = z.output<typeof jsonRpcOptionsSchema>;

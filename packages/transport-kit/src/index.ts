@@ -5,6 +5,14 @@ export type {
   TransportSurfaceState,
 } from './transport-registration';
 export { isStreamingBehavior, servedBehaviors, servedMethods } from './served-behaviors';
+export {
+  asRegisteredCallable,
+  isStreamingCallable,
+  operationSelected,
+  servedCallableIds,
+  servedCallables,
+  servedOperationsSchema,
+} from './served-callables';
 export { readBoundedBody, readBoundedBytes } from './read-bounded-body';
 export { jsonBodyRefusal } from './json-content-type';
 export { endpointPathSchema, maxBodyBytesSchema } from './endpoint-options';

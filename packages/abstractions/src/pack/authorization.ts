@@ -91,38 +91,55 @@ export const behaviorAuthorizationCodes = {
   forbidden: 'BEHAVIOR_FORBIDDEN',
 } as const;
 
+/** The codes a refusal carries: behaviors keep theirs, operations the ones their REST routes answer. */
+export interface CallAuthorizationCodes {
+  readonly unauthenticated: string;
+  readonly forbidden: string;
+}
+
+/** What `authorizeCall` authorizes: a behavior or an operation seen as a callable. */
+export interface AuthorizedCall {
+  readonly id: string;
+  readonly authorization?: BehaviorAuthorization;
+  /** `Behavior` or `Operation`: how refusal messages name it. Default `Behavior`. */
+  readonly noun?: string;
+}
+
 /**
- * The one authorization step of a behavior call, for every transport: a behavior declaring
- * `authorization: { mode: 'required', policy }` asks `authorizer` with the behavior id and policy; anything
- * but `true` or `{ outcome: 'allowed' }` throws an OperationError (`unauthenticated` when no authorizer is
- * there or it says so, `forbidden` otherwise, a throw included), which each transport maps like any other
- * error kind. Answers the principal (null for a behavior without a requirement, which never asks).
+ * The one authorization step of a call, for every transport (docs/adr/0001-one-callable.md): a callable
+ * declaring `authorization: { mode: 'required', policy }` asks `authorizer` with its id, the policy and the
+ * resource in `request`; anything but `true` or `{ outcome: 'allowed' }` throws an OperationError
+ * (`unauthenticated` when no authorizer is there or it says so, `forbidden` otherwise, a throw included), which
+ * each transport maps like any other error kind. Answers the principal (null for a call without a requirement,
+ * which never asks).
  */
-export async function authorizeBehaviorCall(
+export async function authorizeCall(
   authorizer: Authorizer | undefined,
-  behavior: { readonly id: string; readonly authorization?: BehaviorAuthorization },
+  call: AuthorizedCall,
   request: Omit<AuthorizationRequest, 'policy' | 'operationId'>,
+  codes: CallAuthorizationCodes = behaviorAuthorizationCodes,
 ): Promise<OperationPrincipal | null> {
-  if (behavior.authorization?.mode !== 'required') return null;
-  const policy = behavior.authorization.policy ?? null;
+  if (call.authorization?.mode !== 'required') return null;
+  const policy = call.authorization.policy ?? null;
+  const noun = call.noun ?? 'Behavior';
   const refused = (kind: 'unauthenticated' | 'forbidden', reason?: string) =>
     new OperationError(
       kind,
-      behaviorAuthorizationCodes[kind],
+      codes[kind],
       reason ??
         (kind === 'unauthenticated'
-          ? `Behavior ${behavior.id} requires credentials the host accepts`
-          : `The host refused this call of behavior ${behavior.id}${policy ? ` (policy ${policy})` : ''}`),
+          ? `${noun} ${call.id} requires credentials the host accepts`
+          : `The host refused this call of ${noun.toLowerCase()} ${call.id}${policy ? ` (policy ${policy})` : ''}`),
     );
   if (!authorizer) {
     throw refused(
       'unauthenticated',
-      `Behavior ${behavior.id} requires authorization and this host has no authorizer`,
+      `${noun} ${call.id} requires authorization and this host has no authorizer`,
     );
   }
   let decision: AuthorizationDecision;
   try {
-    decision = await authorizer({ ...request, policy, operationId: behavior.id });
+    decision = await authorizer({ ...request, policy, operationId: call.id });
   } catch {
     decision = false;
   }
@@ -138,4 +155,17 @@ export async function authorizeBehaviorCall(
     throw refused(decision.outcome, decision.reason);
   }
   throw refused('forbidden');
+}
+
+/**
+ * The authorization step of a behavior call.
+ * @deprecated Use `authorizeCall` (the same step for behaviors and operations), or let the engine's callable
+ * runtime (`callableRuntimeKey`) authorize: it also resolves the callable's resource. Kept for one minor release.
+ */
+export function authorizeBehaviorCall(
+  authorizer: Authorizer | undefined,
+  behavior: { readonly id: string; readonly authorization?: BehaviorAuthorization },
+  request: Omit<AuthorizationRequest, 'policy' | 'operationId'>,
+): Promise<OperationPrincipal | null> {
+  return authorizeCall(authorizer, behavior, request);
 }

@@ -20,12 +20,19 @@ export type {
   OperationOutcome,
   OperationRegistry,
 } from './operations';
-export { allTenants, authorizeBehaviorCall, behaviorAuthorizationCodes } from './authorization';
+export {
+  allTenants,
+  authorizeBehaviorCall,
+  authorizeCall,
+  behaviorAuthorizationCodes,
+} from './authorization';
 export type {
   AuthorizationRequest,
   AuthorizationResource,
   AuthorizationDecision,
   Authorizer,
+  AuthorizedCall,
+  CallAuthorizationCodes,
 } from './authorization';
 export {
   storeErrorCodes,
@@ -118,6 +125,8 @@ export type {
   SharedStateFreshnessMetadata,
 } from './store-mirror';
 export { storeChangeFeedVersion, defaultFullReadIntervalMs } from './store-change-feed';
+export { StoreChangeListeners, unconnectedFeedState, connectedFeedState } from './store-change-listeners';
+export type { StoreChangeFeedSide } from './store-change-listeners';
 export type {
   StoreChange,
   StoreChangeListener,
@@ -125,8 +134,6 @@ export type {
   StoreChangeSubscription,
   WatchableStore,
 } from './store-change-feed';
-export { StoreChangeListeners, unconnectedFeedState, connectedFeedState } from './store-change-listeners';
-export type { StoreChangeFeedSide } from './store-change-listeners';
 export { errorTypeOf } from './pack-tracer';
 export type {
   PackSpanKind,
