@@ -141,3 +141,60 @@ export async function startReplica(
 }
 
 export type Replica = Awaited<ReturnType<typeof startReplica>>;
+
+/** What the tests of `describeOnSharedStores` get, for the provider of their run. */
+export interface SharedStoreRun {
+  readonly kind: SharedProviderKind['kind'];
+  /** False when the server is missing outside CI: each test then returns at once (under CI=true it fails). */
+  readonly available: boolean;
+  /** The test's own namespace (table or key prefix), dropped after it. */
+  readonly namespace: ReturnType<SharedProviderKind['namespace']>;
+  /** Starts one more replica on the namespace (stopped after the test); same arguments as `startReplica`. */
+  start(
+    ...args: Parameters<typeof startReplica> extends [unknown, ...infer Rest] ? Rest : never
+  ): Promise<Replica>;
+}
+
+/**
+ * Runs `body`'s tests once on PostgreSQL and once on Redis (`%s` in `title` names the provider), each test on a
+ * namespace of its own, every replica it started stopped and the namespace dropped after it.
+ */
+export function describeOnSharedStores(title: string, body: (run: SharedStoreRun) => void): void {
+  describe.each(sharedProviderKinds.map((kind) => [kind.kind, kind] as const))(
+    title,
+    (_name, providerKind: SharedProviderKind) => {
+      let namespace: ReturnType<SharedProviderKind['namespace']>;
+      let replicas: Replica[] = [];
+      let available = false;
+
+      beforeAll(async () => {
+        available = await providerKind.available();
+      });
+
+      beforeEach(() => {
+        namespace = providerKind.namespace();
+        replicas = [];
+      });
+
+      afterEach(async () => {
+        for (const replica of replicas) await replica.engine.stop();
+        if (available) await namespace.drop();
+      });
+
+      body({
+        kind: providerKind.kind,
+        get available() {
+          return available;
+        },
+        get namespace() {
+          return namespace;
+        },
+        async start(...args) {
+          const replica = await startReplica(namespace.open(), ...args);
+          replicas.push(replica);
+          return replica;
+        },
+      });
+    },
+  );
+}
