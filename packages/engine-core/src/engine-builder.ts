@@ -1,10 +1,7 @@
 import {
   CoreError,
-  isIdentifier,
   serviceIdentityFrom,
   type CatalogDefinition,
-  type CatalogView,
-  type CatalogEntryAction,
   type OperatorViewDefinition,
   type DependencyHealthContributor,
   type EngineBuilder,
@@ -17,7 +14,6 @@ import {
   type JobHandle,
   type KeyedStore,
   type LifecycleHooks,
-  type Logger,
   type ModuleDefinition,
   type OperationDefinition,
   type PackDeclaration,
@@ -34,22 +30,15 @@ import { systemClock, type Clock } from './clock';
 import { ConfigurationStore } from './configuration-store';
 import { DependencyHealthScheduler } from './dependency-health-scheduler';
 import { CoreEngine, engineVersion } from './engine';
-import {
-  dependencyHealthDefaultsSchema,
-  failurePolicySchema,
-  runtimeStoryOptionsSchema,
-  shutdownOptionsSchema,
-  type FailurePolicy,
-  type ShutdownOptions,
-  startupOptionsSchema,
-  type StartupOptions,
-} from './engine-options';
+import { bindEngineOptions, runtimeStoryOptionsSchema } from './engine-options';
 import { createJsonLogger, RedactingLogger } from './logger';
 import { ModulePackages } from './packages/module-packages';
 import { routeKey } from './packages/module-operations';
 import { ExecutionLifecycleTracker } from './execution-lifecycle';
 import { builtinCatalogs } from './catalogs/builtin-catalogs';
 import { JobScheduler } from './jobs/job-scheduler';
+import { jobRunMetrics } from './jobs/job-run-metrics';
+import type { EngineBuilderOptions } from './engine-builder-options';
 import { EngineMeter } from './pack/engine-meter';
 import { EngineTracer } from './pack/engine-tracer';
 import { EventIdCatalog } from './pack/event-id-catalog';
@@ -63,26 +52,11 @@ import { RuntimeStory } from './runtime-story';
 import { StoreBinding, storesOptionsSchema } from './stores';
 import { engineRecordEventIdRange } from './engine-record-event-ids';
 import { newInstanceId } from './instance-id';
+import { registrationProblems, throwIfInvalid } from './registration-validation';
 import { serviceOptionsSchema } from './service-options';
 import { registerReplicaPresence } from './presence/register-replica-presence';
 
-/** Options of createEngineBuilder. Everything is optional; the defaults suit a production process. */
-export interface EngineBuilderOptions {
-  /** Options in code, nested by the spec's keys (`{ Engine: { FailurePolicy: { ... } } }`); they win over every other source. */
-  readonly configuration?: Record<string, unknown>;
-  /** Directory holding engine.json and engine.<environment>.json. Default: the working directory. */
-  readonly contentRoot?: string;
-  /** Environment variables to read (`Engine__FailurePolicy__StartupReadinessDelay`). Default: process.env. */
-  readonly environment?: Readonly<Record<string, string | undefined>>;
-  /** Selects engine.<name>.json. Default: NODE_ENV of `environment` (process.env when that is not given). */
-  readonly environmentName?: string;
-  /** Source of time; tests pass manualClock(). */
-  readonly clock?: Clock;
-  /** Where structured records go. Default: JSON lines on stdout. */
-  readonly logger?: Logger;
-  /** The engine instance id (`builder.instanceId`); a new `<host>:<pid>:<random>` by default. */
-  readonly instanceId?: string;
-}
+export type { EngineBuilderOptions } from './engine-builder-options';
 
 /** The EngineBuilder implementation: collects registrations, validates everything at build(). */
 export class CoreEngineBuilder implements EngineBuilder {
@@ -143,17 +117,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       clock: this.clock,
       story: this.story,
       logger: this.logger,
-      onRun: (jobId, outcome, durationMs) => {
-        this.meter.counter('corekit.engine.job.runs', 'background job runs by job and outcome').add(1, {
-          job: jobId,
-          outcome,
-        });
-        this.meter
-          .histogram('corekit.engine.job.duration', 'background job run duration', 'ms')
-          .record(durationMs, {
-            job: jobId,
-          });
-      },
+      onRun: jobRunMetrics(this.meter),
     });
     this.stores = new StoreBinding({
       contentRoot: this.contentRoot,
@@ -300,54 +264,13 @@ export class CoreEngineBuilder implements EngineBuilder {
     return this;
   }
 
-  private catalogActionProblems(): string[] {
-    const problems = actionProblems(catalogActions(this.catalogs.views()), this.operations.list());
-    checkIds(
-      'operator view',
-      this.operatorViews.map((view) => view.id),
-      problems,
-    );
-    problems.push(
-      ...actionProblems(
-        this.operatorViews.flatMap((view) => [
-          ...(view.actions ?? []).map((action) => ({
-            where: `operator view ${view.id} action "${action.label}"`,
-            action,
-          })),
-          // A form fills the body only: its operation must take no path parameter.
-          ...(view.forms ?? []).map((form) => ({
-            where: `operator view ${view.id} form "${form.label}"`,
-            action: { operationId: form.operationId, label: form.label },
-          })),
-        ]),
-        this.operations.list(),
-      ),
-    );
-    return problems;
-  }
-
   /**
    * Validates configuration and every registration and returns the engine. Throws one CoreError listing
    * every problem found (CONFIGURATION_INVALID, ENGINE_REGISTRATION_INVALID or CATALOG_INVALID).
    */
   build(): CoreEngine {
     this.assertOpen();
-    const failurePolicy = this.configuration.bind(
-      'Engine:FailurePolicy',
-      failurePolicySchema,
-    ) as unknown as FailurePolicy;
-    const shutdown = this.configuration.bind(
-      'Engine:Shutdown',
-      shutdownOptionsSchema,
-    ) as unknown as ShutdownOptions;
-    const startup = this.configuration.bind(
-      'Engine:Startup',
-      startupOptionsSchema,
-    ) as unknown as StartupOptions;
-    const healthDefaults = this.configuration.bind(
-      'Engine:Observability:DependencyHealth',
-      dependencyHealthDefaultsSchema,
-    );
+    const { failurePolicy, shutdown, startup, healthDefaults } = bindEngineOptions(this.configuration);
     this.stores.bind('build()');
     const packages = new ModulePackages({
       configuration: this.configuration,
@@ -362,56 +285,18 @@ export class CoreEngineBuilder implements EngineBuilder {
       ),
     });
 
-    const problems: string[] = [];
-    checkIds(
-      'module',
-      this.modules.map((module) => module.id),
-      problems,
+    throwIfInvalid(
+      registrationProblems({
+        modules: this.modules,
+        contributors: this.contributors,
+        hostedServices: this.hostedServices,
+        hooks: this.hooks,
+        operations: this.operations,
+        eventIds: this.eventIds,
+        catalogViews: this.catalogs.views(),
+        operatorViews: this.operatorViews,
+      }),
     );
-    checkIds(
-      'dependency-health contributor',
-      this.contributors.map((contributor) => contributor.id),
-      problems,
-    );
-    checkIds(
-      'hosted service',
-      this.hostedServices.map((service) => service.id),
-      problems,
-    );
-    checkIds(
-      'lifecycle hooks',
-      this.hooks.map((hooks) => hooks.id),
-      problems,
-    );
-    for (const module of this.modules) {
-      if (typeof module.version !== 'string' || module.version.length === 0) {
-        problems.push(`module ${module.id} has no version`);
-      }
-    }
-    for (const contributor of this.contributors) {
-      for (const field of ['refreshIntervalSeconds', 'timeoutSeconds'] as const) {
-        const value = contributor[field];
-        if (value !== undefined && !(typeof value === 'number' && value > 0 && Number.isFinite(value))) {
-          problems.push(
-            `dependency-health contributor ${contributor.id} ${field} must be a positive number, got ${JSON.stringify(value)}`,
-          );
-        }
-      }
-    }
-    problems.push(
-      ...this.operations.problems(),
-      ...this.eventIds.problems(),
-      ...this.catalogActionProblems(),
-    );
-    if (problems.length > 0) {
-      throw new CoreError(
-        'ENGINE_REGISTRATION_INVALID',
-        `The engine cannot be built:\n- ${problems.join('\n- ')}`,
-        {
-          problems,
-        },
-      );
-    }
 
     const moduleIds = new Set(this.modules.map((module) => module.id));
     const capabilities = new Map(
@@ -424,16 +309,11 @@ export class CoreEngineBuilder implements EngineBuilder {
       capabilities,
       entries: (catalogId: string) => this.catalogs.publishedEntries(catalogId),
     };
-    const hookProblems = this.hooks.flatMap((hooks) =>
-      (hooks.build?.(buildContext) ?? []).map((problem) => `${hooks.id}: ${problem}`),
+    throwIfInvalid(
+      this.hooks.flatMap((hooks) =>
+        (hooks.build?.(buildContext) ?? []).map((problem) => `${hooks.id}: ${problem}`),
+      ),
     );
-    if (hookProblems.length > 0) {
-      throw new CoreError(
-        'ENGINE_REGISTRATION_INVALID',
-        `The engine cannot be built:\n- ${hookProblems.join('\n- ')}`,
-        { problems: hookProblems },
-      );
-    }
     this.built = true;
     if (this.presenceHooks) this.hooks.push(this.presenceHooks);
 
@@ -501,51 +381,6 @@ export class CoreEngineBuilder implements EngineBuilder {
         'This builder has already built an engine; create a new builder to build another',
       );
     }
-  }
-}
-
-interface PlacedAction {
-  readonly where: string;
-  readonly action: CatalogEntryAction;
-}
-
-function catalogActions(views: readonly CatalogView[]): PlacedAction[] {
-  return views.flatMap((view) =>
-    (view.definition.views ?? []).flatMap((filter) =>
-      (filter.actions ?? []).map((action) => ({
-        where: `catalog ${view.definition.id} view ${filter.segment} action "${action.label}"`,
-        action,
-      })),
-    ),
-  );
-}
-
-/** An action (of a catalog view or an operator view) must name a registered operation whose path parameters it fills. */
-function actionProblems(
-  actions: readonly PlacedAction[],
-  operations: readonly OperationDefinition[],
-): string[] {
-  const problems: string[] = [];
-  for (const { where, action } of actions) {
-    const operation = operations.find((candidate) => candidate.id === action.operationId);
-    if (!operation) {
-      problems.push(`${where} names operation "${action.operationId}", which is not registered`);
-      continue;
-    }
-    const parameters = [...operation.path.matchAll(/:([A-Za-z_][\w]*)/g)].map((match) => match[1]);
-    const missing = parameters.filter((name) => !(action.params && name in action.params));
-    if (missing.length > 0) problems.push(`${where} does not fill the parameters ${missing.join(', ')}`);
-  }
-  return problems;
-}
-
-function checkIds(what: string, ids: readonly string[], problems: string[]): void {
-  const seen = new Set<string>();
-  for (const id of ids) {
-    if (!isIdentifier(id))
-      problems.push(`${what} id ${JSON.stringify(id)} is not a valid id (letters, digits, . _ : -)`);
-    else if (seen.has(id)) problems.push(`${what} id "${id}" is registered twice`);
-    seen.add(id);
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { durationSchema } from '@corekit/abstractions';
+import type { ConfigurationStore } from './configuration-store';
 
 /** `Engine:FailurePolicy` (spec 2.2). Durations accept `00:00:30`, `30s` or `PT30S`; values are milliseconds. */
 export const failurePolicySchema = z.object({
@@ -72,3 +73,22 @@ export const startupOptionsSchema = z.object({
     .default(0 as never),
 });
 export type StartupOptions = { Timeout: number };
+
+/**
+ * The engine's own sections as `build()` reads them, in this order (the first invalid one fails the build):
+ * `Engine:FailurePolicy`, `Engine:Shutdown`, `Engine:Startup`, `Engine:Observability:DependencyHealth`.
+ */
+export function bindEngineOptions(configuration: Pick<ConfigurationStore, 'bind'>) {
+  return {
+    failurePolicy: configuration.bind(
+      'Engine:FailurePolicy',
+      failurePolicySchema,
+    ) as unknown as FailurePolicy,
+    shutdown: configuration.bind('Engine:Shutdown', shutdownOptionsSchema) as unknown as ShutdownOptions,
+    startup: configuration.bind('Engine:Startup', startupOptionsSchema) as unknown as StartupOptions,
+    healthDefaults: configuration.bind(
+      'Engine:Observability:DependencyHealth',
+      dependencyHealthDefaultsSchema,
+    ),
+  };
+}

@@ -1,20 +1,14 @@
 import {
-  engineEventIds,
   type CatalogView,
-  type ServiceIdentity,
   type OperatorViewDefinition,
   type DependencyHealthEntry,
   type DiagnosticsDocument,
   type Engine,
   type ExtensionKey,
   type HealthReport,
-  type HostedService,
   type JobState,
-  type LifecycleHooks,
   type ManifestDocument,
-  type ModuleDefinition,
   type PackageRecord,
-  type RegistrationWarning,
   type RuntimeEvent,
   type RuntimeState,
   type RuntimeStoryDocument,
@@ -23,10 +17,8 @@ import {
   type TechnologySurface,
 } from '@corekit/abstractions';
 import packageJson from '../package.json';
-import { isoAt, type Clock } from './clock';
-import type { CatalogRegistry } from './catalog-registry';
-import type { ConfigurationStore } from './configuration-store';
-import { DependencyHealthScheduler } from './dependency-health-scheduler';
+import { isoAt } from './clock';
+import type { DependencyHealthScheduler } from './dependency-health-scheduler';
 import {
   activitySourceName,
   diagnosticsConventions,
@@ -34,65 +26,18 @@ import {
   engineInstrumentDescriptions,
   meterName,
 } from './diagnostics';
-import type { FailurePolicy, ShutdownOptions, StartupOptions } from './engine-options';
-import type { ExecutionLifecycleHooks, ExecutionLifecycleTracker } from './execution-lifecycle';
-import type { RedactingLogger } from './logger';
-import type { ModulePackages } from './packages/module-packages';
-import type { EngineMeter } from './pack/engine-meter';
-import type { EventIdCatalog } from './pack/event-id-catalog';
-import { supportedPackSpecificationVersions, type PackDeclarations } from './pack/pack-declarations';
-import type { ExtensionRegistry } from './pack/extension-registry';
-import type { EngineOperationRegistry } from './pack/operation-registry';
-import type { RuntimeEventHub } from './pack/runtime-event-hub';
-import type { RuntimeStory } from './runtime-story';
+import type { EngineParts } from './engine-parts';
+import type { ExecutionLifecycleTracker } from './execution-lifecycle';
+import { supportedPackSpecificationVersions } from './pack/pack-declarations';
 import { HealthReporting } from './runtime/health-reporting';
 import { initialLifecycleState, type LifecycleState } from './runtime/lifecycle-state';
 import { ModuleLifecycles } from './runtime/module-lifecycle';
-import { RuntimeLifecycle, type BackgroundWork } from './runtime/runtime-lifecycle';
-import { settlesWithin } from './runtime/settles-within';
+import { RuntimeLifecycle } from './runtime/runtime-lifecycle';
+import { closeStoreProvider } from './runtime/store-closing';
 
 export const engineVersion: string = packageJson.version;
 
-/** Everything the builder hands the engine. */
-export interface EngineParts {
-  readonly configuration: ConfigurationStore;
-  readonly clock: Clock;
-  readonly logger: RedactingLogger;
-  readonly story: RuntimeStory;
-  readonly events: RuntimeEventHub;
-  readonly meter: EngineMeter;
-  readonly modules: readonly ModuleDefinition[];
-  readonly hostedServices: readonly HostedService[];
-  readonly scheduler: (
-    hooks: ConstructorParameters<typeof DependencyHealthScheduler>[4],
-  ) => DependencyHealthScheduler;
-  readonly catalogs: CatalogRegistry;
-  readonly operatorViews: readonly OperatorViewDefinition[];
-  readonly failurePolicy: FailurePolicy;
-  /** `Engine:Shutdown`: the bound of each wait a stop takes. */
-  readonly shutdown: ShutdownOptions;
-  /** `Engine:Startup`: the bound of a start. */
-  readonly startup: StartupOptions;
-  readonly technologySurfaces: ReadonlyArray<() => readonly TechnologySurface[]>;
-  readonly extensions: ExtensionRegistry;
-  readonly operations: EngineOperationRegistry;
-  readonly eventIds: EventIdCatalog;
-  /** Packs that declared the contract specification they implement (`builder.declarePack`), all accepted. */
-  readonly packs: PackDeclarations;
-  /** The service and instance this engine is (`builder.service`, `builder.instanceId`), for the manifest. */
-  readonly service: ServiceIdentity & { readonly instanceId: string };
-  readonly warnings: readonly RegistrationWarning[];
-  readonly jobs: BackgroundWork & { states(): JobState[] };
-  readonly hooks: readonly LifecycleHooks[];
-  /** Tracks execution graphs and hosted executions; runners are the hosted services sharing an execution's id. */
-  readonly executions: (hooks: ExecutionLifecycleHooks) => ExecutionLifecycleTracker;
-  /** Out-of-tree module packages: discovered, checked and imported on the first start. */
-  readonly packages: ModulePackages;
-  /** Package modules' operations, registered as they load. */
-  readonly onModuleLoaded: (definition: ModuleDefinition, packageId: string) => void;
-  /** Closes the store provider (pools, clients) once the engine has stopped; not on a restart. */
-  readonly closeStores?: () => Promise<void>;
-}
+export type { EngineParts } from './engine-parts';
 
 /**
  * The built runtime, a thin facade over its parts: the lifecycle (start, stop, restart), the modules, health
@@ -266,30 +211,8 @@ export class CoreEngine implements Engine {
   }
 
   private async closeStores(): Promise<void> {
-    const close = this.parts.closeStores;
-    if (!close) return;
-    const budget = this.parts.shutdown.StoreCloseTimeout;
-    let failure: unknown;
-    const closing = close().catch((error: unknown) => (failure = error));
-    const settled = await settlesWithin(closing, budget);
-    const problem = !settled
-      ? `did not close within Engine:Shutdown:StoreCloseTimeout (${budget} ms); the stop goes on`
-      : failure !== undefined
-        ? `failed to close: ${this.parts.logger.redact(String((failure as Error)?.message ?? failure))}`
-        : undefined;
-    if (!problem) return;
-    this.parts.story.record({
-      kind: 'stores',
-      subjectId: null,
-      transition: 'stop-failed',
-      message: `The store provider ${problem}`,
-    });
-    this.parts.logger.log({
-      level: 'error',
-      eventId: engineEventIds.runtimeStopped,
-      category: 'engine',
-      message: `The store provider ${problem}`,
-    });
+    const { closeStores, shutdown, story, logger } = this.parts;
+    if (closeStores) await closeStoreProvider(closeStores, shutdown.StoreCloseTimeout, story, logger);
   }
 
   /** Runs every dependency contributor once now; resolves when all have settled. */
