@@ -6,6 +6,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { createMemoryLogger } from '@corekit/engine-core';
 import { tenantGovernanceKey } from '@corekit/tenant-governance';
+import {
+  graphQlCallables,
+  grpcCallables,
+  jsonRpcCallables,
+  type CallableCall,
+} from '@corekit/testing/callable-clients';
 import { createBehaviorClient } from '@corekit/transport-grpc';
 import type { WebHost } from '@corekit/web-host';
 import { governanceDemoCredentials as demo } from './packs/governance-web-demo';
@@ -22,37 +28,15 @@ afterEach(async () => {
   dataDirectory = undefined;
 });
 
-/** One call's answer, the same shape whatever the transport: the result, or the refusal's error kind. */
-interface Answer {
-  readonly result?: any;
-  readonly kind?: string;
-}
-
-type Call = (operationId: string, input: Record<string, unknown>, token: string) => Promise<Answer>;
-
-/** Each operation's root field: its arguments are the request parts, typed from the same zod schemas as REST. */
-const graphQlFields: Record<string, { field: string; types: Record<string, string>; selection: string }> = {
-  'tenant-governance-web.administration-command': {
-    field: 'tenantGovernanceWebAdministrationCommand',
-    types: { body: 'JSON!' }, // a discriminated union: GraphQL carries it as the JSON scalar
-    selection: '{ command outcome }',
-  },
-  'agents.run-tool': {
-    field: 'agentsRunTool',
-    types: { params: 'AgentsRunToolParamsInput!', body: 'AgentsRunToolBodyInput!' },
-    selection: '{ outcome }',
-  },
-  'eventing.publish': {
-    field: 'eventingPublish',
-    types: { body: 'EventingPublishBodyInput!' },
-    selection: '{ outcome }',
-  },
+/** The fields read back from each operation's GraphQL answer (an object type generated from its result schema). */
+const graphQlSelections = {
+  'tenant-governance-web.administration-command': '{ command outcome }',
+  'agents.run-tool': '{ outcome }',
+  'eventing.publish': '{ outcome }',
 };
 
-const grpcStatusKinds: Record<number, string> = { 7: 'forbidden', 16: 'unauthenticated' };
-
 /** The sample host as `pnpm demo` runs it (demo tokens on), its own data folder, and a client per transport. */
-async function start(): Promise<{ transports: Record<string, Call>; sample: WebHost }> {
+async function start(): Promise<{ transports: Record<string, CallableCall>; sample: WebHost }> {
   dataDirectory = mkdtempSync(path.join(os.tmpdir(), 'sample-callables-'));
   const sample = await createSampleHost({
     port: 0,
@@ -64,40 +48,13 @@ async function start(): Promise<{ transports: Record<string, Call>; sample: WebH
   host = sample.host;
   const { port } = await sample.host.listen();
   const base = `http://127.0.0.1:${port}`;
-  const post = async (route: string, token: string, body: unknown) =>
-    (await (
-      await fetch(`${base}${route}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      })
-    ).json()) as any;
   const grpc = sample.transports.grpc;
   const grpcClient = createBehaviorClient(grpc.proto()!, `127.0.0.1:${grpc.port()}`);
   clients.push(grpcClient);
-  const transports: Record<string, Call> = {
-    graphql: async (operationId, input, token) => {
-      const { field, types, selection } = graphQlFields[operationId]!;
-      const names = Object.keys(input);
-      const query = `mutation(${names.map((name) => `$${name}: ${types[name]}`).join(', ')}) { ${field}(${names
-        .map((name) => `${name}: $${name}`)
-        .join(', ')}) ${selection} }`;
-      const answer = await post('/graphql', token, { query, variables: input });
-      if (answer.errors)
-        return { kind: String(answer.errors[0].extensions?.kind ?? answer.errors[0].message) };
-      return { result: answer.data[field] };
-    },
-    jsonrpc: async (operationId, input, token) => {
-      const answer = await post('/rpc', token, { jsonrpc: '2.0', id: 1, method: operationId, params: input });
-      return answer.error ? { kind: String(answer.error.data?.kind) } : { result: answer.result };
-    },
-    grpc: async (operationId, input, token) => {
-      const method = operationId.split(/[^A-Za-z0-9]+/).map((word) => word[0]!.toUpperCase() + word.slice(1));
-      const { response, error } = await grpcClient.call(method.join(''), wire(input), 10_000, {
-        authorization: `Bearer ${token}`,
-      });
-      return error ? { kind: grpcStatusKinds[error.code] ?? `grpc-${error.code}` } : { result: response };
-    },
+  const transports: Record<string, CallableCall> = {
+    graphql: graphQlCallables(base, '/graphql', graphQlSelections),
+    jsonrpc: jsonRpcCallables(base),
+    grpc: grpcCallables(grpcClient.call, (_id, input) => wire(input)),
   };
   return { transports, sample: sample.host };
 }

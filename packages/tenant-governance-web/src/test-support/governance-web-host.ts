@@ -6,6 +6,9 @@ import {
   type InvitationSender,
 } from '@corekit/tenant-governance';
 import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
+import { addGraphQlTransport } from '@corekit/transport-graphql';
+import { addGrpcTransport, type GrpcTransport } from '@corekit/transport-grpc';
+import { addJsonRpcTransport } from '@corekit/transport-jsonrpc';
 import {
   createWebHost,
   type AuthorizationRequirement,
@@ -16,6 +19,7 @@ import type { IncomingMessage } from 'node:http';
 import type { GovernanceWebOptionsInput } from '../endpoint-options';
 import { splitFamilyOptions } from '../endpoint-families';
 import {
+  governanceWebOperationIds,
   mapTenantDomainHttpProofEndpoint,
   mapTenantGovernanceEndpoints,
 } from '../map-tenant-governance-endpoints';
@@ -82,11 +86,34 @@ export async function startGovernanceWeb(
     proofFiles?: boolean;
     /** A store provider installed in code after every add* and map* call (as a host may do). */
     storeProvider?: StoreProvider;
+    /**
+     * Also serve the guarded governance operations (command, dispatch, observations) over GraphQL (/graphql),
+     * JSON-RPC (/rpc) and gRPC (a free port): the same callables, input schemas and tenant resources as REST
+     * (the signed callback is listed as well, and left out by every transport: it is HTTP-only).
+     */
+    transports?: boolean;
   } = {},
 ) {
   let now = new Date('2030-01-01T00:00:00.000Z');
   const clock = () => now;
-  const { builder, logger } = createTestEngineBuilder({ configuration: options.configuration ?? {} });
+  const transports = options.transports
+    ? { Transports: ['RestApi', 'GraphQL', 'JsonRpc', 'Grpc'], Grpc: { Port: 0, BindAddress: '127.0.0.1' } }
+    : {};
+  const configuration = options.configuration ?? {};
+  const engineSection =
+    typeof configuration.Engine === 'object' && configuration.Engine ? configuration.Engine : {};
+  const { builder, logger } = createTestEngineBuilder({
+    configuration: { ...configuration, Engine: { ...engineSection, ...transports } },
+  });
+  let grpc: GrpcTransport | undefined;
+  if (options.transports) {
+    // The callback is asked for too: it takes the raw request bytes, so no transport serves it.
+    const { command, dispatch, observations, callback } = governanceWebOperationIds;
+    const Operations = [command, dispatch, observations, callback];
+    addGraphQlTransport(builder, { Operations });
+    addJsonRpcTransport(builder, { Operations });
+    grpc = addGrpcTransport(builder, { Operations });
+  }
   addMultiTenancy(builder, { Tenants: [{ Id: 'acme' }, { Id: 'globex' }] });
   const governance = addTenantGovernance(
     builder,
@@ -124,6 +151,8 @@ export async function startGovernanceWeb(
     logger,
     /** The requirements the default test authorizer was asked, in order. */
     asked,
+    /** The gRPC adapter (its port and proto) when `transports` is set. */
+    grpc,
     base,
     now: () => now,
     advance(seconds: number) {
