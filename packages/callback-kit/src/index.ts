@@ -78,10 +78,4 @@ export type {
   ProviderCallbackSpec,
 } from './register-callback';
 export { signatureTime, timestampWithinTolerance, constantTimeEqual } from './signature-time';
-export {
-  invokeCallback,
-  arbitraryCallbackRequest,
-  arbitraryTampering,
-  callbackFuzzProperty,
-} from './fuzz-harness';
-export type { FastCheckApi, FuzzAnswer, FuzzRequest } from './fuzz-harness';
+// The fast-check fuzz harness is the subpath export `@corekit/callback-kit/fuzz` (src/fuzz.ts).

@@ -1,5 +1,9 @@
 import fc from 'fast-check';
-import { arbitraryCallbackRequest, arbitraryTampering, callbackFuzzProperty } from '@corekit/callback-kit';
+import {
+  arbitraryCallbackRequest,
+  arbitraryTampering,
+  callbackFuzzProperty,
+} from '@corekit/callback-kit/fuzz';
 import {
   startCallbackEngine,
   type CallbackTestEngine,

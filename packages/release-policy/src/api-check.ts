@@ -48,14 +48,18 @@ function publishedPackages(): Map<string, WorkspacePackage> {
   return found;
 }
 
-/** Packages other packages rely on within 0.x: the abstractions, the kits and every package named as a peer. */
+/**
+ * Packages other packages rely on across 0.x minors: the abstractions and every package named as a peer (the
+ * window `>=0.x.y <1.0.0` lets a new minor reach dependents already published). A package named only in
+ * `dependencies` (a kit such as callback-kit) is installed at the caret range its dependent was released with
+ * (`^0.1.0` never installs 0.2.0), so its minors reach a dependent only when that dependent is released again,
+ * built against them: a removal there is a minor (docs/releasing.md, "Versions").
+ */
 function contractPackages(): Set<string> {
   const all = readWorkspacePackages(root).filter((entry) => !entry.private);
   const names = new Set(['@corekit/abstractions']);
-  for (const entry of all) {
-    if (entry.directory.endsWith('-kit')) names.add(entry.name);
+  for (const entry of all)
     for (const peer of Object.keys(entry.peerDependencies)) if (peer.startsWith('@corekit/')) names.add(peer);
-  }
   return names;
 }
 

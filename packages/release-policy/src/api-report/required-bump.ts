@@ -10,8 +10,8 @@ const rank: Record<BumpType, number> = { none: 0, patch: 1, minor: 2, major: 3 }
 /**
  * Within 0.x (docs/releasing.md, "Versions"):
  * - an addition (a new export, a member added to an exported declaration) is a feature: **minor**;
- * - a removal or change in a **contract package** (`@corekit/abstractions`, a kit, or a package other packages
- *   peer on: they promise their dependents every 0.x minor keeps working) breaks packs already built: **major**
+ * - a removal or change in a **contract package** (`@corekit/abstractions`, or a package other packages peer on:
+ *   they promise their dependents every 0.x minor keeps working) breaks packs already built: **major**
  *   (for the abstractions, with a new pack contract specification version);
  * - a removal or change in any other package is a **minor** whose changeset says what changed and what to do:
  *   the check asks that a changeset of the release names each removed or changed export.
