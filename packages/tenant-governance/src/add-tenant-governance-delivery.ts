@@ -119,8 +119,8 @@ export function addTenantGovernanceDelivery(
     settings,
     builder.logger,
     now,
-    context.sharedState.mirror(observationStore),
   );
+  status.useObservationCopy(context.sharedState.mirror(observationStore));
   const senders = new SenderRegistry();
   const dispatcher = new DeliveryDispatcher(senders, {
     governance,
@@ -160,7 +160,6 @@ export function addTenantGovernanceDelivery(
     builder.logger,
     now,
     extensions,
-    context.sharedState.mirror(challenges),
   );
   if (settings.DomainVerification.EnableBackgroundPolling) {
     domains.job = builder.addJob({

@@ -66,11 +66,8 @@ function dispatchedIds(
 export class DeliveryStatusBook implements InvitationDeliveryStatusService {
   readonly categories = attentionRemediation;
   readonly counts: StatusBookCounts;
+  private mirror: StoreMirror<DeliveryObservation>;
 
-  /**
-   * @param mirror The read copy of the observations `counts.observationCount` comes from (one of the
-   * governance `SharedStateMirrors`, following the change feed of a shared store).
-   */
   constructor(
     private readonly observations: KeyedStore<DeliveryObservation>,
     private readonly statuses: KeyedStore<InvitationDeliveryStatusRecord>,
@@ -78,19 +75,27 @@ export class DeliveryStatusBook implements InvitationDeliveryStatusService {
     private readonly settings: DeliveryOptions,
     private readonly logger: Logger,
     private readonly now: () => Date,
-    private readonly mirror: StoreMirror<DeliveryObservation> = new StoreMirror(observations, {
-      refreshMs: 5000,
-    }),
   ) {
+    this.mirror = new StoreMirror(observations, { refreshMs: 5000 });
+    const observationCount = () => this.mirror.records().length;
     this.counts = {
       get observationCount() {
-        return mirror.records().length;
+        return observationCount();
       },
       statusReportedCount: 0,
       latestStatus: null,
       latestObservedAtUtc: null,
       latestObservation: null,
     };
+  }
+
+  /**
+   * Takes `copy` as the read copy of the observations that `counts.observationCount` counts and this book's
+   * writes update: the delivery registration passes one of the governance `SharedStateMirrors` (loaded at start,
+   * following the change feed of a shared store). Before, the book keeps a copy of its own, read by `load()`.
+   */
+  useObservationCopy(copy: StoreMirror<DeliveryObservation>): void {
+    this.mirror = copy;
   }
 
   /** Reads every observation into the copy (a shared store's copy otherwise follows the change feed). */

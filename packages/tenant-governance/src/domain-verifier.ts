@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
   OperationError,
-  StoreMirror,
+  type StoreMirror,
   type JobHandle,
   type KeyedStore,
   type Logger,
@@ -39,11 +39,12 @@ export class DomainVerifier implements TenantDomainVerification {
   readonly polling: PollingState = { runCount: 0, latestOutcome: null, latestCompletedAtUtc: null };
   job: JobHandle<PollingPassResult> | undefined;
   readonly httpFilePathPrefix: string;
-
   /**
-   * @param mirror The read copy of the challenges the surface counts come from (one of the governance
-   * `SharedStateMirrors`, following the change feed of a shared store); it takes this process's writes at once.
+   * The read copy of the challenges the surface counts come from: one of the governance `SharedStateMirrors`
+   * (loaded at start, following the change feed of a shared store); it takes this process's writes at once.
    */
+  private readonly mirror: StoreMirror<DomainProofChallenge>;
+
   constructor(
     private readonly context: GovernanceContext,
     readonly options: DomainVerificationOptions,
@@ -51,11 +52,9 @@ export class DomainVerifier implements TenantDomainVerification {
     private readonly logger: Logger,
     private readonly now: () => Date,
     private readonly transport: ProofTransport,
-    private readonly mirror: StoreMirror<DomainProofChallenge> = new StoreMirror(challenges, {
-      refreshMs: 5000,
-    }),
   ) {
     this.httpFilePathPrefix = options.HttpFilePathPrefix;
+    this.mirror = context.sharedState.mirror(challenges);
   }
 
   get dnsEnabled(): boolean {
