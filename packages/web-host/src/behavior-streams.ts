@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
-  authorizeBehaviorCall,
+  authorizeCall,
   behaviorRuntimeKey,
   errorKindStatus,
   isOperationError,
@@ -82,7 +82,7 @@ export function mountBehaviorStreams(
   /** Null when the caller may open the stream, else the refusal as an error frame. */
   async function refusal(behavior: BehaviorDefinition, request: IncomingMessage) {
     try {
-      await authorizeBehaviorCall(options.authorize, behavior, {
+      await authorizeCall(options.authorize, behavior, {
         method: request.method ?? 'GET',
         path: (request.url ?? '/').split('?')[0]!,
         headers: request.headers,

@@ -1,5 +1,5 @@
 import {
-  authorizeBehaviorCall,
+  authorizeCall,
   behaviorAuthorizationCodes,
   behaviorErrorCodes,
   behaviorRuntimeKey,
@@ -125,7 +125,7 @@ function endpointRoute(
           'This endpoint takes a UTF-8 JSON body (Content-Type application/json) or none',
         );
       }
-      await authorizeBehaviorCall(authorize, behavior, {
+      await authorizeCall(authorize, behavior, {
         method: request.method,
         path: request.path,
         headers: request.headers,
