@@ -30,6 +30,13 @@ export interface StatusCallbacksDescriptor<
   ) => ProviderCallbackImplementation;
 }
 
+/** What `defineStatusCallbacks` returns: a provider callback package's `map<Provider>StatusCallbacks`. */
+export type StatusCallbacksFunction<TOptions, TInput = unknown, TExtensions = CallbackExtensions> = (
+  builder: EngineBuilder,
+  options?: TInput,
+  extensions?: TExtensions,
+) => { readonly options: TOptions };
+
 /**
  * Turns a provider callback descriptor into its `map<Provider>StatusCallbacks(builder, options?, extensions?)`,
  * which answers the bound options. The call refuses a missing delivery registration
@@ -41,7 +48,9 @@ export function defineStatusCallbacks<
   TOptions extends SharedCallbackOptions,
   TInput = unknown,
   TExtensions extends CallbackExtensions = CallbackExtensions,
->(descriptor: StatusCallbacksDescriptor<TOptions, TExtensions>) {
+>(
+  descriptor: StatusCallbacksDescriptor<TOptions, TExtensions>,
+): StatusCallbacksFunction<TOptions, TInput, TExtensions> {
   const { implement, ...spec } = descriptor;
   return function mapStatusCallbacks(
     builder: EngineBuilder,

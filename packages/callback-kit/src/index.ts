@@ -68,7 +68,7 @@ export type {
   ReplaySurface,
 } from './callback-surface';
 export { defineStatusCallbacks } from './define-status-callbacks';
-export type { StatusCallbacksDescriptor } from './define-status-callbacks';
+export type { StatusCallbacksDescriptor, StatusCallbacksFunction } from './define-status-callbacks';
 export { registerProviderCallback } from './register-callback';
 export type {
   CallbackExtensions,

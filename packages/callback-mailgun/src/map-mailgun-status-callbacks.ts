@@ -5,6 +5,7 @@ import {
   isRecord,
   parseJsonBody,
   defineStatusCallbacks,
+  type StatusCallbacksFunction,
   replaySurface,
   type CallbackExtensions,
 } from '@corekit/callback-kit';
@@ -28,11 +29,11 @@ const category = 'tenant-governance.mailgun-callback';
  * token is claimed once (409 after); duplicate event ids are skipped before
  * reconciliation. Needs `addTenantGovernanceDelivery` first; calling it twice is refused.
  */
-export const mapMailgunStatusCallbacks = defineStatusCallbacks<
+export const mapMailgunStatusCallbacks: StatusCallbacksFunction<
   MailgunCallbackOptions,
   MailgunCallbackOptionsInput,
   CallbackExtensions
->({
+> = defineStatusCallbacks({
   providerKey: 'mailgun',
   packageName: '@corekit/callback-mailgun',
   entry: 'mapMailgunStatusCallbacks',

@@ -6,6 +6,7 @@ import {
   headerValue,
   parseJsonBody,
   defineStatusCallbacks,
+  type StatusCallbacksFunction,
   replaySurface,
   sendGridStatusMapping,
   type CallbackExtensions,
@@ -31,11 +32,11 @@ const category = 'tenant-governance.sendgrid-callback';
  * replay cache (409 after), and events already stored are skipped with DuplicateEvents. Needs
  * `addTenantGovernanceDelivery` first. Calling it twice is refused.
  */
-export const mapSendGridStatusCallbacks = defineStatusCallbacks<
+export const mapSendGridStatusCallbacks: StatusCallbacksFunction<
   SendGridCallbackOptions,
   SendGridCallbackOptionsInput,
   CallbackExtensions
->({
+> = defineStatusCallbacks({
   providerKey: 'sendgrid',
   packageName,
   entry: 'mapSendGridStatusCallbacks',

@@ -5,6 +5,7 @@ import {
   isRecord,
   parseJsonBody,
   defineStatusCallbacks,
+  type StatusCallbacksFunction,
   type CallbackExtensions,
   type CallbackResult,
   type TranslatedEvent,
@@ -39,11 +40,11 @@ export interface SesCallbackExtensions extends CallbackExtensions {
  * AcceptRawSesEventPayloads, raw SES event objects or arrays for controlled tests. Needs
  * `addTenantGovernanceDelivery` first; calling it twice is refused.
  */
-export const mapSesStatusCallbacks = defineStatusCallbacks<
+export const mapSesStatusCallbacks: StatusCallbacksFunction<
   SesCallbackOptions,
   SesCallbackOptionsInput,
   SesCallbackExtensions
->({
+> = defineStatusCallbacks({
   providerKey: 'amazon-ses-sns',
   packageName: '@corekit/callback-ses',
   entry: 'mapSesStatusCallbacks',

@@ -1,10 +1,6 @@
-import { defineDispatcher } from '@corekit/dispatch-kit';
+import { defineDispatcher, type DispatcherFunction } from '@corekit/dispatch-kit';
 import { KafkaDispatcher } from './kafka-dispatcher';
-import {
-  kafkaDispatcherOptionsSchema,
-  type KafkaDispatcherOptions,
-  type KafkaDispatcherOptionsInput,
-} from './kafka-dispatcher-options';
+import { kafkaDispatcherOptionsSchema, type KafkaDispatcherOptionsInput } from './kafka-dispatcher-options';
 
 /**
  * Makes the eventing dispatch job produce staged messages to Kafka (section
@@ -12,15 +8,12 @@ import {
  * producer connects on the first dispatch (startup never fails with the brokers down: dispatches are
  * retry-scheduled, then terminal after `Outbox:MaxAttempts`) and disconnects when the engine stops.
  */
-export const addKafkaDispatcher = defineDispatcher<
-  KafkaDispatcherOptions,
-  KafkaDispatcher,
-  KafkaDispatcherOptionsInput
->({
-  packageName: '@corekit/dispatch-kafka',
-  entry: 'addKafkaDispatcher',
-  codePrefix: 'KAFKA_DISPATCHER',
-  section: 'Engine:Eventing:Dispatchers:Kafka',
-  schema: kafkaDispatcherOptionsSchema,
-  create: (settings, logger) => new KafkaDispatcher(settings, logger),
-});
+export const addKafkaDispatcher: DispatcherFunction<KafkaDispatcher, KafkaDispatcherOptionsInput> =
+  defineDispatcher({
+    packageName: '@corekit/dispatch-kafka',
+    entry: 'addKafkaDispatcher',
+    codePrefix: 'KAFKA_DISPATCHER',
+    section: 'Engine:Eventing:Dispatchers:Kafka',
+    schema: kafkaDispatcherOptionsSchema,
+    create: (settings, logger) => new KafkaDispatcher(settings, logger),
+  });

@@ -5,6 +5,6 @@ export { destinationTemplate } from './destination-template';
 export { LazyConnection } from './lazy-connection';
 export type { LazyConnectionOptions } from './lazy-connection';
 export { defineDispatcher, registerDispatcher } from './register-dispatcher';
-export type { DispatcherDescriptor, DispatcherPackage } from './register-dispatcher';
+export type { DispatcherDescriptor, DispatcherFunction, DispatcherPackage } from './register-dispatcher';
 export { confirmBatch } from './confirm-batch';
 export type { ConfirmBatchOptions } from './confirm-batch';

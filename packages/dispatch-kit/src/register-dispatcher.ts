@@ -28,6 +28,12 @@ export interface DispatcherDescriptor<TSettings, TDispatcher extends EventDispat
   readonly entry: string;
 }
 
+/** What `defineDispatcher` returns: a dispatcher package's `add<Broker>Dispatcher`. */
+export type DispatcherFunction<TDispatcher, TInput = unknown> = (
+  builder: EngineBuilder,
+  options?: TInput,
+) => TDispatcher;
+
 /**
  * Turns a dispatcher descriptor into its `add<Broker>Dispatcher(builder, options?)`, which answers the
  * dispatcher. The call refuses a builder without the eventing outbox lane (`<codePrefix>_WITHOUT_LANE`) and a
@@ -36,7 +42,7 @@ export interface DispatcherDescriptor<TSettings, TDispatcher extends EventDispat
  */
 export function defineDispatcher<TSettings, TDispatcher extends EventDispatcher, TInput = unknown>(
   descriptor: DispatcherDescriptor<TSettings, TDispatcher>,
-) {
+): DispatcherFunction<TDispatcher, TInput> {
   return function addDispatcher(builder: EngineBuilder, options?: TInput): TDispatcher {
     return register(builder, { ...descriptor, functionName: descriptor.entry }, options);
   };

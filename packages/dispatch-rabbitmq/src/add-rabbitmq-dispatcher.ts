@@ -1,8 +1,7 @@
-import { defineDispatcher } from '@corekit/dispatch-kit';
+import { defineDispatcher, type DispatcherFunction } from '@corekit/dispatch-kit';
 import { RabbitMqDispatcher } from './rabbitmq-dispatcher';
 import {
   rabbitMqDispatcherOptionsSchema,
-  type RabbitMqDispatcherOptions,
   type RabbitMqDispatcherOptionsInput,
 } from './rabbitmq-dispatcher-options';
 
@@ -12,15 +11,12 @@ import {
  * connection opens on the first dispatch (startup never fails when the broker is down: dispatches are
  * retry-scheduled, then terminal after `Outbox:MaxAttempts`) and closes when the engine stops.
  */
-export const addRabbitMqDispatcher = defineDispatcher<
-  RabbitMqDispatcherOptions,
-  RabbitMqDispatcher,
-  RabbitMqDispatcherOptionsInput
->({
-  packageName: '@corekit/dispatch-rabbitmq',
-  entry: 'addRabbitMqDispatcher',
-  codePrefix: 'RABBITMQ_DISPATCHER',
-  section: 'Engine:Eventing:Dispatchers:RabbitMq',
-  schema: rabbitMqDispatcherOptionsSchema,
-  create: (settings, logger) => new RabbitMqDispatcher(settings, logger),
-});
+export const addRabbitMqDispatcher: DispatcherFunction<RabbitMqDispatcher, RabbitMqDispatcherOptionsInput> =
+  defineDispatcher({
+    packageName: '@corekit/dispatch-rabbitmq',
+    entry: 'addRabbitMqDispatcher',
+    codePrefix: 'RABBITMQ_DISPATCHER',
+    section: 'Engine:Eventing:Dispatchers:RabbitMq',
+    schema: rabbitMqDispatcherOptionsSchema,
+    create: (settings, logger) => new RabbitMqDispatcher(settings, logger),
+  });

@@ -1,4 +1,8 @@
-import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import {
+  defineObservabilityPack,
+  type ObservabilityPackFunction,
+  otlpPlatformExporters,
+} from '@corekit/observability-kit';
 import { AWSXRayIdGenerator } from '@opentelemetry/id-generator-aws-xray';
 import { AWSXRayPropagator } from '@opentelemetry/propagator-aws-xray';
 import {
@@ -32,10 +36,10 @@ const detectors = {
  * OTLP/HTTP to the ADOT collector or CloudWatch agent that forwards to X-Ray and CloudWatch. Needs
  * `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export const addAwsObservability = defineObservabilityPack<
+export const addAwsObservability: ObservabilityPackFunction<
   AwsObservabilityOptions,
   AwsObservabilityOptionsInput
->({
+> = defineObservabilityPack({
   id: awsObservabilityEventId,
   packageName: '@corekit/observability-aws',
   platform: 'AWS',

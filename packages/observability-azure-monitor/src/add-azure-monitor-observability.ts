@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { defineObservabilityPack } from '@corekit/observability-kit';
+import { defineObservabilityPack, type ObservabilityPackFunction } from '@corekit/observability-kit';
 import { azureMonitorExporters, connectionStringParts } from './azure-monitor-exporters';
 import {
   azureMonitorObservabilityOptionsSchema,
@@ -18,10 +18,10 @@ const instrumentationKeyPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
  * spans to requests and dependencies and post them to the resource's ingestion endpoint. Needs
  * `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export const addAzureMonitorObservability = defineObservabilityPack<
+export const addAzureMonitorObservability: ObservabilityPackFunction<
   AzureMonitorObservabilityOptions,
   AzureMonitorObservabilityOptionsInput
->({
+> = defineObservabilityPack({
   id: azureMonitorObservabilityEventId,
   packageName: '@corekit/observability-azure-monitor',
   platform: 'Azure Monitor',

@@ -1,4 +1,8 @@
-import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import {
+  defineObservabilityPack,
+  type ObservabilityPackFunction,
+  otlpPlatformExporters,
+} from '@corekit/observability-kit';
 import {
   datadogObservabilityOptionsSchema,
   type DatadogObservabilityOptions,
@@ -19,10 +23,10 @@ export function datadogEndpoint(settings: DatadogObservabilityOptions): string {
  * (`Engine:Observability:Datadog`), through the local Agent or agentless with `dd-api-key`. Metrics are
  * delta, as Datadog's OTLP ingestion expects. Needs `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export const addDatadogObservability = defineObservabilityPack<
+export const addDatadogObservability: ObservabilityPackFunction<
   DatadogObservabilityOptions,
   DatadogObservabilityOptionsInput
->({
+> = defineObservabilityPack({
   id: datadogObservabilityEventId,
   packageName: '@corekit/observability-datadog',
   platform: 'Datadog',

@@ -1,4 +1,8 @@
-import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import {
+  defineObservabilityPack,
+  type ObservabilityPackFunction,
+  otlpPlatformExporters,
+} from '@corekit/observability-kit';
 import {
   dynatraceObservabilityOptionsSchema,
   type DynatraceObservabilityOptions,
@@ -13,10 +17,10 @@ export const dynatraceObservabilityEventId = 3154;
  * (`Engine:Observability:Dynatrace`) with an `Api-Token`. Metrics are delta: Dynatrace refuses cumulative
  * sums and histograms. Needs `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export const addDynatraceObservability = defineObservabilityPack<
+export const addDynatraceObservability: ObservabilityPackFunction<
   DynatraceObservabilityOptions,
   DynatraceObservabilityOptionsInput
->({
+> = defineObservabilityPack({
   id: dynatraceObservabilityEventId,
   packageName: '@corekit/observability-dynatrace',
   platform: 'Dynatrace',

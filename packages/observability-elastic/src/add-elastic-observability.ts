@@ -1,4 +1,8 @@
-import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import {
+  defineObservabilityPack,
+  type ObservabilityPackFunction,
+  otlpPlatformExporters,
+} from '@corekit/observability-kit';
 import {
   elasticObservabilityOptionsSchema,
   type ElasticObservabilityOptions,
@@ -20,10 +24,10 @@ function authorization(settings: ElasticObservabilityOptions): Record<string, st
  * (`Engine:Observability:Elastic`) with an API key or an APM secret token. Metrics are delta, the preference
  * of Elastic's own OpenTelemetry distributions. Needs `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export const addElasticObservability = defineObservabilityPack<
+export const addElasticObservability: ObservabilityPackFunction<
   ElasticObservabilityOptions,
   ElasticObservabilityOptionsInput
->({
+> = defineObservabilityPack({
   id: elasticObservabilityEventId,
   packageName: '@corekit/observability-elastic',
   platform: 'Elastic',

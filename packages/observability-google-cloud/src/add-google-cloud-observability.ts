@@ -1,4 +1,8 @@
-import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import {
+  defineObservabilityPack,
+  type ObservabilityPackFunction,
+  otlpPlatformExporters,
+} from '@corekit/observability-kit';
 import { gcpDetector } from '@opentelemetry/resource-detector-gcp';
 import { googleCloudAuthorization } from './google-cloud-credentials';
 import {
@@ -17,10 +21,10 @@ export const googleCloudObservabilityEventId = 3113;
  * Trace and Cloud Monitoring exporters for Node.js were archived on 2026-10-30 in favour of this path.)
  * Needs `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export const addGoogleCloudObservability = defineObservabilityPack<
+export const addGoogleCloudObservability: ObservabilityPackFunction<
   GoogleCloudObservabilityOptions,
   GoogleCloudObservabilityOptionsInput
->({
+> = defineObservabilityPack({
   id: googleCloudObservabilityEventId,
   packageName: '@corekit/observability-google-cloud',
   platform: 'Google Cloud',

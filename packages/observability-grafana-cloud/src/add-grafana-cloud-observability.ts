@@ -1,4 +1,8 @@
-import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import {
+  defineObservabilityPack,
+  type ObservabilityPackFunction,
+  otlpPlatformExporters,
+} from '@corekit/observability-kit';
 import {
   grafanaCloudObservabilityOptionsSchema,
   type GrafanaCloudObservabilityOptions,
@@ -18,10 +22,10 @@ export function grafanaCloudEndpoint(settings: GrafanaCloudObservabilityOptions)
  * (`Engine:Observability:GrafanaCloud`) with basic auth (instance id, token). Metrics stay cumulative, as
  * Grafana's Prometheus-compatible store expects. Needs `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export const addGrafanaCloudObservability = defineObservabilityPack<
+export const addGrafanaCloudObservability: ObservabilityPackFunction<
   GrafanaCloudObservabilityOptions,
   GrafanaCloudObservabilityOptionsInput
->({
+> = defineObservabilityPack({
   id: grafanaCloudObservabilityEventId,
   packageName: '@corekit/observability-grafana-cloud',
   platform: 'Grafana Cloud',

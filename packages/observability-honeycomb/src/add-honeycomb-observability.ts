@@ -1,4 +1,8 @@
-import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import {
+  defineObservabilityPack,
+  type ObservabilityPackFunction,
+  otlpPlatformExporters,
+} from '@corekit/observability-kit';
 import {
   honeycombEndpoints,
   honeycombObservabilityOptionsSchema,
@@ -14,10 +18,10 @@ export const honeycombObservabilityEventId = 3116;
  * with `x-honeycomb-team`, and `x-honeycomb-dataset` on metrics. Needs `addOpenTelemetry(builder)` from
  * `@corekit/observability`.
  */
-export const addHoneycombObservability = defineObservabilityPack<
+export const addHoneycombObservability: ObservabilityPackFunction<
   HoneycombObservabilityOptions,
   HoneycombObservabilityOptionsInput
->({
+> = defineObservabilityPack({
   id: honeycombObservabilityEventId,
   packageName: '@corekit/observability-honeycomb',
   platform: 'Honeycomb',

@@ -47,6 +47,9 @@ export interface ObservabilityPackDescriptor<T extends { readonly Enabled: boole
   readonly section: string;
 }
 
+/** What `defineObservabilityPack` returns: a platform pack's `add<Platform>Observability`. */
+export type ObservabilityPackFunction<T, TInput = unknown> = (builder: EngineBuilder, options?: TInput) => T;
+
 /**
  * Turns a pack descriptor into its `add<Platform>Observability(builder, options?)`, which answers the bound
  * settings. The call refuses a second call on one builder (`builder.claimRegistration`, ALREADY_REGISTERED),
@@ -57,7 +60,7 @@ export interface ObservabilityPackDescriptor<T extends { readonly Enabled: boole
  */
 export function defineObservabilityPack<T extends PackSettings, TInput = unknown>(
   descriptor: ObservabilityPackDescriptor<T>,
-) {
+): ObservabilityPackFunction<T, TInput> {
   return function addObservability(builder: EngineBuilder, options?: TInput): T {
     const { packageName, entry, section } = descriptor;
     builder.claimRegistration({ packageName, entry, key: `@corekit/observability-kit/${section}` });
@@ -66,6 +69,8 @@ export function defineObservabilityPack<T extends PackSettings, TInput = unknown
 }
 
 /**
+ * Registers a platform pack from a definition whose section is below `Engine:Observability`.
+ *
  * @deprecated Use `defineObservabilityPack({ packageName, entry, section: <full path>, ... })`, which returns
  * the `add*` function. This entry takes the section below `Engine:Observability` and stays for packs written
  * against it.

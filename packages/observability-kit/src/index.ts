@@ -2,6 +2,7 @@ export { addObservabilityPack, defineObservabilityPack } from './add-observabili
 export type {
   ObservabilityPackDefinition,
   ObservabilityPackDescriptor,
+  ObservabilityPackFunction,
   PlatformContribution,
 } from './add-observability-pack';
 export {

@@ -1,4 +1,8 @@
-import { defineObservabilityPack, otlpPlatformExporters } from '@corekit/observability-kit';
+import {
+  defineObservabilityPack,
+  type ObservabilityPackFunction,
+  otlpPlatformExporters,
+} from '@corekit/observability-kit';
 import {
   newRelicEndpoints,
   newRelicObservabilityOptionsSchema,
@@ -14,10 +18,10 @@ export const newRelicObservabilityEventId = 3115;
  * with the license key as `api-key`. Metrics are delta, the temporality New Relic recommends. Needs
  * `addOpenTelemetry(builder)` from `@corekit/observability`.
  */
-export const addNewRelicObservability = defineObservabilityPack<
+export const addNewRelicObservability: ObservabilityPackFunction<
   NewRelicObservabilityOptions,
   NewRelicObservabilityOptionsInput
->({
+> = defineObservabilityPack({
   id: newRelicObservabilityEventId,
   packageName: '@corekit/observability-new-relic',
   platform: 'New Relic',

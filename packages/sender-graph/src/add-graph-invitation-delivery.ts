@@ -1,6 +1,11 @@
 import { CoreError, type EngineBuilder } from '@corekit/abstractions';
 import type { TokenCredential } from '@azure/identity';
-import { defineInvitationDelivery, endpointHost, senderEventIds } from '@corekit/sender-kit';
+import {
+  defineInvitationDelivery,
+  type InvitationDeliveryFunction,
+  endpointHost,
+  senderEventIds,
+} from '@corekit/sender-kit';
 import { graphSdkClient } from '@corekit/email-graph';
 import {
   graphSenderOptionsSchema,
@@ -34,11 +39,11 @@ export interface GraphInvitationDeliveryExtensions {
  * after `addTenantGovernanceDelivery`. A token source is required: AccessToken, AzureIdentity.Enabled, or
  * an injected credential or token provider (startup error naming the keys otherwise).
  */
-export const addMicrosoftGraphInvitationDelivery = defineInvitationDelivery<
+export const addMicrosoftGraphInvitationDelivery: InvitationDeliveryFunction<
   GraphSenderOptions,
   GraphSenderOptionsInput,
   GraphInvitationDeliveryExtensions
->({
+> = defineInvitationDelivery({
   packageName: '@corekit/sender-graph',
   entry: 'addMicrosoftGraphInvitationDelivery',
   section: 'Engine:MultiTenancy:Governance:MicrosoftGraphInvitationDelivery',

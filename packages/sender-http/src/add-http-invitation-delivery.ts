@@ -1,4 +1,9 @@
-import { defineInvitationDelivery, endpointHost, senderEventIds } from '@corekit/sender-kit';
+import {
+  defineInvitationDelivery,
+  type InvitationDeliveryFunction,
+  endpointHost,
+  senderEventIds,
+} from '@corekit/sender-kit';
 import { nodeHttpClient, type HttpSenderClient } from './http-client';
 import { httpSenderOptionsSchema, type HttpSenderOptions, type HttpSenderOptionsInput } from './http-options';
 import { createHttpSend } from './http-sender';
@@ -18,11 +23,11 @@ export interface HttpInvitationDeliveryExtensions {
  * after `addTenantGovernanceDelivery`. Answers the bound settings. It cannot guarantee the receiver
  * deduplicates: the idempotency header and the deterministic message id let it.
  */
-export const addHttpInvitationDelivery = defineInvitationDelivery<
+export const addHttpInvitationDelivery: InvitationDeliveryFunction<
   HttpSenderOptions,
   HttpSenderOptionsInput,
   HttpInvitationDeliveryExtensions
->({
+> = defineInvitationDelivery({
   packageName: '@corekit/sender-http',
   entry: 'addHttpInvitationDelivery',
   section: 'Engine:MultiTenancy:Governance:HttpInvitationDelivery',

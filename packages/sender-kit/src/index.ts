@@ -49,6 +49,7 @@ export type { DeliveryContextAlphabet, DeliveryContextPart } from '@corekit/call
 export { addInvitationSender, defineInvitationDelivery, senderEventIds } from './sender-registration';
 export type {
   InvitationDeliveryDescriptor,
+  InvitationDeliveryFunction,
   InvitationSenderPackage,
   SenderEventIds,
   SenderSettings,

@@ -97,6 +97,13 @@ export interface InvitationDeliveryDescriptor<
   ) => (call: SenderCall) => Promise<InvitationSendResult>;
 }
 
+/** What `defineInvitationDelivery` returns: a sender package's `add<Provider>InvitationDelivery`. */
+export type InvitationDeliveryFunction<T, TInput = unknown, TExtensions extends object = object> = (
+  builder: EngineBuilder,
+  options?: TInput,
+  extensions?: TExtensions,
+) => T;
+
 /**
  * Turns a sender descriptor into its `add<Provider>InvitationDelivery(builder, options?, extensions?)`, which
  * answers the bound settings. The call refuses a second call on one builder (`builder.claimRegistration`,
@@ -109,7 +116,9 @@ export function defineInvitationDelivery<
   T extends SenderSettings,
   TInput = unknown,
   TExtensions extends object = object,
->(descriptor: InvitationDeliveryDescriptor<T, TExtensions>) {
+>(
+  descriptor: InvitationDeliveryDescriptor<T, TExtensions>,
+): InvitationDeliveryFunction<T, TInput, TExtensions> {
   return function addInvitationDelivery(
     builder: EngineBuilder,
     options?: TInput,
@@ -127,6 +136,8 @@ export function defineInvitationDelivery<
 }
 
 /**
+ * Registers a sender from a definition whose section is below `Engine:MultiTenancy:Governance`.
+ *
  * @deprecated Use `defineInvitationDelivery({ packageName, entry, section: <full path>, ... })`, which returns the
  * `add*` function. This entry takes the section below `Engine:MultiTenancy:Governance` and stays for packages
  * written against it.

@@ -1,4 +1,9 @@
-import { defineInvitationDelivery, endpointHost, senderEventIds } from '@corekit/sender-kit';
+import {
+  defineInvitationDelivery,
+  type InvitationDeliveryFunction,
+  endpointHost,
+  senderEventIds,
+} from '@corekit/sender-kit';
 import {
   mailgunSenderOptionsSchema,
   type MailgunSenderOptions,
@@ -21,11 +26,11 @@ export interface MailgunInvitationDeliveryExtensions {
  * `addTenantGovernanceDelivery`. A 200 "Queued" is an accepted hand-off; statuses come from the webhooks
  * (a separate callback package), matched by the `v:*` variables sent here.
  */
-export const addMailgunInvitationDelivery = defineInvitationDelivery<
+export const addMailgunInvitationDelivery: InvitationDeliveryFunction<
   MailgunSenderOptions,
   MailgunSenderOptionsInput,
   MailgunInvitationDeliveryExtensions
->({
+> = defineInvitationDelivery({
   packageName: '@corekit/sender-mailgun',
   entry: 'addMailgunInvitationDelivery',
   section: 'Engine:MultiTenancy:Governance:MailgunInvitationDelivery',

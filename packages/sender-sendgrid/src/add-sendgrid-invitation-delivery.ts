@@ -1,4 +1,9 @@
-import { defineInvitationDelivery, endpointHost, senderEventIds } from '@corekit/sender-kit';
+import {
+  defineInvitationDelivery,
+  type InvitationDeliveryFunction,
+  endpointHost,
+  senderEventIds,
+} from '@corekit/sender-kit';
 import {
   sendGridSenderOptionsSchema,
   type SendGridSenderOptions,
@@ -21,11 +26,11 @@ export interface SendGridInvitationDeliveryExtensions {
  * `addTenantGovernanceDelivery`. A 202 is an accepted hand-off; delivery statuses come from the event
  * webhook (a separate callback package), matched by the custom args sent here.
  */
-export const addSendGridInvitationDelivery = defineInvitationDelivery<
+export const addSendGridInvitationDelivery: InvitationDeliveryFunction<
   SendGridSenderOptions,
   SendGridSenderOptionsInput,
   SendGridInvitationDeliveryExtensions
->({
+> = defineInvitationDelivery({
   packageName: '@corekit/sender-sendgrid',
   entry: 'addSendGridInvitationDelivery',
   section: 'Engine:MultiTenancy:Governance:SendGridInvitationDelivery',

@@ -1,5 +1,9 @@
 import type { SESv2ClientConfig } from '@aws-sdk/client-sesv2';
-import { defineInvitationDelivery, senderEventIds } from '@corekit/sender-kit';
+import {
+  defineInvitationDelivery,
+  type InvitationDeliveryFunction,
+  senderEventIds,
+} from '@corekit/sender-kit';
 import { sesSenderOptionsSchema, type SesSenderOptions, type SesSenderOptionsInput } from './ses-options';
 import { createSesSend, type SesClient } from './ses-sender';
 import { sesV2Client } from '@corekit/email-ses';
@@ -21,11 +25,11 @@ export interface SesInvitationDeliveryExtensions {
  * Registers the Amazon SES v2 sender (`Engine:MultiTenancy:Governance:AmazonSesInvitationDelivery`) after
  * `addTenantGovernanceDelivery`. Identities, sending-domain setup and account policy are the cloud account's.
  */
-export const addAmazonSesInvitationDelivery = defineInvitationDelivery<
+export const addAmazonSesInvitationDelivery: InvitationDeliveryFunction<
   SesSenderOptions,
   SesSenderOptionsInput,
   SesInvitationDeliveryExtensions
->({
+> = defineInvitationDelivery({
   packageName: '@corekit/sender-ses',
   entry: 'addAmazonSesInvitationDelivery',
   section: 'Engine:MultiTenancy:Governance:AmazonSesInvitationDelivery',

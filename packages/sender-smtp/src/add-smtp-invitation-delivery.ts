@@ -1,4 +1,8 @@
-import { defineInvitationDelivery, senderEventIds } from '@corekit/sender-kit';
+import {
+  defineInvitationDelivery,
+  type InvitationDeliveryFunction,
+  senderEventIds,
+} from '@corekit/sender-kit';
 import type { ConnectionOptions } from 'node:tls';
 import { smtpSenderOptionsSchema, type SmtpSenderOptions, type SmtpSenderOptionsInput } from './smtp-options';
 import { createSmtpSend, smtpTlsPosture, type SmtpClient } from './smtp-sender';
@@ -20,11 +24,11 @@ export interface SmtpInvitationDeliveryExtensions {
  * `addTenantGovernanceDelivery`. A relay's acceptance is a hand-off, not a delivery: bounces come later,
  * by mail, and are not read here.
  */
-export const addSmtpInvitationDelivery = defineInvitationDelivery<
+export const addSmtpInvitationDelivery: InvitationDeliveryFunction<
   SmtpSenderOptions,
   SmtpSenderOptionsInput,
   SmtpInvitationDeliveryExtensions
->({
+> = defineInvitationDelivery({
   packageName: '@corekit/sender-smtp',
   entry: 'addSmtpInvitationDelivery',
   section: 'Engine:MultiTenancy:Governance:SmtpInvitationDelivery',

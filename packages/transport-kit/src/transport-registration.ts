@@ -21,6 +21,8 @@ export interface TransportDescription<TSettings> {
   /** The registration function (`addGraphQlTransport`), named in the refusal of a second call. */
   readonly functionName: string;
   /**
+   * The code a second call threw before every package used the one code `ALREADY_REGISTERED`.
+   *
    * @deprecated Not read: a second call is refused by `builder.claimRegistration` with `ALREADY_REGISTERED`,
    * naming `functionName` and `packageName`. Kept so descriptions written before compile; drop it.
    */
