@@ -1,9 +1,4 @@
-import {
-  classifyEmailHttpStatus,
-  isTimeoutError,
-  retryAfterMsOf,
-  untilAborted,
-} from './email-transport';
+import { classifyEmailHttpStatus, isTimeoutError, retryAfterMsOf, untilAborted } from './email-transport';
 
 describe('email transports (message-neutral)', () => {
   it('classifies HTTP answers: accepted delivered, 408/425/429/5xx retryable with Retry-After, others terminal', () => {
