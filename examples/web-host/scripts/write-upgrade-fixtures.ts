@@ -8,7 +8,8 @@
  *
  *   pnpm exec tsx --tsconfig tsconfig.run.json scripts/write-upgrade-fixtures.ts <commit>
  *
- * Once releases are published, the previous release comes from the registry instead (docs/releasing.md).
+ * The previous release installed from a registry writes the same scenario in packages/release-roundtrip's upgrade
+ * test; these fixtures keep the state of every pack of the sample (docs/releasing.md, "The upgrade tests").
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

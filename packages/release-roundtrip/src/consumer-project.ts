@@ -154,7 +154,15 @@ export interface RunningConsumer {
   stop(): Promise<number | null>;
 }
 
-export function startConsumer(directory: string, environment: Record<string, string>): RunningConsumer {
+/**
+ * Starts `node dist/main.js` in `directory`; `listening` resolves with the URL the program prints after `banner`
+ * (default "consumer listening on").
+ */
+export function startConsumer(
+  directory: string,
+  environment: Record<string, string>,
+  banner = 'consumer listening on',
+): RunningConsumer {
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: directory,
     env: { ...process.env, NODE_ENV: 'production', PORT: '0', ...environment },
@@ -165,7 +173,7 @@ export function startConsumer(directory: string, environment: Record<string, str
   const listening = new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk;
-      const match = /consumer listening on (\S+)/.exec(output);
+      const match = new RegExp(`${banner} (\\S+)`).exec(output);
       if (match) resolve(match[1]!.replace(/\/$/, ''));
     };
     child.stdout!.on('data', onData);
