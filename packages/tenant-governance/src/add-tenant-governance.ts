@@ -16,9 +16,9 @@ import {
   type TenantGovernanceOptionsInput,
 } from './governance-options';
 import { createGovernanceService } from './governance-service';
+import { addInvitationExpiryJob, governanceLifecycleHooks } from './governance-lifecycle';
 import { governanceSurfaces } from './governance-surfaces';
-import { RecordStore } from './record-store';
-import { SharedStateMirrors } from './shared-state-mirrors';
+import { openGovernanceContext } from './open-governance-context';
 import { tenantGovernanceKey, type TenantGovernance } from './tenant-governance';
 
 /** Internal: the governance context, for the delivery registration of this package (not exported). */
@@ -27,23 +27,13 @@ export const governanceContextKey = defineExtensionKey<GovernanceContext>(
   'Governance stores and settings (internal to @corekit/tenant-governance)',
 );
 
-/** Registration key of `addTenantGovernance` (a second call is refused). */
-export const tenantGovernanceRegistrationKey = '@corekit/tenant-governance';
+export { governanceStoreNames, tenantGovernanceRegistrationKey } from './governance-registration-names';
 
 /** Code-only options of `addTenantGovernance`. */
 export interface TenantGovernanceExtensions {
   /** Source of "now" (invitation expiry, record times); tests pass a controllable one. Default the system clock. */
   readonly now?: () => Date;
 }
-
-/** Names of the stores this package opens (`<name>.json` under `Engine:Stores:Directory` with the File provider). */
-export const governanceStoreNames = {
-  memberships: 'tenant-governance-memberships',
-  invitations: 'tenant-governance-invitations',
-  domains: 'tenant-governance-domains',
-  actions: 'tenant-governance-actions',
-  audit: 'tenant-governance-audit',
-} as const;
 
 /**
  * How the engine keeps stores, from the store provider actually installed (`builder.storeTraits()`): Memory,
@@ -104,42 +94,7 @@ export function addTenantGovernance(
   const settings = builder.configuration.bind(governanceSectionPath, tenantGovernanceOptionsSchema, options);
   assertConfiguredTenants(settings, (tenantId) => tenancy.isKnownTenant(tenantId));
 
-  const maxEntries = settings.MaxRecordsPerStore;
-  // A write that lost its compare-and-set to another writer (another request, another replica): 4529.
-  const onConflict = (storeName: string) =>
-    builder.logger.log({
-      level: 'warn',
-      eventId: governanceEventIds.versionConflict,
-      category: 'tenant-governance',
-      message: `A write to ${storeName} lost to a concurrent change (GOVERNANCE_VERSION_CONFLICT); the command may be retried`,
-      code: 'GOVERNANCE_VERSION_CONFLICT',
-      store: storeName,
-    });
-  const sharedState = new SharedStateMirrors(settings.SharedStateRefreshIntervalSeconds, builder.logger);
-  const records = <T extends object>(name: string) => {
-    const store = builder.openStore<T>(name, { maxEntries });
-    return new RecordStore(store, onConflict, sharedState.mirror(store));
-  };
-  const now = extensions.now ?? (() => new Date());
-  const context: GovernanceContext = {
-    settings,
-    tenancy,
-    now,
-    logger: builder.logger,
-    story: builder.story,
-    commandCounter: builder.meter.counter(
-      'corekit.tenant_governance.commands',
-      'tenant administration and governance-action commands by command and outcome (applied, unchanged, refused)',
-    ),
-    memberships: records(governanceStoreNames.memberships),
-    invitations: records(governanceStoreNames.invitations),
-    domains: records(governanceStoreNames.domains),
-    actions: records(governanceStoreNames.actions),
-    audit: builder.openStore(governanceStoreNames.audit, { maxEntries: settings.AuditMaxEntries + 1 }),
-    applied: new Map(),
-    refused: new Map(),
-    sharedState,
-  };
+  const context = openGovernanceContext(builder, settings, tenancy, extensions.now ?? (() => new Date()));
   const service = createGovernanceService(context);
   const store = storePosture(builder);
 
@@ -150,36 +105,8 @@ export function addTenantGovernance(
     ranges: [[4510, 4529]],
     names: governanceEventIdNames,
   });
-  builder.addLifecycleHooks({
-    id: 'tenant-governance',
-    started: async () => {
-      // Loads every copy (the delivery registration's too) and, on a shared store, follows its change feed.
-      await sharedState.start(store().shared);
-      await service.start();
-      builder.story.record({
-        kind: 'tenant-governance',
-        subjectId: null,
-        transition: 'loaded',
-        message: 'Tenant governance state loaded from the stores',
-        details: { storeKind: store().kind },
-      });
-    },
-    stopping: () => sharedState.stop(),
-  });
-  if (settings.InvitationExpirySweepIntervalSeconds > 0) {
-    builder.addJob({
-      id: 'tenant-governance.invitation-expiry',
-      displayName: 'Tenant invitation expiry sweep',
-      intervalMs: settings.InvitationExpirySweepIntervalSeconds * 1000,
-      owner: tenantGovernanceRegistrationKey,
-      run: async () => {
-        const expired = await service.expireOverdueInvitations();
-        // Without a connected feed (Memory, File, or a feed down), the sweep also re-reads the copies.
-        if (!sharedState.feedConnected) await sharedState.load();
-        return { expired };
-      },
-    });
-  }
+  builder.addLifecycleHooks(governanceLifecycleHooks(builder, context, service, store));
+  addInvitationExpiryJob(builder, context, service);
   builder.addTechnologySurfaces(() =>
     governanceSurfaces(
       context,
