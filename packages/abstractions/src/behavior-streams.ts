@@ -22,7 +22,7 @@ export function streamingOutput<T extends ZodType>(item: T): ZodType<AsyncIterab
   return schema;
 }
 
-/** The item schema of a streaming behavior (or callable), or undefined for any other. */
-export function streamItemSchema(behavior: Pick<BehaviorDefinition, 'output'>): ZodType | undefined {
+/** The item schema of a streaming behavior, or undefined for any other behavior. */
+export function streamItemSchema(behavior: BehaviorDefinition): ZodType | undefined {
   return (behavior.output as unknown as Record<symbol, ZodType | undefined>)[behaviorStreamMarker];
 }

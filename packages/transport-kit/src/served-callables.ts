@@ -1,5 +1,5 @@
 import {
-  streamItemSchema,
+  behaviorStreamMarker,
   type CallableRuntime,
   type RegisteredBehavior,
   type RegisteredCallable,
@@ -29,9 +29,12 @@ export function operationSelected(operationId: string, patterns: readonly string
   );
 }
 
-/** True for a callable whose handler answers an async iterable: served on server-sent events and WebSocket only. */
+/**
+ * True for a callable whose handler answers an async iterable (a behavior declared with `streamingOutput`):
+ * served on server-sent events and WebSocket only.
+ */
 export function isStreamingCallable(entry: RegisteredCallable): boolean {
-  return streamItemSchema(entry.callable) !== undefined;
+  return behaviorStreamMarker in entry.callable.output;
 }
 
 /**
