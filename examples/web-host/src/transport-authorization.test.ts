@@ -172,3 +172,92 @@ describe('one authorization path for every transport', () => {
     expect(new Set(asked)).toEqual(new Set(['vault.read']));
   });
 });
+
+/** A module whose `ledger.get` acts in the tenant its input names (policy `ledger.read`). */
+function addLedger(builder: EngineBuilder): void {
+  builder.addModule({
+    id: 'ledger',
+    version: '1.0.0',
+    behaviors: [
+      defineBehavior({
+        id: 'ledger.get',
+        input: z.object({ tenantId: z.string() }),
+        output: z.object({ tenantId: z.string(), balance: z.number() }),
+        authorization: { mode: 'required', policy: 'ledger.read' },
+        authorizationResource: (input) => {
+          const tenantId = (input as { tenantId?: unknown } | undefined)?.tenantId;
+          return typeof tenantId === 'string' ? { tenantId, kind: 'ledger' } : { kind: 'ledger' };
+        },
+        handler: ({ tenantId }) => ({ tenantId, balance: 42 }),
+      }),
+    ],
+    rest: [restGet('/api/ledgers/:tenantId', 'ledger.get')],
+  });
+}
+
+describe('a behavior names the tenant it acts in, and every transport asks with it', () => {
+  it('token acme reads the acme ledger and is refused the globex one over REST, GraphQL, JSON-RPC and gRPC', async () => {
+    const builder = createEngineBuilder({
+      contentRoot: emptyContentDirectory(),
+      environment: {},
+      logger: createMemoryLogger(),
+      configuration: { Engine: { Transports: ['RestApi', 'GraphQL', 'Grpc', 'JsonRpc'], Grpc: { Port: 0 } } },
+    });
+    addLedger(builder);
+    addGraphQlTransport(builder);
+    addJsonRpcTransport(builder);
+    const grpc = addGrpcTransport(builder);
+    const resources: unknown[] = [];
+    host = createWebHost(builder, {
+      port: 0,
+      handleSignals: false,
+      environment: {},
+      authorize: (request, requirement): AuthorizationDecision => {
+        resources.push(requirement?.resource);
+        if (request.headers.authorization !== 'Bearer acme') return { outcome: 'unauthenticated' };
+        return requirement?.resource?.tenantId === 'acme' ? true : { outcome: 'forbidden' };
+      },
+    });
+    const { port } = await host.listen();
+    const base = `http://127.0.0.1:${port}`;
+    const grpcClient = createBehaviorClient(grpc.proto()!, `127.0.0.1:${grpc.port()}`);
+    clients.push(grpcClient);
+    const headers = { authorization: 'Bearer acme', 'content-type': 'application/json' };
+    const post = async (path: string, body: unknown) =>
+      (await (
+        await fetch(`${base}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })
+      ).json()) as any;
+    const read = async (tenantId: string) => {
+      const rest = await fetch(`${base}/api/ledgers/${tenantId}`, { headers });
+      const graphql = await post('/graphql', { query: `{ ledgerGet(tenantId: "${tenantId}") { balance } }` });
+      const jsonRpc = await post('/rpc', {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'ledger.get',
+        params: { tenantId },
+      });
+      const rpc = await grpcClient.call('LedgerGet', { tenantId }, undefined, {
+        authorization: 'Bearer acme',
+      });
+      return {
+        rest: rest.status,
+        graphql: graphql.data?.ledgerGet?.balance ?? graphql.errors[0].extensions.code,
+        jsonRpc: jsonRpc.result?.balance ?? jsonRpc.error.data.code,
+        grpc: rpc.response?.balance ?? rpc.error!.code,
+      };
+    };
+    expect(await read('acme')).toEqual({ rest: 200, graphql: 42, jsonRpc: 42, grpc: 42 });
+    expect(await read('globex')).toEqual({
+      rest: 403,
+      graphql: 'FORBIDDEN',
+      jsonRpc: 'BEHAVIOR_FORBIDDEN',
+      grpc: 7,
+    });
+    expect(new Set(resources.map((resource) => JSON.stringify(resource)))).toEqual(
+      new Set([
+        JSON.stringify({ tenantId: 'acme', kind: 'ledger' }),
+        JSON.stringify({ tenantId: 'globex', kind: 'ledger' }),
+      ]),
+    );
+  });
+});

@@ -5,6 +5,7 @@ import { defineExtensionKey } from './pack/extension-key';
 import type { Logger } from './logging';
 import type { RestAuthoringPolicyDeclaration } from './rest-publication';
 import type { BehaviorAuthorization } from './pack/operations';
+import type { AuthorizationResource } from './pack/authorization';
 
 /**
  * What a behavior handler receives besides its input. Transport neutral: the same handler answers REST today
@@ -57,6 +58,15 @@ export interface BehaviorDefinition<
    * the transport's equivalent, and the handler never runs); `anonymous` or left out serves every caller.
    */
   readonly authorization?: BehaviorAuthorization;
+  /**
+   * What a call acts on (its tenant, kind, record id), resolved from the input as it arrived (before validation,
+   * so read it defensively): every transport asks the host's authorizer with it (`AuthorizationRequest.resource`),
+   * as operations do (docs/adr/0001-one-callable.md). Throw a `BehaviorError('invalid-input', ...)` for an input
+   * that names its resource ambiguously. Left out: the authorizer is asked without a resource.
+   */
+  readonly authorizationResource?: (
+    input: unknown,
+  ) => AuthorizationResource | undefined | Promise<AuthorizationResource | undefined>;
   /** Runs with validated input; throw a `BehaviorError` for expected failures (not found, conflict...). */
   handler(
     input: ZodOutput<TInputSchema>,

@@ -79,14 +79,26 @@ export function mountBehaviorStreams(
       behaviorId,
     });
 
-  /** Null when the caller may open the stream, else the refusal as an error frame. */
+  /** The `input` query parameter as JSON, or `{}` when absent or not JSON (opening the stream refuses that). */
+  function queryInput(request: IncomingMessage): unknown {
+    const raw = new URL(request.url ?? '/', 'http://host').searchParams.get('input');
+    try {
+      return raw ? JSON.parse(raw) : {};
+    } catch {
+      return {};
+    }
+  }
+
+  /** Null when the caller may open the stream, else the refusal as an error frame (asked with its resource). */
   async function refusal(behavior: BehaviorDefinition, request: IncomingMessage) {
     try {
+      const resource = await behavior.authorizationResource?.(queryInput(request));
       await authorizeCall(options.authorize, behavior, {
         method: request.method ?? 'GET',
         path: (request.url ?? '/').split('?')[0]!,
         headers: request.headers,
         raw: request,
+        ...(resource ? { resource } : {}),
       });
       return null;
     } catch (error) {

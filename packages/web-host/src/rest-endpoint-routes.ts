@@ -125,13 +125,16 @@ function endpointRoute(
           'This endpoint takes a UTF-8 JSON body (Content-Type application/json) or none',
         );
       }
+      const input = requestInput(request);
+      // The resource the behavior acts on (its tenant), as every other transport asks it (one callable).
+      const resource = await behavior.authorizationResource?.(input);
       await authorizeCall(authorize, behavior, {
         method: request.method,
         path: request.path,
         headers: request.headers,
         raw: request,
+        ...(resource ? { resource } : {}),
       });
-      const input = requestInput(request);
       const controller = new AbortController();
       const abort = () => {
         if (!response.writableFinished) controller.abort();
