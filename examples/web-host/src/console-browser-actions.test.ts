@@ -1,5 +1,4 @@
-import { chromiumAvailable } from './console-browser/chromium';
-import { BrowserSession, startConsoleSample, type ConsoleSample } from './console-browser/console-session';
+import { consoleBrowserFile } from './console-browser/console-browser-file';
 
 // The operator console in Debian's Chromium against one sample host shared by the file: the packs' operator
 // views, the trailing-slash redirect, an action through a pack's operation (approving an agent run), and the
@@ -15,28 +14,12 @@ interface PageGlobals {
   };
 }
 
-const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
+const file = consoleBrowserFile();
+const openPage = file.open;
 
-let session: BrowserSession;
-let shared: ConsoleSample;
-
-beforeAll(async () => {
-  if (!chromiumAvailable()) return;
-  [session, shared] = await Promise.all([BrowserSession.launch(), startConsoleSample()]);
-}, 60_000);
-afterAll(async () => {
-  await session?.close();
-  await shared?.close();
-});
-afterEach(async () => {
-  await session?.closePages();
-});
-
-const openPage = (options?: Parameters<BrowserSession['open']>[0]) => session.open(options);
-
-describeInBrowser("the operator console's views and actions in Chromium", () => {
+file.describe("the operator console's views and actions in Chromium", () => {
   it("lists every pack's operator view, each row linked to the pack's JSON route", async () => {
-    const sample = shared;
+    const sample = file.sample;
     const { page } = await openPage();
     await page.goto(`${sample.base}/engine/console#/views`);
     await page.locator('[data-operator-view="invitation-delivery-attention"]').waitFor();
@@ -58,7 +41,7 @@ describeInBrowser("the operator console's views and actions in Chromium", () => 
   });
 
   it('sends /engine/console/ (trailing slash) to /engine/console, where the page works', async () => {
-    const sample = shared;
+    const sample = file.sample;
     const { page } = await openPage();
     await page.goto(`${sample.base}/engine/console/#/views`);
     expect(new URL(page.url()).pathname).toBe('/engine/console');
@@ -66,7 +49,7 @@ describeInBrowser("the operator console's views and actions in Chromium", () => 
   });
 
   it('approves a run waiting for approval through the agents pack operation, which the authorize hook decides', async () => {
-    const sample = shared;
+    const sample = file.sample;
     const requested = await fetch(`${sample.base}/engine/agent-tools/issue-refund/runs`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: 'Bearer demo-agent' },
@@ -96,7 +79,7 @@ describeInBrowser("the operator console's views and actions in Chromium", () => 
   });
 
   it('filters the runtime story timeline by kind and text', async () => {
-    const sample = shared;
+    const sample = file.sample;
     const { page } = await openPage();
     await page.goto(`${sample.base}/engine/console#/story`);
     await page.locator('.story-row').first().waitFor();

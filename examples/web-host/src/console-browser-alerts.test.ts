@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { pollUntil } from '@corekit/testing/poll-until';
-import { chromiumAvailable, seriousViolations } from './console-browser/chromium';
-import { BrowserSession, startConsoleSample, type ConsoleSample } from './console-browser/console-session';
+import { consoleBrowserFile, seriousViolations } from './console-browser/console-browser-file';
 
 // The alerts pack (@corekit/alerts, installed by the sample host) in the console, in Debian's Chromium: its open
 // incidents, its silences (one created from the page, with the time left until it ends, then expired) and its
@@ -9,36 +8,23 @@ import { BrowserSession, startConsoleSample, type ConsoleSample } from './consol
 // sample host with an operator token (the silence operations ask for the policy alerts.silence, which the sample
 // grants to it) and a group window of 1 s, so a notification is sent within seconds.
 
-const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
-
 const token = `console-alerts-${randomBytes(8).toString('hex')}`;
-let session: BrowserSession;
-let shared: ConsoleSample;
-
-beforeAll(async () => {
-  if (!chromiumAvailable()) return;
-  [session, shared] = await Promise.all([
-    BrowserSession.launch(),
-    startConsoleSample({
-      environment: { SAMPLE_OPERATOR_TOKEN: token },
-      engine: { Alerts: { GroupWindow: '1s', EvaluationInterval: '1s' } },
-    }),
-  ]);
-}, 60_000);
-afterAll(async () => {
-  await session?.close();
-  await shared?.close();
+const file = consoleBrowserFile({
+  sample: {
+    environment: { SAMPLE_OPERATOR_TOKEN: token },
+    engine: { Alerts: { GroupWindow: '1s', EvaluationInterval: '1s' } },
+  },
 });
 
 const operator = { authorization: `Bearer ${token}` };
 
 async function readJson<T>(path: string): Promise<T> {
-  return (await (await fetch(`${shared.base}${path}`, { headers: operator })).json()) as T;
+  return (await (await fetch(`${file.sample.base}${path}`, { headers: operator })).json()) as T;
 }
 
-describeInBrowser("the alerts pack's incidents, silences and delivery log in the console", () => {
+file.describe("the alerts pack's incidents, silences and delivery log in the console", () => {
   it('shows the open incident and its delivery; creates a silence from the page with the time left until it ends, and expires it', async () => {
-    shared.sample.upstream.state.inventory = 'down';
+    file.sample.sample.upstream.state.inventory = 'down';
     // The dependency alert fires after three failed checks; the incident is notified once the group window passed.
     await pollUntil(
       () => readJson<Array<{ incidentId: string }>>('/engine/alert-incidents/open'),
@@ -50,8 +36,8 @@ describeInBrowser("the alerts pack's incidents, silences and delivery log in the
       (log) => log.some((entry) => entry.outcome === 'delivered'),
       { timeoutMs: 20_000 },
     );
-    const { page } = await session.open({ headers: operator });
-    await page.goto(`${shared.base}/engine/console#/views/alert-incidents-open`);
+    const { page } = await file.open({ headers: operator });
+    await page.goto(`${file.sample.base}/engine/console#/views/alert-incidents-open`);
     const incident = page.locator('[data-operator-view="alert-incidents-open"] tbody tr').first();
     await expect(incident.textContent()).resolves.toContain('dependency:inventory-api');
     // The opening time is a machine-readable time (the column's format), not the raw string.
@@ -59,11 +45,11 @@ describeInBrowser("the alerts pack's incidents, silences and delivery log in the
       Date.parse((await incident.locator('time').first().getAttribute('datetime'))!),
     ).toBeLessThanOrEqual(Date.now());
     // The delivery log is the pack's catalog, listed like every catalog (each entry says its outcome).
-    await page.goto(`${shared.base}/engine/console#/catalogs/alert-deliveries`);
+    await page.goto(`${file.sample.base}/engine/console#/catalogs/alert-deliveries`);
     await page.locator('.catalog-row', { hasText: 'delivered' }).first().waitFor();
 
     // A silence from the page: the pack's form, sent to its operation as the JSON body.
-    await page.goto(`${shared.base}/engine/console#/views/alert-silences-active`);
+    await page.goto(`${file.sample.base}/engine/console#/views/alert-silences-active`);
     const form = page.locator('form[data-form="alerts.create-silence"]');
     await form.getByLabel('Dependency id').fill('inventory-api');
     await form.getByLabel('Ends in (minutes)').fill('30');
@@ -98,8 +84,8 @@ describeInBrowser("the alerts pack's incidents, silences and delivery log in the
     expect(await seriousViolations(page)).toEqual([]);
 
     // Without the operator's credential the pack's operation refuses: offering the form grants nothing.
-    const anonymous = await session.open();
-    await anonymous.page.goto(`${shared.base}/engine/console#/views/alert-silences-active`);
+    const anonymous = await file.open();
+    await anonymous.page.goto(`${file.sample.base}/engine/console#/views/alert-silences-active`);
     const refusedForm = anonymous.page.locator('form[data-form="alerts.create-silence"]');
     await refusedForm.getByLabel('Dependency id').fill('pricing-api');
     await refusedForm.getByLabel(/^Comment/).fill('not allowed');

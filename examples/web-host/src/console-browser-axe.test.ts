@@ -1,22 +1,9 @@
-import { chromiumAvailable, seriousViolations } from './console-browser/chromium';
-import { BrowserSession, startConsoleSample, type ConsoleSample } from './console-browser/console-session';
+import { consoleBrowserFile, seriousViolations } from './console-browser/console-browser-file';
 
 // axe-core on every view of the operator console, in the light and the dark scheme, in Debian's Chromium against
 // the sample host: zero serious or critical violations. A file of its own so CI runs it beside the others.
 
-const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
-
-let session: BrowserSession;
-let shared: ConsoleSample;
-
-beforeAll(async () => {
-  if (!chromiumAvailable()) return;
-  [session, shared] = await Promise.all([BrowserSession.launch(), startConsoleSample()]);
-}, 60_000);
-afterAll(async () => {
-  await session?.close();
-  await shared?.close();
-});
+const file = consoleBrowserFile();
 
 /** Each view and what shows it is loaded. */
 const views = [
@@ -37,18 +24,17 @@ const views = [
   ['#/views/alert-silences-active', 'form[data-form="alerts.create-silence"]'],
 ] as const;
 
-describeInBrowser('the operator console is accessible', () => {
+file.describe('the operator console is accessible', () => {
   for (const dark of [false, true]) {
     const scheme = dark ? 'dark' : 'light';
     it(`has no serious or critical axe-core violation on any view, in the ${scheme} scheme`, async () => {
-      const { page } = await session.open({ dark });
+      const { page } = await file.open({ dark });
       for (const [fragment, ready] of views) {
-        await page.goto(`${shared.base}/engine/console${fragment}`);
+        await page.goto(`${file.sample.base}/engine/console${fragment}`);
         await page.locator(ready).first().waitFor();
         const violations = await seriousViolations(page);
         expect([scheme, fragment, violations]).toEqual([scheme, fragment, []]);
       }
-      await session.closePages();
     }, 60_000);
   }
 });

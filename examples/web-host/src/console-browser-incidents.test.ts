@@ -1,7 +1,6 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { chromiumAvailable, seriousViolations } from './console-browser/chromium';
-import { BrowserSession, startConsoleSample, type ConsoleSample } from './console-browser/console-session';
+import { consoleBrowserFile, seriousViolations } from './console-browser/console-browser-file';
 import { startFreezableProxy } from './console-browser/freezable-proxy';
 import { sampleRoot } from './sample-host';
 
@@ -18,8 +17,6 @@ interface PageGlobals {
   };
 }
 
-const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
-
 /**
  * `docs/console.png` (and `docs/console-contact-lost.png`) are rewritten only on request
  * (`COREKIT_UPDATE_SCREENSHOT=1`); a plain run keeps the checkout clean.
@@ -27,38 +24,20 @@ const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
 const screenshotPath = (name = 'console.png') =>
   process.env.COREKIT_UPDATE_SCREENSHOT === '1'
     ? path.resolve(sampleRoot, '..', '..', 'docs', name)
-    : path.join(shared.directory, name);
+    : path.join(file.sample.directory, name);
 
-let session: BrowserSession;
-let shared: ConsoleSample;
-let base: string;
-const cleanups: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  if (!chromiumAvailable()) return;
-  [session, shared] = await Promise.all([BrowserSession.launch(), startConsoleSample()]);
-  base = shared.base;
-}, 60_000);
-afterAll(async () => {
-  await session?.close();
-  await shared?.close();
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await session?.closePages();
-  shared?.resetUpstreams();
-});
+const file = consoleBrowserFile();
 
 async function openPage(url: string) {
-  const { page } = await session.open();
+  const { page } = await file.open();
   await page.goto(url);
   return page;
 }
 
-describeInBrowser('the console during an incident, in Chromium', () => {
+file.describe('the console during an incident, in Chromium', () => {
   it('says so when the host stops answering (a frozen host, sockets open): banner, indicator, cards and rows turn stale together, within the bound; recovery clears them', async () => {
-    const proxy = await startFreezableProxy(base);
-    cleanups.push(() => proxy.close());
+    const proxy = await startFreezableProxy(file.sample.base);
+    file.afterTest(() => proxy.close());
     const page = await openPage(`${proxy.url}/engine/console`);
     // Both of the sample's rows current before the freeze (the file's first test runs right after the host
     // started: a row not checked yet would be Unknown at the banner, which says nothing about the banner).
@@ -131,9 +110,9 @@ describeInBrowser('the console during an incident, in Chromium', () => {
   }, 60_000);
 
   it('puts incidents first: failed then degraded rows on top, the counts bar, failing since, the full error on expand, the degraded reason, and what liveness answers', async () => {
-    shared.sample.upstream.state.inventory = 'down';
-    shared.sample.upstream.state.pricing = 'slow';
-    const page = await openPage(`${base}/engine/console`);
+    file.sample.sample.upstream.state.inventory = 'down';
+    file.sample.sample.upstream.state.pricing = 'slow';
+    const page = await openPage(`${file.sample.base}/engine/console`);
     await page.waitForSelector('[data-dependency="inventory-api"][data-state="failed"]', { timeout: 15_000 });
     await page.waitForSelector('[data-dependency="pricing-api"][data-state="degraded"]', { timeout: 15_000 });
     await page.locator('[data-counts]', { hasText: '1 degraded' }).waitFor();
@@ -152,7 +131,7 @@ describeInBrowser('the console during an incident, in Chromium', () => {
       page.locator('[data-dependency="inventory-api"] [data-fact="since"]').textContent(),
     ).resolves.toMatch(/^failing since/);
     // The whole error, as the JSON route has it, on expand (the row shows one line of it).
-    const entries = (await (await fetch(`${base}/engine/dependencies`)).json()) as Array<{
+    const entries = (await (await fetch(`${file.sample.base}/engine/dependencies`)).json()) as Array<{
       id: string;
       error: { code: string; message: string } | null;
       description: string | null;
@@ -170,8 +149,8 @@ describeInBrowser('the console during an incident, in Chromium', () => {
       page.locator('[data-dependency="pricing-api"] [data-fact="reason"]').textContent(),
     ).resolves.toContain('price feed lagging');
     // The cards say what the health routes answer, as they answer it.
-    const live = await fetch(`${base}/health/live`);
-    const ready = await fetch(`${base}/health/ready`);
+    const live = await fetch(`${file.sample.base}/health/live`);
+    const ready = await fetch(`${file.sample.base}/health/ready`);
     await expect(page.locator('[data-fact="liveness-answer"]').textContent()).resolves.toContain(
       `answers ${live.status}`,
     );
@@ -180,7 +159,7 @@ describeInBrowser('the console during an incident, in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     // The README's screenshot: an incident with two dependencies failing under the counts bar.
-    shared.sample.upstream.state.pricing = 'down';
+    file.sample.sample.upstream.state.pricing = 'down';
     await page.locator('[data-counts]', { hasText: /^2 failed/ }).waitFor({ timeout: 15_000 });
     await page.locator('[data-dependency="inventory-api"] button.reason-toggle').click();
     await page
@@ -191,20 +170,25 @@ describeInBrowser('the console during an incident, in Chromium', () => {
   }, 60_000);
 
   it('shows what changed and when: transitions from → to in local time and UTC, an availability band and a data table behind the charts, job runs folded; after a restart the transitions and the earlier run stay', async () => {
-    const page = await openPage(`${base}/engine/console#/dependencies/inventory-api`);
+    const page = await openPage(`${file.sample.base}/engine/console#/dependencies/inventory-api`);
     await page.locator('h2', { hasText: 'Inventory API' }).waitFor();
-    shared.sample.upstream.state.inventory = 'down';
-    const before = await page.locator('[data-transition]').count();
-    await page.waitForFunction(
-      (count) =>
-        (globalThis as unknown as PageGlobals).document.querySelectorAll('[data-transition="healthy>failed"]')
-          .length > 0 &&
-        (globalThis as unknown as PageGlobals).document.querySelectorAll('[data-transition]').length > count,
-      before,
-      { timeout: 15_000 },
-    );
-    shared.sample.upstream.state.inventory = 'up';
-    await page.locator('[data-transition="failed>healthy"]').waitFor({ timeout: 15_000 });
+    // Counted by kind: the previous test's recovery (its upstreams put back) may still be on its way, so "one more
+    // row" could be that one; one more healthy → failed is this outage, and once it is listed every earlier
+    // transition is too (they arrive in order), so one more failed → healthy after it is this recovery.
+    const listed = (transition: string) => page.locator(`[data-transition="${transition}"]`).count();
+    const moreThan = (transition: string, count: number) =>
+      page.waitForFunction(
+        ([selector, before]) =>
+          (globalThis as unknown as PageGlobals).document.querySelectorAll(selector).length > before,
+        [`[data-transition="${transition}"]`, count] as const,
+        { timeout: 15_000 },
+      );
+    const failuresBefore = await listed('healthy>failed');
+    file.sample.sample.upstream.state.inventory = 'down';
+    await moreThan('healthy>failed', failuresBefore);
+    const recoveriesBefore = await listed('failed>healthy');
+    file.sample.sample.upstream.state.inventory = 'up';
+    await moreThan('failed>healthy', recoveriesBefore);
     // Newest first: the first healthy → failed row is this outage (earlier tests of the file had their own).
     const failedRow = page.locator('[data-transition="healthy>failed"]').first();
     const cells = await failedRow.locator('td').allTextContents();
@@ -224,7 +208,7 @@ describeInBrowser('the console during an incident, in Chromium', () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     // The story folds routine job runs (started / completed) unless asked.
-    await page.goto(`${base}/engine/console#/story`);
+    await page.goto(`${file.sample.base}/engine/console#/story`);
     await page.locator('.story-row').first().waitFor();
     const routine = () =>
       page
@@ -235,12 +219,11 @@ describeInBrowser('the console during an incident, in Chromium', () => {
     await expect(routine()).resolves.toBe(0);
 
     // A restart on the same File stores: the earlier run's lifecycle and the transitions are still there.
-    await page.goto(`${base}/engine/console#/dependencies/inventory-api`);
+    await page.goto(`${file.sample.base}/engine/console#/dependencies/inventory-api`);
     await page.locator('[data-transition="failed>healthy"]').first().waitFor();
     const transitionsBeforeRestart = await page.locator('[data-transition]').count();
-    shared = await shared.restart();
-    base = shared.base;
-    await page.goto(`${base}/engine/console#/story`);
+    await file.restartSample();
+    await page.goto(`${file.sample.base}/engine/console#/story`);
     await page.locator('.story-row').first().waitFor();
     await page.selectOption('select', 'runtime');
     await page
@@ -248,7 +231,7 @@ describeInBrowser('the console during an incident, in Chromium', () => {
       .first()
       .waitFor({ timeout: 15_000 });
     await page.locator('.story-row[data-run="current"][data-kind="runtime"]').first().waitFor();
-    await page.goto(`${base}/engine/console#/dependencies/inventory-api`);
+    await page.goto(`${file.sample.base}/engine/console#/dependencies/inventory-api`);
     await page.locator('[data-transition="failed>healthy"]').first().waitFor();
     await expect(page.locator('[data-transition]').count()).resolves.toBe(transitionsBeforeRestart);
   }, 90_000);

@@ -2,8 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { pollUntil } from '@corekit/testing/poll-until';
 import type { Page } from 'playwright-core';
-import { chromiumAvailable, seriousViolations } from './console-browser/chromium';
-import { BrowserSession, startConsoleSample, type ConsoleSample } from './console-browser/console-session';
+import { consoleBrowserFile, seriousViolations } from './console-browser/console-browser-file';
 import { startFreezableProxy } from './console-browser/freezable-proxy';
 import { startSubPathProxy, type SubPathProxy } from './console-browser/sub-path-proxy';
 
@@ -26,8 +25,6 @@ interface PageGlobals {
   };
 }
 
-const describeInBrowser = chromiumAvailable() ? describe : describe.skip;
-
 /** One entry of `/engine/dependencies`, as far as these tests read it. */
 interface DependencyEntry {
   readonly id: string;
@@ -35,33 +32,16 @@ interface DependencyEntry {
   readonly data?: Record<string, unknown>;
 }
 
-let session: BrowserSession;
-let shared: ConsoleSample;
-const cleanups: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  if (!chromiumAvailable()) return;
-  [session, shared] = await Promise.all([BrowserSession.launch(), startConsoleSample()]);
-}, 60_000);
-afterAll(async () => {
-  await session?.close();
-  await shared?.close();
-});
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await session?.closePages();
-  shared?.resetUpstreams();
-});
-
-const openPage = (options?: Parameters<BrowserSession['open']>[0]) => session.open(options);
+const file = consoleBrowserFile();
+const openPage = file.open;
 
 function row(page: Page, dependencyId: string) {
   return page.locator(`[data-dependency="${dependencyId}"]`);
 }
 
-describeInBrowser('the operator console in Chromium', () => {
+file.describe('the operator console in Chromium', () => {
   it('shows each dependency live: a change arrives by push (no polling), under its own CSP, with no request elsewhere', async () => {
-    const sample = shared;
+    const sample = file.sample;
     const { page, requests, cspReports } = await openPage();
     const response = await page.goto(`${sample.base}/engine/console`);
     expect(response!.status()).toBe(200);
@@ -102,7 +82,7 @@ describeInBrowser('the operator console in Chromium', () => {
   });
 
   it('labels timed out, failed and degraded three different ways, each detail with duration, timeout budget, error and every data key', async () => {
-    const sample = shared;
+    const sample = file.sample;
     const { page } = await openPage();
     await page.goto(`${sample.base}/engine/console#/dependencies/pricing-api`);
     await page.locator('h2', { hasText: 'Pricing API' }).waitFor();
@@ -145,8 +125,8 @@ describeInBrowser('the operator console in Chromium', () => {
   it('shows a banner when the host stops answering, and no dependency stays Healthy past its staleness bound', async () => {
     // The host's connections are cut and new ones refused (what a browser sees of a host that exited), through a
     // proxy, so the file's host stays up for the other tests.
-    const proxy = await startFreezableProxy(shared.base);
-    cleanups.push(() => proxy.close());
+    const proxy = await startFreezableProxy(file.sample.base);
+    file.afterTest(() => proxy.close());
     const { page } = await openPage();
     await page.goto(`${proxy.url}/engine/console`);
     await page.waitForSelector('[data-dependency="inventory-api"][data-state="healthy"]');
@@ -167,9 +147,9 @@ describeInBrowser('the operator console in Chromium', () => {
   });
 
   it('works behind a proxy under a sub-path: relative URLs only, a deep link reloads, the stream passes', async () => {
-    const sample = shared;
+    const sample = file.sample;
     const proxy: SubPathProxy = await startSubPathProxy(sample.base, '/ops');
-    cleanups.push(() => proxy.close());
+    file.afterTest(() => proxy.close());
     const { page, requests } = await openPage();
     await page.goto(`${proxy.url}/engine/console#/dependencies/inventory-api`);
     await page.locator('h2', { hasText: 'Inventory API' }).waitFor();
@@ -180,7 +160,7 @@ describeInBrowser('the operator console in Chromium', () => {
   });
 
   it('opens a dependency detail as a dialog from the keyboard: focus moves into it, Escape closes it and the focus returns to the row; a deep link opens it', async () => {
-    const sample = shared;
+    const sample = file.sample;
     const { page } = await openPage();
     await page.goto(`${sample.base}/engine/console`);
     await page.locator('a', { hasText: 'Inventory API' }).waitFor();
