@@ -2,6 +2,12 @@ import type { StorePosture, TechnologySurface } from '@corekit/abstractions';
 import { administrationCommands } from './administration-request';
 import type { GovernanceDeliveryPosture, GovernanceHttpEndpointsPosture } from './delivery-seams';
 import type { GovernanceContext } from './governance-context';
+import type {
+  GovernanceAction,
+  TenantDomainRecord,
+  TenantInvitation,
+  TenantMembership,
+} from './governance-records';
 import { withExpiry } from './invitation-state-machine';
 import type { SummaryFreshness } from './shared-state-mirrors';
 
@@ -148,6 +154,126 @@ function roleSummaries(items: ReadonlyArray<{ roles: readonly string[] }>): Reco
   return counts;
 }
 
+/** What every governance surface is built from, read once per surface read. */
+interface SurfaceInputs {
+  readonly context: GovernanceContext;
+  readonly store: StorePosture;
+  readonly freshness: SummaryFreshness;
+  readonly delivery: GovernanceDeliveryPosture | undefined;
+  readonly memberships: readonly TenantMembership[];
+  readonly invitations: readonly TenantInvitation[];
+  readonly domains: readonly TenantDomainRecord[];
+  readonly actions: readonly GovernanceAction[];
+  /** The package that mapped governance endpoints, null when none is mapped. */
+  readonly endpointOwner: string | null;
+}
+
+function surface(id: string, displayName: string, metadata: Record<string, unknown>): TechnologySurface {
+  return { id, kind: 'tenant-governance', displayName, sourcePackage: packageName, metadata };
+}
+
+function membershipsSurface({ memberships, store, freshness }: SurfaceInputs): TechnologySurface {
+  const memberOrigins = origins(memberships);
+  return surface('tenant-memberships', 'Tenant memberships', {
+    membershipCount: memberships.length,
+    tenantCount: memberOrigins.tenantCount,
+    contributorCount: memberOrigins.contributorCount,
+    configuredMembershipCount: memberOrigins.configuredCount,
+    runtimeMembershipCount: memberOrigins.runtimeCount,
+    ...storeFields(store, freshness),
+    evaluationOwnership: 'companion-owned',
+    perTenantStatusCounts: perTenant(memberships, (item) => item.status),
+    roleSummaries: roleSummaries(memberships.filter((item) => item.status === 'active')),
+    principalKindBreakdown: countBy(memberships, (item) => item.principalKind),
+    contributingModuleIds: memberOrigins.contributingModuleIds,
+  });
+}
+
+function invitationsSurface({ invitations, store, freshness, delivery }: SurfaceInputs): TechnologySurface {
+  const invitationOrigins = origins(invitations);
+  return surface('tenant-invitations', 'Tenant invitations', {
+    invitationCount: invitations.length,
+    tenantCount: invitationOrigins.tenantCount,
+    contributorCount: invitationOrigins.contributorCount,
+    configuredInvitationCount: invitationOrigins.configuredCount,
+    runtimeInvitationCount: invitationOrigins.runtimeCount,
+    ...storeFields(store, freshness),
+    validationOwnership: 'companion-owned',
+    ...deliveryNotRegisteredFields,
+    ...(delivery?.invitationFields() ?? {}),
+    statusBreakdown: countBy(invitations, (item) => item.status),
+    perTenantStatusCounts: perTenant(invitations, (item) => item.status),
+    roleSummaries: roleSummaries(invitations),
+    inviteeKindBreakdown: countBy(invitations, (item) => item.inviteeKind),
+    contributingModuleIds: invitationOrigins.contributingModuleIds,
+  });
+}
+
+function administrationSurface(inputs: SurfaceInputs): TechnologySurface {
+  const { context, store, freshness, memberships, invitations, endpointOwner } = inputs;
+  const deliveryRegistered = inputs.delivery !== undefined;
+  return surface('tenant-administration', 'Tenant administration', {
+    workflowEnabled: true,
+    membershipAdministrationOwnership: 'companion-owned',
+    invitationAdministrationOwnership: 'companion-owned',
+    membershipStoreKind: store.kind,
+    invitationStoreKind: store.kind,
+    storeDurability: store.durability,
+    storeScope: store.scope,
+    ...freshness,
+    membershipCount: memberships.length,
+    invitationCount: invitations.length,
+    supportedCommands: [...administrationCommands],
+    appliedCommandCounts: Object.fromEntries(context.applied),
+    refusedCommandCounts: Object.fromEntries(context.refused),
+    publicOnboardingOwnership: 'application-managed',
+    hostAdapterEndpointOwnership: endpointOwner ?? 'not-mapped',
+    deliveryDispatchOwnership: deliveryRegistered ? 'companion-owned' : notRegistered,
+    statusReconciliationOwnership: deliveryRegistered ? 'companion-owned' : notRegistered,
+    providerSpecificSenderOwnership: 'sender-packages',
+    externalDeliveryOwnership: 'application-managed',
+    externalDeliveryStatusOwnership: 'provider-managed',
+    identityProviderSyncOwnership: 'application-managed',
+  });
+}
+
+function domainOwnershipSurface({ domains, store, freshness, delivery }: SurfaceInputs): TechnologySurface {
+  const domainOrigins = origins(domains);
+  return surface('tenant-domain-ownership', 'Tenant domain ownership', {
+    domainOwnershipCount: domains.length,
+    tenantCount: domainOrigins.tenantCount,
+    contributorCount: domainOrigins.contributorCount,
+    configuredDomainCount: domainOrigins.configuredCount,
+    runtimeDomainCount: domainOrigins.runtimeCount,
+    ...storeFields(store, freshness),
+    validationOwnership: 'companion-owned',
+    ...domainVerificationNotRegisteredFields,
+    ...(delivery?.domainFields() ?? {}),
+    statusBreakdown: countBy(domains, (item) => item.status),
+    verificationMethodBreakdown: countBy(domains, (item) => item.verificationMethod ?? 'none'),
+    contributingModuleIds: domainOrigins.contributingModuleIds,
+  });
+}
+
+function actionsSurface({ actions, store, freshness }: SurfaceInputs): TechnologySurface {
+  const actionOrigins = origins(actions);
+  return surface('tenant-governance-actions', 'Tenant governance actions', {
+    actionCount: actions.length,
+    tenantCount: actionOrigins.tenantCount,
+    contributorCount: actionOrigins.contributorCount,
+    configuredActionCount: actionOrigins.configuredCount,
+    runtimeActionCount: actionOrigins.runtimeCount,
+    decisionOwnership: 'companion-owned',
+    workflowExecutionOwnership: 'in-process-state-transitions',
+    ...storeFields(store, freshness),
+    notificationDeliveryOwnership: 'application-managed',
+    statusBreakdown: countBy(actions, (item) => item.status),
+    actionKindBreakdown: countBy(actions, (item) => item.kind),
+    subjectKindBreakdown: countBy(actions, (item) => item.subjectKind),
+    contributingModuleIds: actionOrigins.contributingModuleIds,
+  });
+}
+
 /**
  * The governance surfaces of spec 2.1 (all but the two endpoint ones, which the web adapter reports). Counts,
  * states, kinds, roles, tenant and module ids only: never a principal, invitee, domain-name or action id.
@@ -158,115 +284,28 @@ export function governanceSurfaces(
   delivery: GovernanceDeliveryPosture | undefined,
   endpoints?: GovernanceHttpEndpointsPosture,
 ): TechnologySurface[] {
-  const freshness = context.sharedState.freshness();
-  const memberships = context.memberships.values();
   const now = context.now();
-  const invitations = context.invitations.values().map((invitation) => withExpiry(invitation, now));
-  const domains = context.domains.values();
-  const actions = context.actions.values();
-  const surface = (
-    id: string,
-    displayName: string,
-    metadata: Record<string, unknown>,
-  ): TechnologySurface => ({
-    id,
-    kind: 'tenant-governance',
-    displayName,
-    sourcePackage: packageName,
-    metadata,
-  });
-  const memberOrigins = origins(memberships);
-  const invitationOrigins = origins(invitations);
-  const domainOrigins = origins(domains);
-  const actionOrigins = origins(actions);
-  const deliveryRegistered = delivery !== undefined;
   const mappedFamilies = endpoints ? [...endpoints.mappedFamilies()] : [];
-  const endpointOwner = mappedFamilies.length > 0 ? endpoints!.ownerPackage : null;
+  const inputs: SurfaceInputs = {
+    context,
+    store,
+    freshness: context.sharedState.freshness(),
+    delivery,
+    memberships: context.memberships.values(),
+    invitations: context.invitations.values().map((invitation) => withExpiry(invitation, now)),
+    domains: context.domains.values(),
+    actions: context.actions.values(),
+    endpointOwner: mappedFamilies.length > 0 ? endpoints!.ownerPackage : null,
+  };
   return [
     surface('tenant-governance-boundaries', 'Tenant governance boundaries', {
-      boundaries: boundaries(deliveryRegistered, endpointOwner, mappedFamilies),
+      boundaries: boundaries(delivery !== undefined, inputs.endpointOwner, mappedFamilies),
     }),
-    surface('tenant-memberships', 'Tenant memberships', {
-      membershipCount: memberships.length,
-      tenantCount: memberOrigins.tenantCount,
-      contributorCount: memberOrigins.contributorCount,
-      configuredMembershipCount: memberOrigins.configuredCount,
-      runtimeMembershipCount: memberOrigins.runtimeCount,
-      ...storeFields(store, freshness),
-      evaluationOwnership: 'companion-owned',
-      perTenantStatusCounts: perTenant(memberships, (item) => item.status),
-      roleSummaries: roleSummaries(memberships.filter((item) => item.status === 'active')),
-      principalKindBreakdown: countBy(memberships, (item) => item.principalKind),
-      contributingModuleIds: memberOrigins.contributingModuleIds,
-    }),
-    surface('tenant-invitations', 'Tenant invitations', {
-      invitationCount: invitations.length,
-      tenantCount: invitationOrigins.tenantCount,
-      contributorCount: invitationOrigins.contributorCount,
-      configuredInvitationCount: invitationOrigins.configuredCount,
-      runtimeInvitationCount: invitationOrigins.runtimeCount,
-      ...storeFields(store, freshness),
-      validationOwnership: 'companion-owned',
-      ...deliveryNotRegisteredFields,
-      ...(delivery?.invitationFields() ?? {}),
-      statusBreakdown: countBy(invitations, (item) => item.status),
-      perTenantStatusCounts: perTenant(invitations, (item) => item.status),
-      roleSummaries: roleSummaries(invitations),
-      inviteeKindBreakdown: countBy(invitations, (item) => item.inviteeKind),
-      contributingModuleIds: invitationOrigins.contributingModuleIds,
-    }),
-    surface('tenant-administration', 'Tenant administration', {
-      workflowEnabled: true,
-      membershipAdministrationOwnership: 'companion-owned',
-      invitationAdministrationOwnership: 'companion-owned',
-      membershipStoreKind: store.kind,
-      invitationStoreKind: store.kind,
-      storeDurability: store.durability,
-      storeScope: store.scope,
-      ...freshness,
-      membershipCount: memberships.length,
-      invitationCount: invitations.length,
-      supportedCommands: [...administrationCommands],
-      appliedCommandCounts: Object.fromEntries(context.applied),
-      refusedCommandCounts: Object.fromEntries(context.refused),
-      publicOnboardingOwnership: 'application-managed',
-      hostAdapterEndpointOwnership: endpointOwner ?? 'not-mapped',
-      deliveryDispatchOwnership: deliveryRegistered ? 'companion-owned' : notRegistered,
-      statusReconciliationOwnership: deliveryRegistered ? 'companion-owned' : notRegistered,
-      providerSpecificSenderOwnership: 'sender-packages',
-      externalDeliveryOwnership: 'application-managed',
-      externalDeliveryStatusOwnership: 'provider-managed',
-      identityProviderSyncOwnership: 'application-managed',
-    }),
-    surface('tenant-domain-ownership', 'Tenant domain ownership', {
-      domainOwnershipCount: domains.length,
-      tenantCount: domainOrigins.tenantCount,
-      contributorCount: domainOrigins.contributorCount,
-      configuredDomainCount: domainOrigins.configuredCount,
-      runtimeDomainCount: domainOrigins.runtimeCount,
-      ...storeFields(store, freshness),
-      validationOwnership: 'companion-owned',
-      ...domainVerificationNotRegisteredFields,
-      ...(delivery?.domainFields() ?? {}),
-      statusBreakdown: countBy(domains, (item) => item.status),
-      verificationMethodBreakdown: countBy(domains, (item) => item.verificationMethod ?? 'none'),
-      contributingModuleIds: domainOrigins.contributingModuleIds,
-    }),
-    surface('tenant-governance-actions', 'Tenant governance actions', {
-      actionCount: actions.length,
-      tenantCount: actionOrigins.tenantCount,
-      contributorCount: actionOrigins.contributorCount,
-      configuredActionCount: actionOrigins.configuredCount,
-      runtimeActionCount: actionOrigins.runtimeCount,
-      decisionOwnership: 'companion-owned',
-      workflowExecutionOwnership: 'in-process-state-transitions',
-      ...storeFields(store, freshness),
-      notificationDeliveryOwnership: 'application-managed',
-      statusBreakdown: countBy(actions, (item) => item.status),
-      actionKindBreakdown: countBy(actions, (item) => item.kind),
-      subjectKindBreakdown: countBy(actions, (item) => item.subjectKind),
-      contributingModuleIds: actionOrigins.contributingModuleIds,
-    }),
+    membershipsSurface(inputs),
+    invitationsSurface(inputs),
+    administrationSurface(inputs),
+    domainOwnershipSurface(inputs),
+    actionsSurface(inputs),
   ];
 }
 
