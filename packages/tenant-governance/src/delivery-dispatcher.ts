@@ -10,8 +10,16 @@ import type {
   InvitationDispatchResult,
   InvitationSender,
   InvitationSenderOutcome,
-  InvitationSendResult,
 } from './delivery-seams';
+import {
+  claimLostReason,
+  forbiddenValues,
+  overlapOutcome,
+  sendSignal,
+  unrecordedOutcome,
+  type DispatchPass,
+  type SentAttempt,
+} from './dispatch-pass';
 import { retryKey, type RetryClaimRenewal, type RetryQueue } from './retry-queue';
 import type { TenantGovernance } from './tenant-governance';
 
@@ -89,9 +97,37 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
     source: string,
     claim?: RetryClaimRenewal,
   ): Promise<InvitationDispatchResult> {
-    const { governance, logger } = this.deps;
     const channel = request.channel ?? 'email';
-    const invitation = await governance.getInvitation(request.tenantId, request.invitationId);
+    const { invitation, senders } = await this.deliverable(request);
+    const base = {
+      dispatchId: randomUUID(),
+      tenantId: request.tenantId,
+      invitationId: request.invitationId,
+      channel,
+    };
+    const flightKey = [request.tenantId, request.invitationId, channel].map(encodeURIComponent).join('/');
+    if (this.inFlight.has(flightKey)) {
+      const outcomes = senders.map((sender) => overlapOutcome(sender.id));
+      this.count(outcomes, request.tenantId, source);
+      this.logOverlap(request.tenantId, channel, source);
+      return { ...base, invitationStatus: invitation.status, outcomes };
+    }
+    this.inFlight.add(flightKey);
+    try {
+      const pass = await this.prepare({ request, source, claim, channel, base, invitation }, senders);
+      const outcomes: InvitationSenderOutcome[] = [];
+      for (const sender of senders)
+        outcomes.push(await this.record(pass, sender, await this.send(pass, sender)));
+      this.count(outcomes, request.tenantId, source);
+      return { ...base, invitationStatus: await this.markSentOnDispatch(pass, outcomes), outcomes };
+    } finally {
+      this.inFlight.delete(flightKey);
+    }
+  }
+
+  /** The invitation (404 unknown, 409 not live) and the senders the dispatch names (409 none). */
+  private async deliverable(request: InvitationDispatchRequest) {
+    const invitation = await this.deps.governance.getInvitation(request.tenantId, request.invitationId);
     if (!invitation) {
       throw new OperationError('not-found', 'INVITATION_NOT_FOUND', 'The invitation does not exist');
     }
@@ -112,179 +148,192 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
         'No registered sender matches the dispatch',
       );
     }
-    const dispatchId = randomUUID();
-    const flightKey = [request.tenantId, request.invitationId, channel].map(encodeURIComponent).join('/');
-    const base = { dispatchId, tenantId: request.tenantId, invitationId: request.invitationId, channel };
-    if (this.inFlight.has(flightKey)) {
-      const outcomes = senders.map((sender) => this.overlap(sender.id));
-      this.count(outcomes, request.tenantId, source);
-      logger.log({
-        level: 'info',
-        eventId: deliveryEventIds.dispatchAlreadyRunning,
-        category: 'tenant-governance.delivery',
-        message: `Invitation dispatch already running (tenant ${request.tenantId}, channel ${channel}, source ${source})`,
+    return { invitation, senders };
+  }
+
+  /**
+   * Starts a pass: logs it, resolves the recipient, records a recipient the dispatch supplied, and mints a new
+   * acceptance secret per sender of the channel, all stored (as hashes) in one write before any message goes
+   * out: each replaces its sender's previous one, so the newest message of each sender is the one that works,
+   * and a failed write sends nothing.
+   */
+  private async prepare(
+    pass: Omit<DispatchPass, 'metadata' | 'recipient' | 'secrets'>,
+    senders: readonly InvitationSender[],
+  ): Promise<DispatchPass> {
+    const { request, channel, source } = pass;
+    const { governance } = this.deps;
+    this.deps.logger.log({
+      level: 'debug',
+      eventId: deliveryEventIds.dispatchStarted,
+      category: 'tenant-governance.delivery',
+      message: `Invitation dispatch started (tenant ${request.tenantId}, channel ${channel}, ${senders.length} sender(s), source ${source})`,
+      tenantId: request.tenantId,
+      channel,
+      senderCount: senders.length,
+      source,
+    });
+    const metadata = { ...(request.metadata ?? {}) };
+    const recipient = resolveInvitationRecipient(pass.invitation, metadata);
+    if (suppliesRecipient(metadata)) {
+      await governance.recordSuppliedRecipient({
         tenantId: request.tenantId,
-        channel,
-        source,
+        invitationId: request.invitationId,
+        actor: request.actor ?? null,
+        correlationId: request.correlationId ?? null,
       });
-      return { ...base, invitationStatus: invitation.status, outcomes };
     }
-    this.inFlight.add(flightKey);
-    try {
-      logger.log({
-        level: 'debug',
-        eventId: deliveryEventIds.dispatchStarted,
-        category: 'tenant-governance.delivery',
-        message: `Invitation dispatch started (tenant ${request.tenantId}, channel ${channel}, ${senders.length} sender(s), source ${source})`,
-        tenantId: request.tenantId,
-        channel,
-        senderCount: senders.length,
-        source,
-      });
-      const metadata = { ...(request.metadata ?? {}) };
-      const recipient = resolveInvitationRecipient(invitation, metadata);
-      if (suppliesRecipient(metadata)) {
-        await governance.recordSuppliedRecipient({
-          tenantId: request.tenantId,
-          invitationId: request.invitationId,
-          actor: request.actor ?? null,
-          correlationId: request.correlationId ?? null,
-        });
-      }
-      const forbiddenFor = (sender: InvitationSender, secret: string | null) => {
-        const recordable = new Set(sender.recordableMetadataKeys ?? []);
-        const values = Object.entries(metadata)
-          .filter(([key]) => !recordable.has(key))
-          .map(([, value]) => value);
-        return [recipient, invitation.inviteeId, secret, ...values];
-      };
-      // A new secret per sender for this pass, all stored (as hashes) in one write before any message goes
-      // out: each replaces its sender's previous one, so the newest message of each sender is the one that
-      // works, and a failed write sends nothing.
-      const sending = senders.filter((sender) => sender.supportedChannels.includes(channel));
-      const secrets =
-        sending.length > 0
-          ? await governance.issueAcceptanceSecrets({
-              tenantId: request.tenantId,
-              invitationId: request.invitationId,
-              channel,
-              senderIds: sending.map((sender) => sender.id),
-            })
-          : {};
-      const outcomes: InvitationSenderOutcome[] = [];
-      for (const sender of senders) {
-        const key = retryKey(request.tenantId, request.invitationId, channel, sender.id);
-        const attempt = ((await this.deps.queue.get(key))?.value.attempts ?? 0) + 1;
-        let result: InvitationSendResult;
-        let decision: InvitationSenderOutcome['decision'] = 'sender';
-        let acceptanceSecret: string | null = null;
-        if (!sender.supportedChannels.includes(channel)) {
-          result = { outcome: 'suppressed', reason: 'channel-unsupported' };
-          decision = 'provider-managed';
-        } else {
-          acceptanceSecret = secrets[sender.id]!;
-          try {
-            result = await sender.send({
-              invitation,
-              channel,
-              metadata,
-              recipient,
-              acceptanceSecret,
-              dispatchId,
-              attempt,
-              signal: sendSignal(request.signal, claim?.signal),
-            });
-            decision = result.decision ?? 'sender';
-          } catch {
-            result = { outcome: 'sender-failed', reason: 'sender-exception', retryable: true };
-          }
-        }
-        let retryQueued = false;
-        if (claim && !claim.held()) {
-          outcomes.push(this.unrecorded(sender.id, result, decision, attempt));
-          this.logClaimLost(request.tenantId, sender.id, channel, claim);
-          continue;
-        }
-        if (result.outcome === 'sender-failed') {
-          const queued = await this.deps.queue.recordFailure(
-            {
-              tenantId: request.tenantId,
-              invitationId: request.invitationId,
-              channel,
-              senderId: sender.id,
-              lastReason: result.reason ?? null,
-              metadata,
-            },
-            attempt,
-            result.retryable !== false,
-          );
-          retryQueued = queued === 'queued';
-          logQueue(this.deps.logger, queued, request.tenantId, sender.id, channel, attempt);
-        } else if (await this.deps.queue.complete(key)) {
-          logger.log({
-            level: 'info',
-            eventId: deliveryEventIds.retrySucceeded,
-            category: 'tenant-governance.delivery',
-            message: `Queued invitation delivery ${result.outcome} on attempt ${attempt} (tenant ${request.tenantId}, sender ${sender.id})`,
+    const sending = senders.filter((sender) => sender.supportedChannels.includes(channel));
+    const secrets =
+      sending.length > 0
+        ? await governance.issueAcceptanceSecrets({
             tenantId: request.tenantId,
-            senderId: sender.id,
-            attempt,
-            outcome: result.outcome,
-          });
-        }
-        const outcome: InvitationSenderOutcome = {
-          senderId: sender.id,
-          outcome: result.outcome,
-          reason: result.reason ?? null,
-          decision,
-          attempt,
-          providerMessageId: result.providerMessageId ?? null,
-          retryQueued,
-          metadata: sanitizeSendMetadata(result.metadata, forbiddenFor(sender, acceptanceSecret)),
-        };
-        outcomes.push(outcome);
-        const record: DeliveryRunRecord = {
-          ...outcome,
-          ...base,
-          source,
-          atUtc: this.deps.now().toISOString(),
-          ...(result.messageId ? { messageId: result.messageId.slice(0, 200) } : {}),
-        };
-        await this.deps.runs.put(key, record);
-        logOutcome(this.deps.logger, outcome, request.tenantId, channel, source);
-        await this.deps.onOutcome(record);
-      }
-      this.count(outcomes, request.tenantId, source);
-      let invitationStatus: string = invitation.status;
-      if (
-        outcomes.some((outcome) => outcome.outcome === 'dispatched' && outcome.reason !== claimLostReason)
-      ) {
-        const marked = await governance.markInvitationSent(request.tenantId, request.invitationId);
-        invitationStatus = marked.invitation?.status ?? invitationStatus;
-      }
-      return { ...base, invitationStatus, outcomes };
-    } finally {
-      this.inFlight.delete(flightKey);
+            invitationId: request.invitationId,
+            channel,
+            senderIds: sending.map((sender) => sender.id),
+          })
+        : {};
+    return { ...pass, metadata, recipient, secrets };
+  }
+
+  /** One sender's attempt: suppressed for an unsupported channel, a thrown sender a retryable failure. */
+  private async send(pass: DispatchPass, sender: InvitationSender): Promise<SentAttempt> {
+    const { request, channel } = pass;
+    const key = retryKey(request.tenantId, request.invitationId, channel, sender.id);
+    const attempt = ((await this.deps.queue.get(key))?.value.attempts ?? 0) + 1;
+    if (!sender.supportedChannels.includes(channel)) {
+      return {
+        key,
+        attempt,
+        acceptanceSecret: null,
+        decision: 'provider-managed',
+        result: { outcome: 'suppressed', reason: 'channel-unsupported' },
+      };
+    }
+    const acceptanceSecret = pass.secrets[sender.id]!;
+    try {
+      const result = await sender.send({
+        invitation: pass.invitation,
+        channel,
+        metadata: pass.metadata,
+        recipient: pass.recipient,
+        acceptanceSecret,
+        dispatchId: pass.base.dispatchId,
+        attempt,
+        signal: sendSignal(request.signal, pass.claim?.signal),
+      });
+      return { key, attempt, acceptanceSecret, decision: result.decision ?? 'sender', result };
+    } catch {
+      return {
+        key,
+        attempt,
+        acceptanceSecret,
+        decision: 'sender',
+        result: { outcome: 'sender-failed', reason: 'sender-exception', retryable: true },
+      };
     }
   }
 
-  /** The outcome of a send whose claim was lost meanwhile: returned as it happened, recorded nowhere. */
-  private unrecorded(
-    senderId: string,
-    result: InvitationSendResult,
-    decision: InvitationSenderOutcome['decision'],
-    attempt: number,
-  ): InvitationSenderOutcome {
-    return {
-      senderId,
+  /**
+   * Records one sender's outcome: a failure offered to the retry queue, a success clearing a queued retry, the
+   * run record (sanitized metadata), the log and the status book. Under a claim lost meanwhile, nothing.
+   */
+  private async record(
+    pass: DispatchPass,
+    sender: InvitationSender,
+    sent: SentAttempt,
+  ): Promise<InvitationSenderOutcome> {
+    const { request, channel, claim } = pass;
+    const { result, decision, attempt } = sent;
+    if (claim && !claim.held()) {
+      this.logClaimLost(request.tenantId, sender.id, channel, claim);
+      return unrecordedOutcome(sender.id, result, decision, attempt);
+    }
+    const retryQueued = await this.settleQueue(pass, sender.id, sent);
+    const outcome: InvitationSenderOutcome = {
+      senderId: sender.id,
       outcome: result.outcome,
-      reason: claimLostReason,
+      reason: result.reason ?? null,
       decision,
       attempt,
       providerMessageId: result.providerMessageId ?? null,
-      retryQueued: false,
-      metadata: {},
+      retryQueued,
+      metadata: sanitizeSendMetadata(result.metadata, forbiddenValues(pass, sender, sent.acceptanceSecret)),
     };
+    const record: DeliveryRunRecord = {
+      ...outcome,
+      ...pass.base,
+      source: pass.source,
+      atUtc: this.deps.now().toISOString(),
+      ...(result.messageId ? { messageId: result.messageId.slice(0, 200) } : {}),
+    };
+    await this.deps.runs.put(sent.key, record);
+    logOutcome(this.deps.logger, outcome, request.tenantId, channel, pass.source);
+    await this.deps.onOutcome(record);
+    return outcome;
+  }
+
+  /** A failure offered to the retry queue (answers whether it was queued); any other outcome completes it. */
+  private async settleQueue(pass: DispatchPass, senderId: string, sent: SentAttempt): Promise<boolean> {
+    const { request, channel } = pass;
+    const { result, attempt } = sent;
+    if (result.outcome === 'sender-failed') {
+      const queued = await this.deps.queue.recordFailure(
+        {
+          tenantId: request.tenantId,
+          invitationId: request.invitationId,
+          channel,
+          senderId,
+          lastReason: result.reason ?? null,
+          metadata: pass.metadata,
+        },
+        attempt,
+        result.retryable !== false,
+      );
+      logQueue(this.deps.logger, queued, request.tenantId, senderId, channel, attempt);
+      return queued === 'queued';
+    }
+    if (await this.deps.queue.complete(sent.key)) {
+      this.deps.logger.log({
+        level: 'info',
+        eventId: deliveryEventIds.retrySucceeded,
+        category: 'tenant-governance.delivery',
+        message: `Queued invitation delivery ${result.outcome} on attempt ${attempt} (tenant ${request.tenantId}, sender ${senderId})`,
+        tenantId: request.tenantId,
+        senderId,
+        attempt,
+        outcome: result.outcome,
+      });
+    }
+    return false;
+  }
+
+  /** The first recorded dispatched outcome marks the invitation sent; answers the invitation's status. */
+  private async markSentOnDispatch(
+    pass: DispatchPass,
+    outcomes: readonly InvitationSenderOutcome[],
+  ): Promise<string> {
+    const dispatched = outcomes.some(
+      (outcome) => outcome.outcome === 'dispatched' && outcome.reason !== claimLostReason,
+    );
+    if (!dispatched) return pass.invitation.status;
+    const marked = await this.deps.governance.markInvitationSent(
+      pass.request.tenantId,
+      pass.request.invitationId,
+    );
+    return marked.invitation?.status ?? pass.invitation.status;
+  }
+
+  private logOverlap(tenantId: string, channel: string, source: string): void {
+    this.deps.logger.log({
+      level: 'info',
+      eventId: deliveryEventIds.dispatchAlreadyRunning,
+      category: 'tenant-governance.delivery',
+      message: `Invitation dispatch already running (tenant ${tenantId}, channel ${channel}, source ${source})`,
+      tenantId,
+      channel,
+      source,
+    });
   }
 
   private logClaimLost(tenantId: string, senderId: string, channel: string, claim: RetryClaimRenewal): void {
@@ -302,19 +351,6 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
     });
   }
 
-  private overlap(senderId: string): InvitationSenderOutcome {
-    return {
-      senderId,
-      outcome: 'already-running',
-      reason: 'delivery-in-flight',
-      decision: 'dispatcher',
-      attempt: 0,
-      providerMessageId: null,
-      retryQueued: false,
-      metadata: {},
-    };
-  }
-
   private count(outcomes: readonly InvitationSenderOutcome[], tenantId: string, source: string): void {
     this.counts.runCount++;
     for (const outcome of outcomes) {
@@ -325,12 +361,4 @@ export class DeliveryDispatcher implements InvitationDeliveryDispatcher {
   }
 }
 
-/** The `reason` of a retry outcome not recorded because its claim was lost during the send. */
-export const claimLostReason = 'retry-claim-lost';
-
-/** The signal a send gets: the request's, and the retry claim's (aborted once the claim is lost). */
-function sendSignal(request: AbortSignal | undefined, claim: AbortSignal | undefined): AbortSignal {
-  const signals = [request, claim].filter((signal): signal is AbortSignal => signal !== undefined);
-  if (signals.length === 0) return new AbortController().signal;
-  return signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
-}
+export { claimLostReason } from './dispatch-pass';
