@@ -62,6 +62,9 @@ function dispatchedIds(
   return [...current.filter((id) => !added.includes(id)), ...added].slice(-10);
 }
 
+/** The outcome of one submitted observation. */
+type SubmitOutcome = ObservationSubmitResult['outcomes'][number];
+
 /** The reconciler and observation store (see `InvitationDeliveryStatusService`). */
 export class DeliveryStatusBook implements InvitationDeliveryStatusService {
   readonly categories = attentionRemediation;
@@ -151,112 +154,132 @@ export class DeliveryStatusBook implements InvitationDeliveryStatusService {
     inputs: readonly unknown[],
     options: { readonly requireProviderMessageMatch?: boolean } = {},
   ): Promise<ObservationSubmitResult> {
-    const outcomes: Array<ObservationSubmitResult['outcomes'][number]> = [];
-    for (const [index, input] of inputs.entries()) {
-      const parsed = deliveryObservationInputSchema.safeParse(input);
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map(
-          (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
-        );
-        outcomes.push({ index, observationId: null, outcome: 'invalid', issues });
-        this.logRejected('invalid', null);
-        continue;
-      }
-      const value = parsed.data;
-      const observationId = `${value.providerKey}:${value.providerEventId}`;
-      if (await this.observations.get(observationId)) {
-        outcomes.push({ index, observationId, outcome: 'duplicate' });
-        this.logger.log({
-          level: 'info',
-          eventId: deliveryEventIds.observationDuplicate,
-          category: 'tenant-governance.delivery',
-          message: `Duplicate delivery observation skipped (provider ${value.providerKey}, tenant ${value.tenantId})`,
-          providerKey: value.providerKey,
-          tenantId: value.tenantId,
-        });
-        continue;
-      }
-      if (!(await this.governance.getInvitation(value.tenantId, value.invitationId))) {
-        outcomes.push({ index, observationId, outcome: 'unknown-invitation' });
-        this.logRejected('unknown-invitation', value.providerKey);
-        continue;
-      }
-      const key = statusKey(value.tenantId, value.invitationId);
-      const current =
-        (await this.statuses.get(key))?.value ?? this.emptyStatus(value.tenantId, value.invitationId);
-      if (
-        options.requireProviderMessageMatch &&
-        (!value.providerMessageId || !current.dispatchedProviderMessageIds.includes(value.providerMessageId))
-      ) {
-        outcomes.push({ index, observationId, outcome: 'provider-message-mismatch' });
-        this.logRejected('provider-message-mismatch', value.providerKey);
-        continue;
-      }
-      const receivedAtUtc = this.now().toISOString();
-      const observation: DeliveryObservation = {
-        observationId,
-        providerKey: value.providerKey,
-        providerEventId: value.providerEventId,
-        tenantId: value.tenantId,
-        invitationId: value.invitationId,
-        channel: value.channel ?? null,
-        senderId: value.senderId ?? null,
-        status: value.status,
-        providerMessageId: value.providerMessageId ?? null,
-        observedAtUtc: value.observedAtUtc ? new Date(value.observedAtUtc).toISOString() : receivedAtUtc,
-        receivedAtUtc,
-        reason: value.reason ?? null,
-        source: value.source ?? null,
-      };
-      await this.store(observation);
-      const wins = supersedes(current, observation);
-      const next: InvitationDeliveryStatusRecord = {
-        ...current,
-        observationCount: current.observationCount + 1,
-        updatedAtUtc: receivedAtUtc,
-        ...(wins
-          ? {
-              status: observation.status,
-              statusObservationId: observationId,
-              providerKey: observation.providerKey,
-              providerMessageId: observation.providerMessageId ?? current.providerMessageId,
-              observedAtUtc: observation.observedAtUtc,
-            }
-          : {}),
-      };
-      await this.statuses.put(key, next);
-      this.counts.statusReportedCount++;
-      this.counts.latestStatus = observation.status;
-      this.counts.latestObservedAtUtc = observation.observedAtUtc;
-      this.counts.latestObservation = {
-        providerKey: observation.providerKey,
-        status: observation.status,
-        observedAtUtc: observation.observedAtUtc,
-      };
-      outcomes.push({
-        index,
-        observationId,
-        outcome: wins ? 'reconciled' : 'recorded-precedence-kept',
-        reconciledStatus: next.status,
-      });
-      this.logger.log({
-        level: 'info',
-        eventId: wins ? deliveryEventIds.statusReconciled : deliveryEventIds.statusPrecedenceKept,
-        category: 'tenant-governance.delivery',
-        message: wins
-          ? `Invitation delivery status ${current.status ?? 'none'} -> ${observation.status} (provider ${observation.providerKey}, tenant ${observation.tenantId})`
-          : `Invitation delivery status kept ${current.status} over ${observation.status} (provider ${observation.providerKey}, tenant ${observation.tenantId})`,
-        providerKey: observation.providerKey,
-        tenantId: observation.tenantId,
-        fromStatus: current.status,
-        observedStatus: observation.status,
-        status: next.status,
-      });
-    }
+    const outcomes: SubmitOutcome[] = [];
+    for (const [index, input] of inputs.entries()) outcomes.push(await this.submitOne(index, input, options));
     const count = (outcome: string) => outcomes.filter((item) => item.outcome === outcome).length;
     const accepted = count('reconciled') + count('recorded-precedence-kept');
     const duplicateEvents = count('duplicate');
     return { accepted, duplicateEvents, rejected: outcomes.length - accepted - duplicateEvents, outcomes };
+  }
+
+  /**
+   * One observation: refused when invalid, a duplicate (its observation id is stored), for an unknown
+   * invitation or, with `requireProviderMessageMatch`, for a provider message the invitation was not
+   * dispatched as; otherwise stored and reconciled.
+   */
+  private async submitOne(
+    index: number,
+    input: unknown,
+    options: { readonly requireProviderMessageMatch?: boolean },
+  ): Promise<SubmitOutcome> {
+    const parsed = deliveryObservationInputSchema.safeParse(input);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map(
+        (issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`,
+      );
+      this.logRejected('invalid', null);
+      return { index, observationId: null, outcome: 'invalid', issues };
+    }
+    const value = parsed.data;
+    const observationId = `${value.providerKey}:${value.providerEventId}`;
+    if (await this.observations.get(observationId)) {
+      this.logger.log({
+        level: 'info',
+        eventId: deliveryEventIds.observationDuplicate,
+        category: 'tenant-governance.delivery',
+        message: `Duplicate delivery observation skipped (provider ${value.providerKey}, tenant ${value.tenantId})`,
+        providerKey: value.providerKey,
+        tenantId: value.tenantId,
+      });
+      return { index, observationId, outcome: 'duplicate' };
+    }
+    if (!(await this.governance.getInvitation(value.tenantId, value.invitationId))) {
+      this.logRejected('unknown-invitation', value.providerKey);
+      return { index, observationId, outcome: 'unknown-invitation' };
+    }
+    const key = statusKey(value.tenantId, value.invitationId);
+    const current =
+      (await this.statuses.get(key))?.value ?? this.emptyStatus(value.tenantId, value.invitationId);
+    if (
+      options.requireProviderMessageMatch &&
+      (!value.providerMessageId || !current.dispatchedProviderMessageIds.includes(value.providerMessageId))
+    ) {
+      this.logRejected('provider-message-mismatch', value.providerKey);
+      return { index, observationId, outcome: 'provider-message-mismatch' };
+    }
+    const receivedAtUtc = this.now().toISOString();
+    const observation: DeliveryObservation = {
+      observationId,
+      providerKey: value.providerKey,
+      providerEventId: value.providerEventId,
+      tenantId: value.tenantId,
+      invitationId: value.invitationId,
+      channel: value.channel ?? null,
+      senderId: value.senderId ?? null,
+      status: value.status,
+      providerMessageId: value.providerMessageId ?? null,
+      observedAtUtc: value.observedAtUtc ? new Date(value.observedAtUtc).toISOString() : receivedAtUtc,
+      receivedAtUtc,
+      reason: value.reason ?? null,
+      source: value.source ?? null,
+    };
+    await this.store(observation);
+    const { next, wins } = await this.reconcile(key, current, observation);
+    return {
+      index,
+      observationId,
+      outcome: wins ? 'reconciled' : 'recorded-precedence-kept',
+      reconciledStatus: next.status,
+    };
+  }
+
+  /**
+   * Reconciles a stored observation into the invitation's status record: it wins when it supersedes the current
+   * status (`supersedes`); counted and logged (4545 reconciled, 4556 precedence kept) either way.
+   */
+  private async reconcile(
+    key: string,
+    current: InvitationDeliveryStatusRecord,
+    observation: DeliveryObservation,
+  ): Promise<{ next: InvitationDeliveryStatusRecord; wins: boolean }> {
+    const wins = supersedes(current, observation);
+    const next: InvitationDeliveryStatusRecord = {
+      ...current,
+      observationCount: current.observationCount + 1,
+      updatedAtUtc: observation.receivedAtUtc,
+      ...(wins
+        ? {
+            status: observation.status,
+            statusObservationId: observation.observationId,
+            providerKey: observation.providerKey,
+            providerMessageId: observation.providerMessageId ?? current.providerMessageId,
+            observedAtUtc: observation.observedAtUtc,
+          }
+        : {}),
+    };
+    await this.statuses.put(key, next);
+    this.counts.statusReportedCount++;
+    this.counts.latestStatus = observation.status;
+    this.counts.latestObservedAtUtc = observation.observedAtUtc;
+    this.counts.latestObservation = {
+      providerKey: observation.providerKey,
+      status: observation.status,
+      observedAtUtc: observation.observedAtUtc,
+    };
+    this.logger.log({
+      level: 'info',
+      eventId: wins ? deliveryEventIds.statusReconciled : deliveryEventIds.statusPrecedenceKept,
+      category: 'tenant-governance.delivery',
+      message: wins
+        ? `Invitation delivery status ${current.status ?? 'none'} -> ${observation.status} (provider ${observation.providerKey}, tenant ${observation.tenantId})`
+        : `Invitation delivery status kept ${current.status} over ${observation.status} (provider ${observation.providerKey}, tenant ${observation.tenantId})`,
+      providerKey: observation.providerKey,
+      tenantId: observation.tenantId,
+      fromStatus: current.status,
+      observedStatus: observation.status,
+      status: next.status,
+    });
+    return { next, wins };
   }
 
   private logRejected(outcome: string, providerKey: string | null): void {
