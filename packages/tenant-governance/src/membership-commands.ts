@@ -25,6 +25,24 @@ const statusMoves: Record<string, { from: readonly MembershipStatus[]; to: Membe
   'reactivate-member': { from: ['suspended'], to: 'active' },
 };
 
+/** The membership a command names, as read before the command, and what its audit entry shares. */
+interface MembershipTarget {
+  readonly key: string;
+  readonly existing: (TenantMembership & { version: number }) | undefined;
+  readonly now: string;
+  readonly auditBase: {
+    readonly command: string;
+    readonly tenantId: string;
+    readonly recordKind: 'membership';
+    readonly actor: string | null;
+    readonly correlationId: string | null;
+  };
+}
+
+/**
+ * Runs a membership command (add-member, change-roles, remove-member, suspend-member, reactivate-member) on a
+ * known tenant and a well-formed principal id (404 TENANT_NOT_FOUND, 400 PRINCIPAL_INVALID otherwise).
+ */
 export async function executeMembershipCommand(
   context: GovernanceContext,
   request: MembershipRequest,
@@ -42,53 +60,80 @@ export async function executeMembershipCommand(
     );
   }
   const key = membershipKey(tenantId, request.principalKind, request.principalId);
-  const existing = await context.memberships.get(key);
-  const now = context.now().toISOString();
-  const auditBase = {
-    command,
-    tenantId,
-    recordKind: 'membership' as const,
-    actor: request.actor ?? null,
-    correlationId: request.correlationId ?? null,
-  };
-
-  if (request.command === 'add-member') {
-    assertRoles(context, command, tenantId, request.roles);
-    if (existing && existing.status !== 'removed') {
-      refuse(
-        context,
-        command,
-        tenantId,
-        'conflict',
-        'MEMBERSHIP_EXISTS',
-        'The principal is already a member of the tenant; use change-roles',
-      );
-    }
-    if (existing) assertVersion(context, command, tenantId, request.expectedVersion, existing.version);
-    const membership: TenantMembership = {
-      membershipId: existing?.membershipId ?? randomUUID(),
+  const target: MembershipTarget = {
+    key,
+    existing: await context.memberships.get(key),
+    now: context.now().toISOString(),
+    auditBase: {
+      command,
       tenantId,
-      principalKind: request.principalKind,
-      principalId: request.principalId,
-      roles: [...request.roles],
-      status: 'active',
-      invitationId: null,
-      origin: existing?.origin ?? 'runtime',
-      sourceModuleId: existing?.sourceModuleId ?? null,
-      createdAtUtc: existing?.createdAtUtc ?? now,
-      updatedAtUtc: now,
-    };
-    const written = await context.memberships.write(key, membership, existing?.version ?? 0);
-    const entry = await audit(context, {
-      ...auditBase,
-      recordId: written.membershipId,
-      fromStatus: existing?.status ?? null,
-      toStatus: 'active',
-      outcome: 'applied',
-    });
-    return { command, outcome: 'applied', membership: written, invitation: null, audit: entry };
-  }
+      recordKind: 'membership',
+      actor: request.actor ?? null,
+      correlationId: request.correlationId ?? null,
+    },
+  };
+  return request.command === 'add-member'
+    ? addMember(context, request, target)
+    : changeMember(context, request, target);
+}
 
+/**
+ * Adds a member (active, with the roles), or brings back a removed one; 409 MEMBERSHIP_EXISTS for a current
+ * member (change-roles is the command for that).
+ */
+async function addMember(
+  context: GovernanceContext,
+  request: Extract<MembershipRequest, { command: 'add-member' }>,
+  { key, existing, now, auditBase }: MembershipTarget,
+): Promise<TenantAdministrationWorkflowResult> {
+  const { command, tenantId } = request;
+  assertRoles(context, command, tenantId, request.roles);
+  if (existing && existing.status !== 'removed') {
+    refuse(
+      context,
+      command,
+      tenantId,
+      'conflict',
+      'MEMBERSHIP_EXISTS',
+      'The principal is already a member of the tenant; use change-roles',
+    );
+  }
+  if (existing) assertVersion(context, command, tenantId, request.expectedVersion, existing.version);
+  const membership: TenantMembership = {
+    membershipId: existing?.membershipId ?? randomUUID(),
+    tenantId,
+    principalKind: request.principalKind,
+    principalId: request.principalId,
+    roles: [...request.roles],
+    status: 'active',
+    invitationId: null,
+    origin: existing?.origin ?? 'runtime',
+    sourceModuleId: existing?.sourceModuleId ?? null,
+    createdAtUtc: existing?.createdAtUtc ?? now,
+    updatedAtUtc: now,
+  };
+  const written = await context.memberships.write(key, membership, existing?.version ?? 0);
+  const entry = await audit(context, {
+    ...auditBase,
+    recordId: written.membershipId,
+    fromStatus: existing?.status ?? null,
+    toStatus: 'active',
+    outcome: 'applied',
+  });
+  return { command, outcome: 'applied', membership: written, invitation: null, audit: entry };
+}
+
+/**
+ * Changes a current member's roles or moves its status (`statusMoves`); asking for what the membership already
+ * has is `unchanged` (audited, nothing written), removing a removed one too. 404 MEMBERSHIP_NOT_FOUND for no
+ * or a removed membership, 409 MEMBERSHIP_TRANSITION_INVALID for a move its status does not allow.
+ */
+async function changeMember(
+  context: GovernanceContext,
+  request: Exclude<MembershipRequest, { command: 'add-member' }>,
+  { key, existing, now, auditBase }: MembershipTarget,
+): Promise<TenantAdministrationWorkflowResult> {
+  const { command, tenantId } = request;
   if (!existing || existing.status === 'removed') {
     if (existing && request.command === 'remove-member') {
       const entry = await audit(context, {

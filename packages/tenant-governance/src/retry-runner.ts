@@ -2,7 +2,7 @@ import { defineExtensionKey, OperationError, type JobHandle, type Logger } from 
 import { claimLostReason, type DeliveryDispatcher } from './delivery-dispatcher';
 import { deliveryEventIds } from './delivery-event-ids';
 import type { DeliveryOptions } from './delivery-options';
-import type { RetryQueue, RetryQueueEntry } from './retry-queue';
+import type { DueRetry, RetryQueue, RetryQueueEntry } from './retry-queue';
 
 /** The answer of one retry pass. */
 export type RetryPassResult =
@@ -162,7 +162,7 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
     const startedAtUtc = this.now().toISOString();
     Object.assign(this.execution, { inProgress: true, latestStartedAtUtc: startedAtUtc });
     this.execution.runCount++;
-    const tally = {
+    const tally: PassTally = {
       attempted: 0,
       succeeded: 0,
       rescheduled: 0,
@@ -175,97 +175,9 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
     };
     try {
       for (const due of await this.queue.due(this.settings.InvitationDeliveryRetryMaxItems)) {
-        const { key, entry } = due;
-        const claim = await this.queue.claim(due);
-        if (claim === 'lost') {
-          tally.skipped++;
-          continue;
-        }
-        if (claim === 'taken-over') {
-          tally.takenOver++;
-          this.logTakeover(entry, 'retrying');
-        }
-        if (claim === 'exhausted') {
-          tally.exhausted++;
-          this.logTakeover(entry, 'exhausted');
-          continue;
-        }
-        tally.attempted++;
-        // The claim is renewed while the send is in flight, so a send slower than the lease keeps it.
-        const claimRenewal = this.queue.keepClaim(key);
-        try {
-          const result = await this.dispatcher
-            .run(
-              {
-                tenantId: entry.tenantId,
-                invitationId: entry.invitationId,
-                channel: entry.channel,
-                metadata: entry.metadata,
-                senderIds: [entry.senderId],
-              },
-              source,
-              claimRenewal,
-            )
-            .finally(() => claimRenewal.stop());
-          const outcome = result.outcomes[0];
-          if (outcome?.reason === claimLostReason) tally.claimLost++;
-          else if (!outcome || outcome.outcome === 'already-running') {
-            tally.skipped++;
-            await this.queue.release(key);
-          } else if (outcome.outcome !== 'sender-failed') tally.succeeded++;
-          else if (outcome.retryQueued) tally.rescheduled++;
-          else tally.exhausted++;
-        } catch (error) {
-          const code = error instanceof OperationError ? error.code : undefined;
-          if (code === undefined || !abandonedDispatchCodes.has(code)) {
-            // Transient (a store I/O error, a network error...): the entry stays for a later pass. The error
-            // text is never logged (it may carry a path or an address).
-            tally.retained++;
-            await this.queue.release(key).catch(() => undefined);
-            this.logger.log({
-              level: 'warn',
-              eventId: deliveryEventIds.retryQueued,
-              category: 'tenant-governance.delivery',
-              message: `Invitation delivery retry failed transiently (${code ?? 'unexpected-error'}); the entry stays queued (tenant ${entry.tenantId}, sender ${entry.senderId})`,
-              tenantId: entry.tenantId,
-              senderId: entry.senderId,
-              code: code ?? 'unexpected-error',
-            });
-            continue;
-          }
-          await this.queue.abandon(key);
-          tally.abandoned++;
-          this.logger.log({
-            level: 'warn',
-            eventId: deliveryEventIds.retryAbandoned,
-            category: 'tenant-governance.delivery',
-            message: `Invitation delivery retry abandoned: ${code} (tenant ${entry.tenantId}, sender ${entry.senderId})`,
-            tenantId: entry.tenantId,
-            senderId: entry.senderId,
-            code,
-          });
-        }
+        await this.retryOne(due, source, tally);
       }
-      const completedAtUtc = this.now().toISOString();
-      const result: RetryPassResult = {
-        status: 'completed',
-        source,
-        ...tally,
-        remaining: this.queue.count,
-        startedAtUtc,
-        completedAtUtc,
-      };
-      Object.assign(this.execution, { latestOutcome: 'completed', latestCompletedAtUtc: completedAtUtc });
-      this.logger.log({
-        level: 'info',
-        eventId: deliveryEventIds.retryPassCompleted,
-        category: 'tenant-governance.delivery',
-        message: `Invitation delivery retry pass (${source}): ${tally.attempted} attempted, ${tally.succeeded} succeeded, ${tally.rescheduled} rescheduled, ${tally.exhausted} exhausted, ${tally.abandoned} abandoned, ${tally.retained} retained, ${tally.skipped} skipped, ${tally.takenOver} taken over, ${tally.claimLost} claim(s) lost during the send, ${this.queue.count} remaining`,
-        source,
-        ...tally,
-        remaining: this.queue.count,
-      });
-      return result;
+      return this.completed(source, startedAtUtc, tally);
     } catch (error) {
       this.execution.latestOutcome = 'failed';
       throw error;
@@ -273,4 +185,127 @@ export class RetryRunner implements InvitationDeliveryRetryRunner {
       this.execution.inProgress = false;
     }
   }
+
+  /** Claims one due entry and, when this process holds it, dispatches it again under the renewed claim. */
+  private async retryOne(due: DueRetry, source: string, tally: PassTally): Promise<void> {
+    const { key, entry } = due;
+    const claim = await this.queue.claim(due);
+    if (claim === 'lost') {
+      tally.skipped++;
+      return;
+    }
+    if (claim === 'taken-over') {
+      tally.takenOver++;
+      this.logTakeover(entry, 'retrying');
+    }
+    if (claim === 'exhausted') {
+      tally.exhausted++;
+      this.logTakeover(entry, 'exhausted');
+      return;
+    }
+    tally.attempted++;
+    // The claim is renewed while the send is in flight, so a send slower than the lease keeps it.
+    const claimRenewal = this.queue.keepClaim(key);
+    try {
+      const result = await this.dispatcher
+        .run(
+          {
+            tenantId: entry.tenantId,
+            invitationId: entry.invitationId,
+            channel: entry.channel,
+            metadata: entry.metadata,
+            senderIds: [entry.senderId],
+          },
+          source,
+          claimRenewal,
+        )
+        .finally(() => claimRenewal.stop());
+      const outcome = result.outcomes[0];
+      if (outcome?.reason === claimLostReason) tally.claimLost++;
+      else if (!outcome || outcome.outcome === 'already-running') {
+        tally.skipped++;
+        await this.queue.release(key);
+      } else if (outcome.outcome !== 'sender-failed') tally.succeeded++;
+      else if (outcome.retryQueued) tally.rescheduled++;
+      else tally.exhausted++;
+    } catch (error) {
+      await this.dispatchFailed(error, key, entry, tally);
+    }
+  }
+
+  /**
+   * A dispatch that threw: an entry whose invitation is gone or no longer deliverable is abandoned; any other
+   * failure (a store I/O error, a network error...) is transient: the entry stays for a later pass. The error
+   * text is never logged (it may carry a path or an address).
+   */
+  private async dispatchFailed(
+    error: unknown,
+    key: string,
+    entry: RetryQueueEntry,
+    tally: PassTally,
+  ): Promise<void> {
+    const code = error instanceof OperationError ? error.code : undefined;
+    if (code === undefined || !abandonedDispatchCodes.has(code)) {
+      tally.retained++;
+      await this.queue.release(key).catch(() => undefined);
+      this.logger.log({
+        level: 'warn',
+        eventId: deliveryEventIds.retryQueued,
+        category: 'tenant-governance.delivery',
+        message: `Invitation delivery retry failed transiently (${code ?? 'unexpected-error'}); the entry stays queued (tenant ${entry.tenantId}, sender ${entry.senderId})`,
+        tenantId: entry.tenantId,
+        senderId: entry.senderId,
+        code: code ?? 'unexpected-error',
+      });
+      return;
+    }
+    await this.queue.abandon(key);
+    tally.abandoned++;
+    this.logger.log({
+      level: 'warn',
+      eventId: deliveryEventIds.retryAbandoned,
+      category: 'tenant-governance.delivery',
+      message: `Invitation delivery retry abandoned: ${code} (tenant ${entry.tenantId}, sender ${entry.senderId})`,
+      tenantId: entry.tenantId,
+      senderId: entry.senderId,
+      code,
+    });
+  }
+
+  /** The result of a completed pass, recorded on the execution state and logged (4538). */
+  private completed(source: string, startedAtUtc: string, tally: PassTally): RetryPassResult {
+    const completedAtUtc = this.now().toISOString();
+    const result: RetryPassResult = {
+      status: 'completed',
+      source,
+      ...tally,
+      remaining: this.queue.count,
+      startedAtUtc,
+      completedAtUtc,
+    };
+    Object.assign(this.execution, { latestOutcome: 'completed', latestCompletedAtUtc: completedAtUtc });
+    this.logger.log({
+      level: 'info',
+      eventId: deliveryEventIds.retryPassCompleted,
+      category: 'tenant-governance.delivery',
+      message: `Invitation delivery retry pass (${source}): ${tally.attempted} attempted, ${tally.succeeded} succeeded, ${tally.rescheduled} rescheduled, ${tally.exhausted} exhausted, ${tally.abandoned} abandoned, ${tally.retained} retained, ${tally.skipped} skipped, ${tally.takenOver} taken over, ${tally.claimLost} claim(s) lost during the send, ${this.queue.count} remaining`,
+      source,
+      ...tally,
+      remaining: this.queue.count,
+    });
+    return result;
+  }
+}
+
+/** What one pass did to the entries it found due. */
+interface PassTally {
+  attempted: number;
+  succeeded: number;
+  rescheduled: number;
+  exhausted: number;
+  abandoned: number;
+  retained: number;
+  skipped: number;
+  takenOver: number;
+  claimLost: number;
 }
