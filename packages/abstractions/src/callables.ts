@@ -63,6 +63,8 @@ export interface CallableInvocation {
   readonly request?: Omit<AuthorizationRequest, 'policy' | 'operationId' | 'resource'>;
   /** Aborts the handler's work when the caller goes away. */
   readonly signal?: AbortSignal;
+  /** For REST: the id of the published endpoint a behavior is called through (`BehaviorContext.endpointId`). */
+  readonly endpointId?: string | null;
 }
 
 /** The callable registry of a built engine: the one way every transport runs a behavior or an operation. */

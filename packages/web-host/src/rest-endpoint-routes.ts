@@ -1,11 +1,10 @@
 import {
-  authorizeCall,
   behaviorAuthorizationCodes,
   behaviorErrorCodes,
-  behaviorRuntimeKey,
+  callableRuntimeKey,
   restPublicationKey,
   type Authorizer,
-  type BehaviorRuntime,
+  type CallableRuntime,
   type Engine,
   type PublishedRestEndpoint,
 } from '@corekit/abstractions';
@@ -81,7 +80,7 @@ const guardedResponses: Readonly<Record<number, { description: string }>> = {
 
 function endpointRoute(
   { descriptor, behavior }: PublishedRestEndpoint,
-  runtime: BehaviorRuntime,
+  callables: CallableRuntime,
   authorize: Authorizer | undefined,
 ): HostRoute {
   const guarded = behavior.authorization?.mode === 'required';
@@ -126,15 +125,6 @@ function endpointRoute(
         );
       }
       const input = requestInput(request);
-      // The resource the behavior acts on (its tenant), as every other transport asks it (one callable).
-      const resource = await behavior.authorizationResource?.(input);
-      await authorizeCall(authorize, behavior, {
-        method: request.method,
-        path: request.path,
-        headers: request.headers,
-        raw: request,
-        ...(resource ? { resource } : {}),
-      });
       const controller = new AbortController();
       const abort = () => {
         if (!response.writableFinished) controller.abort();
@@ -142,9 +132,13 @@ function endpointRoute(
       response.once('close', abort);
       let output: unknown;
       try {
-        output = await runtime.invoke(descriptor.behaviorId, input, {
+        // The one invoke path of every transport (docs/adr/0001-one-callable.md): the behavior's resource, the
+        // host's authorize hook asked once with policy and resource, then validation and the handler.
+        output = await callables.invoke(descriptor.behaviorId, input, {
           transport: 'rest',
           endpointId: descriptor.id,
+          authorizer: authorize,
+          request: { method: request.method, path: request.path, headers: request.headers, raw: request },
           signal: controller.signal,
         });
       } finally {
@@ -187,10 +181,10 @@ export function restEndpointRoutes(
   authorize?: Authorizer,
 ): HostRoute[] {
   const publication = engine.resolve(restPublicationKey);
-  const runtime = engine.resolve(behaviorRuntimeKey);
+  const callables = engine.resolve(callableRuntimeKey);
   const endpoints = publication?.endpoints() ?? [];
-  if (!runtime || endpoints.length === 0) return [];
-  const routes = endpoints.map((endpoint) => endpointRoute(endpoint, runtime, authorize));
+  if (!callables || endpoints.length === 0) return [];
+  const routes = endpoints.map((endpoint) => endpointRoute(endpoint, callables, authorize));
   if (!document) return routes;
   const versions = [...new Set(endpoints.map(({ descriptor }) => descriptor.apiMajorVersion))].sort(
     (left, right) => left - right,

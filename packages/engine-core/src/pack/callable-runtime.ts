@@ -109,6 +109,7 @@ export class EngineCallableRuntime implements CallableRuntime {
       try {
         return await behaviors.invoke(id, input, {
           transport: invocation.transport,
+          endpointId: invocation.endpointId ?? null,
           signal: invocation.signal,
         });
       } catch (error) {
