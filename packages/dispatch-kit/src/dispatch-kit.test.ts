@@ -6,7 +6,7 @@ import { confirmBatch } from './confirm-batch';
 import { destinationTemplate } from './destination-template';
 import { eventEnvelope, payloadBytes } from './event-envelope';
 import { LazyConnection } from './lazy-connection';
-import { registerDispatcher } from './register-dispatcher';
+import { defineDispatcher, registerDispatcher } from './register-dispatcher';
 
 const message = (id: string, extra: Partial<EventMessage> = {}): EventMessage => ({
   publicationId: id,
@@ -215,4 +215,57 @@ describe('registerDispatcher', () => {
       }),
     );
   });
+});
+
+describe('defineDispatcher', () => {
+  const schema = z.object({ Url: z.string().default('x://local') }).strict();
+  const addTestDispatcher = defineDispatcher({
+    packageName: '@corekit/dispatch-test',
+    entry: 'addTestDispatcher',
+    codePrefix: 'TEST_DISPATCHER',
+    section: 'Engine:Eventing:Dispatchers:Test',
+    schema,
+    create: (settings): EventDispatcher & { settings: unknown } => ({
+      id: 'test',
+      executionOwnership: 'provider-managed',
+      settings,
+      dispatch: async () => undefined,
+    }),
+  });
+  const builderWithLane = (): EngineBuilder => {
+    const builder = createEngineBuilder({ environment: {}, logger: createMemoryLogger() });
+    addEventing(builder, { Outbox: { Enabled: true } });
+    return builder;
+  };
+
+  it('returns the add function: it binds the full section path and refuses a second call naming it and the package', () => {
+    const builder = builderWithLane();
+    expect(addTestDispatcher(builder, { Url: 'x://code' }).settings).toEqual({ Url: 'x://code' });
+    expect(() => addTestDispatcher(builder)).toThrow(
+      expect.objectContaining({
+        code: 'ALREADY_REGISTERED',
+        message: expect.stringContaining('addTestDispatcher (@corekit/dispatch-test) was already called'),
+      }),
+    );
+  });
+
+  it('counts a call of the deprecated registerDispatcher of the same package as the first call', () => {
+    const builder = builderWithLane();
+    registerDispatcher(builder, { ...addTestDispatcherPackage(), functionName: 'addTestDispatcher' }, {});
+    expect(() => addTestDispatcher(builder)).toThrow(expect.objectContaining({ code: 'ALREADY_REGISTERED' }));
+  });
+
+  function addTestDispatcherPackage() {
+    return {
+      packageName: '@corekit/dispatch-test',
+      codePrefix: 'TEST_DISPATCHER',
+      section: 'Engine:Eventing:Dispatchers:Test',
+      schema,
+      create: (): EventDispatcher => ({
+        id: 'test',
+        executionOwnership: 'provider-managed',
+        dispatch: async () => undefined,
+      }),
+    };
+  }
 });
