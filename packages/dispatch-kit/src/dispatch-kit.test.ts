@@ -1,6 +1,7 @@
 import type { EngineBuilder } from '@corekit/abstractions';
 import { createEngineBuilder, createMemoryLogger } from '@corekit/engine-core';
 import { addEventing, type EventDispatcher, type EventMessage } from '@corekit/eventing';
+import { expectSecondCallRefused } from '@corekit/testing/registration-refusal';
 import { z } from 'zod';
 import { confirmBatch } from './confirm-batch';
 import { destinationTemplate } from './destination-template';
@@ -241,12 +242,7 @@ describe('defineDispatcher', () => {
   it('returns the add function: it binds the full section path and refuses a second call naming it and the package', () => {
     const builder = builderWithLane();
     expect(addTestDispatcher(builder, { Url: 'x://code' }).settings).toEqual({ Url: 'x://code' });
-    expect(() => addTestDispatcher(builder)).toThrow(
-      expect.objectContaining({
-        code: 'ALREADY_REGISTERED',
-        message: expect.stringContaining('addTestDispatcher (@corekit/dispatch-test) was already called'),
-      }),
-    );
+    expectSecondCallRefused(() => addTestDispatcher(builder), 'addTestDispatcher', '@corekit/dispatch-test');
   });
 
   it('counts a call of the deprecated registerDispatcher of the same package as the first call', () => {

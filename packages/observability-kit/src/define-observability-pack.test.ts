@@ -1,3 +1,4 @@
+import { expectSecondCallRefused } from '@corekit/testing/registration-refusal';
 import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { z } from 'zod';
 import { addObservabilityPack, defineObservabilityPack } from './add-observability-pack';
@@ -32,13 +33,10 @@ describe('defineObservabilityPack', () => {
   it('refuses a second call with ALREADY_REGISTERED naming the entry and the package', () => {
     const { builder } = createTestEngineBuilder();
     addExampleObservability(builder, { Enabled: false });
-    expect(() => addExampleObservability(builder, { Enabled: false })).toThrow(
-      expect.objectContaining({
-        code: 'ALREADY_REGISTERED',
-        message: expect.stringContaining(
-          'addExampleObservability (@corekit/observability-example) was already called',
-        ),
-      }),
+    expectSecondCallRefused(
+      () => addExampleObservability(builder, { Enabled: false }),
+      'addExampleObservability',
+      '@corekit/observability-example',
     );
   });
 

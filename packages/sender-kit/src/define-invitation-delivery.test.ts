@@ -1,3 +1,4 @@
+import { expectSecondCallRefused } from '@corekit/testing/registration-refusal';
 import { createTestEngineBuilder } from '@corekit/testing/test-engine-builder';
 import { z } from 'zod';
 import { addInvitationSender, defineInvitationDelivery, senderBaseShape, senderEventIds } from './index';
@@ -43,13 +44,10 @@ describe('defineInvitationDelivery', () => {
   it('refuses a second call with ALREADY_REGISTERED naming the entry and the package', () => {
     const { builder } = createTestEngineBuilder();
     addTestInvitationDelivery(builder, { Enabled: false });
-    expect(() => addTestInvitationDelivery(builder, { Enabled: false })).toThrow(
-      expect.objectContaining({
-        code: 'ALREADY_REGISTERED',
-        message: expect.stringContaining(
-          'addTestInvitationDelivery (@corekit/sender-test) was already called',
-        ),
-      }),
+    expectSecondCallRefused(
+      () => addTestInvitationDelivery(builder, { Enabled: false }),
+      'addTestInvitationDelivery',
+      '@corekit/sender-test',
     );
   });
 
