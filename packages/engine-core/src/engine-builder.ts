@@ -298,22 +298,7 @@ export class CoreEngineBuilder implements EngineBuilder {
       }),
     );
 
-    const moduleIds = new Set(this.modules.map((module) => module.id));
-    const capabilities = new Map(
-      this.modules.map((module) => [module.id, new Set(module.capabilities ?? [])]),
-    );
-    this.catalogs.resolve(moduleIds, capabilities);
-    const buildContext = {
-      modules: [...this.modules],
-      moduleIds,
-      capabilities,
-      entries: (catalogId: string) => this.catalogs.publishedEntries(catalogId),
-    };
-    throwIfInvalid(
-      this.hooks.flatMap((hooks) =>
-        (hooks.build?.(buildContext) ?? []).map((problem) => `${hooks.id}: ${problem}`),
-      ),
-    );
+    this.runBuildHooks();
     this.built = true;
     if (this.presenceHooks) this.hooks.push(this.presenceHooks);
 
@@ -372,6 +357,26 @@ export class CoreEngineBuilder implements EngineBuilder {
     });
     for (const hooks of this.hooks) hooks.attach?.(engine);
     return engine;
+  }
+
+  /** Resolves the catalogs against the modules, then runs the packs' build hooks; their problems fail the build. */
+  private runBuildHooks(): void {
+    const moduleIds = new Set(this.modules.map((module) => module.id));
+    const capabilities = new Map(
+      this.modules.map((module) => [module.id, new Set(module.capabilities ?? [])]),
+    );
+    this.catalogs.resolve(moduleIds, capabilities);
+    const buildContext = {
+      modules: [...this.modules],
+      moduleIds,
+      capabilities,
+      entries: (catalogId: string) => this.catalogs.publishedEntries(catalogId),
+    };
+    throwIfInvalid(
+      this.hooks.flatMap((hooks) =>
+        (hooks.build?.(buildContext) ?? []).map((problem) => `${hooks.id}: ${problem}`),
+      ),
+    );
   }
 
   private assertOpen(): void {
