@@ -26,6 +26,7 @@ import {
   type DiscoveryOptions,
   type PackagePolicyOptions,
 } from './package-options';
+import { trustDecision, uncheckedPackageFields, verdictFields } from './package-evaluation';
 import { describePackagePolicy, packagePolicyDenials } from './package-policy';
 import { readPackageSignature } from './package-signature';
 import { verifyPackageSignature, type SignatureVerdict } from './signature-verification';
@@ -51,9 +52,7 @@ export interface ModulePackagesOptions {
   readonly importer?: ModuleImporter;
 }
 
-/** Last reason of a package rejected for want of a trusted signature. */
-export const requiredReason =
-  'a trusted signature is required (Engine:Trust:RequireSignatureVerification is true)';
+export { requiredReason } from './package-evaluation';
 
 type Recorder = (entry: Omit<RuntimeStoryEntry, 'sequence' | 'atUtc'>) => void;
 
@@ -193,25 +192,7 @@ export class ModulePackages {
     candidate: PackageCandidate,
     seen: Map<string, string>,
   ): Promise<{ record: PackageRecord; module?: ModuleDefinition }> {
-    const base = {
-      directory: candidate.directory,
-      packageDirectory: candidate.source,
-      discoveredAtUtc: isoAt(this.options.clock.now()),
-      loadedAtUtc: null as string | null,
-      moduleEntry: null as string | null,
-      moduleId: null as string | null,
-      signed: false,
-      verification: 'not-evaluated' as SignatureVerdict['verification'] | 'not-evaluated',
-      digest: null as string | null,
-      fileCount: null as number | null,
-      signatureAlgorithm: null as string | null,
-      signingKeyId: null as string | null,
-      certificateThumbprint: null as string | null,
-      certificateThumbprintAlgorithm: null as string | null,
-      certificateSubject: null as string | null,
-      certificateChain: [] as unknown[],
-      routes: [] as Array<{ method: string; path: string }>,
-    };
+    const base = uncheckedPackageFields(candidate, this.options.clock.now());
     let manifest: ModulePackageManifest;
     try {
       manifest = await readModulePackageManifest(candidate.directory);
@@ -263,38 +244,10 @@ export class ModulePackages {
         record: { ...checked, outcome: 'rejected', verification: 'invalid', reasons: [this.describe(error)] },
       };
     }
-    checked = {
-      ...checked,
-      signed: verdict.verification !== 'unsigned',
-      verification: verdict.verification,
-      signatureAlgorithm: verdict.signatureAlgorithm,
-      signingKeyId: verdict.signingKeyId,
-      certificateThumbprint: verdict.certificateThumbprint,
-      certificateThumbprintAlgorithm: verdict.certificateThumbprint ? 'sha256' : null,
-      certificateSubject: verdict.certificateSubject,
-      certificateChain: [...verdict.certificateChain],
-    };
-    const notes: string[] = [];
-    if (verdict.verification === 'invalid')
-      return { record: { ...checked, outcome: 'rejected', reasons: [...verdict.reasons] } };
-    if (verdict.verification === 'unsigned' || verdict.verification === 'untrusted-signer') {
-      if (this.trust.requireSignatureVerification) {
-        return { record: { ...checked, outcome: 'rejected', reasons: [...verdict.reasons, requiredReason] } };
-      }
-      if (verdict.verification === 'unsigned' && !this.policy.AllowUnsignedPackages) {
-        return {
-          record: {
-            ...checked,
-            outcome: 'denied',
-            reasons: ['the package is unsigned and Engine:PackagePolicy:AllowUnsignedPackages is false'],
-          },
-        };
-      }
-      notes.push(
-        ...verdict.reasons,
-        'loaded without a trusted signature because Engine:Trust:RequireSignatureVerification is false',
-      );
-    }
+    checked = { ...checked, ...verdictFields(verdict) };
+    const decision = trustDecision(verdict, this.trust, this.policy);
+    if (decision.outcome !== null)
+      return { record: { ...checked, outcome: decision.outcome, reasons: decision.reasons } };
 
     let module: ModuleDefinition;
     try {
@@ -308,11 +261,7 @@ export class ModulePackages {
         },
       };
     }
-    const withModule = {
-      ...checked,
-      moduleId: module.id,
-      routes: moduleRoutes(module),
-    };
+    const withModule = { ...checked, moduleId: module.id, routes: moduleRoutes(module) };
     if (this.takenModuleIds.has(module.id)) {
       return {
         record: {
@@ -330,7 +279,7 @@ export class ModulePackages {
         ...withModule,
         outcome: 'loaded',
         loadedAtUtc: isoAt(this.options.clock.now()),
-        reasons: notes,
+        reasons: decision.notes,
       },
       module,
     };
