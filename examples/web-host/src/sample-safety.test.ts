@@ -45,6 +45,11 @@ const publicInProduction = [
   /^\/graphql$/,
   /^\/rpc$/,
   /^\/streams\/orders\.replay$/,
+  // The console's sign-in page and its stylesheet (anonymous by design: the way in), and sign-out, which without a
+  // session only clears a cookie (console-sign-in.test.ts covers the CSRF check of a signed-in sign-out).
+  /^\/engine\/console\/login$/,
+  /^\/engine\/console\/sign-in\.css$/,
+  /^\/engine\/console\/logout$/,
 ];
 
 describe('the sample host in production', () => {
