@@ -1,13 +1,11 @@
 import {
-  connectedFeedState,
   defaultFullReadIntervalMs,
-  StoreChangeListeners,
-  unconnectedFeedState,
   type StoreChange,
   type StoreChangeFeedState,
   type StoreChangeListener,
   type StoreChangeSubscription,
 } from '@corekit/abstractions';
+import { connectedFeedState, StoreChangeListeners, unconnectedFeedState } from '@corekit/store-kit';
 import pg from 'pg';
 
 /** The path of the PostgreSQL feed (`StoreChangeFeedTraits.path`). */

@@ -1,13 +1,11 @@
 import {
-  connectedFeedState,
   defaultFullReadIntervalMs,
-  StoreChangeListeners,
-  unconnectedFeedState,
   type StoreChange,
   type StoreChangeFeedState,
   type StoreChangeListener,
   type StoreChangeSubscription,
 } from '@corekit/abstractions';
+import { connectedFeedState, StoreChangeListeners, unconnectedFeedState } from '@corekit/store-kit';
 import { Redis } from 'ioredis';
 
 /** The path of the Redis feed (`StoreChangeFeedTraits.path`). */

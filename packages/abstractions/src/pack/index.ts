@@ -125,8 +125,6 @@ export type {
   SharedStateFreshnessMetadata,
 } from './store-mirror';
 export { storeChangeFeedVersion, defaultFullReadIntervalMs } from './store-change-feed';
-export { StoreChangeListeners, unconnectedFeedState, connectedFeedState } from './store-change-listeners';
-export type { StoreChangeFeedSide } from './store-change-listeners';
 export type {
   StoreChange,
   StoreChangeListener,

@@ -1,12 +1,11 @@
 import {
   defaultFullReadIntervalMs,
-  StoreChangeListeners,
-  unconnectedFeedState,
   type StoreChange,
   type StoreChangeFeedState,
   type StoreChangeListener,
   type StoreChangeSubscription,
 } from '@corekit/abstractions';
+import { StoreChangeListeners, unconnectedFeedState } from '@corekit/store-kit';
 
 /** The feed of the memory and file providers: every writer is in this process, so delivery is a call. */
 export const inProcessFeedPath = 'in-process';

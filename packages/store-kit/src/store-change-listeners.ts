@@ -3,7 +3,7 @@ import type {
   StoreChangeFeedState,
   StoreChangeListener,
   StoreChangeSubscription,
-} from './store-change-feed';
+} from '@corekit/abstractions';
 
 /** What a feed tells the subscriptions `StoreChangeListeners.subscribe` hands out. */
 export interface StoreChangeFeedSide {

@@ -1,4 +1,4 @@
-import type { StoreChange, StoreChangeListener } from './store-change-feed';
+import type { StoreChange, StoreChangeListener } from '@corekit/abstractions';
 import { connectedFeedState, StoreChangeListeners, unconnectedFeedState } from './store-change-listeners';
 
 function recorder(): StoreChangeListener & { readonly seen: string[] } {

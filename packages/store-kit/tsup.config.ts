@@ -1,0 +1,3 @@
+import { packageBuild } from '../../tools/tsup-preset';
+
+export default packageBuild();
