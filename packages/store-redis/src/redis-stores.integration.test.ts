@@ -110,6 +110,33 @@ describe('RedisStoreProvider on its server', () => {
     }
   });
 
+  it('lists across the script batches in key order: whole, by prefix, with a limit, expired records left out', async () => {
+    const clock = storeTestClock(Date.parse('2026-03-01T10:00:00Z'));
+    const provider = new RedisStoreProvider({ url: redisUrl, keyPrefix: freshPrefix(), clock });
+    try {
+      const store = provider.open<number>('many');
+      const key = (group: string, index: number) => `${group}:${String(index).padStart(5, '0')}`;
+      const writes: Promise<unknown>[] = [];
+      for (let index = 0; index < 1_700; index++) writes.push(store.put(key('a', index), index));
+      for (let index = 0; index < 1_300; index++)
+        writes.push(store.put(key('b', index), index, index % 2 === 0 ? { ttlMs: 1_000 } : undefined));
+      await Promise.all(writes);
+      clock.advance(1_000);
+      const all = await store.list();
+      expect(all).toHaveLength(1_700 + 650);
+      expect(all.map((record) => record.key)).toEqual([...all.map((record) => record.key)].sort());
+      const b = await store.list({ prefix: 'b:' });
+      expect(b).toHaveLength(650);
+      expect(b.every((record) => record.value % 2 === 1)).toBe(true);
+      const limited = await store.list({ prefix: 'a:', limit: 1_234 });
+      expect(limited.map((record) => record.value)).toEqual(
+        Array.from({ length: 1_234 }, (_, index) => index),
+      );
+    } finally {
+      await provider.close();
+    }
+  });
+
   it('runs its scripts again after SCRIPT FLUSH (EVALSHA falls back to EVAL)', async () => {
     const provider = new RedisStoreProvider({ url: redisUrl, keyPrefix: freshPrefix() });
     const client = new Redis(redisUrl);
