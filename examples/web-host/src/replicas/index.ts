@@ -19,7 +19,7 @@ export const replicaEnvironment: Readonly<Record<string, string>> = {
 };
 
 /**
- * Every pack's rows of the replica table (`replicas.test.ts` runs each on PostgreSQL and Redis, with 2 and 4
+ * Every pack's rows of the replica table (`replica-table.ts`, run by `replicas-postgresql.test.ts` and `replicas-redis.test.ts`, runs each on PostgreSQL and Redis, with 2 and 4
  * replicas on one set per provider). Presence stays last: on the last pass it kills a replica and leaves it.
  */
 export const replicaChecks: readonly ReplicaCheck[] = [

@@ -1,0 +1,7 @@
+import { describeReplicaTable } from './replicas/replica-table';
+
+// The replica table (src/replicas/replica-table.ts) on Redis: 2, then 4 sample hosts on one shared store.
+
+jest.setTimeout(300_000);
+
+describeReplicaTable('redis');
