@@ -170,7 +170,13 @@ file.describe('the console during an incident, in Chromium', () => {
   }, 60_000);
 
   it('shows what changed and when: transitions from → to in local time and UTC, an availability band and a data table behind the charts, job runs folded; after a restart the transitions and the earlier run stay', async () => {
-    const page = await openPage(`${file.sample.base}/engine/console#/dependencies/inventory-api`);
+    // The previous test put the upstreams back; this outage starts once the engine has seen that recovery (set
+    // "down" before it, the old failure would just go on and no new healthy → failed transition would come).
+    const page = await openPage(`${file.sample.base}/engine/console`);
+    await page.waitForSelector('[data-dependency="inventory-api"][data-state="healthy"]', {
+      timeout: 15_000,
+    });
+    await page.goto(`${file.sample.base}/engine/console#/dependencies/inventory-api`);
     await page.locator('h2', { hasText: 'Inventory API' }).waitFor();
     // Counted by kind: the previous test's recovery (its upstreams put back) may still be on its way, so "one more
     // row" could be that one; one more healthy → failed is this outage, and once it is listed every earlier

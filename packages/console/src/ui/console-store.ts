@@ -121,6 +121,9 @@ export class ConsoleStore {
     loadError: null,
   };
   private readonly listeners = new Set<Listener>();
+  /** Status reads sent, and the latest one shown: an answer to an older read never replaces a newer one's. */
+  private statusReads = 0;
+  private statusShown = 0;
   private source: EventSource | null = null;
   private watchdog: ReturnType<typeof setInterval> | null = null;
   private probing = false;
@@ -162,7 +165,14 @@ export class ConsoleStore {
     void this.reload();
     const source = new EventSource('events');
     this.source = source;
-    source.onopen = () => this.markContact();
+    source.onopen = () => {
+      const reconnected = this.state.connection === 'lost';
+      this.markContact();
+      // The first reads were sent before the stream was open: a readiness change between the two reached neither
+      // (the dependencies heal with their next pushed check, readiness only changes when it changes). Once the
+      // stream is open, nothing is missed: status is read again (a reconnect reloads everything).
+      if (!reconnected) void this.reloadStatus();
+    };
     source.onerror = () => this.markLost();
     source.addEventListener('shutdown', () => this.markLost());
     for (const type of ['health-changed', 'dependency-changed', 'dependency-checked', 'runtime-story']) {
@@ -234,19 +244,32 @@ export class ConsoleStore {
     const states = getJson<{ dependencies: Record<string, SinceState> }>(initialReads.since).catch(() => ({
       dependencies: {} as Record<string, SinceState>,
     }));
+    const statusRead = ++this.statusReads;
     try {
       const [status, dependencies, story] = await Promise.all([
         getJson<StatusDocument>(initialReads.status),
         getJson<DependencyHealthEntry[]>(initialReads.dependencies),
         getJson<{ timeline: RuntimeStoryEntry[] }>(initialReads.story),
       ]);
-      this.set({ status, dependencies, story: story.timeline.slice(-storyLimit), loadError: null });
+      this.set({
+        ...this.newerStatus(statusRead, status),
+        dependencies,
+        story: story.timeline.slice(-storyLimit),
+        loadError: null,
+      });
     } catch (error) {
       this.set({ loadError: error instanceof Error ? error.message : String(error) });
       return;
     }
     void states.then((since) => this.set({ since: { ...since.dependencies } }));
     if (this.stripsWanted) void this.loadStrips();
+  }
+
+  /** `{ status }` when the read numbered `read` is newer than the status shown, else nothing. */
+  private newerStatus(read: number, status: StatusDocument): Partial<ConsoleState> {
+    if (read < this.statusShown) return {};
+    this.statusShown = read;
+    return { status };
   }
 
   /**
@@ -276,8 +299,9 @@ export class ConsoleStore {
 
   /** Re-reads the runtime status (after a lifecycle event; the status has no event of its own). */
   private async reloadStatus(): Promise<void> {
+    const statusRead = ++this.statusReads;
     try {
-      this.set({ status: await getJson<StatusDocument>('status') });
+      this.set(this.newerStatus(statusRead, await getJson<StatusDocument>(initialReads.status)));
     } catch {
       // The stream's error handler reports a host that stopped answering.
     }
@@ -324,6 +348,8 @@ export class ConsoleStore {
         // The matching dependency-checked event carries the whole entry; nothing else to do.
         return;
       case 'health-changed':
+        // Newer than any read still on its way: its answer must not put the old status back.
+        this.statusShown = ++this.statusReads;
         this.set({
           status: this.state.status
             ? { ...this.state.status, [event.probe]: event.status }
