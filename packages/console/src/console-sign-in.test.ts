@@ -260,6 +260,7 @@ describe('signing in to the console in a browser', () => {
 
   it('signs in with curl (JSON) and keeps the session across a restart on a durable store', async () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), 'console-sign-in-'));
+    let second: Awaited<ReturnType<typeof start>> | undefined;
     try {
       const stores = { Stores: { Provider: 'File', Directory: directory } };
       const first = await start([], stores);
@@ -272,11 +273,13 @@ describe('signing in to the console in a browser', () => {
       expect(body).toMatchObject({ subject: 'operator', csrfHeader: 'x-csrf-token' });
       const cookie = answer.headers.get('set-cookie')!.split(';')[0]!;
       await first.close();
-      const second = await start([], stores);
+      second = await start([], stores);
       expect((await second.get('/engine/status', { cookie })).status).toBe(200);
       const touched = await touch(second, { cookie, 'x-csrf-token': body.csrfToken });
       expect(touched.status).toBe(200);
     } finally {
+      // The second host writes into the folder until it stops (checks, story, sessions): stopped first.
+      await second?.close();
       rmSync(directory, { recursive: true, force: true });
     }
   });
