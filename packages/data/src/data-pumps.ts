@@ -49,6 +49,25 @@ export function dataCounters(builder: EngineBuilder): PumpCounters {
   };
 }
 
+/** The pacing, reporting and lease fields both pumps take from their section and the hooks. */
+function pumpPacing(
+  id: string,
+  pump: DataRuntimeOptions['CapturePump'] | DataRuntimeOptions['ChangeStreamPump'],
+  settings: DataRuntimeOptions,
+  hooks: DataRuntimeHooks,
+) {
+  return {
+    intervalMs: pump.PollIntervalMilliseconds,
+    batchSize: pump.BatchSize,
+    maxBatchesPerPass: pump.MaxBatchesPerPass,
+    failureBackoffMs: pump.FailureBackoffMilliseconds,
+    maxFailureBackoffMs: pump.MaxFailureBackoffMilliseconds,
+    retentionAttentionBytes: settings.RetentionAttentionBytes,
+    reporterId: hooks.pumpReporterId ?? `${id}@${hostname()}`,
+    ...(hooks.pumpLeaseRenewMilliseconds ? { leaseRenewMs: hooks.pumpLeaseRenewMilliseconds } : {}),
+  };
+}
+
 /** The shared polling pump: the providers packages install (MongoDB aside), else PostgreSQL from the section. */
 export function capturePumpSpecification(
   settings: DataRuntimeOptions,
@@ -58,14 +77,7 @@ export function capturePumpSpecification(
   return {
     id: capturePumpId,
     displayName: 'Shared CDC capture pump',
-    intervalMs: pump.PollIntervalMilliseconds,
-    batchSize: pump.BatchSize,
-    maxBatchesPerPass: pump.MaxBatchesPerPass,
-    failureBackoffMs: pump.FailureBackoffMilliseconds,
-    maxFailureBackoffMs: pump.MaxFailureBackoffMilliseconds,
-    retentionAttentionBytes: settings.RetentionAttentionBytes,
-    reporterId: hooks.pumpReporterId ?? `${capturePumpId}@${hostname()}`,
-    ...(hooks.pumpLeaseRenewMilliseconds ? { leaseRenewMs: hooks.pumpLeaseRenewMilliseconds } : {}),
+    ...pumpPacing(capturePumpId, pump, settings, hooks),
     createProviders: (resolver) => {
       const extra = (resolver.resolve(cdcPollingProvidersKey) ?? []).filter(
         (item) => item.provider !== 'mongodb',
@@ -94,14 +106,7 @@ export function changeStreamPumpSpecification(
   return {
     id: changeStreamPumpId,
     displayName: 'Document-database change-stream capture pump',
-    intervalMs: pump.PollIntervalMilliseconds,
-    batchSize: pump.BatchSize,
-    maxBatchesPerPass: pump.MaxBatchesPerPass,
-    failureBackoffMs: pump.FailureBackoffMilliseconds,
-    maxFailureBackoffMs: pump.MaxFailureBackoffMilliseconds,
-    retentionAttentionBytes: settings.RetentionAttentionBytes,
-    reporterId: hooks.pumpReporterId ?? `${changeStreamPumpId}@${hostname()}`,
-    ...(hooks.pumpLeaseRenewMilliseconds ? { leaseRenewMs: hooks.pumpLeaseRenewMilliseconds } : {}),
+    ...pumpPacing(changeStreamPumpId, pump, settings, hooks),
     createProviders: (resolver) => {
       const extra = (resolver.resolve(cdcPollingProvidersKey) ?? []).filter(
         (item) => item.provider === 'mongodb',
